@@ -1,0 +1,5 @@
+import sys
+
+from frameeval.cli import main
+
+sys.exit(main())

@@ -1,0 +1,89 @@
+"""Frame plumbing: accept any supported input, return the kind the user gave.
+
+Every public frame function calls :func:`to_lazy` at the door and :func:`finish` on the way out:
+a ``pl.LazyFrame`` comes back lazy (nothing is collected behind the user's back); a
+``pl.DataFrame``, pandas ``DataFrame`` or pyarrow ``Table`` is computed and returned as a
+``pl.DataFrame``. Data checks are part of the lazy plan (see :mod:`frameeval._validate`); when
+frameeval collects, an embedded check that fails is re-raised as its ``FrameEvalError`` subclass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from frameeval import exceptions
+from frameeval.exceptions import FrameEvalError, InvalidParameterError
+
+_EMBEDDED = re.compile(r'frameeval\[(\w+)\]: (.*?)(?:"\]|", "|"\)|"$|\n)', re.S)
+
+
+def to_lazy(data: Any, func: str) -> tuple[pl.LazyFrame, bool]:
+    """Return ``(lazy_frame, eager)`` for any supported input; ``eager`` is False only for a LazyFrame."""
+    if isinstance(data, pl.LazyFrame):
+        return data, False
+    if isinstance(data, pl.DataFrame):
+        return data.lazy(), True
+    module = type(data).__module__.split(".")[0]
+    if module in {"pandas", "pyarrow"}:
+        converted = pl.from_pandas(data) if module == "pandas" else pl.from_arrow(data)
+        if isinstance(converted, pl.Series):  # a pyarrow Array / ChunkedArray
+            converted = converted.to_frame()
+        return converted.lazy(), True
+    raise InvalidParameterError(
+        f"{func}(): data must be a polars DataFrame or LazyFrame (or a pandas DataFrame / "
+        f"pyarrow Table), got {type(data).__name__}."
+    )
+
+
+def finish(lf: pl.LazyFrame, eager: bool) -> Any:
+    """Collect when the input was eager (translating embedded check failures), else return lazy."""
+    return collect(lf) if eager else lf
+
+
+def collect(lf: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """Collect a frameeval plan, re-raising failed data checks as ``FrameEvalError`` subclasses.
+
+    A LazyFrame returned by frameeval carries its data checks inside the plan; collected with
+    ``LazyFrame.collect()`` a failed check surfaces as a Polars ``InvalidOperationError`` whose
+    text holds frameeval's message. ``frameeval.collect(lf)`` raises the typed error instead.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> lf = pl.LazyFrame({"y": [1, 0, 1], "p": [1, 1, 1]})
+    >>> fe.collect(fe.confusion_matrix(lf, truth="y", pred="p")).height
+    4
+    """
+    if isinstance(lf, pl.DataFrame):
+        return lf
+    try:
+        return lf.collect()
+    except pl.exceptions.PolarsError as err:
+        translated = translate(err)
+        if translated is None:
+            raise
+        raise translated from None
+
+
+def translate(err: BaseException) -> FrameEvalError | None:
+    """The FrameEvalError embedded in a Polars error's text, if any."""
+    match = _EMBEDDED.search(str(err))
+    if match is None:
+        return None
+    cls = getattr(exceptions, match.group(1), FrameEvalError)
+    if not (isinstance(cls, type) and issubclass(cls, FrameEvalError)):
+        cls = FrameEvalError
+    return cls(match.group(2).replace('\\"', '"'))
+
+
+def as_keys(by: str | Sequence[str] | None) -> list[str]:
+    """Normalise ``by=`` to a list of column names."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    return list(by)
