@@ -383,24 +383,35 @@ def expression_guard(
     numbers: Iterable[tuple[str, str]] = (),
     weight: str | None = None,
 ) -> pl.Expr:
-    """Guard for an expression builder: no nulls in label columns, finite numbers, weights >= 0.
+    """Guard for an expression builder: null while the group is valid, raising otherwise.
 
-    Dtypes are unknown when an expression is built, so NaN/inf checks apply to ``numbers`` and
-    ``weight`` (where ``is_nan`` is defined for every numeric dtype).
+    Checks: no nulls in ``labels`` columns; no null/NaN/inf in ``numbers`` and ``weight``;
+    ``weight`` >= 0. Dtypes are unknown when an expression is built, so NaN/inf go through a
+    Float64 cast. The conditions are a few cheap aggregations (``null_count`` is free where a
+    column has no validity mask); the messages are static text chosen per group.
     """
-    checks = Checks(func)
+    cases: list[tuple[pl.Expr, str]] = []
     for column, role in labels:
-        checks.not_null(column, role)
+        cases.append((pl.col(column).null_count() > 0, _message(
+            MissingValueError, func, f"column {column!r} ({role}=) must not contain nulls, got null")))
     for column, role in [*numbers, *([(weight, "weight")] if weight else [])]:
-        checks.not_null(column, role)
-        checks._add(
-            ~pl.col(column).cast(pl.Float64).is_finite(),
-            MissingValueError,
-            f"column {column!r} ({role}=) must be finite, got NaN or inf",
-        )
+        cases.append((pl.col(column).null_count() > 0, _message(
+            MissingValueError, func, f"column {column!r} ({role}=) must not contain nulls, got null")))
+        cases.append((~pl.col(column).cast(pl.Float64).is_finite().all(), _message(
+            MissingValueError, func, f"column {column!r} ({role}=) must be finite, got NaN or inf")))
     if weight:
-        checks.non_negative(weight, "weight")
-    return checks.guard()
+        cases.append((pl.col(weight).min() < 0, _message(
+            NegativeValueError, func, f"column {weight!r} (weight=) must be >= 0, got a negative value")))
+    if not cases:
+        return pl.lit(None, dtype=pl.Int8)
+    chain: Any = pl
+    for condition, message in cases:
+        chain = chain.when(condition).then(pl.lit(message))
+    return chain.cast(pl.Int8, strict=True)
+
+
+def _message(error: type[FrameEvalError], func: str, text: str) -> str:
+    return f"frameeval[{error.__name__}]: {func}(): {text}."
 
 
 __all__ = [

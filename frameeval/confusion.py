@@ -372,9 +372,9 @@ def macro_micro(
                                        f"or {pred!r}, got no such row")
     w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0)
     matrices = lf.group_by(*keys, *across_keys).agg(
-        tp=(w * (actual & predicted)).sum(),
-        fp=(w * (~actual & predicted)).sum(),
-        fn=(w * (actual & ~predicted)).sum(),
+        (w * (actual & predicted)).sum().alias("tp"),
+        (w * (~actual & predicted)).sum().alias("fp"),
+        (w * (actual & ~predicted)).sum().alias("fn"),
         *checks.aggs(),
     )
     matrices = checks.enforce(matrices, keys).with_columns(

@@ -18,35 +18,48 @@ def weight_expr(weight: str | None) -> pl.Expr:
 
 
 def weight_total(weight: str | None) -> pl.Expr:
-    """Σ w over the group (the row count, as Float64, without ``weight=``)."""
+    """Σ w over the group (the row count without ``weight=``)."""
     if weight is None:
-        return pl.len().cast(pl.Float64)
+        return pl.len()
     return pl.col(weight).cast(pl.Float64).sum()
 
 
 def total(condition: pl.Expr, weight: str | None) -> pl.Expr:
-    """Σ w·[condition] over the group, Float64 (the book's Σ p(x)·I(·), eq 2.5)."""
+    """Σ w·[condition] over the group (the book's Σ p(x)·I(·), eq 2.5).
+
+    Unweighted it is a UInt32 count (Polars' fast path); every use divides it (true division
+    gives Float64) or subtracts a smaller count from it, never multiplies two counts.
+    """
     if weight is None:
-        return condition.sum().cast(pl.Float64)
+        return condition.sum()
     return (weight_expr(weight) * condition.cast(pl.Float64)).sum()
 
 
 def binary_counts(truth: str, pred: str, pos_label: Any, weight: str | None) -> dict[str, pl.Expr]:
-    """TP, FP, FN, TN (Table 2.1) with ``pos_label`` as the positive class."""
+    """TP, FP, FN, TN (Table 2.1) with ``pos_label`` as the positive class.
+
+    Built from four sums — TP, the actual positives, the predicted positives and the total — so a
+    measure costs at most four aggregations (FP, FN and TN are differences of them).
+    """
     actual = pl.col(truth) == pos_label
     predicted = pl.col(pred) == pos_label
+    tp = total(actual & predicted, weight)
+    n_actual = total(actual, weight)
+    n_predicted = total(predicted, weight)
     return {
-        "tp": total(actual & predicted, weight),
-        "fp": total(~actual & predicted, weight),
-        "fn": total(actual & ~predicted, weight),
-        "tn": total(~actual & ~predicted, weight),
+        "tp": tp,
+        "fp": n_predicted - tp,
+        "fn": n_actual - tp,
+        "tn": (weight_total(weight) - n_actual) - (n_predicted - tp),
+        "actual": n_actual,
+        "predicted": n_predicted,
     }
 
 
 def ratio(numerator: pl.Expr, denominator: pl.Expr, zero_division: float | None) -> pl.Expr:
-    """numerator / denominator; ``zero_division`` (default null) where the denominator is 0."""
-    return (
-        pl.when(denominator > 0)
-        .then(numerator / denominator)
-        .otherwise(pl.lit(zero_division, dtype=pl.Float64))
-    )
+    """numerator / denominator, with ``zero_division`` (default null) for 0/0.
+
+    Every ratio here has 0 <= numerator <= c·denominator, so a zero denominator means 0/0 = NaN,
+    which becomes ``zero_division``; no branch evaluates the sums twice.
+    """
+    return (numerator / denominator).fill_nan(pl.lit(zero_division, dtype=pl.Float64))

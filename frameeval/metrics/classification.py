@@ -188,7 +188,7 @@ def precision(
     _check_average("precision", average)
     if average == "binary":
         c = binary_counts(truth, pred, pos_label, weight)
-        value = ratio(c["tp"], c["tp"] + c["fp"], zero_division)
+        value = ratio(c["tp"], c["predicted"], zero_division)
     elif average == "micro":
         value = _micro(truth, pred, weight, zero_division)
     else:
@@ -232,7 +232,7 @@ def recall(
     _check_average("recall", average)
     if average == "binary":
         c = binary_counts(truth, pred, pos_label, weight)
-        value = ratio(c["tp"], c["tp"] + c["fn"], zero_division)
+        value = ratio(c["tp"], c["actual"], zero_division)
     elif average == "micro":
         value = _micro(truth, pred, weight, zero_division)
     else:
@@ -255,7 +255,7 @@ def tpr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None)
     0.6667
     """
     c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["tp"], c["tp"] + c["fn"], None), "tpr", truth, pred, weight)
+    return _guarded(ratio(c["tp"], c["actual"], None), "tpr", truth, pred, weight)
 
 
 def fpr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
@@ -272,7 +272,7 @@ def fpr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None)
     0.3333
     """
     c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["fp"], c["fp"] + c["tn"], None), "fpr", truth, pred, weight)
+    return _guarded(ratio(c["fp"], weight_total(weight) - c["actual"], None), "fpr", truth, pred, weight)
 
 
 def tnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
@@ -288,7 +288,7 @@ def tnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None)
     0.6667
     """
     c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["tn"], c["fp"] + c["tn"], None), "tnr", truth, pred, weight)
+    return _guarded(ratio(c["tn"], weight_total(weight) - c["actual"], None), "tnr", truth, pred, weight)
 
 
 def fnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
@@ -304,7 +304,7 @@ def fnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None)
     0.3333
     """
     c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["fn"], c["tp"] + c["fn"], None), "fnr", truth, pred, weight)
+    return _guarded(ratio(c["fn"], c["actual"], None), "fnr", truth, pred, weight)
 
 
 def fbeta(
@@ -352,8 +352,8 @@ def fbeta(
     b2 = float(beta) ** 2
     if average == "binary":
         c = binary_counts(truth, pred, pos_label, weight)
-        value = ratio((1 + b2) * c["tp"], (1 + b2) * c["tp"] + b2 * c["fn"] + c["fp"],
-                      zero_division)
+        # (1+β²)TP / ((1+β²)TP + β²FN + FP) = (1+β²)TP / (β²·#actual + #predicted)
+        value = ratio((1 + b2) * c["tp"], b2 * c["actual"] + c["predicted"], zero_division)
     elif average == "micro":
         value = _micro(truth, pred, weight, zero_division)
     else:

@@ -1,0 +1,1 @@
+"""frameeval benchmarks: ``python -m benchmarks --scale small|medium|large``."""

@@ -1,0 +1,101 @@
+"""The benchmark tasks. Each prints frameeval's time next to the alternatives, in one run."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+import frameeval as fe
+from benchmarks.data import result_frame
+
+KEYS = ["dataset", "model", "fold"]
+Report = Callable[[str, dict[str, float]], None]
+Timed = Callable[..., float]
+
+
+def _sklearn_loop(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray], Any],
+                  n_groups: int | None) -> tuple[float, int]:
+    """Time a per-group scikit-learn loop (what users write today); optionally on a subset."""
+    import time
+
+    parts = df.partition_by(KEYS, maintain_order=False)  # loop-ok: this *is* the baseline
+    total = len(parts)
+    if n_groups is not None:
+        parts = parts[:n_groups]
+    arrays = [(p["y_true"].to_numpy(), p["y_pred"].to_numpy(), p["score"].to_numpy())
+              for p in parts]
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for y, p, s in arrays:  # loop-ok: baseline
+            measure(y, p, s)
+    elapsed = time.perf_counter() - start
+    return elapsed * total / len(parts), total
+
+
+def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                  sk_groups: int | None, n_classes: int = 2) -> None:
+    from sklearn import metrics as skm
+
+    df = result_frame(n_rows, n_groups, n_classes=n_classes)
+    if n_classes == 2:
+        def frameeval_run() -> pl.DataFrame:
+            return df.group_by(KEYS).agg(
+                fe.accuracy("y_true", "y_pred"),
+                fe.precision("y_true", "y_pred"),
+                fe.recall("y_true", "y_pred"),
+                fe.f1("y_true", "y_pred"),
+            )
+
+        def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
+            return (skm.accuracy_score(y, p), skm.precision_score(y, p),
+                    skm.recall_score(y, p), skm.f1_score(y, p))
+    else:
+        def frameeval_run() -> pl.DataFrame:
+            return fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS)
+
+        def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
+            return skm.precision_recall_fscore_support(y, p, zero_division=np.nan)
+
+    rows = {"frameeval": timed(frameeval_run)}
+    if n_classes == 2:
+        rows["frameeval classification_report"] = timed(
+            lambda: fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS))
+    rows["polars floor: group_by().agg(len)"] = timed(lambda: df.group_by(KEYS).agg(pl.len()))
+    rows["polars floor: group_by(+labels).len"] = timed(
+        lambda: df.group_by(*KEYS, "y_true", "y_pred").agg(pl.len()))
+    elapsed, _ = _sklearn_loop(df, sk, sk_groups)
+    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    task = f"grouped label metrics, {n_classes} classes"
+    report(task, rows)
+
+
+def label_metrics_10(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                     sk_groups: int | None) -> None:
+    label_metrics(n_rows, n_groups, report, timed, sk_groups, n_classes=10)
+
+
+def confusion(n_rows: int, n_groups: int, report: Report, timed: Timed,
+              sk_groups: int | None) -> None:
+    from sklearn import metrics as skm
+
+    df = result_frame(n_rows, n_groups, n_classes=10)
+    rows = {
+        "frameeval": timed(lambda: fe.confusion_matrix(df, truth="y_true", pred="y_pred", by=KEYS)),
+        "polars floor: group_by(+labels).len": timed(
+            lambda: df.group_by(*KEYS, "y_true", "y_pred").agg(pl.len())),
+    }
+    elapsed, _ = _sklearn_loop(df, lambda y, p, s: skm.confusion_matrix(y, p), sk_groups)
+    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    report("grouped confusion matrices, 10 classes", rows)
+
+
+TASKS: dict[str, Callable[..., None]] = {
+    "label_metrics": label_metrics,
+    "label_metrics_10": label_metrics_10,
+    "confusion": confusion,
+}
