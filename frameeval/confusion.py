@@ -91,31 +91,57 @@ def _counts(
     return checks.enforce(counts, keys)
 
 
+def _classes(
+    counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None
+) -> pl.LazyFrame:
+    """``*keys, label``: a group's label set (truth ∪ pred of the group, or ``labels=``), as a
+    list column."""
+    if labels is not None:
+        dtype = counts.collect_schema()["actual"]
+        classes = pl.Series("label", list(labels)).cast(dtype, strict=False)
+        groups = counts.select(keys).unique() if keys else pl.LazyFrame({"__one": [0]})
+        out = groups.with_columns(pl.lit(classes).implode().alias("label"))
+        return out if keys else out.drop("__one")
+    both = pl.concat([pl.col("actual"), pl.col("predicted")]).unique().alias("label")
+    return counts.group_by(keys).agg(both) if keys else counts.select(both.implode())
+
+
 def _full_grid(
     counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None
 ) -> pl.LazyFrame:
     """Add the zero cells: every (actual, predicted) pair of the group's label set."""
-    if labels is not None:
-        classes = pl.LazyFrame({"label": list(labels)}).with_columns(
-            pl.col("label").cast(counts.collect_schema()["actual"])
-        )
-        if keys:
-            classes = counts.select(keys).unique().join(classes, how="cross")
-    else:
-        classes = pl.concat(
-            [
-                counts.select(*keys, pl.col("actual").alias("label")),
-                counts.select(*keys, pl.col("predicted").alias("label")),
-            ]
-        ).unique()
-    a = classes.rename({"label": "actual"})
-    p = classes.rename({"label": "predicted"})
-    grid = a.join(p, on=keys, nulls_equal=True) if keys else a.join(p, how="cross")
+    grid = (
+        _classes(counts, keys, labels)
+        .select(*keys, pl.col("label").alias("actual"), pl.col("label").alias("predicted"))
+        .explode("actual")
+        .explode("predicted")
+    )
     dtype = counts.collect_schema()["count"]
     return (
         grid.join(counts, on=[*keys, "actual", "predicted"], how="left", nulls_equal=True)
         .with_columns(pl.col("count").fill_null(pl.lit(0, dtype=dtype)))
         .sort(*keys, "actual", "predicted", nulls_last=True)
+    )
+
+
+def _per_class(
+    counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None
+) -> pl.LazyFrame:
+    """``*keys, label, tp, support, n_pred`` for every class of the group's label set."""
+    count = pl.col("count").cast(pl.Float64)
+    true_side = counts.group_by(*keys, pl.col("actual").alias("label")).agg(
+        tp=count.filter(pl.col("actual") == pl.col("predicted")).sum(),
+        support=count.sum(),
+    )
+    pred_side = counts.group_by(*keys, pl.col("predicted").alias("label")).agg(
+        n_pred=count.sum()
+    )
+    classes = _classes(counts, keys, labels).explode("label")
+    on = [*keys, "label"]
+    return (
+        classes.join(true_side, on=on, how="left", nulls_equal=True)
+        .join(pred_side, on=on, how="left", nulls_equal=True)
+        .with_columns(pl.col("tp", "support", "n_pred").fill_null(0.0))
     )
 
 
@@ -245,29 +271,14 @@ def classification_report(
     func = "classification_report"
     check_parameter(beta > 0, func, f"beta must be > 0, got {beta!r}.")
     lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight)
-    grid = _full_grid(_counts(lf, schema, keys, truth, pred, weight, checks, labels), keys, labels)
+    counts = _counts(lf, schema, keys, truth, pred, weight, checks, labels)
     b2 = float(beta) ** 2
-    count = pl.col("count").cast(pl.Float64)
-    per_class = (
-        grid.with_columns(n_pred=count.sum().over([*keys, "predicted"]))
-        .group_by(*keys, pl.col("actual").alias("label"))
-        .agg(
-            tp=count.filter(pl.col("actual") == pl.col("predicted")).sum(),
-            support=count.sum(),
-            n_pred=pl.col("n_pred").filter(pl.col("actual") == pl.col("predicted")).first(),
-        )
-        .with_columns(
-            precision=_div(pl.col("tp"), pl.col("n_pred"), zero_division),
-            recall=_div(pl.col("tp"), pl.col("support"), zero_division),
-            fbeta=_div((1 + b2) * pl.col("tp"), b2 * pl.col("support") + pl.col("n_pred"),
-                       zero_division),
-        )
+    per_class = _per_class(counts, keys, labels).with_columns(
+        precision=_div(pl.col("tp"), pl.col("n_pred"), zero_division),
+        recall=_div(pl.col("tp"), pl.col("support"), zero_division),
+        fbeta=_div((1 + b2) * pl.col("tp"), b2 * pl.col("support") + pl.col("n_pred"),
+                   zero_division),
     )
-    by_group = per_class.group_by(keys) if keys else None
-
-    def agg(**exprs: pl.Expr) -> pl.LazyFrame:
-        return by_group.agg(**exprs) if by_group is not None else per_class.select(**exprs)
-
     def weighted(col: str) -> pl.Expr:
         defined = pl.col(col).is_not_null()
         return _div(
@@ -276,40 +287,53 @@ def classification_report(
             None,
         )
 
-    macro = agg(
-        precision=pl.col("precision").mean(),
-        recall=pl.col("recall").mean(),
-        mean_fbeta=pl.col("fbeta").mean(),
-        support=pl.col("support").sum(),
-        tp=pl.col("tp").sum(),
-        n_pred=pl.col("n_pred").sum(),
-        w_precision=weighted("precision"),
-        w_recall=weighted("recall"),
-        w_fbeta=weighted("fbeta"),
+    # One aggregation per group holds the per-class values (as lists) and every average; the
+    # rows are then laid out by one explode, so the counts are computed once.
+    per_group = dict(
+        label=pl.col("label"),
+        precision=pl.col("precision"),
+        recall=pl.col("recall"),
+        fbeta=pl.col("fbeta"),
+        support=pl.col("support"),
+        macro_p=pl.col("precision").mean(),
+        macro_r=pl.col("recall").mean(),
+        mean_f=pl.col("fbeta").mean(),
+        total=pl.col("support").sum(),
+        micro_p=_div(pl.col("tp").sum(), pl.col("n_pred").sum(), zero_division),
+        micro_r=_div(pl.col("tp").sum(), pl.col("support").sum(), zero_division),
+        weighted_p=weighted("precision"),
+        weighted_r=weighted("recall"),
+        weighted_f=weighted("fbeta"),
     )
-    micro_p = _div(pl.col("tp"), pl.col("n_pred"), zero_division)
-    micro_r = _div(pl.col("tp"), pl.col("support"), zero_division)
-    label_dtype = grid.collect_schema()["actual"]
-    null_label = pl.lit(None, dtype=label_dtype).alias("label")
-    columns = ["precision", "recall", "fbeta", "support"]
-    rows = [
-        per_class.select(*keys, pl.lit("none").alias("average"), "label", *columns),
-        macro.select(*keys, pl.lit("macro").alias("average"), null_label, "precision", "recall",
-                     _harmonic(pl.col("precision"), pl.col("recall"), beta).alias("fbeta"),
-                     "support"),
-        macro.select(*keys, pl.lit("macro_mean").alias("average"), null_label, "precision",
-                     "recall", pl.col("mean_fbeta").alias("fbeta"), "support"),
-        macro.select(*keys, pl.lit("micro").alias("average"), null_label,
-                     micro_p.alias("precision"), micro_r.alias("recall"),
-                     _harmonic(micro_p, micro_r, beta).alias("fbeta"), "support"),
-        macro.select(*keys, pl.lit("weighted").alias("average"), null_label,
-                     pl.col("w_precision").alias("precision"), pl.col("w_recall").alias("recall"),
-                     pl.col("w_fbeta").alias("fbeta"), "support"),
-    ]
-    order = pl.col("average").replace_strict(
-        {"none": 0, "macro": 1, "macro_mean": 2, "micro": 3, "weighted": 4}, return_dtype=pl.Int8
+    if keys:
+        grouped = per_class.group_by(keys).agg(**per_group)
+    else:
+        grouped = per_class.select(
+            **{k: (v.implode() if k in ("label", "precision", "recall", "fbeta", "support")
+                   else v) for k, v in per_group.items()}
+        )
+    averages = ["macro", "macro_mean", "micro", "weighted"]
+    n_classes = pl.col("label").list.len()
+    null_label = pl.lit(None, dtype=counts.collect_schema()["actual"])
+    macro_f = _harmonic(pl.col("macro_p"), pl.col("macro_r"), beta)
+    micro_f = _harmonic(pl.col("micro_p"), pl.col("micro_r"), beta)
+    report = (
+        grouped.select(
+            *keys,
+            pl.concat_list(
+                pl.lit("none").repeat_by(n_classes), pl.lit(pl.Series(averages)).implode()
+            ).alias("average"),
+            pl.concat_list("label", *[null_label] * 4).alias("label"),
+            pl.concat_list("precision", "macro_p", "macro_p", "micro_p", "weighted_p")
+            .alias("precision"),
+            pl.concat_list("recall", "macro_r", "macro_r", "micro_r", "weighted_r")
+            .alias("recall"),
+            pl.concat_list("fbeta", macro_f, "mean_f", micro_f, "weighted_f").alias("fbeta"),
+            pl.concat_list("support", *[pl.col("total")] * 4).alias("support"),
+        )
+        .explode("average", "label", "precision", "recall", "fbeta", "support")
+        .sort(*keys, pl.col("label").is_null(), "label", nulls_last=True, maintain_order=True)
     )
-    report = pl.concat(rows).sort(*keys, order, "label", nulls_last=True)
     return finish(report, eager)
 
 
