@@ -14,6 +14,7 @@ from frameeval.confusion import (
     cost_sensitive_error,
     macro_micro,
 )
+from frameeval.decompose import bias_variance, bootstrap_predictions
 from frameeval.exceptions import FrameEvalError
 from frameeval.metrics import (
     MEASURES,
@@ -38,6 +39,8 @@ __all__ = [
     "FrameEvalError",
     "__version__",
     "accuracy",
+    "bias_variance",
+    "bootstrap_predictions",
     "classification_report",
     "collect",
     "confusion_matrix",
