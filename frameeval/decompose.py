@@ -443,8 +443,9 @@ def bootstrap_predictions(
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, pool.height, size=(repeats, pool.height))
     keys = cases.select(carried)
+    names = pl.Series("learner", list(learners))  # one dtype for the keys (ints → Int64)
     parts = []
-    for key, fit_predict in learners.items():
+    for k, (key, fit_predict) in enumerate(learners.items()):
         for r in range(repeats):
             train = pool[draws[r]]
             try:
@@ -460,10 +461,12 @@ def bootstrap_predictions(
                 )
             parts.append(
                 keys.select(
-                    pl.lit(key).alias("learner"),
+                    pl.lit(k, dtype=pl.Int64).alias("learner"),
                     pl.lit(r + 1, dtype=pl.Int64).alias("repeat"),
                     *carried,
                 ).with_columns(prediction)
             )
-    out = pl.concat(parts, how="vertical_relaxed")
+    out = pl.concat(parts, how="vertical_relaxed").with_columns(
+        pl.col("learner").replace_strict(list(range(len(names))), names, return_dtype=names.dtype)
+    )
     return out if eager else out.lazy()
