@@ -109,8 +109,12 @@ def bias_variance(
     Same kind as ``data``. With ``per_instance=False``: ``*by, n_instances, n_repeats`` and the
     components averaged over the instances of the group; with ``per_instance=True``: ``*by,
     <instance>, n_repeats, actual, main_prediction`` and the components of each instance, where
-    ``actual`` is y and ``main_prediction`` is the learner's central prediction. Sorted by keys
-    (and instance). All components are Float64.
+    ``actual`` is y and ``main_prediction`` is the learner's central prediction. ``n_instances``
+    counts the instances of the group and ``n_repeats`` its training sets (Int64). Sorted by keys
+    (and instance). All components are Float64. For 0-1 loss, ``actual`` and
+    ``main_prediction`` hold labels as frameeval compares them (categoricals as strings,
+    numeric labels as Int64). ``noise`` appears only with ``label=``; ``remainder`` with
+    ``label=`` or for 0-1 loss.
 
     ``loss="squared"``:
 
