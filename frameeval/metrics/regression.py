@@ -39,8 +39,12 @@ def mse(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
     >>> df.select(fe.mse("y", "f")).item()
     0.4166666666666667
     """
+    return _guarded(_squared_error(truth, pred, weight), "mse", truth, pred, weight)
+
+
+def _squared_error(truth: str, pred: str, weight: str | None) -> pl.Expr:
     term = (pl.col(pred).cast(pl.Float64) - pl.col(truth).cast(pl.Float64)) ** 2
-    return _guarded(_weighted_mean(term, weight), "mse", truth, pred, weight)
+    return _weighted_mean(term, weight)
 
 
 def rmse(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
@@ -55,7 +59,8 @@ def rmse(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
     >>> round(df.select(fe.rmse("y", "f")).item(), 6)
     1.154701
     """
-    return mse(truth, pred, weight=weight).sqrt().alias("rmse")
+    # its own guard, so an invalid value is reported as rmse(), not mse()
+    return _guarded(_squared_error(truth, pred, weight).sqrt(), "rmse", truth, pred, weight)
 
 
 def mae(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
