@@ -102,7 +102,9 @@ def _present(column: str, weight: str | None) -> pl.Expr:
 
 
 def _union(truth: str, pred: str, weight: str | None) -> pl.Expr:
-    """Number of classes in truth ∪ pred (sklearn's label set for macro averages)."""
+    """Number of classes in truth ∪ pred with positive total weight (all of them without
+    ``weight=``). The label set of a macro average is ``_union(truth, pred, None)``: every class
+    that occurs, as in scikit-learn and :func:`frameeval.classification_report`."""
     if weight is None:
         return pl.concat([pl.col(truth), pl.col(pred)]).n_unique().cast(pl.Float64)
     positive = pl.col(weight) > 0
@@ -161,7 +163,8 @@ def precision(
         one-vs-rest precision).
     average
         ``"binary"``: precision of ``pos_label``. ``"macro"``: mean over classes of per-class
-        precision (classes of truth ∪ pred). ``"micro"``: from the summed per-class counts (equals
+        precision (classes of truth ∪ pred; with ``weight=``, a class whose rows all weigh 0 is
+        still a class, whose values are 0/0, as in scikit-learn). ``"micro"``: from the summed per-class counts (equals
         accuracy for single-label data).
     weight
         Optional non-negative weights.
@@ -193,7 +196,7 @@ def precision(
         value = _micro(truth, pred, weight, zero_division)
     else:
         per_class = _per_class_sum(truth, pred, weight, _safe_inverse(_class_total(pred, weight)))
-        value = _macro(per_class, _present(pred, weight), _union(truth, pred, weight),
+        value = _macro(per_class, _present(pred, weight), _union(truth, pred, None),
                        zero_division)
     return _guarded(value, "precision", truth, pred, weight)
 
@@ -237,7 +240,7 @@ def recall(
         value = _micro(truth, pred, weight, zero_division)
     else:
         per_class = _per_class_sum(truth, pred, weight, _safe_inverse(_class_total(truth, weight)))
-        value = _macro(per_class, _present(truth, weight), _union(truth, pred, weight),
+        value = _macro(per_class, _present(truth, weight), _union(truth, pred, None),
                        zero_division)
     return _guarded(value, "recall", truth, pred, weight)
 
@@ -359,8 +362,9 @@ def fbeta(
     else:
         den = b2 * _class_total(truth, weight) + _class_total(pred, weight)
         per_class = _per_class_sum(truth, pred, weight, (1 + b2) * _safe_inverse(den))
-        n = _union(truth, pred, weight)
-        value = _macro(per_class, n, n, zero_division)
+        # F of a class is defined iff it has positive weight in truth or pred
+        value = _macro(per_class, _union(truth, pred, weight), _union(truth, pred, None),
+                       zero_division)
     return _guarded(value, name, truth, pred, weight)
 
 
