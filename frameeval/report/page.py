@@ -1,0 +1,146 @@
+"""A self-contained HTML page: text, tables and Vega-Lite charts, with every user string escaped.
+
+The page inlines the Vega / Vega-Lite / vega-embed bundle shipped by ``vl-convert-python``, so it
+renders offline. User strings land in three places and each is escaped for its context:
+HTML text and attributes (``html.escape``), and JSON inside ``<script>`` (``<``, ``>``, ``&`` and
+the line separators become ``\\uXXXX`` escapes, so ``</script>`` in a learner's name cannot end
+the block).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from frameeval.exceptions import InvalidParameterError
+
+_STYLE = """
+body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.7em;margin-bottom:.2em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;font-size:.85em;margin:.6em 0 1.2em}
+th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right}
+th{background:#f6f6f6}td.text,th.text{text-align:left}
+.ref{color:#666;font-size:.9em}.note{background:#f7f7fb;border-left:3px solid #99c;padding:.4em .8em}
+.chart{margin:1em 0}nav a{margin-right:1em}
+"""
+
+
+def script_json(value: Any) -> str:
+    """JSON safe to place inside a ``<script>`` element."""
+    text = json.dumps(value, allow_nan=False, default=str)
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escape)
+    return text
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return '<td class="null">—</td>'
+    if isinstance(value, float):
+        return f"<td>{value:.4f}</td>" if abs(value) < 1e6 else f"<td>{value:.4g}</td>"
+    if isinstance(value, bool | int):
+        return f"<td>{value}</td>"
+    return f'<td class="text">{html.escape(str(value))}</td>'
+
+
+def table_html(frame: pl.DataFrame, max_rows: int = 200) -> str:
+    """An HTML table of a (small) collected frame; every value escaped."""
+    head = "".join(
+        f'<th class="{"text" if not frame[c].dtype.is_numeric() else ""}">{html.escape(c)}</th>'
+        for c in frame.columns
+    )
+    rows = []
+    for row in frame.head(max_rows).rows():  # loop-ok: rendering a small result table
+        rows.append("<tr>" + "".join(_cell(v) for v in row) + "</tr>")
+    more = (
+        f'<p class="ref">{frame.height - max_rows} more rows not shown.</p>'
+        if frame.height > max_rows
+        else ""
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{more}"
+
+
+@dataclass
+class Page:
+    """Accumulates sections; :meth:`render` returns one self-contained HTML document."""
+
+    title: str
+    _body: list[str] = field(default_factory=list)
+    _specs: list[dict[str, Any]] = field(default_factory=list)
+    _toc: list[tuple[str, str]] = field(default_factory=list)
+
+    def heading(self, text: str, reference: str | None = None) -> None:
+        anchor = f"s{len(self._toc)}"
+        self._toc.append((anchor, text))
+        self._body.append(f'<h2 id="{anchor}">{html.escape(text)}</h2>')
+        if reference:
+            self._body.append(f'<p class="ref">{html.escape(reference)}</p>')
+
+    def text(self, text: str, css: str | None = None) -> None:
+        cls = f' class="{html.escape(css, quote=True)}"' if css else ""
+        self._body.append(f"<p{cls}>{html.escape(text)}</p>")
+
+    def table(self, frame: pl.DataFrame, caption: str | None = None) -> None:
+        if caption:
+            self._body.append(f"<h3>{html.escape(caption)}</h3>")
+        self._body.append(table_html(frame))
+
+    def chart(self, chart: Any) -> None:
+        spec = chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
+        self._body.append(f'<div class="chart" id="chart{len(self._specs)}"></div>')
+        self._specs.append(spec)
+
+    @property
+    def n_charts(self) -> int:
+        return len(self._specs)
+
+    def render(self) -> str:
+        import vl_convert as vlc
+
+        toc = "".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t in self._toc)
+        specs = script_json(self._specs)
+        return (
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style>"
+            f"<script>{vlc.javascript_bundle()}</script></head><body>"
+            f"<h1>{html.escape(self.title)}</h1><nav>{toc}</nav>{''.join(self._body)}"
+            f'<script type="application/json" id="frameeval-specs">{specs}</script>'
+            "<script>(function(){var specs=JSON.parse(document.getElementById("
+            "'frameeval-specs').textContent);window.frameevalRendered=0;"
+            "specs.forEach(function(spec,i){vegaEmbed('#chart'+i,spec,{renderer:'svg',"
+            "actions:false}).then(function(){window.frameevalRendered+=1;})"
+            ".catch(function(e){console.error(e);});});})();</script>"
+            "</body></html>\n"
+        )
+
+
+def write_atomic(path: str | os.PathLike[str], text: str, *, force: bool = False) -> Path:
+    """Write ``text`` to ``path`` via a temporary file and a rename: no partial file, ever.
+
+    An existing file is replaced only with ``force=True``.
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise InvalidParameterError(
+            f"report(): output {str(target)!r} exists; refusing to overwrite it, got no --force.\n"
+            "Hint: pass --force (force=True) or choose another path."
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

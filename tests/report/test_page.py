@@ -1,0 +1,51 @@
+"""The report page: escaping of user strings in every context, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import polars as pl
+import pytest
+
+from frameeval.exceptions import InvalidParameterError
+from frameeval.report.page import Page, script_json, table_html, write_atomic
+
+EVIL = '</script><script>alert("x")</script> & <b>'
+
+
+def test_script_json_cannot_close_the_script_block() -> None:
+    text = script_json({"learner": EVIL})
+    assert "</script>" not in text and "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"learner": EVIL}
+
+
+def test_table_escapes_values_and_headers() -> None:
+    html = table_html(pl.DataFrame({EVIL: [EVIL], "x": [0.5]}))
+    assert "<script>" not in html and "&lt;/script&gt;" in html
+    assert "<td>0.5000</td>" in html
+
+
+def test_page_escapes_text_title_and_chart_specs() -> None:
+    page = Page(title=EVIL)
+    page.heading(EVIL, reference=EVIL)
+    page.text(EVIL)
+    page.chart({"$schema": "x", "title": EVIL, "data": {"values": [{"learner": EVIL}]}})
+    html = page.render()
+    # only our own script blocks: the bundle, the spec JSON and the embed call
+    assert html.count("<script") == 3
+    assert html.count("</script>") == 3
+    spec_text = re.search(r'id="frameeval-specs">(.*?)</script>', html, re.S).group(1)
+    assert json.loads(spec_text)[0]["title"] == EVIL
+    assert 'src="http' not in html  # offline: nothing loaded from the network
+
+
+def test_write_atomic_refuses_to_overwrite_without_force(tmp_path) -> None:
+    target = tmp_path / "report.html"
+    write_atomic(target, "one")
+    with pytest.raises(InvalidParameterError, match="exists; refusing to overwrite"):
+        write_atomic(target, "two")
+    assert target.read_text() == "one"
+    write_atomic(target, "three", force=True)
+    assert target.read_text() == "three"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary left behind
