@@ -10,7 +10,7 @@ frameeval collects, an embedded check that fails is re-raised as its ``FrameEval
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import polars as pl
@@ -84,6 +84,7 @@ def as_keys(by: str | Sequence[str] | None) -> list[str]:
     """Normalise ``by=`` to a list of column names."""
     if by is None:
         return []
-    if isinstance(by, str):
-        return [by]
+    if isinstance(by, str) or not isinstance(by, Iterable):
+        # a scalar that is not a name (by=1) is left for require_columns to report
+        return [by]  # type: ignore[list-item]
     return list(by)
