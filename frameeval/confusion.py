@@ -429,7 +429,7 @@ def macro_micro(
         micro_r.alias("micro_recall"),
         _harmonic(micro_p, micro_r, 1.0).alias("micro_f1"),
     )
-    return finish(out.sort(keys) if keys else out, eager)
+    return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
 
 
 def _cost_table(costs: Any, func: str, label_dtype: pl.DataType) -> pl.LazyFrame:
@@ -544,5 +544,8 @@ def cost_sensitive_error(
     joined = joined.filter(missing.is_null()).with_columns(pl.col("cost").fill_null(0.0))
     count = pl.col("count").cast(pl.Float64)
     value = _div((count * pl.col("cost")).sum(), count.sum(), None).alias("cost_sensitive_error")
-    out = joined.group_by(keys).agg(value).sort(keys) if keys else joined.select(value)
+    if keys:
+        out = joined.group_by(keys).agg(value).sort(keys, nulls_last=True)
+    else:
+        out = joined.select(value)
     return finish(out, eager)
