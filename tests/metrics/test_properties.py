@@ -1,0 +1,412 @@
+"""Oracle-free properties of every measure in the registry ``frameeval.metrics.MEASURES``.
+
+The tests iterate over the registry, so a measure registered later joins them automatically;
+a measure of a kind these tests do not know fails loudly (extend ``COLUMNS`` below). For each kind
+all its measures (and each ``average=`` a builder offers) are evaluated in one aggregation per
+example, and every property names the measure that breaks it:
+
+* row-order invariance;
+* grouped (``group_by(g).agg``) = each group alone (``partition_by`` → ``select``) = ``.over(g)``;
+* lazy = eager;
+* the value lies within the registered range, or is null (never NaN);
+* integer weights = repeated rows (a weight of 0 = the row is absent);
+* the expression is named after the measure and is Float64.
+
+Kinds: ``label`` and ``binary`` read (truth, pred) labels, ``regression`` (truth, pred)
+numbers, ``score`` (truth, score) with a binary truth and a continuous score (larger = more
+positive). Identities checked here as well: micro-F1 = accuracy for single-label multiclass data,
+and the two macro-F1 definitions (eq 2.14; mean of per-class F, Wu & Zhou 2017) agree when every
+class has P = R.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass
+
+import polars as pl
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import frameeval as fe
+from frameeval.metrics import MEASURES, Measure
+from tests.helpers.oracle import assert_close
+
+TOL = 1e-12  # same numbers up to summation order
+
+# the columns each kind reads, as (truth, second argument)
+COLUMNS = {
+    "label": ("y", "p"),
+    "binary": ("y", "p"),
+    "regression": ("yr", "pr"),
+    "score": ("yb", "s"),
+}
+# values for required keyword-only parameters (no default) of a builder
+PARAMETERS = {"cost01": 5.0, "cost10": 1.0}
+AVERAGES = ("binary", "macro", "micro")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One expression to test: a registered measure, with one ``average=`` if it has them."""
+
+    label: str
+    measure: Measure
+    average: str | None
+
+    def expr(self, weight: str | None = None) -> pl.Expr:
+        return build(self.measure, self.average, weight).alias(self.label)
+
+
+def build(measure: Measure, average: str | None = None, weight: str | None = None) -> pl.Expr:
+    """Call the builder as its kind prescribes; fail loudly on anything unknown."""
+    if measure.kind not in COLUMNS:
+        pytest.fail(
+            f"measure {measure.name!r} has kind {measure.kind!r}, which the property tests do "
+            f"not know: add it to COLUMNS (and the data) in {__name__}."
+        )
+    parameters = inspect.signature(measure.builder).parameters
+    kw: dict[str, object] = {}
+    for name, parameter in parameters.items():
+        if parameter.kind is parameter.KEYWORD_ONLY and parameter.default is parameter.empty:
+            if name not in PARAMETERS:
+                pytest.fail(
+                    f"measure {measure.name!r} requires {name}=, which the property tests do not "
+                    f"know: add a value to PARAMETERS in {__name__}."
+                )
+            kw[name] = PARAMETERS[name]
+    if weight is not None:
+        if "weight" not in parameters:
+            pytest.fail(f"measure {measure.name!r} has no weight= (DESIGN §3: every measure has)")
+        kw["weight"] = weight
+    if average is not None:
+        kw["average"] = average
+    return measure.builder(*COLUMNS[measure.kind], **kw)
+
+
+def variants_of(measures: list[Measure]) -> list[Variant]:
+    out = []
+    for m in measures:
+        if "average" in inspect.signature(m.builder).parameters:
+            out += [Variant(f"{m.name}[{a}]", m, a) for a in AVERAGES]
+        else:
+            out.append(Variant(m.name, m, None))
+    return out
+
+
+KINDS = sorted({m.kind for m in MEASURES.values()})
+
+
+def registered(kind: str) -> list[Variant]:
+    return variants_of([m for m in MEASURES.values() if m.kind == kind])
+
+
+# ---------------------------------------------------------------------------------------------
+# data: one frame with the columns of every kind
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def result_frames(draw) -> pl.DataFrame:
+    """g; labels y, p (0..2); numbers yr, pr; binary truth yb with score s in [0, 1] (ties);
+    integer weights w in 0..3. Groups of 1-8 rows with their own edge cases."""
+    cols: dict[str, list] = {k: [] for k in ("g", "y", "p", "yr", "pr", "yb", "s", "w")}
+    number = st.one_of(st.integers(-20, 20).map(float), st.floats(-100, 100))
+    score = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1))
+    for group in range(draw(st.integers(1, 3))):
+        n = draw(st.integers(1, 8))
+        rows = st.lists(st.integers(0, draw(st.integers(0, 2))), min_size=n, max_size=n)
+        y, p = draw(rows), draw(rows)
+        mode = draw(st.sampled_from(["random", "random", "correct", "one_class"]))
+        if mode == "correct":
+            p = list(y)
+        elif mode == "one_class":
+            y = [y[0]] * n
+        yb = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+        if draw(st.booleans()):
+            yb = [yb[0]] * n  # a one-class group: score measures are undefined there
+        cols["g"] += [group] * n
+        cols["y"] += y
+        cols["p"] += p
+        cols["yr"] += draw(st.lists(number, min_size=n, max_size=n))
+        cols["pr"] += draw(st.lists(number, min_size=n, max_size=n))
+        cols["yb"] += yb
+        cols["s"] += draw(st.lists(score, min_size=n, max_size=n))
+        cols["w"] += draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    schema = {
+        "g": pl.Int64,
+        "y": pl.Int64,
+        "p": pl.Int64,
+        "yr": pl.Float64,
+        "pr": pl.Float64,
+        "yb": pl.Int64,
+        "s": pl.Float64,
+        "w": pl.Int64,
+    }
+    return pl.DataFrame(cols, schema=schema)
+
+
+def agg(df: pl.DataFrame | pl.LazyFrame, variants: list[Variant], weight: str | None):
+    return df.group_by("g").agg(v.expr(weight) for v in variants)
+
+
+def compare(actual: pl.DataFrame, expected: pl.DataFrame, variants: list[Variant], what: str):
+    assert actual["g"].to_list() == expected["g"].to_list(), what
+    for v in variants:
+        try:
+            assert_close(actual[v.label].to_list(), expected[v.label].to_list(), tol=TOL)
+        except AssertionError as err:
+            raise AssertionError(f"{v.label}: {what}\n{err}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# the properties, as functions of (frame, variants), so any list of measures can be checked
+# ---------------------------------------------------------------------------------------------
+def check_row_order(df: pl.DataFrame, order: list[int], variants: list[Variant]) -> None:
+    shuffled = df[order]
+    for weight in (None, "w"):
+        compare(
+            agg(shuffled, variants, weight).sort("g"),
+            agg(df, variants, weight).sort("g"),
+            variants,
+            f"row order changes the value (weight={weight})",
+        )
+
+
+def check_grouped(df: pl.DataFrame, variants: list[Variant]) -> None:
+    for weight in (None, "w"):
+        grouped = agg(df, variants, weight).sort("g")
+        alone = pl.concat(
+            part.select(pl.col("g").first(), *(v.expr(weight) for v in variants))
+            for part in df.partition_by("g")
+        ).sort("g")
+        compare(grouped, alone, variants, f"grouped != the group alone (weight={weight})")
+        over = (
+            df.select("g", *(v.expr(weight).over("g") for v in variants))
+            .unique("g", keep="first")
+            .sort("g")
+        )
+        compare(over, grouped, variants, f".over(g) != group_by(g) (weight={weight})")
+
+
+def check_lazy(df: pl.DataFrame, variants: list[Variant]) -> None:
+    for weight in (None, "w"):
+        lazy = agg(df.lazy(), variants, weight)
+        assert isinstance(lazy, pl.LazyFrame)
+        compare(
+            fe.collect(lazy).sort("g"),
+            agg(df, variants, weight).sort("g"),
+            variants,
+            f"lazy != eager (weight={weight})",
+        )
+    # without grouping too (weighted only: the streaming engine's fixed cost is high here)
+    whole = [pl.lit(0).alias("g"), *(v.expr("w") for v in variants)]
+    compare(
+        fe.collect(df.lazy().select(whole)),
+        df.select(whole),
+        variants,
+        "lazy select != eager select",
+    )
+
+
+def check_range(df: pl.DataFrame, variants: list[Variant]) -> None:
+    for weight in (None, "w"):
+        out = agg(df, variants, weight)
+        for v in variants:
+            upper = math.inf if v.measure.upper is None else v.measure.upper
+            for value in out[v.label].to_list():
+                if value is None:
+                    continue
+                assert not math.isnan(value), f"{v.label}: NaN (weight={weight})"
+                assert v.measure.lower <= value <= upper, (
+                    f"{v.label}: {value!r} outside [{v.measure.lower}, {upper}] (weight={weight})"
+                )
+
+
+def check_repeated_rows(df: pl.DataFrame, variants: list[Variant]) -> None:
+    weighted = agg(df, variants, "w").sort("g")
+    repeated = df.select(pl.all().repeat_by("w").explode()).drop_nulls("g")
+    plain = agg(repeated, variants, None).sort("g")
+    # a group whose weights are all 0 has no rows once repeated: its weighted values are 0/0
+    vanished = weighted.join(plain.select("g"), on="g", how="anti")
+    for v in variants:
+        assert vanished[v.label].null_count() == vanished.height, (
+            f"{v.label}: a group of zero total weight must be null, got "
+            f"{vanished[v.label].to_list()}"
+        )
+    kept = weighted.join(plain.select("g"), on="g", how="semi").sort("g")
+    compare(kept, plain, variants, "integer weights != repeated rows")
+
+
+def check_name_and_dtype(df: pl.DataFrame, variants: list[Variant]) -> None:
+    for v in variants:
+        out = df.select(build(v.measure, v.average))
+        assert out.columns == [v.measure.name], f"{v.label}: named {out.columns}"
+        assert out.schema[v.measure.name] == pl.Float64, f"{v.label}: {out.schema}"
+
+
+# ---------------------------------------------------------------------------------------------
+# the tests, one per property, parametrised over the kinds in the registry
+# ---------------------------------------------------------------------------------------------
+kinds = pytest.mark.parametrize("kind", KINDS)
+
+
+def test_every_registered_measure_is_handled() -> None:
+    """A new kind must be taught to these tests rather than be skipped silently."""
+    unknown = {m.name: m.kind for m in MEASURES.values() if m.kind not in COLUMNS}
+    assert not unknown, f"kinds unknown to {__name__}: {unknown}; extend COLUMNS"
+    for name, m in MEASURES.items():
+        assert m.name == name
+        build(m)  # fails loudly on an unknown required parameter
+
+
+@kinds
+@given(df=result_frames(), data=st.data())
+def test_row_order_invariance(kind: str, df: pl.DataFrame, data: st.DataObject) -> None:
+    check_row_order(df, data.draw(st.permutations(range(df.height))), registered(kind))
+
+
+@kinds
+@given(df=result_frames())
+def test_grouped_equals_each_group_alone(kind: str, df: pl.DataFrame) -> None:
+    check_grouped(df, registered(kind))
+
+
+@kinds
+@given(df=result_frames())
+def test_lazy_equals_eager(kind: str, df: pl.DataFrame) -> None:
+    check_lazy(df, registered(kind))
+
+
+@kinds
+@given(df=result_frames())
+def test_value_in_range_or_null(kind: str, df: pl.DataFrame) -> None:
+    check_range(df, registered(kind))
+
+
+@kinds
+@given(df=result_frames())
+def test_integer_weights_equal_repeated_rows(kind: str, df: pl.DataFrame) -> None:
+    check_repeated_rows(df, registered(kind))
+
+
+@kinds
+def test_expression_is_named_after_the_measure(kind: str) -> None:
+    df = pl.DataFrame(
+        {
+            "y": [0, 1, 1],
+            "p": [0, 1, 0],
+            "yr": [0.5, 1.0, 2.0],
+            "pr": [0.0, 1.0, 2.5],
+            "yb": [0, 1, 1],
+            "s": [0.2, 0.9, 0.4],
+            "w": [1, 2, 1],
+        }
+    )
+    check_name_and_dtype(df, registered(kind))
+
+
+# ---------------------------------------------------------------------------------------------
+# the score path, exercised before the first score measure is registered
+# ---------------------------------------------------------------------------------------------
+def _mean_positive_score(
+    truth: str, score: str, *, pos_label: int = 1, weight: str | None = None
+) -> pl.Expr:
+    """A stand-in score measure: the weighted mean score of the positive rows (null if none)."""
+    w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0)
+    positive = (pl.col(truth) == pos_label).cast(pl.Float64)
+    value = (w * positive * pl.col(score)).sum() / (w * positive).sum()
+    return value.fill_nan(None).alias("mean_positive_score")
+
+
+STAND_IN = [
+    Variant(
+        "mean_positive_score",
+        Measure("mean_positive_score", _mean_positive_score, "score", True, 0.0, 1.0, "—"),
+        None,
+    )
+]
+
+
+@given(df=result_frames(), data=st.data())
+def test_score_kind_is_handled(df: pl.DataFrame, data: st.DataObject) -> None:
+    """Until roc_auc & co. are registered, a stand-in score measure runs every property, so the
+    score branch of these tests is known to work."""
+    check_row_order(df, data.draw(st.permutations(range(df.height))), STAND_IN)
+    check_grouped(df, STAND_IN)
+    check_lazy(df, STAND_IN)
+    check_range(df, STAND_IN)
+    check_repeated_rows(df, STAND_IN)
+    check_name_and_dtype(df, STAND_IN)
+
+
+def test_an_unknown_kind_fails_loudly() -> None:
+    rank = Measure("rank_thing", _mean_positive_score, "ranking", True, 0.0, 1.0, "—")  # type: ignore[arg-type]
+    with pytest.raises(pytest.fail.Exception, match="has kind 'ranking'"):
+        build(rank)
+
+
+# ---------------------------------------------------------------------------------------------
+# identities
+# ---------------------------------------------------------------------------------------------
+@given(df=result_frames())
+def test_micro_f1_equals_accuracy(df: pl.DataFrame) -> None:
+    """Single-label multiclass: micro-P = micro-R = micro-F1 = accuracy (eqs 2.15-2.17), for the
+    expressions and for classification_report's micro row, weighted or not."""
+    for weight in (None, "w"):
+        out = (
+            df.group_by("g")
+            .agg(
+                fe.accuracy("y", "p", weight=weight),
+                fe.precision("y", "p", average="micro", weight=weight),
+                fe.recall("y", "p", average="micro", weight=weight),
+                fe.f1("y", "p", average="micro", weight=weight),
+                fe.fbeta("y", "p", beta=3.0, average="micro", weight=weight),
+            )
+            .sort("g")
+        )
+        for name in ("precision", "recall", "f1", "fbeta"):
+            assert_close(out[name].to_list(), out["accuracy"].to_list(), tol=TOL)
+        report = fe.classification_report(df, truth="y", pred="p", by="g", weight=weight)
+        micro = report.filter(pl.col("average") == "micro").sort("g")
+        for name in ("precision", "recall", "fbeta"):
+            assert_close(micro[name].to_list(), out["accuracy"].to_list(), tol=TOL)
+
+
+@st.composite
+def balanced_frames(draw) -> pl.DataFrame:
+    """pred a permutation of truth within each group (and fold): every class has FP = FN, so
+    P = R per class (and per fold for the binary positive class)."""
+    g, fold, y, p = [], [], [], []
+    for group in range(draw(st.integers(1, 3))):
+        for f in range(draw(st.integers(1, 3))):
+            truth = draw(st.lists(st.integers(0, 3), min_size=1, max_size=10))
+            g += [group] * len(truth)
+            fold += [f] * len(truth)
+            y += truth
+            p += draw(st.permutations(truth))
+    return pl.DataFrame({"g": g, "fold": fold, "y": y, "p": p})
+
+
+@given(df=balanced_frames(), beta=st.sampled_from([1.0, 0.5, 2.0]))
+def test_two_macro_f_definitions_agree_when_p_equals_r(df: pl.DataFrame, beta: float) -> None:
+    report = fe.classification_report(df, truth="y", pred="p", by="g", beta=beta)
+    per_class = report.filter(pl.col("average") == "none")
+    assert_close(per_class["precision"].to_list(), per_class["recall"].to_list(), tol=TOL)
+    book = report.filter(pl.col("average") == "macro").sort("g")["fbeta"].to_list()
+    mean = report.filter(pl.col("average") == "macro_mean").sort("g")["fbeta"].to_list()
+    assert_close(book, mean, tol=TOL)
+    expr = df.group_by("g").agg(fe.fbeta("y", "p", beta=beta, average="macro")).sort("g")
+    assert_close(expr["fbeta"].to_list(), mean, tol=TOL)
+    pos = df["y"][0]  # a class that occurs
+    folds = fe.macro_micro(df, truth="y", pred="p", by="g", across="fold", pos_label=pos)
+    defined = folds.filter(pl.col("macro_f1").is_not_null() | pl.col("mean_f1").is_not_null())
+    assert_close(defined["macro_f1"].to_list(), defined["mean_f1"].to_list(), tol=TOL)
+
+
+def test_the_macro_f_definitions_can_differ() -> None:
+    """The identity above is not vacuous: with P != R per class the two macro-F1 differ."""
+    df = pl.DataFrame({"y": [0, 0, 0, 1], "p": [0, 1, 1, 1]})
+    report = fe.classification_report(df, truth="y", pred="p")
+    f = dict(zip(report["average"], report["fbeta"], strict=True))
+    assert abs(f["macro"] - f["macro_mean"]) > 0.01

@@ -1,0 +1,606 @@
+"""The input contract (frameeval._validate): one test per validation error.
+
+Each test asserts the ``FrameEvalError`` subclass and pins the message with ``match=``: the
+function, the column and its role, the offending value and — for data checks of the frame
+functions — the group. Every data check is exercised through all four frame functions that run
+it, eagerly (DataFrame in) and lazily (the error surfaces at ``fe.collect``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import pytest
+
+import frameeval as fe
+from frameeval._validate import check_unique
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    DuplicateKeyError,
+    EmptyFrameError,
+    FrameEvalError,
+    InvalidDtypeError,
+    InvalidParameterError,
+    MissingValueError,
+    NegativeValueError,
+    UnknownLabelError,
+)
+
+NAN, INF = float("nan"), float("inf")
+COSTS = {(a, b): 1.0 + a + 2 * b for a in (0, 1) for b in (0, 1)}
+
+
+def base() -> pl.DataFrame:
+    """Two groups g=1, g=2 with two folds each; bad values are put in group 2 only."""
+    return pl.DataFrame(
+        {
+            "g": [1, 1, 1, 2, 2, 2],
+            "fold": [1, 1, 2, 1, 2, 2],
+            "y": [0, 1, 1, 1, 0, 1],
+            "p": [1, 1, 0, 0, 0, 1],
+            "w": [1.0, 2.0, 1.0, 0.5, 1.0, 3.0],
+        }
+    )
+
+
+def with_value(column: str, value: Any, dtype: pl.DataType = pl.Float64) -> pl.DataFrame:
+    """``base()`` with row 4 (group g=2) of ``column`` set to ``value``, column cast to dtype."""
+    df = base()
+    values = df[column].cast(dtype).to_list()
+    values[4] = value
+    return df.with_columns(pl.Series(column, values, dtype=dtype))
+
+
+FRAME_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "confusion_matrix": lambda d, **k: fe.confusion_matrix(
+        d, **{"truth": "y", "pred": "p", "by": "g", **k}
+    ),
+    "classification_report": lambda d, **k: fe.classification_report(
+        d, **{"truth": "y", "pred": "p", "by": "g", **k}
+    ),
+    "macro_micro": lambda d, **k: fe.macro_micro(
+        d, **{"truth": "y", "pred": "p", "by": "g", "across": "fold", **k}
+    ),
+    "cost_sensitive_error": lambda d, **k: fe.cost_sensitive_error(
+        d, **{"truth": "y", "pred": "p", "by": "g", "costs": COSTS, **k}
+    ),
+}
+functions = pytest.mark.parametrize("func", list(FRAME_FUNCTIONS))
+
+
+def raises_both_ways(func: str, data: pl.DataFrame, error: type, match: str, **kw: Any) -> None:
+    """The same typed error eagerly and, from a LazyFrame, at fe.collect (not before)."""
+    call = FRAME_FUNCTIONS[func]
+    with pytest.raises(error, match=match):
+        call(data, **kw)
+    lazy = call(data.lazy(), **kw)  # data checks live in the plan: nothing raised yet
+    assert isinstance(lazy, pl.LazyFrame)
+    with pytest.raises(error, match=match):
+        fe.collect(lazy)
+
+
+# ---------------------------------------------------------------------------------------------
+# schema checks: raised at the call, even for a LazyFrame
+# ---------------------------------------------------------------------------------------------
+@functions
+@pytest.mark.parametrize(
+    ("role", "missing", "hint"),
+    [("truth", "yy", "y"), ("pred", "pp", "p"), ("by", "gg", "g"), ("weight", "ww", "w")],
+)
+@pytest.mark.parametrize("lazy", [False, True], ids=["eager", "lazy"])
+def test_missing_column_lists_the_available_columns(func, role, missing, hint, lazy) -> None:
+    data = base().lazy() if lazy else base()
+    match = (
+        rf"^{func}\(\): column '{missing}' \({role}=\) not found, got columns "
+        rf"\['g', 'fold', 'y', 'p', 'w'\]\.\nHint: did you mean '{hint}'\?$"
+    )
+    with pytest.raises(ColumnNotFoundError, match=match):
+        FRAME_FUNCTIONS[func](data, **{role: missing})
+
+
+def test_missing_across_column() -> None:
+    with pytest.raises(
+        ColumnNotFoundError,
+        match=r"^macro_micro\(\): column 'fld' \(across=\) "
+        r"not found, got columns \['g', 'fold', 'y', 'p', 'w'\]",
+    ):
+        fe.macro_micro(base(), truth="y", pred="p", across="fld")
+
+
+def test_missing_column_error_is_a_key_error() -> None:
+    with pytest.raises(KeyError):
+        fe.confusion_matrix(base(), truth="nope", pred="p")
+
+
+@functions
+def test_string_pred_against_integer_truth(func) -> None:
+    """A score-like string prediction ("0.7") next to integer labels: different label families."""
+    data = base().with_columns(pl.Series("p", ["0.7", "0.2", "0.9", "0.1", "0.4", "0.8"]))
+    match = (
+        rf"^{func}\(\): label columns must share one dtype family, got 'y' \(truth=\) is Int64, "
+        r"'p' \(pred=\) is String\."
+    )
+    with pytest.raises(InvalidDtypeError, match=match):
+        FRAME_FUNCTIONS[func](data.lazy())
+
+
+@functions
+def test_list_column_is_not_a_label(func) -> None:
+    data = base().with_columns(pl.concat_list("p").alias("p"))
+    match = rf"^{func}\(\): column 'p' \(pred=\) must be integer, string, .*, got List\(Int64\)\."
+    with pytest.raises(InvalidDtypeError, match=match):
+        FRAME_FUNCTIONS[func](data)
+
+
+@functions
+def test_string_weight_is_not_numeric(func) -> None:
+    data = base().with_columns(pl.col("w").cast(pl.String))
+    match = (
+        rf"^{func}\(\): column 'w' \(weight=\) must be numeric \(integer or float\), got String\."
+    )
+    with pytest.raises(InvalidDtypeError, match=match):
+        FRAME_FUNCTIONS[func](data, weight="w")
+
+
+def test_dtype_error_is_a_type_error() -> None:
+    with pytest.raises(TypeError):
+        fe.confusion_matrix(base().with_columns(pl.col("p").cast(pl.String)), truth="y", pred="p")
+
+
+@functions
+def test_empty_frame(func) -> None:
+    match = rf"^{func}\(\): data must have at least one row, got an empty frame\.$"
+    with pytest.raises(EmptyFrameError, match=match):
+        FRAME_FUNCTIONS[func](base().clear())
+
+
+@functions
+def test_empty_lazy_frame_is_not_collected_and_gives_no_group(func) -> None:
+    """An empty LazyFrame cannot be seen to be empty without collecting: no error, no group."""
+    out = fe.collect(FRAME_FUNCTIONS[func](base().clear().lazy()))
+    assert out.height == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# data checks: counted in the plan, raised with the group named
+# ---------------------------------------------------------------------------------------------
+DATA_ERRORS = [
+    # (id, column, value, dtype, error, message after "<func>(): ")
+    (
+        "null-truth",
+        "y",
+        None,
+        pl.Int64,
+        MissingValueError,
+        r"column 'y' \(truth=\) must not contain nulls, got null \(1 rows\) in group g=2\.",
+    ),
+    (
+        "null-pred",
+        "p",
+        None,
+        pl.Int64,
+        MissingValueError,
+        r"column 'p' \(pred=\) must not contain nulls, got null \(1 rows\) in group g=2\.",
+    ),
+    (
+        "nan-truth",
+        "y",
+        NAN,
+        pl.Float64,
+        MissingValueError,
+        r"column 'y' \(truth=\) must not contain NaN, got NaN \(1 rows\) in group g=2\.",
+    ),
+    (
+        "inf-pred",
+        "p",
+        INF,
+        pl.Float64,
+        MissingValueError,
+        r"column 'p' \(pred=\) must be finite, got inf or -inf \(1 rows\) in group g=2\.",
+    ),
+    (
+        "minus-inf-truth",
+        "y",
+        -INF,
+        pl.Float64,
+        MissingValueError,
+        r"column 'y' \(truth=\) must be finite, got inf or -inf \(1 rows\) in group g=2\.",
+    ),
+    (
+        "non-integral-truth",
+        "y",
+        0.5,
+        pl.Float64,
+        UnknownLabelError,
+        r"column 'y' \(truth=\) is float, so its labels must be integral, got 0\.5 \(1 rows\) "
+        r"in group g=2\.",
+    ),
+    (
+        "non-integral-pred",
+        "p",
+        -1.25,
+        pl.Float64,
+        UnknownLabelError,
+        r"column 'p' \(pred=\) is float, so its labels must be integral, got -1\.25 \(1 rows\) "
+        r"in group g=2\.",
+    ),
+    (
+        "null-weight",
+        "w",
+        None,
+        pl.Float64,
+        MissingValueError,
+        r"column 'w' \(weight=\) must not contain nulls, got null \(1 rows\) in group g=2\.",
+    ),
+    (
+        "nan-weight",
+        "w",
+        NAN,
+        pl.Float64,
+        MissingValueError,
+        r"column 'w' \(weight=\) must not contain NaN, got NaN \(1 rows\) in group g=2\.",
+    ),
+    (
+        "inf-weight",
+        "w",
+        INF,
+        pl.Float64,
+        MissingValueError,
+        r"column 'w' \(weight=\) must be finite, got inf or -inf \(1 rows\) in group g=2\.",
+    ),
+    (
+        "negative-weight",
+        "w",
+        -2.5,
+        pl.Float64,
+        NegativeValueError,
+        r"column 'w' \(weight=\) must be >= 0, got -2\.5 \(1 rows\) in group g=2\.",
+    ),
+    (
+        "negative-int-weight",
+        "w",
+        -3,
+        pl.Int64,
+        NegativeValueError,
+        r"column 'w' \(weight=\) must be >= 0, got -3 \(1 rows\) in group g=2\.",
+    ),
+]
+
+
+@functions
+@pytest.mark.parametrize(
+    ("column", "value", "dtype", "error", "message"),
+    [case[1:] for case in DATA_ERRORS],
+    ids=[case[0] for case in DATA_ERRORS],
+)
+def test_bad_value_names_column_value_and_group(func, column, value, dtype, error, message):
+    data = with_value(column, value, dtype)
+    raises_both_ways(func, data, error, rf"^{func}\(\): {message}$", weight="w")
+
+
+def test_the_group_of_several_keys_is_named() -> None:
+    data = with_value("w", -1.0)
+    with pytest.raises(NegativeValueError, match=r"got -1\.0 \(1 rows\) in group g=2, fold=2\.$"):
+        fe.confusion_matrix(data, truth="y", pred="p", by=["g", "fold"], weight="w")
+
+
+def test_without_by_no_group_is_named() -> None:
+    data = with_value("y", None, pl.Int64)
+    with pytest.raises(MissingValueError, match=r"got null \(1 rows\)\.$"):
+        fe.classification_report(data, truth="y", pred="p")
+
+
+def test_every_offending_row_is_counted_and_the_smallest_value_shown() -> None:
+    data = base().with_columns(pl.Series("w", [1.0, 1.0, 1.0, -1.0, -7.0, -2.0]))
+    with pytest.raises(NegativeValueError, match=r"got -7\.0 \(3 rows\) in group g=2\.$"):
+        fe.confusion_matrix(data, truth="y", pred="p", by="g", weight="w")
+
+
+@pytest.mark.parametrize("func", ["confusion_matrix", "classification_report"])
+def test_label_outside_labels(func) -> None:
+    match = (
+        rf"^{func}\(\): column 'y' \(truth=\) must hold only the labels \[1\], got 0 \(1 rows\) "
+        r"in group g=2\.$"
+    )
+    data = base().with_columns(pl.Series("y", [1, 1, 1, 1, 0, 1]), pl.lit(1).alias("p"))
+    raises_both_ways(func, data, UnknownLabelError, match, labels=[1])
+    match = match.replace("'y' \\(truth=\\)", "'p' \\(pred=\\)").replace("got 0", "got 2")
+    data = base().with_columns(pl.lit(1).alias("y"), pl.Series("p", [1, 1, 1, 1, 2, 1]))
+    raises_both_ways(func, data, UnknownLabelError, match, labels=[1])
+
+
+def test_pos_label_absent_from_the_data() -> None:
+    match = r"^macro_micro\(\): pos_label 5 must occur in column 'y' or 'p', got no such row\.$"
+    raises_both_ways("macro_micro", base(), UnknownLabelError, match, pos_label=5)
+    strings = base().with_columns(pl.col("y", "p").cast(pl.String))
+    match = r"pos_label 'yes' must occur in column 'y' or 'p', got no such row\."
+    raises_both_ways("macro_micro", strings, UnknownLabelError, match, pos_label="yes")
+
+
+def test_duplicate_pairing_keys() -> None:
+    lf = pl.LazyFrame({"instance": [1, 2, 2, 3], "learner": ["a", "a", "a", "b"]})
+    checked = check_unique(lf, ["instance", "learner"], "mcnemar", "one prediction per pair")
+    match = (
+        r"^mcnemar\(\): rows must be unique per \['instance', 'learner'\] \(one prediction per "
+        r"pair\), got 2 rows for instance=2, learner=a\.$"
+    )
+    with pytest.raises(DuplicateKeyError, match=match):
+        fe.collect(checked)
+    unique = check_unique(lf.unique(), ["instance", "learner"], "mcnemar", "one per pair")
+    assert fe.collect(unique).height == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# the guard of the expression builders (no keys known: column and rule named)
+# ---------------------------------------------------------------------------------------------
+EXPRESSION_ERRORS = [
+    (
+        "null-truth",
+        "y",
+        None,
+        pl.Int64,
+        MissingValueError,
+        r"column 'y' \(truth=\) must not contain nulls, got null\.",
+    ),
+    (
+        "null-pred",
+        "p",
+        None,
+        pl.Int64,
+        MissingValueError,
+        r"column 'p' \(pred=\) must not contain nulls, got null\.",
+    ),
+    (
+        "null-weight",
+        "w",
+        None,
+        pl.Float64,
+        MissingValueError,
+        r"column 'w' \(weight=\) must not contain nulls, got null\.",
+    ),
+    (
+        "nan-weight",
+        "w",
+        NAN,
+        pl.Float64,
+        MissingValueError,
+        r"column 'w' \(weight=\) must be finite, got NaN or inf\.",
+    ),
+    (
+        "inf-weight",
+        "w",
+        INF,
+        pl.Float64,
+        MissingValueError,
+        r"column 'w' \(weight=\) must be finite, got NaN or inf\.",
+    ),
+    (
+        "negative-weight",
+        "w",
+        -1.0,
+        pl.Float64,
+        NegativeValueError,
+        r"column 'w' \(weight=\) must be >= 0, got a negative value\.",
+    ),
+]
+LABEL_BUILDERS = {
+    "accuracy": lambda **k: fe.accuracy("y", "p", **k),
+    "error_rate": lambda **k: fe.error_rate("y", "p", **k),
+    "precision": lambda **k: fe.precision("y", "p", average="macro", **k),
+    "recall": lambda **k: fe.recall("y", "p", **k),
+    "tpr": lambda **k: fe.tpr("y", "p", **k),
+    "fpr": lambda **k: fe.fpr("y", "p", **k),
+    "tnr": lambda **k: fe.tnr("y", "p", **k),
+    "fnr": lambda **k: fe.fnr("y", "p", **k),
+    "f1": lambda **k: fe.f1("y", "p", average="micro", **k),
+    "fbeta": lambda **k: fe.fbeta("y", "p", beta=0.5, **k),
+    "cost_error": lambda **k: fe.cost_error("y", "p", cost01=2.0, cost10=1.0, **k),
+}
+
+
+@pytest.mark.parametrize("name", list(LABEL_BUILDERS))
+@pytest.mark.parametrize(
+    ("column", "value", "dtype", "error", "message"),
+    [case[1:] for case in EXPRESSION_ERRORS],
+    ids=[case[0] for case in EXPRESSION_ERRORS],
+)
+def test_expression_guard(name, column, value, dtype, error, message) -> None:
+    data = with_value(column, value, dtype)
+    lazy = data.lazy().group_by("g").agg(LABEL_BUILDERS[name](weight="w"))
+    with pytest.raises(error, match=rf"^{name}\(\): {message}$"):
+        fe.collect(lazy)
+    # collected by polars itself: a polars error carrying the same message
+    with pytest.raises(pl.exceptions.InvalidOperationError, match=re.escape(f"[{error.__name__}]")):
+        data.group_by("g").agg(LABEL_BUILDERS[name](weight="w"))
+    # the valid groups alone are fine
+    assert data.filter(pl.col("g") == 1).group_by("g").agg(LABEL_BUILDERS[name](weight="w")).height
+
+
+# ---------------------------------------------------------------------------------------------
+# parameters
+# ---------------------------------------------------------------------------------------------
+PARAMETER_ERRORS = [
+    (
+        "report-beta",
+        lambda: fe.classification_report(base(), truth="y", pred="p", beta=0),
+        InvalidParameterError,
+        r"^classification_report\(\): beta must be > 0, got 0\.$",
+    ),
+    (
+        "fbeta-beta",
+        lambda: fe.fbeta("y", "p", beta=-1.0),
+        InvalidParameterError,
+        r"^fbeta\(\): beta must be > 0, got -1\.0\.$",
+    ),
+    (
+        "average",
+        lambda: fe.precision("y", "p", average="weighted"),
+        InvalidParameterError,
+        r"^precision\(\): average must be 'binary', 'macro' or 'micro', got 'weighted'\.\nHint:",
+    ),
+    (
+        "f1-average",
+        lambda: fe.f1("y", "p", average="samples"),
+        InvalidParameterError,
+        r"^f1\(\): average must be .* got 'samples'\.",
+    ),
+    (
+        "cost01",
+        lambda: fe.cost_error("y", "p", cost01=-1.0, cost10=1.0),
+        InvalidParameterError,
+        r"^cost_error\(\): cost01 must be a finite number >= 0, got -1\.0\.$",
+    ),
+    (
+        "cost10",
+        lambda: fe.cost_error("y", "p", cost01=1.0, cost10=NAN),
+        InvalidParameterError,
+        r"^cost_error\(\): cost10 must be a finite number >= 0, got nan\.$",
+    ),
+    (
+        "pos-label-type",
+        lambda: fe.macro_micro(base(), truth="y", pred="p", across="fold", pos_label="1"),
+        InvalidDtypeError,
+        r"^macro_micro\(\): pos_label must match the dtype of column 'y' \(Int64\), got '1' \(str\)",
+    ),
+    (
+        "pos-label-required",
+        lambda: fe.macro_micro(
+            base().with_columns(pl.col("y", "p").cast(pl.String)),
+            truth="y",
+            pred="p",
+            across="fold",
+        ),
+        InvalidParameterError,
+        r"^macro_micro\(\): pos_label= is required for string labels in column 'y', got None\.",
+    ),
+    (
+        "across-empty",
+        lambda: fe.macro_micro(base(), truth="y", pred="p", across=[]),
+        InvalidParameterError,
+        r"^macro_micro\(\): across= must name at least one column, got none",
+    ),
+    (
+        "by-across-overlap",
+        lambda: fe.macro_micro(base(), truth="y", pred="p", across="fold", by=["fold"]),
+        InvalidParameterError,
+        r"^macro_micro\(\): by= and across= must not share columns",
+    ),
+    (
+        "by-output-name",
+        lambda: fe.confusion_matrix(base().rename({"g": "count"}), truth="y", pred="p", by="count"),
+        InvalidParameterError,
+        r"^confusion_matrix\(\): by= must not use the output column name",
+    ),
+    (
+        "by-not-a-name",
+        lambda: fe.confusion_matrix(base(), truth="y", pred="p", by=[1]),
+        InvalidParameterError,
+        r"^confusion_matrix\(\): by= must name a column \(a string\), got 1\.",
+    ),
+    (
+        "by-scalar-not-a-name",
+        lambda: fe.confusion_matrix(base(), truth="y", pred="p", by=1),
+        InvalidParameterError,
+        r"^confusion_matrix\(\): by= must name a column \(a string\), got 1\.",
+    ),
+    (
+        "not-a-frame",
+        lambda: fe.confusion_matrix({"y": [1]}, truth="y", pred="p"),
+        InvalidParameterError,
+        r"^confusion_matrix\(\): data must be a polars DataFrame or LazyFrame \(or a pandas "
+        r"DataFrame / pyarrow Table\), got dict\.$",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [case[1:] for case in PARAMETER_ERRORS],
+    ids=[case[0] for case in PARAMETER_ERRORS],
+)
+def test_parameter_errors(call, error, match) -> None:
+    with pytest.raises(error, match=match):
+        call()
+
+
+COST_ERRORS = [
+    (
+        "missing-cell",
+        {(0, 1): 1.0},
+        UnknownLabelError,
+        r"costs must give a cost for every confusion that occurs, got none for actual=1, "
+        r"predicted=0\.$",
+    ),
+    (
+        "negative",
+        {(0, 1): -1.0, (1, 0): 1.0},
+        InvalidParameterError,
+        r"costs must be finite and >= 0, got cost -1\.0 for actual=0, predicted=1\.$",
+    ),
+    (
+        "nan",
+        {(0, 1): NAN, (1, 0): 1.0},
+        InvalidParameterError,
+        r"costs must be finite and >= 0, got cost nan for actual=0, predicted=1\.$",
+    ),
+    (
+        "duplicate",
+        pl.DataFrame({"actual": [0, 0, 1], "predicted": [1, 1, 0], "cost": [1.0, 2, 3]}),
+        InvalidParameterError,
+        r"costs must give one cost per \(actual, predicted\), got 2 for actual=0, predicted=1\.$",
+    ),
+    (
+        "label-dtype",
+        {("a", "b"): 1.0},
+        InvalidDtypeError,
+        r"costs labels must match the data's label dtype Int64, got actual: String, "
+        r"predicted: String\.$",
+    ),
+    (
+        "missing-column",
+        pl.DataFrame({"actual": [0], "pred": [1], "cost": [1.0]}),
+        ColumnNotFoundError,
+        r"costs must have a column 'predicted', got columns \['actual', 'pred', 'cost'\]\.$",
+    ),
+    (
+        "string-cost",
+        pl.DataFrame({"actual": [0], "predicted": [1], "cost": ["1"]}),
+        InvalidDtypeError,
+        r"costs column 'cost' must be numeric, got String\.$",
+    ),
+    (
+        "not-a-table",
+        [1, 2],
+        InvalidParameterError,
+        r"costs must be a DataFrame with columns actual, predicted, cost or a mapping "
+        r"\{\(actual, predicted\): cost\}, got list\.$",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("costs", "error", "message"),
+    [case[1:] for case in COST_ERRORS],
+    ids=[case[0] for case in COST_ERRORS],
+)
+def test_cost_matrix_errors(costs, error, message) -> None:
+    with pytest.raises(error, match=rf"^cost_sensitive_error\(\): {message}"):
+        fe.collect(fe.cost_sensitive_error(base(), truth="y", pred="p", by="g", costs=costs))
+
+
+def test_every_error_is_a_frameeval_error_and_its_builtin() -> None:
+    for cls, builtin in [
+        (ColumnNotFoundError, KeyError),
+        (InvalidDtypeError, TypeError),
+        (InvalidParameterError, ValueError),
+        (MissingValueError, ValueError),
+        (NegativeValueError, ValueError),
+        (UnknownLabelError, ValueError),
+        (DuplicateKeyError, ValueError),
+        (EmptyFrameError, ValueError),
+    ]:
+        assert issubclass(cls, FrameEvalError)
+        assert issubclass(cls, builtin)
