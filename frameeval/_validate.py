@@ -160,8 +160,11 @@ def check_parameter(ok: bool, func: str, message: str) -> None:
 
 
 def check_not_empty_eager(data: Any, eager: bool, lf: pl.LazyFrame, func: str) -> None:
-    """An eager input with no rows is an error (a lazy one is checked by nothing: it yields no rows)."""
-    if eager and isinstance(data, pl.DataFrame) and data.height == 0:
+    """An eager input with no rows is an error (a lazy one is checked by nothing: it yields no rows).
+
+    Eager inputs are polars DataFrames, pandas DataFrames and pyarrow Tables: all have ``len``.
+    """
+    if eager and not isinstance(data, pl.LazyFrame) and len(data) == 0:
         raise EmptyFrameError(f"{func}(): data must have at least one row, got an empty frame.")
 
 
@@ -413,6 +416,22 @@ def expression_guard(
     return chain.cast(pl.Int8, strict=True)
 
 
+def plan_error(condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr) -> pl.Expr:
+    """An in-plan check: null where ``condition`` is false, raising where it is true.
+
+    ``message`` is the full text (``"<func>(): <what> <rule>, got {}."``) with ``{}`` placeholders
+    filled from ``args`` (nulls print as ``null``). Use it as ``frame.filter(plan_error(...)
+    .is_null())`` on a small statistics frame that the plan needs anyway; when the condition holds
+    for some row, collecting raises a Polars error carrying the message, which
+    :func:`frameeval.collect` re-raises as ``error``.
+    """
+    values = [a.cast(pl.String).fill_null("null") for a in args]
+    text = pl.format(f"frameeval[{error.__name__}]: {message}", *values) if values else pl.lit(
+        f"frameeval[{error.__name__}]: {message}"
+    )
+    return pl.when(condition).then(text).cast(pl.Int8, strict=True)
+
+
 def _message(error: type[FrameEvalError], func: str, text: str) -> str:
     return f"frameeval[{error.__name__}]: {func}(): {text}."
 
@@ -426,6 +445,7 @@ __all__ = [
     "check_unique",
     "expression_guard",
     "label_expr",
+    "plan_error",
     "require_columns",
     "resolve_pos_label",
 ]
