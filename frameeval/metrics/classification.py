@@ -118,10 +118,15 @@ def _union(truth: str, pred: str, weight: str | None) -> pl.Expr:
 def _macro(
     sum_defined: pl.Expr, n_defined: pl.Expr, n_classes: pl.Expr, zero_division: float | None
 ) -> pl.Expr:
-    """Mean of per-class values; classes whose value is 0/0 are skipped or set to zero_division."""
+    """Mean of per-class values; classes whose value is 0/0 are skipped or set to zero_division.
+
+    The per-class values are summed row by row (Σ w/n_c), which can round a perfect class to
+    1 + 2⁻⁵²; the mean is clipped back into [0, 1].
+    """
     if zero_division is None:
-        return ratio(sum_defined, n_defined, None)
-    return ratio(sum_defined + zero_division * (n_classes - n_defined), n_classes, None)
+        return ratio(sum_defined, n_defined, None).clip(0.0, 1.0)
+    value = ratio(sum_defined + zero_division * (n_classes - n_defined), n_classes, None)
+    return value.clip(0.0, 1.0) if 0.0 <= zero_division <= 1.0 else value
 
 
 def _micro(truth: str, pred: str, weight: str | None, zero_division: float | None) -> pl.Expr:
@@ -275,7 +280,7 @@ def fpr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None)
     0.3333
     """
     c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["fp"], weight_total(weight) - c["actual"], None), "fpr", truth, pred, weight)
+    return _guarded(ratio(c["fp"], c["negative"], None), "fpr", truth, pred, weight)
 
 
 def tnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
@@ -291,7 +296,7 @@ def tnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None)
     0.6667
     """
     c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["tn"], weight_total(weight) - c["actual"], None), "tnr", truth, pred, weight)
+    return _guarded(ratio(c["tn"], c["negative"], None), "tnr", truth, pred, weight)
 
 
 def fnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
