@@ -152,17 +152,31 @@ def sk_report(y, p, w, labels, beta: float, zero_division: float | None) -> dict
 
 
 @pytest.mark.parametrize("zero_division", ZERO_DIVISION, ids=lambda v: f"zd={v}")
-@given(df=label_frames(), beta=st.sampled_from([1.0, 0.5, 2.0]), weighted=st.booleans())
-def test_classification_report_matches_sklearn(df, beta, weighted, zero_division) -> None:
+@given(
+    df=label_frames(),
+    beta=st.sampled_from([1.0, 0.5, 2.0]),
+    weighted=st.booleans(),
+    given_labels=st.booleans(),
+)
+def test_classification_report_matches_sklearn(
+    df, beta, weighted, given_labels, zero_division
+) -> None:
     weight = "w" if weighted else None
     report = fe.classification_report(
-        df, truth="y", pred="p", by="g", beta=beta, weight=weight, zero_division=zero_division
+        df,
+        truth="y",
+        pred="p",
+        by="g",
+        beta=beta,
+        weight=weight,
+        zero_division=zero_division,
+        labels=[0, 1, 2, 3, 4] if given_labels else None,
     )
     assert report.columns == ["g", "average", "label", "precision", "recall", "fbeta", "support"]
     for key, part in parts(df):
         y, p = part["y"].to_numpy(), part["p"].to_numpy()
         w = part["w"].to_numpy() if weighted else np.ones(len(y))
-        labels = sorted(set(y) | set(p))
+        labels = [0, 1, 2, 3, 4] if given_labels else sorted(set(y) | set(p))
         mine = report.filter(pl.col("g") == key)
         rows = {a: mine.filter(pl.col("average") == a) for a in mine["average"].unique()}
         assert rows["none"]["label"].to_list() == labels

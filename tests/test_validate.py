@@ -158,6 +158,16 @@ def test_empty_frame(func) -> None:
 
 
 @functions
+@pytest.mark.parametrize("kind", ["pandas", "pyarrow"])
+def test_empty_pandas_or_pyarrow_frame(func, kind) -> None:
+    empty = base().clear()
+    converted = empty.to_pandas() if kind == "pandas" else empty.to_arrow()
+    match = rf"^{func}\(\): data must have at least one row, got an empty frame\.$"
+    with pytest.raises(EmptyFrameError, match=match):
+        FRAME_FUNCTIONS[func](converted)
+
+
+@functions
 def test_empty_lazy_frame_is_not_collected_and_gives_no_group(func) -> None:
     """An empty LazyFrame cannot be seen to be empty without collecting: no error, no group."""
     out = fe.collect(FRAME_FUNCTIONS[func](base().clear().lazy()))

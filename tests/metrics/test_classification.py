@@ -19,6 +19,7 @@ Definitional mapping used throughout:
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -193,6 +194,58 @@ def test_binary_measures_match_sklearn_one_vs_rest(df: pl.DataFrame, weighted: b
             expected[f"fpr_{pos}"].append(fp / (fp + tn) if negatives else None)
             expected[f"tnr_{pos}"].append(tn / (fp + tn) if negatives else None)
             expected[f"fnr_{pos}"].append(fn / (tp + fn) if positives else None)
+    for name, values in expected.items():
+        try:
+            assert_close(out[name].to_list(), values)
+        except AssertionError as err:
+            raise AssertionError(f"{name}: {err}") from None
+
+
+@given(
+    df=label_frames(weights="float"),
+    pos=st.sampled_from(LABELS[:2]),
+    scales=st.sampled_from([(1e9, 1e-3), (1e-3, 1e9), (1e6, 1.0)]),
+)
+def test_binary_measures_with_weights_of_any_magnitude(df: pl.DataFrame, pos: int, scales) -> None:
+    """Class weights of very different magnitudes (positives × 1e9, negatives × 1e-3, or the
+    reverse): each count is its own exactly rounded sum (math.fsum) here, so a count obtained as
+    a difference of large sums (catastrophic cancellation) shows. sklearn is not the oracle
+    here: it derives TN as Σw − TP − FP − FN."""
+    df = df.with_columns(
+        pl.col("w") * pl.when(pl.col("y") == pos).then(scales[0]).otherwise(scales[1])
+    )
+    kw = {"pos_label": pos, "weight": "w"}
+    out = agg(
+        df,
+        {
+            "precision": fe.precision("y", "p", **kw),
+            "recall": fe.recall("y", "p", **kw),
+            "fpr": fe.fpr("y", "p", **kw),
+            "tnr": fe.tnr("y", "p", **kw),
+            "fnr": fe.fnr("y", "p", **kw),
+            "f1": fe.f1("y", "p", **kw),
+            "cost_error": fe.cost_error("y", "p", cost01=3.0, cost10=0.5, **kw),
+            "accuracy": fe.accuracy("y", "p", weight="w"),
+        },
+    )
+    expected: dict[str, list] = {name: [] for name in out.columns[1:]}
+
+    def div(a: float, b: float) -> float | None:
+        return a / b if b > 0 else None
+
+    for _, y, p, w in parts(df):
+        actual, predicted = y == pos, p == pos
+        tp, fp = math.fsum(w[actual & predicted]), math.fsum(w[~actual & predicted])
+        fn, tn = math.fsum(w[actual & ~predicted]), math.fsum(w[~actual & ~predicted])
+        m = math.fsum(w)
+        expected["precision"].append(div(tp, tp + fp))
+        expected["recall"].append(div(tp, tp + fn))
+        expected["fpr"].append(div(fp, fp + tn))
+        expected["tnr"].append(div(tn, fp + tn))
+        expected["fnr"].append(div(fn, tp + fn))
+        expected["f1"].append(div(2 * tp, 2 * tp + fp + fn))
+        expected["cost_error"].append(div(3.0 * fn + 0.5 * fp, m))
+        expected["accuracy"].append(div(math.fsum(w[y == p]), m))
     for name, values in expected.items():
         try:
             assert_close(out[name].to_list(), values)

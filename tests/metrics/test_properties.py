@@ -109,8 +109,10 @@ def registered(kind: str) -> list[Variant]:
 @st.composite
 def result_frames(draw) -> pl.DataFrame:
     """g; labels y, p (0..2); numbers yr, pr; binary truth yb with score s in [0, 1] (ties);
-    integer weights w in 0..3. Groups of 1-8 rows with their own edge cases."""
-    cols: dict[str, list] = {k: [] for k in ("g", "y", "p", "yr", "pr", "yb", "s", "w")}
+    integer weights w in 0..3 and float weights wf from 0 and 1e-3 to 1e9 (sums of very
+    different magnitudes). Groups of 1-8 rows with their own edge cases."""
+    cols: dict[str, list] = {k: [] for k in ("g", "y", "p", "yr", "pr", "yb", "s", "w", "wf")}
+    wide = st.one_of(st.just(0.0), st.floats(1e-3, 10.0), st.sampled_from([1e-3, 1e6, 1e9]))
     number = st.one_of(st.integers(-20, 20).map(float), st.floats(-100, 100))
     score = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1))
     for group in range(draw(st.integers(1, 3))):
@@ -133,6 +135,7 @@ def result_frames(draw) -> pl.DataFrame:
         cols["yb"] += yb
         cols["s"] += draw(st.lists(score, min_size=n, max_size=n))
         cols["w"] += draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+        cols["wf"] += draw(st.lists(wide, min_size=n, max_size=n))
     schema = {
         "g": pl.Int64,
         "y": pl.Int64,
@@ -142,6 +145,7 @@ def result_frames(draw) -> pl.DataFrame:
         "yb": pl.Int64,
         "s": pl.Float64,
         "w": pl.Int64,
+        "wf": pl.Float64,
     }
     return pl.DataFrame(cols, schema=schema)
 
@@ -164,7 +168,7 @@ def compare(actual: pl.DataFrame, expected: pl.DataFrame, variants: list[Variant
 # ---------------------------------------------------------------------------------------------
 def check_row_order(df: pl.DataFrame, order: list[int], variants: list[Variant]) -> None:
     shuffled = df[order]
-    for weight in (None, "w"):
+    for weight in (None, "w", "wf"):
         compare(
             agg(shuffled, variants, weight).sort("g"),
             agg(df, variants, weight).sort("g"),
@@ -210,7 +214,7 @@ def check_lazy(df: pl.DataFrame, variants: list[Variant]) -> None:
 
 
 def check_range(df: pl.DataFrame, variants: list[Variant]) -> None:
-    for weight in (None, "w"):
+    for weight in (None, "w", "wf"):
         out = agg(df, variants, weight)
         for v in variants:
             upper = math.inf if v.measure.upper is None else v.measure.upper
