@@ -5,9 +5,27 @@ Measures are Polars expressions (``fe.accuracy``, ``fe.f1``…) that work inside
 take a DataFrame or LazyFrame and return the same kind.
 """
 
-from frameeval import exceptions
+from frameeval import compare, exceptions
 from frameeval._frame import collect
 from frameeval._version import __version__
+from frameeval.compare import (
+    average_ranks,
+    binomial_distribution,
+    binomial_test,
+    bonferroni_dunn,
+    bonferroni_dunn_q,
+    contingency_table,
+    cv5x2_t_test,
+    friedman,
+    holm,
+    mcnemar,
+    nemenyi,
+    nemenyi_q,
+    paired_t_test,
+    rank_table,
+    t_test,
+    wilcoxon,
+)
 from frameeval.confusion import (
     classification_report,
     confusion_matrix,
@@ -33,31 +51,62 @@ from frameeval.metrics import (
     tnr,
     tpr,
 )
+from frameeval.uncertainty import (
+    bootstrap_ci,
+    bootstrap_replicates,
+    corrected_resampled_t_test,
+    cv5x2_f_test,
+    delong_ci,
+    delong_test,
+)
 
 __all__ = [
     "MEASURES",
     "FrameEvalError",
     "__version__",
     "accuracy",
+    "average_ranks",
     "bias_variance",
+    "binomial_distribution",
+    "binomial_test",
+    "bonferroni_dunn",
+    "bonferroni_dunn_q",
+    "bootstrap_ci",
     "bootstrap_predictions",
+    "bootstrap_replicates",
     "classification_report",
     "collect",
+    "compare",
     "confusion_matrix",
+    "contingency_table",
+    "corrected_resampled_t_test",
     "cost_error",
     "cost_sensitive_error",
+    "cv5x2_f_test",
+    "cv5x2_t_test",
+    "delong_ci",
+    "delong_test",
     "error_rate",
     "exceptions",
     "f1",
     "fbeta",
     "fnr",
     "fpr",
+    "friedman",
+    "holm",
     "macro_micro",
     "mae",
+    "mcnemar",
     "mse",
+    "nemenyi",
+    "nemenyi_q",
+    "paired_t_test",
     "precision",
+    "rank_table",
     "recall",
     "rmse",
+    "t_test",
     "tnr",
     "tpr",
+    "wilcoxon",
 ]

@@ -1,0 +1,438 @@
+"""Shared plumbing of the comparison tests: door checks, in-plan guards, the long → paired /
+block × learner reshapes, and the one scipy step.
+
+The scipy step
+--------------
+Every test aggregates its statistic with Polars into a small frame (one row per group, or per
+group × learner pair) and then applies scipy's distributions to whole columns of it in **one**
+vectorised call, through ``map_batches`` on a struct of the needed columns. The call sits inside
+the lazy plan: a LazyFrame input gives a LazyFrame output and scipy runs when the user collects
+it, on the small statistics frame only; nothing is collected behind the user's back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from frameeval._frame import as_keys, to_lazy
+from frameeval._validate import (
+    Checks,
+    _family,
+    _group_text,
+    check_not_empty_eager,
+    check_numeric,
+    check_parameter,
+    check_unique,
+    require_columns,
+)
+from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
+
+Arrays = Mapping[str, np.ndarray]
+
+
+# ---------------------------------------------------------------------------------------------
+# door checks (schema only)
+# ---------------------------------------------------------------------------------------------
+def check_alpha(alpha: float, func: str) -> float:
+    ok = isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0.0 < alpha < 1.0
+    check_parameter(ok, func, f"alpha must be in (0, 1), got {alpha!r}.")
+    return float(alpha)
+
+
+def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:
+    """Role columns must differ from each other and from the ``by=`` keys."""
+    named = {role: column for role, column in roles.items() if column is not None}
+    seen: dict[str, str] = {}
+    for role, column in named.items():
+        check_parameter(
+            column not in seen,
+            func,
+            f"{seen.get(column)}= and {role}= must name different columns, got {column!r} "
+            "for both.",
+        )
+        seen[column] = role
+        check_parameter(
+            column not in keys, func, f"by= must not contain the {role}= column, got by={keys}."
+        )
+
+
+def check_outputs(func: str, keys: Sequence[str], outputs: Sequence[str]) -> None:
+    clash = sorted(set(keys) & set(outputs))
+    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+
+
+def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:
+    """``higher_is_better``, or the direction of the registered measure named like ``metric``."""
+    if higher_is_better is not None:
+        check_parameter(
+            isinstance(higher_is_better, bool),
+            func,
+            f"higher_is_better must be True, False or None, got {higher_is_better!r}.",
+        )
+        return higher_is_better
+    from frameeval.metrics import MEASURES
+
+    measure = MEASURES.get(metric)
+    if measure is None:
+        raise InvalidParameterError(
+            f"{func}(): higher_is_better= is required for metric column {metric!r} (not the name "
+            "of a registered measure), got None.\nHint: higher_is_better=True for accuracy, AUC "
+            "or F1; False for an error rate, a cost or MSE."
+        )
+    return measure.higher_is_better
+
+
+def check_learner_value(schema: pl.Schema, func: str, learner: str, value: Any, role: str) -> None:
+    """A learner name passed as ``a=``, ``b=`` or ``control=`` must match the column's dtype."""
+    if value is None:
+        raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
+    dtype = schema[learner]
+    family = _family(dtype)
+    ok = {
+        "string": isinstance(value, str),
+        "boolean": isinstance(value, bool),
+        "numeric": isinstance(value, int | float) and not isinstance(value, bool),
+    }[family]
+    if not ok:
+        raise InvalidDtypeError(
+            f"{func}(): {role}= must match the dtype of column {learner!r} ({dtype}), "
+            f"got {value!r} ({type(value).__name__})."
+        )
+
+
+def learner_expr(learner: str, schema: pl.Schema) -> pl.Expr:
+    """The learner column as frameeval compares it (categoricals / enums as strings)."""
+    if isinstance(schema[learner], pl.Categorical | pl.Enum):
+        return pl.col(learner).cast(pl.String)
+    return pl.col(learner)
+
+
+def is_learner(learner: str, schema: pl.Schema, value: Any) -> pl.Expr:
+    return learner_expr(learner, schema) == pl.lit(value)
+
+
+def open_frame(data: Any, func: str, by: Any) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema]:
+    lf, eager = to_lazy(data, func)
+    keys = as_keys(by)
+    schema = lf.collect_schema()
+    require_columns(schema, func, by=keys)
+    check_not_empty_eager(data, eager, lf, func)
+    return lf, eager, keys, schema
+
+
+# ---------------------------------------------------------------------------------------------
+# in-plan guards
+# ---------------------------------------------------------------------------------------------
+def guard(condition: pl.Expr, error: str, message: str, *args: pl.Expr) -> pl.Expr:
+    """Null where ``condition`` is false, the (embedded) error text otherwise."""
+    return pl.when(condition).then(pl.format(f"frameeval[{error}]: {message}", *args))
+
+
+def enforce(frame: pl.LazyFrame, *guards: pl.Expr) -> pl.LazyFrame:
+    """Raise (inside the plan) on the first failing guard of any row."""
+    failed = pl.coalesce(list(guards)).cast(pl.Int8, strict=True)
+    return frame.filter(failed.is_null())
+
+
+def not_null_rows(
+    lf: pl.LazyFrame, func: str, keys: Sequence[str], roles: Mapping[str, str]
+) -> pl.LazyFrame:
+    """Raise on a null in a key role column (block, learner, fold, instance…) before the
+    uniqueness check groups by it."""
+    return enforce(
+        lf,
+        *[
+            guard(
+                pl.col(column).is_null(),
+                "MissingValueError",
+                f"{func}(): column {column!r} ({role}=) must not contain nulls, got null{{}}.",
+                group_text(keys),
+            )
+            for role, column in roles.items()
+        ],
+    )
+
+
+def value_text(column: str) -> pl.Expr:
+    return pl.col(column).cast(pl.String).fill_null("null")
+
+
+def group_text(keys: Sequence[str]) -> pl.Expr:
+    """`` in group k=v, ...`` (empty without keys)."""
+    return _group_text(keys)
+
+
+def per_group_list(
+    frame: pl.LazyFrame, keys: Sequence[str], text: pl.Expr, limit: int = 5
+) -> pl.LazyFrame:
+    """``*keys, __n, __list``: how many rows ``frame`` has per group and the first ``limit``
+    descriptions (sorted, comma separated). Without keys: one row (``__n`` = 0 when empty)."""
+    aggs = [
+        pl.len().cast(pl.Int64).alias("__n"),
+        text.sort().head(limit).str.join(", ").alias("__list"),
+    ]
+    if keys:
+        return frame.group_by(keys).agg(aggs)
+    return frame.select(aggs)
+
+
+def attach(stats: pl.LazyFrame, extra: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """Left-join a per-group frame (or cross-join a one-row frame when there are no keys)."""
+    if keys:
+        return stats.join(extra, on=list(keys), how="left", nulls_equal=True)
+    return stats.join(extra, how="cross")
+
+
+# ---------------------------------------------------------------------------------------------
+# reshapes
+# ---------------------------------------------------------------------------------------------
+def metric_checks(func: str, schema: pl.Schema, metric: str) -> Checks:
+    check_numeric(schema, func, metric=metric)
+    checks = Checks(func)
+    checks.finite(metric, "metric", schema[metric])
+    return checks
+
+
+def cells(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    block: str,
+    learner: str,
+    metric: str,
+) -> pl.LazyFrame:
+    """``*keys, <block>, <learner>, __value``: one value per group × block × learner.
+
+    Raises in-plan on null/NaN/inf metric values, null block or learner, duplicate
+    (block, learner) rows, and on gaps: every learner of a group must have a value on every
+    block of the group (the complete N × k table of Table 2.5).
+    """
+    require_columns(schema, func, metric=metric, block=block, learner=learner)
+    check_distinct(func, keys, metric=metric, block=block, learner=learner)
+    checks = metric_checks(func, schema, metric)
+    lf = not_null_rows(lf, func, keys, {"block": block, "learner": learner})
+    lf = check_unique(lf, [*keys, block, learner], func, "one metric value per learner and block")
+    cell = lf.group_by(*keys, block, learner).agg(
+        pl.col(metric).first().cast(pl.Float64).alias("__value"), *checks.aggs()
+    )
+    cell = checks.enforce(cell, keys).with_columns(learner_expr(learner, schema))
+
+    present = cell.select(*keys, block, learner)
+    learners = present.select(*keys, learner).unique()
+    blocks = present.select(*keys, block).unique()
+    grid = (
+        learners.join(blocks, on=keys, how="inner", nulls_equal=True)
+        if keys
+        else learners.join(blocks, how="cross")
+    )
+    missing = grid.join(present, on=[*keys, block, learner], how="anti", nulls_equal=True)
+    text = pl.concat_str(
+        [pl.lit(f"{learner}="), value_text(learner), pl.lit(f" on {block}="), value_text(block)]
+    )
+    gaps = per_group_list(missing, keys, text)
+    cell = attach(cell, gaps, keys)
+    cell = enforce(
+        cell,
+        guard(
+            pl.col("__n") > 0,
+            "InsufficientDataError",
+            f"{func}(): every learner must have a value on every block (a complete {block} × "
+            f"{learner} table), got {{}} missing: {{}}{{}}.",
+            pl.col("__n"),
+            pl.col("__list"),
+            group_text(keys),
+        ),
+    )
+    return cell.drop("__n", "__list")
+
+
+def paired(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    roles: Mapping[str, str],
+    learner: str,
+    metric: str,
+    a: Any,
+    b: Any,
+) -> pl.LazyFrame:
+    """``*keys, *pair, __a, __b``: the metric of learners ``a`` and ``b`` side by side, paired on
+    the ``roles`` columns (``{"pair": "fold"}``, ``{"repeat": ..., "fold": ...}``…).
+
+    Raises in-plan on bad metric values, duplicate rows per (pair, learner), a pair value that
+    has a value for only one of the two learners, and a group with no row of ``a`` or ``b``.
+    """
+    require_columns(schema, func, metric=metric, learner=learner, **roles)
+    check_distinct(func, keys, metric=metric, learner=learner, **roles)
+    checks = metric_checks(func, schema, metric)
+    return pair_up(
+        lf,
+        schema,
+        func,
+        keys,
+        roles,
+        learner,
+        a,
+        b,
+        value=pl.col(metric).cast(pl.Float64),
+        checks=checks,
+        what="metric value",
+    )
+
+
+def pair_up(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    roles: Mapping[str, str],
+    learner: str,
+    a: Any,
+    b: Any,
+    *,
+    value: pl.Expr,
+    checks: Checks,
+    what: str,
+    extra: Sequence[pl.Expr] = (),
+) -> pl.LazyFrame:
+    """The pairing kernel of :func:`paired` (and of McNemar's pairing on ``instance``): ``value``
+    of ``a`` and ``b`` as ``__a``, ``__b`` per ``*keys, *roles``, plus the ``extra``
+    aggregations, with the data ``checks`` enforced."""
+    pair = list(roles.values())
+    check_learner_value(schema, func, learner, a, "a")
+    check_learner_value(schema, func, learner, b, "b")
+    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+    is_a, is_b = is_learner(learner, schema, a), is_learner(learner, schema, b)
+
+    rows = [
+        is_a.sum().cast(pl.Int64).alias("__rows_a"),
+        is_b.sum().cast(pl.Int64).alias("__rows_b"),
+    ]
+    counts = lf.group_by(keys).agg(rows) if keys else lf.select(rows)
+    mine = not_null_rows(lf.filter(is_a | is_b), func, keys, roles)
+    mine = check_unique(
+        mine, [*keys, *pair, learner], func, f"one {what} per learner and {'/'.join(pair)}"
+    )
+    piv = mine.group_by(*keys, *pair).agg(
+        value.filter(is_a).first().alias("__a"),
+        value.filter(is_b).first().alias("__b"),
+        *extra,
+        *checks.aggs(),
+    )
+    piv = checks.enforce(piv, keys)
+
+    where = pl.concat_str(
+        [pl.concat_str([pl.lit(f"{p}="), value_text(p)]) for p in pair], separator=" "
+    )
+    side = pl.when(pl.col("__a").is_null()).then(pl.lit(f"a={a!r}")).otherwise(pl.lit(f"b={b!r}"))
+    text = pl.concat_str([where, pl.lit(" has no value for "), side])
+    gaps = per_group_list(piv.filter(pl.col("__a").is_null() | pl.col("__b").is_null()), keys, text)
+    piv = attach(piv, gaps, keys)
+    piv = enforce(
+        piv,
+        guard(
+            pl.col("__n") > 0,
+            "InsufficientDataError",
+            f"{func}(): learners a={a!r} and b={b!r} must both have a value for every "
+            f"{'/'.join(pair)}, got {{}} missing: {{}}{{}}.",
+            pl.col("__n"),
+            pl.col("__list"),
+            group_text(keys),
+        ),
+    ).drop("__n", "__list")
+
+    counts = enforce(
+        counts,
+        guard(
+            (pl.col("__rows_a") == 0) | (pl.col("__rows_b") == 0),
+            "InsufficientDataError",
+            f"{func}(): learners a={a!r} and b={b!r} must both have rows, got {{}} rows of a "
+            f"and {{}} rows of b{{}}.",
+            pl.col("__rows_a"),
+            pl.col("__rows_b"),
+            group_text(keys),
+        ),
+    )
+    # joining the checked counts makes their guard part of the plan
+    if keys:
+        return piv.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
+    return piv.join(counts, how="cross").drop("__rows_a", "__rows_b")
+
+
+# ---------------------------------------------------------------------------------------------
+# the scipy step
+# ---------------------------------------------------------------------------------------------
+def scipy_step(
+    frame: pl.LazyFrame,
+    compute: Callable[..., Mapping[str, np.ndarray]],
+    inputs: Sequence[str],
+    outputs: Sequence[str],
+) -> pl.LazyFrame:
+    """Add Float64 ``outputs`` computed by ``compute(*arrays)`` (one float ndarray per input, in
+    order) in one vectorised call.
+
+    Nulls arrive as NaN; NaN results leave as null. The call runs inside the plan (when the
+    frame is collected) on the whole statistics column at once.
+    """
+    names = list(outputs)
+
+    def run(series: pl.Series) -> pl.Series:
+        arrays = [series.struct.field(name).cast(pl.Float64).to_numpy() for name in inputs]
+        with np.errstate(all="ignore"):
+            result = compute(*arrays)
+        columns = {n: np.asarray(result[n], dtype=np.float64).reshape(-1) for n in names}
+        out = pl.DataFrame(columns, schema={n: pl.Float64 for n in names})
+        return out.with_columns(pl.all().fill_nan(None)).to_struct("__scipy")
+
+    dtype = pl.Struct({n: pl.Float64 for n in names})
+    step = pl.struct(list(inputs)).map_batches(run, return_dtype=dtype).alias("__scipy")
+    return frame.with_columns(step).unnest("__scipy")
+
+
+def per_unique(fn: Callable[..., np.ndarray], *arrays: np.ndarray) -> np.ndarray:
+    """``fn`` evaluated once per distinct combination of the (finite) argument rows."""
+    if arrays[0].size == 0:
+        return np.empty(0)
+    stacked = np.column_stack([np.asarray(x, dtype=float) for x in arrays])
+    out = np.full(stacked.shape[0], np.nan)
+    ok = np.isfinite(stacked).all(axis=1)
+    if not ok.any():
+        return out
+    unique, inverse = np.unique(stacked[ok], axis=0, return_inverse=True)
+    values = np.asarray(fn(*unique.T), dtype=float)
+    out[ok] = values[inverse.reshape(-1)]
+    return out
+
+
+def mean_std(value: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Sample mean and standard deviation (ddof = 1) of a group, exact for a constant sample
+    (mean = the value, std = 0: floating-point noise must not turn 0/0 into a huge statistic)."""
+    constant = value.min() == value.max()
+    mean = pl.when(constant).then(value.min()).otherwise(value.mean())
+    std = pl.when(constant).then(pl.lit(0.0)).otherwise(value.std(ddof=1))
+    return mean, std
+
+
+def better_expr(
+    a_better: pl.Expr, b_better: pl.Expr, a_col: str = "a", b_col: str = "b"
+) -> pl.Expr:
+    """The better learner of a rejected comparison, null otherwise."""
+    return (
+        pl.when(pl.col("reject") & a_better)
+        .then(pl.col(a_col))
+        .when(pl.col("reject") & b_better)
+        .then(pl.col(b_col))
+        .alias("better")
+    )
+
+
+def literal(value: Any, schema: pl.Schema, learner: str) -> pl.Expr:
+    """A learner name as a literal of the (compared) learner dtype."""
+    dtype = pl.String if isinstance(schema[learner], pl.Categorical | pl.Enum) else schema[learner]
+    return pl.lit(value).cast(dtype)

@@ -1,0 +1,465 @@
+"""Post-hoc tests after a Friedman rejection (chapter 2.4.4, eq 2.36; Demšar 2006, §3.2.2) and
+Holm's step-down correction for families of tests.
+
+* :func:`nemenyi` — every pair of learners: two learners differ when their average ranks differ
+  by more than the critical difference CD = q_α √(k(k + 1) / 6N) (eq 2.36, figure 2.8);
+* :func:`bonferroni_dunn` — every learner against one control learner (a smaller CD);
+* :func:`nemenyi_q`, :func:`bonferroni_dunn_q` — their q_α (Table 2.7, Demšar's Table 5);
+* :func:`holm` — adjusted p-values for many pairwise tests (e.g. :func:`wilcoxon`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._typing import IntoFrame, Keys
+from frameeval._validate import check_numeric, check_parameter, require_columns
+from frameeval.compare._common import (
+    better_expr,
+    check_alpha,
+    check_learner_value,
+    enforce,
+    group_text,
+    guard,
+    per_unique,
+    scipy_step,
+)
+from frameeval.compare.ranks import check_design, rank_sums, ranked
+
+__all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q"]
+
+_PAIRS_OUT = [
+    "a",
+    "b",
+    "n_learners",
+    "n_blocks",
+    "average_rank_a",
+    "average_rank_b",
+    "rank_difference",
+    "statistic",
+    "q_alpha",
+    "cd",
+    "p_value",
+    "critical_value",
+    "alpha",
+    "reject",
+    "better",
+]
+
+
+def _check_k(k: Any, func: str) -> int:
+    ok = isinstance(k, int | np.integer) and not isinstance(k, bool) and k >= 2
+    check_parameter(ok, func, f"k must be an integer >= 2 (the number of learners), got {k!r}.")
+    return int(k)
+
+
+def _nemenyi_q(k: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    return per_unique(
+        lambda k_, a_: stats.studentized_range.ppf(1.0 - a_, k_, np.inf) / np.sqrt(2.0), k, alpha
+    )
+
+
+def _dunn_q(k: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    return stats.norm.isf(alpha / (2.0 * (k - 1.0)))
+
+
+def nemenyi_q(k: int, alpha: float = 0.05) -> float:
+    """q_α of the Nemenyi test for k learners (Table 2.7).
+
+    q_α = Q_{1−α}(k, ∞) / √2, with Q the studentized range distribution of k means and infinite
+    degrees of freedom (``scipy.stats.studentized_range``).
+
+    Parameters
+    ----------
+    k
+        Number of learners, ≥ 2.
+    alpha
+        Significance level α in (0, 1).
+
+    Returns
+    -------
+    float
+        q_α; the critical difference is q_α √(k(k + 1) / 6N) (eq 2.36).
+
+    Notes
+    -----
+    Computed, not copied: the tests reproduce the book's Table 2.7 (α = 0.05 and 0.1, k = 2…10)
+    within 1e-3; the book prints 2.949 for k = 7, α = 0.05 (exactly 2.9483) and 2.459 for
+    k = 5, α = 0.1 (exactly 2.4595).
+
+    References
+    ----------
+    Zhou Zhihua, *Machine Learning*, §2.4.4, Table 2.7. Demšar (2006), JMLR 7, Table 5(a).
+
+    Examples
+    --------
+    >>> import frameeval as fe
+    >>> round(fe.nemenyi_q(3, 0.05), 3)
+    2.344
+    """
+    func = "nemenyi_q"
+    k = _check_k(k, func)
+    alpha = check_alpha(alpha, func)
+    return float(_nemenyi_q(np.array([k]), np.array([alpha]))[0])
+
+
+def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
+    """q_α of the Bonferroni–Dunn test of k − 1 learners against a control.
+
+    q_α = z_{1 − α/(2(k−1))}: the two-sided normal critical value at the Bonferroni-corrected
+    level α/(k − 1).
+
+    Parameters
+    ----------
+    k
+        Number of learners including the control, ≥ 2.
+    alpha
+        Significance level α in (0, 1).
+
+    Returns
+    -------
+    float
+        q_α; the critical difference is q_α √(k(k + 1) / 6N).
+
+    References
+    ----------
+    Dunn (1961), "Multiple comparisons among means", JASA 56(293). Demšar (2006), JMLR 7,
+    §3.2.2 and Table 5(b).
+
+    Examples
+    --------
+    >>> import frameeval as fe
+    >>> round(fe.bonferroni_dunn_q(4, 0.05), 3)
+    2.394
+    """
+    func = "bonferroni_dunn_q"
+    k = _check_k(k, func)
+    alpha = check_alpha(alpha, func)
+    return float(_dunn_q(np.array([float(k)]), np.array([alpha]))[0])
+
+
+def _pairs_scipy(kind: str):
+    def compute(n_learners, n_blocks, rank_difference, alpha):
+        se = np.sqrt(n_learners * (n_learners + 1.0) / (6.0 * n_blocks))
+        z = np.abs(rank_difference) / se
+        if kind == "nemenyi":
+            q = _nemenyi_q(n_learners, alpha)
+            p = per_unique(
+                lambda z_, k_: stats.studentized_range.sf(z_ * np.sqrt(2.0), k_, np.inf),
+                z,
+                n_learners,
+            )
+        else:
+            q = _dunn_q(n_learners, alpha)
+            p = np.minimum(2.0 * (n_learners - 1.0) * stats.norm.sf(z), 1.0)
+        return {"q_alpha": q, "cd": q * se, "p_value": p}
+
+    return compute
+
+
+def _post_hoc(
+    data: IntoFrame,
+    func: str,
+    metric: str,
+    block: str,
+    learner: str,
+    by: Keys,
+    higher_is_better: bool | None,
+    alpha: float,
+    control: Any,
+) -> Any:
+    alpha = check_alpha(alpha, func)
+    ranks, eager, keys = ranked(
+        data, func, metric, block, learner, by, higher_is_better, _PAIRS_OUT
+    )
+    sums = rank_sums(ranks, keys, learner)
+    aggs = [
+        pl.len().cast(pl.Int64).alias("n_learners"),
+        pl.col("n_blocks").max().alias("n_blocks"),
+    ]
+    if control is not None:
+        aggs.append((pl.col(learner) == pl.lit(control)).any().alias("__has_control"))
+    summary = sums.group_by(keys).agg(aggs) if keys else sums.select(aggs)
+    if not keys:
+        summary = summary.filter(pl.col("n_learners") > 0)
+    summary = check_design(summary, func, keys, block)
+    if control is not None:
+        summary = enforce(
+            summary,
+            guard(
+                ~pl.col("__has_control"),
+                "InsufficientDataError",
+                f"{func}(): the control learner {control!r} must have values, got none{{}}.",
+                group_text(keys),
+            ),
+        ).drop("__has_control")
+    side = sums.select(*keys, learner, "average_rank")
+    left = side.rename({learner: "a", "average_rank": "average_rank_a"})
+    right = side.rename({learner: "b", "average_rank": "average_rank_b"})
+    pairs = (
+        left.join(right, on=keys, how="inner", nulls_equal=True)
+        if keys
+        else left.join(right, how="cross")
+    )
+    if control is None:
+        pairs = pairs.filter(pl.col("a") < pl.col("b"))
+    else:
+        pairs = pairs.filter((pl.col("b") == pl.lit(control)) & (pl.col("a") != pl.lit(control)))
+    pairs = (
+        pairs.join(summary, on=keys, how="inner", nulls_equal=True)
+        if keys
+        else pairs.join(summary, how="cross")
+    )
+    pairs = pairs.with_columns(
+        (pl.col("average_rank_a") - pl.col("average_rank_b")).alias("rank_difference"),
+        pl.lit(alpha).alias("alpha"),
+    ).with_columns(pl.col("rank_difference").abs().alias("statistic"))
+    out = scipy_step(
+        pairs,
+        _pairs_scipy("nemenyi" if control is None else "dunn"),
+        ["n_learners", "n_blocks", "rank_difference", "alpha"],
+        ["q_alpha", "cd", "p_value"],
+    )
+    out = (
+        out.with_columns(
+            pl.col("cd").alias("critical_value"),
+            (pl.col("statistic") > pl.col("cd")).alias("reject"),
+        )
+        .with_columns(better_expr(pl.col("rank_difference") < 0, pl.col("rank_difference") > 0))
+        .select(*keys, *_PAIRS_OUT)
+    )
+    return finish(out.sort([*keys, "a", "b"], nulls_last=True), eager)
+
+
+_RETURNS = """
+    Returns
+    -------
+    Same kind as ``data`` with one row per comparison, sorted by keys, a, b: ``*by, a, b,
+    n_learners, n_blocks, average_rank_a, average_rank_b, rank_difference, statistic, q_alpha,
+    cd, p_value, critical_value, alpha, reject, better``:
+
+    * ``a``, ``b`` — the learners compared{pairs};
+    * ``n_learners`` = k, ``n_blocks`` = N (Int64);
+    * ``average_rank_a``, ``average_rank_b`` — their average ranks (1 = best);
+      ``rank_difference`` — average_rank_a − average_rank_b; ``statistic`` — its absolute value;
+    * ``q_alpha`` — {q}; ``cd`` — the critical difference q_α √(k(k + 1) / 6N) (eq 2.36), also
+      as ``critical_value``;
+    * ``p_value`` — {p};
+    * ``reject`` — statistic > cd: the two learners perform significantly differently;
+      ``better`` — the one with the smaller average rank when rejected, null otherwise.
+"""
+
+
+def nemenyi(
+    data: IntoFrame,
+    metric: str,
+    *,
+    block: str = "block",
+    learner: str = "learner",
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+    alpha: float = 0.05,
+) -> Any:
+    """Nemenyi post-hoc test: every pair of learners by average rank (eq 2.36, figure 2.8).
+
+    Two learners perform significantly differently when their average ranks differ by more
+    than the critical difference CD = q_α √(k(k + 1) / 6N); figure 2.8 (a CD diagram) draws each
+    average rank with a bar of width CD.
+
+    Parameters
+    ----------
+    data, metric, block, learner, by, higher_is_better
+        As in :func:`rank_table`.
+    alpha
+        Significance level α in (0, 1).
+    {returns}
+    Notes
+    -----
+    Run it after :func:`friedman` rejected "all learners perform the same". The Nemenyi test is
+    conservative (it controls the family-wise error of all k(k − 1)/2 comparisons); to compare
+    learners with one control, :func:`bonferroni_dunn` has more power. Needs k ≥ 2 and N ≥ 2 and
+    a complete table. The p-values agree with scikit-posthocs' ``posthoc_nemenyi_friedman``.
+
+    References
+    ----------
+    Zhou Zhihua, *Machine Learning*, §2.4.4, eq 2.36, Table 2.7, figure 2.8. Nemenyi (1963),
+    *Distribution-free multiple comparisons*, PhD thesis, Princeton. Demšar (2006), JMLR 7,
+    §3.2.2.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
+    ...                    "learner": list("ABC") * 4,
+    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
+    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> out = fe.nemenyi(df, "error_rate")
+    >>> out.select("a", "b", "rank_difference", "reject").rows()
+    [('A', 'B', -0.75, False), ('A', 'C', -1.5, False), ('B', 'C', -0.75, False)]
+    >>> round(out["cd"][0], 4)  # q = 2.3437 (Table 2.7: 2.344), CD = q √(3·4 / (6·4))
+    1.6572
+    """
+    return _post_hoc(
+        data, "nemenyi", metric, block, learner, by, higher_is_better, alpha, control=None
+    )
+
+
+def bonferroni_dunn(
+    data: IntoFrame,
+    metric: str,
+    *,
+    control: Any,
+    block: str = "block",
+    learner: str = "learner",
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+    alpha: float = 0.05,
+) -> Any:
+    """Bonferroni–Dunn post-hoc test: every learner against a control (Demšar 2006, §3.2.2).
+
+    When a new learner is compared with several existing ones, only the k − 1 comparisons with
+    it matter; the Bonferroni–Dunn test controls the family-wise error of those alone, so its
+    critical difference is smaller than Nemenyi's: CD = q_α √(k(k + 1) / 6N) with
+    q_α = z_{1 − α/(2(k−1))}.
+
+    Parameters
+    ----------
+    data, metric, block, learner, by, higher_is_better
+        As in :func:`rank_table`.
+    control
+        The control learner (a value of ``learner``); it is ``b`` in every row.
+    alpha
+        Significance level α in (0, 1).
+    {returns}
+    Notes
+    -----
+    The study notes point to this test for the usual "my learner against the others" question.
+    z = |rᵃ − rᵇ| / √(k(k + 1) / 6N) is compared with the normal distribution; the p-value is
+    Bonferroni-adjusted (min(1, 2(k − 1) P(Z > z))), so reject ⇔ p_value < α. Holm's step-down
+    procedure on the same z values (:func:`holm`) is uniformly more powerful. Needs k ≥ 2,
+    N ≥ 2, a complete table and the control in every group.
+
+    References
+    ----------
+    Dunn (1961), "Multiple comparisons among means", JASA 56(293). Demšar (2006), JMLR 7,
+    §3.2.2, Table 5(b).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
+    ...                    "learner": list("ABC") * 4,
+    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
+    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> fe.bonferroni_dunn(df, "error_rate", control="A").select("a", "b", "reject").rows()
+    [('B', 'A', False), ('C', 'A', False)]
+    """
+    func = "bonferroni_dunn"
+    lf, _ = to_lazy(data, func)
+    schema = lf.collect_schema()
+    require_columns(schema, func, learner=learner)
+    check_learner_value(schema, func, learner, control, "control")
+    return _post_hoc(
+        data, func, metric, block, learner, by, higher_is_better, alpha, control=control
+    )
+
+
+nemenyi.__doc__ = (nemenyi.__doc__ or "").replace(
+    "    {returns}",
+    _RETURNS.format(
+        pairs=" (each unordered pair once, a < b in sort order)",
+        q="Q_{1−α}(k, ∞)/√2 (:func:`nemenyi_q`, Table 2.7)",
+        p="P(Q(k, ∞) > √2 · statistic / √(k(k + 1) / 6N)), from the studentized range "
+        "distribution (not adjusted further: it already covers all pairs)",
+    ),
+)
+bonferroni_dunn.__doc__ = (bonferroni_dunn.__doc__ or "").replace(
+    "    {returns}",
+    _RETURNS.format(
+        pairs=": ``a`` is each other learner, ``b`` the control",
+        q="z_{1 − α/(2(k−1))} (:func:`bonferroni_dunn_q`)",
+        p="the Bonferroni-adjusted two-sided normal p-value",
+    ),
+)
+
+
+def holm(data: IntoFrame, p_value: str = "p_value", *, by: Keys = None, alpha: float = 0.05):
+    """Holm's step-down correction of a family of p-values.
+
+    Within each family (``by`` group) the m p-values are sorted, p₍₁₎ ≤ … ≤ p₍ₘ₎; the
+    hypotheses are rejected in that order while p₍ⱼ₎ < α / (m − j + 1), and the first failure
+    stops the procedure. Equivalently, the adjusted p-value p̃₍ᵢ₎ = maxⱼ≤ᵢ min(1, (m − j + 1)
+    p₍ⱼ₎) is compared with α. It controls the family-wise error rate like Bonferroni's
+    correction and rejects at least as much.
+
+    Parameters
+    ----------
+    data
+        Any frame with a p-value column, one row per test (DataFrame or LazyFrame; pandas /
+        pyarrow are converted), e.g. the output of :func:`wilcoxon` with several pairs.
+    p_value
+        Column with the unadjusted p-values (null p-values are left out of the family).
+    by
+        Key column(s) defining the families; default: the whole frame is one family.
+    alpha
+        Family-wise significance level α in (0, 1).
+
+    Returns
+    -------
+    Same kind as ``data``: its columns in its row order, with ``p_adjusted`` (Float64, null
+    where ``p_value`` is null) added, and ``alpha`` and ``reject`` (p_adjusted < α) added or
+    replaced.
+
+    References
+    ----------
+    Holm (1979), "A simple sequentially rejective multiple test procedure", Scandinavian
+    Journal of Statistics 6(2). Demšar (2006), JMLR 7, §3.2.2.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> out = fe.holm(pl.DataFrame({"p_value": [0.01, 0.04, 0.03, 0.005]}))
+    >>> out["p_adjusted"].round(6).to_list(), out["reject"].to_list()
+    ([0.03, 0.06, 0.06, 0.02], [True, False, False, True])
+    """
+    func = "holm"
+    alpha = check_alpha(alpha, func)
+    lf, eager = to_lazy(data, func)
+    keys = as_keys(by)
+    schema = lf.collect_schema()
+    require_columns(schema, func, p_value=p_value, by=keys)
+    check_numeric(schema, func, p_value=p_value)
+    clash = sorted({"p_adjusted", "__row"} & set(keys))
+    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    p = pl.col(p_value).cast(pl.Float64)
+    lf = enforce(
+        lf,
+        guard(
+            p.is_nan() | (p < 0.0) | (p > 1.0),
+            "InvalidValueError",
+            f"{func}(): column {p_value!r} (p_value=) must hold p-values in [0, 1], got {{}}.",
+            p.cast(pl.String),
+        ),
+    )
+    over = keys or None
+    m = p.is_not_null().sum().over(over) if over else p.is_not_null().sum()
+    order = p.rank("ordinal").over(over) if over else p.rank("ordinal")
+    step = pl.min_horizontal((m.cast(pl.Float64) - order + 1.0) * p, pl.lit(1.0))
+    adjusted = step.cum_max().over(over) if over else step.cum_max()
+    out = (
+        lf.with_row_index("__row")
+        .sort([*keys, p_value], nulls_last=True)
+        .with_columns(pl.when(p.is_not_null()).then(adjusted).alias("p_adjusted"))
+        .with_columns(
+            pl.lit(alpha).alias("alpha"),
+            (pl.col("p_adjusted") < alpha).alias("reject"),
+        )
+        .sort("__row")
+        .drop("__row")
+    )
+    return finish(out, eager)

@@ -1,0 +1,664 @@
+"""Two learners compared on metric values: paired t tests on one data set (chapter 2.4.2) and the
+Wilcoxon signed-rank test over data sets (Demšar 2006, §3.1.3).
+
+Differences are always a − b. The tests on raw predictions (McNemar, chapter 2.4.3) are in
+:mod:`frameeval.compare.mcnemar`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from frameeval._frame import finish
+from frameeval._typing import IntoFrame, Keys
+from frameeval._validate import check_parameter, require_columns
+from frameeval.compare._common import (
+    better_expr,
+    cells,
+    check_alpha,
+    check_learner_value,
+    check_outputs,
+    enforce,
+    group_text,
+    guard,
+    is_learner,
+    literal,
+    mean_std,
+    open_frame,
+    paired,
+    resolve_direction,
+    scipy_step,
+)
+from frameeval.compare.one_learner import ratio, t_decision
+
+__all__ = ["cv5x2_t_test", "paired_t_test", "wilcoxon"]
+
+_PAIRED_OUT = [
+    "a",
+    "b",
+    "n_pairs",
+    "mean",
+    "std",
+    "statistic",
+    "df",
+    "p_value",
+    "critical_value",
+    "alpha",
+    "reject",
+    "better",
+]
+_CV5X2_OUT = [
+    "a",
+    "b",
+    "mean",
+    "std",
+    "statistic",
+    "df",
+    "p_value",
+    "critical_value",
+    "alpha",
+    "reject",
+    "better",
+]
+_WILCOXON_OUT = [
+    "a",
+    "b",
+    "n_blocks",
+    "n_zero",
+    "r_plus",
+    "r_minus",
+    "statistic",
+    "z",
+    "exact",
+    "p_value",
+    "critical_value",
+    "alpha",
+    "reject",
+    "better",
+]
+
+
+def _sorted(frame: pl.LazyFrame, keys: list[str], *more: str) -> pl.LazyFrame:
+    order = [*keys, *more]
+    return frame.sort(order, nulls_last=True) if order else frame
+
+
+def _mean_better(hib: bool) -> pl.Expr:
+    sign = pl.col("mean") if hib else -pl.col("mean")
+    return better_expr(sign > 0, sign < 0)
+
+
+def paired_t_test(
+    data: IntoFrame,
+    metric: str,
+    *,
+    a: Any,
+    b: Any,
+    learner: str = "learner",
+    pair: str = "fold",
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+    alpha: float = 0.05,
+) -> Any:
+    """Paired t test of two learners over k paired metric values, e.g. k-fold CV (chapter 2.4.2).
+
+    Learners A and B evaluated on the same k splits give k differences Δᵢ = εᵢᴬ − εᵢᴮ; under
+    the hypothesis "A and B perform the same" their mean is 0, and τ_t follows a t distribution
+    with k − 1 degrees of freedom.
+
+    Parameters
+    ----------
+    data
+        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
+        one row per learner × split (× ``by`` group). Rows of other learners are ignored.
+    metric
+        Column with the metric values (error rate, accuracy…).
+    a, b
+        The two learners (values of the ``learner`` column). Differences are a − b.
+    learner
+        Column naming the learner.
+    pair
+        Column identifying the split both learners were evaluated on (the same i-th training /
+        test split for A and B, as the book insists).
+    by
+        Key column(s): one test per group (e.g. ``"dataset"``).
+    higher_is_better
+        Direction of ``metric``, used for ``better``. Default: the direction of the registered
+        measure of the same name (``"error_rate"``, ``"accuracy"``…); required otherwise.
+    alpha
+        Significance level α in (0, 1).
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, a, b, n_pairs, mean, std, statistic, df, p_value,
+    critical_value, alpha, reject, better``, sorted by keys: ``a``, ``b`` — the learners;
+    ``n_pairs`` = k (Int64); ``mean`` = μ and ``std`` = σ of the differences a − b (σ divides
+    by k − 1); ``statistic`` = √k μ / σ (signed; the book's τ_t is its absolute value);
+    ``df`` = k − 1; ``p_value`` = 2 P(T > |τ_t|); ``critical_value`` = t_{α/2, k−1};
+    ``reject`` = |τ_t| > t_{α/2, k−1}; ``better`` — the learner with the better mean when the
+    hypothesis is rejected, null otherwise.
+
+    Notes
+    -----
+    Chapter 2.4.2 (the statistic below eq 2.31's setting). When all differences are equal,
+    σ = 0 and the statistic is ±inf, or null when they are all 0 (``p_value``, ``reject`` and
+    ``better`` null too). Every split must have a value for both learners
+    (``InsufficientDataError`` listing the gaps) and k ≥ 2. The k-fold estimates overlap in
+    their training sets, so they are not independent and the test rejects too often; the
+    5×2cv test (:func:`cv5x2_t_test`) was designed to reduce this.
+
+    References
+    ----------
+    Zhou Zhihua, *Machine Learning*, §2.4.2. Dietterich (1998), "Approximate statistical tests
+    for comparing supervised classification learning algorithms", Neural Computation 10(7).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"learner": ["A"] * 3 + ["B"] * 3, "fold": [1, 2, 3] * 2,
+    ...                    "error_rate": [0.10, 0.12, 0.11, 0.20, 0.25, 0.21]})
+    >>> out = fe.paired_t_test(df, "error_rate", a="A", b="B")
+    >>> out.select("n_pairs", "mean", "df", "better").row(0)
+    (3, -0.11, 2, 'A')
+    """
+    func = "paired_t_test"
+    alpha = check_alpha(alpha, func)
+    lf, eager, keys, schema = open_frame(data, func, by)
+    check_outputs(func, keys, _PAIRED_OUT)
+    hib = resolve_direction(func, metric, higher_is_better)
+    piv = paired(lf, schema, func, keys, {"pair": pair}, learner, metric, a, b)
+    mean, std = mean_std(pl.col("__a") - pl.col("__b"))
+    aggs = [pl.len().cast(pl.Int64).alias("n_pairs"), mean.alias("mean"), std.alias("std")]
+    out = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
+    if not keys:
+        out = out.filter(pl.col("n_pairs") > 0)
+    out = enforce(
+        out,
+        guard(
+            pl.col("n_pairs") < 2,
+            "InsufficientDataError",
+            f"{func}(): needs at least 2 values of {pair!r} with both learners, got {{}}{{}}.",
+            pl.col("n_pairs"),
+            group_text(keys),
+        ),
+    )
+    n = pl.col("n_pairs").cast(pl.Float64)
+    out = out.with_columns(
+        literal(a, schema, learner).alias("a"),
+        literal(b, schema, learner).alias("b"),
+        ratio(n.sqrt() * pl.col("mean"), pl.col("std")).alias("statistic"),
+        (pl.col("n_pairs") - 1).alias("df"),
+        pl.lit(alpha).alias("alpha"),
+    )
+    out = t_decision(out).with_columns(_mean_better(hib))
+    return finish(_sorted(out.select(*keys, *_PAIRED_OUT), keys), eager)
+
+
+def cv5x2_t_test(
+    data: IntoFrame,
+    metric: str,
+    *,
+    a: Any,
+    b: Any,
+    learner: str = "learner",
+    repeat: str = "repeat",
+    fold: str = "fold",
+    variant: Literal["textbook", "dietterich"] = "textbook",
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+    alpha: float = 0.05,
+) -> Any:
+    """5×2 cross-validated paired t test (chapter 2.4.2; Dietterich 1998).
+
+    Five repeats of 2-fold cross-validation, each on a new random split; in repeat i the two
+    folds give the differences Δᵢ¹, Δᵢ² (a − b). Every repeat contributes its variance
+    σᵢ² = (Δᵢ¹ − Δ̄ᵢ)² + (Δᵢ² − Δ̄ᵢ)², but only the first repeat contributes to the mean μ, which
+    keeps numerator and denominator nearly independent. τ_t = μ / √(0.2 Σᵢ σᵢ²) then follows a
+    t distribution with 5 degrees of freedom.
+
+    Parameters
+    ----------
+    data
+        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
+        one row per learner × repeat × fold (× ``by`` group); rows of other learners are ignored.
+    metric
+        Column with the metric values.
+    a, b
+        The two learners (values of ``learner``); differences are a − b.
+    learner, repeat, fold
+        Columns naming the learner, the repeat (5 values) and the fold within it (2 values).
+    variant
+        How μ is taken from the first repeat (the one with the smallest ``repeat`` value):
+        ``"textbook"`` (default, the book's μ = 0.5 (Δ₁¹ + Δ₁²), the mean of both folds) or
+        ``"dietterich"`` (Dietterich's μ = Δ₁¹, the difference on the fold with the smallest
+        ``fold`` value; this is what mlxtend's ``paired_ttest_5x2cv`` computes).
+    by
+        Key column(s): one test per group.
+    higher_is_better
+        Direction of ``metric`` for ``better`` (default: from the measure registry by name).
+    alpha
+        Significance level α in (0, 1).
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, a, b, mean, std, statistic, df, p_value, critical_value,
+    alpha, reject, better``, sorted by keys: ``mean`` = μ (per ``variant``); ``std`` =
+    √(0.2 Σᵢ σᵢ²); ``statistic`` = τ_t = μ / std (signed); ``df`` = 5; ``p_value`` =
+    2 P(T₅ > |τ_t|); ``critical_value`` = t_{α/2, 5} (2.5706 at α = 0.05, 2.0150 at α = 0.1);
+    ``reject`` = |τ_t| > t_{α/2, 5}; ``better`` — the better learner when rejected (by the sign
+    of μ), else null.
+
+    Notes
+    -----
+    Each group needs exactly 5 repeats × 2 folds with a value of both learners
+    (``InvalidValueError`` / ``InsufficientDataError`` otherwise). With Σσᵢ² = 0 the statistic
+    is ±inf, or null when μ = 0. The textbook variant is the book's formula; its μ averages two
+    dependent differences, so its null distribution is not exactly Dietterich's t₅ — pass
+    ``variant="dietterich"`` for the original test.
+
+    References
+    ----------
+    Zhou Zhihua, *Machine Learning*, §2.4.2. Dietterich (1998), "Approximate statistical tests
+    for comparing supervised classification learning algorithms", Neural Computation 10(7).
+    Alpaydın (1999), "Combined 5×2 cv F test for comparing supervised classification learning
+    algorithms", Neural Computation 11(8).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> rows = [(l, r, f) for l in "AB" for r in range(1, 6) for f in (1, 2)]
+    >>> df = pl.DataFrame(rows, schema=["learner", "repeat", "fold"], orient="row")
+    >>> df = df.with_columns(error_rate=pl.when(pl.col("learner") == "A")
+    ...     .then(0.10 + 0.01 * pl.col("fold")).otherwise(0.15 + 0.005 * pl.col("repeat")))
+    >>> fe.cv5x2_t_test(df, "error_rate", a="A", b="B").select("df", "better").row(0)
+    (5, 'A')
+    """
+    func = "cv5x2_t_test"
+    alpha = check_alpha(alpha, func)
+    check_parameter(
+        variant in ("textbook", "dietterich"),
+        func,
+        f"variant must be 'textbook' or 'dietterich', got {variant!r}.",
+    )
+    lf, eager, keys, schema = open_frame(data, func, by)
+    check_outputs(func, keys, _CV5X2_OUT)
+    hib = resolve_direction(func, metric, higher_is_better)
+    roles = {"repeat": repeat, "fold": fold}
+    piv = paired(lf, schema, func, keys, roles, learner, metric, a, b)
+    d = pl.col("__a") - pl.col("__b")
+    per_repeat = piv.group_by(*keys, repeat).agg(
+        pl.len().cast(pl.Int64).alias("__folds"),
+        d.sort_by(pl.col(fold)).first().alias("__first"),
+        d.mean().alias("__mean"),
+        ((d - d.mean()) ** 2).sum().alias("__s2"),
+    )
+    first = "__first" if variant == "dietterich" else "__mean"
+    aggs = [
+        pl.len().cast(pl.Int64).alias("__repeats"),
+        pl.col("__folds").min().alias("__min_folds"),
+        pl.col("__folds").max().alias("__max_folds"),
+        pl.col(first).sort_by(pl.col(repeat)).first().alias("mean"),
+        (0.2 * pl.col("__s2").sum()).sqrt().alias("std"),
+    ]
+    out = per_repeat.group_by(keys).agg(aggs) if keys else per_repeat.select(aggs)
+    if not keys:
+        out = out.filter(pl.col("__repeats") > 0)
+    out = enforce(
+        out,
+        guard(
+            (pl.col("__repeats") != 5)
+            | (pl.col("__min_folds") != 2)
+            | (pl.col("__max_folds") != 2),
+            "InvalidValueError",
+            f"{func}(): needs 5 repeats ({repeat!r}) of 2 folds ({fold!r}) with both learners, "
+            "got {} repeats with {} to {} folds{}.",
+            pl.col("__repeats"),
+            pl.col("__min_folds"),
+            pl.col("__max_folds"),
+            group_text(keys),
+        ),
+    )
+    out = out.with_columns(
+        literal(a, schema, learner).alias("a"),
+        literal(b, schema, learner).alias("b"),
+        ratio(pl.col("mean"), pl.col("std")).alias("statistic"),
+        pl.lit(5, dtype=pl.Int64).alias("df"),
+        pl.lit(alpha).alias("alpha"),
+    )
+    out = t_decision(out).with_columns(_mean_better(hib))
+    return finish(_sorted(out.select(*keys, *_CV5X2_OUT), keys), eager)
+
+
+# ---------------------------------------------------------------------------------------------
+# Wilcoxon signed-rank test
+# ---------------------------------------------------------------------------------------------
+def signed_rank_cdf(n: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """P(T⁺ ≤ t) under the null for n untied, non-zero differences (exact, vectorised).
+
+    The distribution of the sum of a random subset of {1, …, n} is built once by the usual
+    recursion up to the largest n needed (a loop over 1…n, not over groups).
+    """
+    n = np.asarray(n, dtype=float)
+    t = np.asarray(t, dtype=float)
+    out = np.full(n.shape, np.nan)
+    ok = np.isfinite(n) & np.isfinite(t)
+    if not ok.any():
+        return out
+    wanted = {int(v) for v in n[ok]}
+    cdfs: dict[int, np.ndarray] = {}
+    pmf = np.array([1.0])
+    if 0 in wanted:
+        cdfs[0] = np.array([1.0])
+    for i in range(1, max(wanted) + 1):
+        grown = np.zeros(pmf.size + i)
+        grown[: pmf.size] += pmf
+        grown[i:] += pmf
+        pmf = grown / 2.0
+        if i in wanted:
+            cdfs[i] = np.minimum(np.cumsum(pmf), 1.0)
+    for size, cdf in cdfs.items():
+        rows = ok & (n == size)
+        k = t[rows]
+        index = np.clip(k, 0, cdf.size - 1).astype(np.int64)
+        out[rows] = np.where(k < 0, 0.0, np.where(k >= cdf.size - 1, 1.0, cdf[index]))
+    return out
+
+
+def signed_rank_critical(n: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """The largest integer t with 2 P(T ≤ t) < α (exact), NaN when no t qualifies."""
+    n = np.asarray(n, dtype=float)
+    out = np.full(n.shape, np.nan)
+    for size in {int(v) for v in n[np.isfinite(n)]}:
+        rows = n == size
+        grid = np.arange(size * (size + 1) // 2 + 1, dtype=float)
+        cdf = signed_rank_cdf(np.full(grid.shape, size), grid)
+        below = (2.0 * cdf[None, :] < np.asarray(alpha, dtype=float)[rows][:, None]).sum(axis=1)
+        out[rows] = np.where(below > 0, below - 1.0, np.nan)
+    return out
+
+
+def _wilcoxon_scipy(count, r_plus, mn, se, use_exact, correction, alpha) -> dict[str, np.ndarray]:
+    z = (r_plus - mn) / se
+    z_c = z - correction * np.sign(z) * 0.5 / se
+    p_approx = np.minimum(2.0 * stats.norm.sf(np.abs(z_c)), 1.0)
+    crit_approx = mn - stats.norm.isf(alpha / 2.0) * se - correction * 0.5
+    exact = use_exact == 1.0
+    cdf = signed_rank_cdf(np.where(exact, count, np.nan), np.ceil(r_plus))
+    sf = 1.0 - signed_rank_cdf(np.where(exact, count, np.nan), np.floor(r_plus) - 1.0)
+    p_exact = np.where(count > 0, np.clip(2.0 * np.minimum(sf, cdf), 0.0, 1.0), np.nan)
+    crit_exact = signed_rank_critical(np.where(exact, count, np.nan), alpha)
+    return {
+        "z": -np.abs(z_c),
+        "p_value": np.where(exact, p_exact, p_approx),
+        "critical_value": np.where(exact, crit_exact, crit_approx),
+    }
+
+
+def wilcoxon(
+    data: IntoFrame,
+    metric: str,
+    *,
+    a: Any = None,
+    b: Any = None,
+    block: str = "block",
+    learner: str = "learner",
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+    zero_method: Literal["zsplit", "wilcox", "pratt"] = "zsplit",
+    method: Literal["auto", "exact", "approx"] = "auto",
+    correction: bool = False,
+    adjust: Literal["holm"] | None = None,
+    alpha: float = 0.05,
+) -> Any:
+    """Wilcoxon signed-rank test of two learners over N data sets (Demšar 2006, §3.1.3).
+
+    The differences dᵢ = aᵢ − bᵢ on the N blocks (data sets) are ranked by |dᵢ| (ties get the
+    mean rank); R⁺ sums the ranks of positive differences and R⁻ those of negative ones. Under
+    the hypothesis "a and b perform the same", T = min(R⁺, R⁻) is not unusually small. The test
+    uses the ranks of the differences, not their sizes, so it suits metric values that are not
+    commensurable across data sets; it is the test Demšar recommends for two learners over many
+    data sets.
+
+    Parameters
+    ----------
+    data
+        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
+        one row per block × learner (× ``by`` group).
+    metric
+        Column with the metric values.
+    a, b
+        Which comparisons: both given — that pair (differences a − b); only ``b`` — every other
+        learner against the control ``b``; neither — every pair of learners (a < b in sort
+        order).
+    block, learner
+        Columns naming the block (data set) and the learner. Every compared learner needs a
+        value on every block of its group.
+    by
+        Key column(s): one set of comparisons per group.
+    higher_is_better
+        Direction of ``metric`` for ``better`` (default: from the measure registry by name).
+    zero_method
+        Zero differences: ``"zsplit"`` (default; Demšar: their ranks are split evenly between
+        R⁺ and R⁻), ``"wilcox"`` (dropped before ranking), ``"pratt"`` (ranked, then dropped) —
+        the names and formulas of ``scipy.stats.wilcoxon``.
+    method
+        p-value from the ``"exact"`` null distribution of T, the normal ``"approx"``-imation
+        (with the tie correction of the variance), or ``"auto"``: exact when the number of
+        ranked differences is ≤ 50 and there are no ties and no zeros, else the approximation.
+        (scipy's ``"auto"`` would run a permutation test for small samples with ties or zeros;
+        this one uses the normal approximation there.)
+    correction
+        Continuity correction of the normal approximation (0.5 towards the mean).
+    adjust
+        ``"holm"``: apply :func:`holm` to the comparisons of each group (``p_adjusted`` is added
+        and ``reject`` uses it).
+    alpha
+        Significance level α in (0, 1).
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, a, b, n_blocks, n_zero, r_plus, r_minus, statistic, z,
+    exact, p_value, critical_value, alpha, reject, better`` (with ``adjust``, ``p_adjusted``
+    follows ``p_value``), one row per comparison, sorted by keys, a, b:
+
+    * ``n_blocks`` — N; ``n_zero`` — blocks with d = 0 (Int64);
+    * ``r_plus``, ``r_minus`` — R⁺ and R⁻ (with ``"zsplit"`` each includes half the zero ranks);
+    * ``statistic`` — T = min(R⁺, R⁻); ``z`` — its normal-approximation z (≤ 0, with the
+      continuity correction if requested); ``exact`` — whether ``p_value`` comes from the
+      exact distribution;
+    * ``p_value`` — two-sided; ``critical_value`` — the largest T that rejects at α (exact: an
+      integer, null when no T can reject, e.g. N ≤ 5 at α = 0.05; approximation: the boundary
+      μ_T − z_{α/2} σ_T); ``reject`` — p_value < α; ``better`` — a if R⁺ > R⁻ (b otherwise) for
+      a higher-is-better metric, the reverse for lower-is-better, only when rejected.
+
+    Notes
+    -----
+    When every difference is zero the test is undefined under ``"wilcox"`` (nothing is left to
+    rank) and ``"pratt"`` (σ = 0): ``z``, ``p_value``, ``reject`` and ``better`` are null.
+    Normal approximation: z = (R⁺ − n(n+1)/4) / σ with σ² = n(n+1)(2n+1)/24 − Σ(t³ − t)/48 over
+    tie groups (scipy's formulas for each zero method). Differences are compared exactly:
+    values that differ by floating-point noise (0.768 − 0.763 vs 0.936 − 0.931) are not ties;
+    round the metric first when it is reported with few decimals. With ``method="exact"`` and
+    ties or zeros, R⁺ is rounded conservatively (as scipy does). Each group needs at least two
+    learners and two blocks (``InsufficientDataError``).
+
+    References
+    ----------
+    Wilcoxon (1945), "Individual comparisons by ranking methods", Biometrics Bulletin 1(6).
+    Demšar (2006), "Statistical comparisons of classifiers over multiple data sets", JMLR 7,
+    §3.1.3. Not in the book's chapter 2; the study notes point to it for pairwise comparisons.
+
+    See Also
+    --------
+    holm : step-down correction for many comparisons.
+    friedman : all learners at once.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(6)] * 2,
+    ...                    "learner": ["A"] * 6 + ["B"] * 6,
+    ...                    "accuracy": [0.81, 0.72, 0.93, 0.64, 0.85, 0.76,
+    ...                                 0.80, 0.70, 0.90, 0.60, 0.80, 0.70]})
+    >>> fe.wilcoxon(df, "accuracy", a="A", b="B").select(
+    ...     "statistic", "exact", "p_value", "better").row(0)
+    (0.0, True, 0.03125, 'A')
+    """
+    func = "wilcoxon"
+    alpha = check_alpha(alpha, func)
+    check_parameter(
+        zero_method in ("zsplit", "wilcox", "pratt"),
+        func,
+        f"zero_method must be 'zsplit', 'wilcox' or 'pratt', got {zero_method!r}.",
+    )
+    check_parameter(
+        method in ("auto", "exact", "approx"),
+        func,
+        f"method must be 'auto', 'exact' or 'approx', got {method!r}.",
+    )
+    check_parameter(
+        isinstance(correction, bool), func, f"correction must be a bool, got {correction!r}."
+    )
+    check_parameter(
+        adjust in (None, "holm"), func, f"adjust must be None or 'holm', got {adjust!r}."
+    )
+    lf, eager, keys, schema = open_frame(data, func, by)
+    check_outputs(func, [*keys, block], [*_WILCOXON_OUT, "p_adjusted"])
+    hib = resolve_direction(func, metric, higher_is_better)
+    check_parameter(
+        a is None or b is not None,
+        func,
+        f"a= needs b= (a pair), got a={a!r} and b=None.\nHint: pass only b= to compare every "
+        "learner with the control b.",
+    )
+    if b is not None:
+        require_columns(schema, func, learner=learner)
+        check_learner_value(schema, func, learner, b, "b")
+    if a is not None:
+        check_learner_value(schema, func, learner, a, "a")
+        check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+        lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
+
+    cell = cells(lf, schema, func, keys, block, learner, metric)
+    presence = [
+        pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
+        pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),
+        (pl.col(learner) == pl.lit(b)).any().alias("__has_b")
+        if b is not None
+        else pl.lit(True).alias("__has_b"),
+        (pl.col(learner) == pl.lit(a)).any().alias("__has_a")
+        if a is not None
+        else pl.lit(True).alias("__has_a"),
+    ]
+    counts = cell.group_by(keys).agg(presence) if keys else cell.select(presence)
+    who = (
+        f"learners a={a!r} and b={b!r} must both" if a is not None else f"the control b={b!r} must"
+    )
+    counts = enforce(
+        counts,
+        guard(
+            ~(pl.col("__has_a") & pl.col("__has_b")),
+            "InsufficientDataError",
+            f"{func}(): {who} have values, got none{{}}.",
+            group_text(keys),
+        ),
+        guard(
+            pl.col("__learners") < 2,
+            "InsufficientDataError",
+            f"{func}(): needs at least 2 learners, got {{}}{{}}.",
+            pl.col("__learners"),
+            group_text(keys),
+        ),
+        guard(
+            pl.col("__blocks") < 2,
+            "InsufficientDataError",
+            f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
+            pl.col("__blocks"),
+            group_text(keys),
+        ),
+    )
+    if keys:
+        cell = cell.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
+    else:
+        cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
+
+    left = cell.rename({learner: "a", "__value": "__va"})
+    right = cell.rename({learner: "b", "__value": "__vb"})
+    pairs = left.join(right, on=[*keys, block], how="inner", nulls_equal=True)
+    if a is not None:
+        pairs = pairs.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
+    elif b is not None:
+        pairs = pairs.filter((pl.col("b") == pl.lit(b)) & (pl.col("a") != pl.lit(b)))
+    else:
+        pairs = pairs.filter(pl.col("a") < pl.col("b"))
+
+    comparison = [*keys, "a", "b"]
+    d = pl.col("__va") - pl.col("__vb")
+    ranked = d != 0 if zero_method == "wilcox" else pl.lit(True)
+    magnitude = pl.when(ranked).then(d.abs())
+    pairs = pairs.with_columns(d.alias("__d"), magnitude.alias("__abs")).with_columns(
+        pl.col("__abs").rank("average").over(comparison).alias("__rank"),
+        pl.len().over([*comparison, "__abs"]).cast(pl.Float64).alias("__tie"),
+    )
+    rank, dd = pl.col("__rank"), pl.col("__d")
+    tie_rows = pl.col("__abs").is_not_null()
+    if zero_method == "pratt":
+        tie_rows = tie_rows & (dd != 0)
+    zero_ranks = rank.filter(dd == 0).sum()
+    half = zero_ranks / 2.0 if zero_method == "zsplit" else pl.lit(0.0)
+    stats_ = pairs.group_by(comparison).agg(
+        pl.len().cast(pl.Int64).alias("n_blocks"),
+        (dd == 0).sum().cast(pl.Int64).alias("n_zero"),
+        (rank.filter(dd > 0).sum() + half).alias("r_plus"),
+        (rank.filter(dd < 0).sum() + half).alias("r_minus"),
+        rank.count().cast(pl.Float64).alias("__count"),
+        (pl.col("__tie").filter(tie_rows) ** 2 - 1.0).sum().alias("__ties"),
+    )
+    count = pl.col("__count")
+    n = pl.col("n_blocks").cast(pl.Float64)
+    n0 = pl.col("n_zero").cast(pl.Float64)
+    if zero_method == "pratt":
+        mn = n * (n + 1) / 4 - n0 * (n0 + 1) / 4
+        var = n * (n + 1) * (2 * n + 1) - n0 * (n0 + 1) * (2 * n0 + 1)
+        count = n
+    else:
+        mn = count * (count + 1) / 4
+        var = count * (count + 1) * (2 * count + 1)
+    se = ((var - pl.col("__ties") / 2.0) / 24.0).sqrt()
+    if method == "exact":
+        use_exact = pl.lit(True)
+    elif method == "approx":
+        use_exact = pl.lit(False)
+    else:
+        use_exact = (count <= 50) & (pl.col("n_zero") == 0) & (pl.col("__ties") == 0)
+    stats_ = stats_.with_columns(
+        pl.min_horizontal("r_plus", "r_minus").alias("statistic"),
+        mn.alias("__mn"),
+        pl.when(se > 0).then(se).alias("__se"),
+        count.alias("__count"),
+        use_exact.alias("exact"),
+        pl.lit(float(correction)).alias("__correction"),
+        pl.lit(alpha).alias("alpha"),
+    ).with_columns(pl.col("exact").cast(pl.Float64).alias("__exact"))
+    out = scipy_step(
+        stats_,
+        _wilcoxon_scipy,
+        ["__count", "r_plus", "__mn", "__se", "__exact", "__correction", "alpha"],
+        ["z", "p_value", "critical_value"],
+    )
+    out = out.with_columns((pl.col("p_value") < pl.col("alpha")).alias("reject"))
+    columns = list(_WILCOXON_OUT)
+    if adjust == "holm":
+        from frameeval.compare.post_hoc import holm
+
+        out = holm(out, by=keys or None, alpha=alpha)
+        columns.insert(columns.index("p_value") + 1, "p_adjusted")
+    a_ahead = pl.col("r_plus") > pl.col("r_minus")
+    b_ahead = pl.col("r_plus") < pl.col("r_minus")
+    out = out.with_columns(better_expr(a_ahead, b_ahead) if hib else better_expr(b_ahead, a_ahead))
+    out = _sorted(out.select(*keys, *columns), keys, "a", "b")
+    return finish(out, eager)
