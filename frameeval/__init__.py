@@ -5,7 +5,7 @@ Measures are Polars expressions (``fe.accuracy``, ``fe.f1``…) that work inside
 take a DataFrame or LazyFrame and return the same kind.
 """
 
-from frameeval import compare, exceptions
+from frameeval import compare, exceptions, split
 from frameeval._frame import collect
 from frameeval._version import __version__
 from frameeval.compare import (
@@ -33,6 +33,7 @@ from frameeval.confusion import (
     macro_micro,
 )
 from frameeval.decompose import bias_variance, bootstrap_predictions
+from frameeval.evaluate import evaluate, learning_curve, validation_curve
 from frameeval.exceptions import FrameEvalError
 from frameeval.metrics import (
     MEASURES,
@@ -87,6 +88,7 @@ __all__ = [
     "delong_ci",
     "delong_test",
     "error_rate",
+    "evaluate",
     "exceptions",
     "f1",
     "fbeta",
@@ -94,6 +96,7 @@ __all__ = [
     "fpr",
     "friedman",
     "holm",
+    "learning_curve",
     "macro_micro",
     "mae",
     "mcnemar",
@@ -105,8 +108,10 @@ __all__ = [
     "rank_table",
     "recall",
     "rmse",
+    "split",
     "t_test",
     "tnr",
     "tpr",
+    "validation_curve",
     "wilcoxon",
 ]
