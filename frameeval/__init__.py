@@ -5,7 +5,7 @@ Measures are Polars expressions (``fe.accuracy``, ``fe.f1``…) that work inside
 take a DataFrame or LazyFrame and return the same kind.
 """
 
-from frameeval import compare, exceptions, split
+from frameeval import charts, compare, exceptions, split
 from frameeval._frame import collect
 from frameeval._version import __version__
 from frameeval.compare import (
@@ -75,6 +75,7 @@ __all__ = [
     "bootstrap_ci",
     "bootstrap_predictions",
     "bootstrap_replicates",
+    "charts",
     "classification_report",
     "collect",
     "compare",

@@ -1,0 +1,36 @@
+"""Altair charts of frameeval's result frames: one function per picture.
+
+Every function takes the frames the computational modules return (DataFrame or LazyFrame, or
+pandas / pyarrow; charts collect them, after thinning large curves, as charts are a boundary) and
+returns an Altair chart; nothing is recomputed. :func:`save` writes a chart as self-contained
+HTML, SVG, PNG or the Vega-Lite JSON spec. See docs/charts.md for a picture of each.
+"""
+
+from frameeval.charts.compare import (
+    binomial,
+    cd_diagram,
+    metric_distribution,
+    rank_heatmap,
+    t_distribution,
+)
+from frameeval.charts.confusion import confusion_heatmap
+from frameeval.charts.curves import cost_curve, pr, roc
+from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
+from frameeval.charts.save import save, to_html
+
+__all__ = [
+    "bias_variance",
+    "binomial",
+    "cd_diagram",
+    "confusion_heatmap",
+    "cost_curve",
+    "learning_curve",
+    "metric_distribution",
+    "pr",
+    "rank_heatmap",
+    "roc",
+    "save",
+    "t_distribution",
+    "to_html",
+    "validation_curve",
+]

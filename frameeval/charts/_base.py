@@ -1,0 +1,355 @@
+"""Plumbing shared by the chart builders: frames in, Altair layers out.
+
+Charts are a boundary: they collect the (possibly lazy) frames they are given (after thinning, so
+only the rows that are drawn are materialised), never compute statistics, and hand Altair a clean
+``pl.DataFrame`` (non-finite floats as null, categoricals as strings) so the spec is valid JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import altair as alt
+import polars as pl
+
+from frameeval._frame import as_keys, collect, to_lazy
+from frameeval._validate import check_numeric, require_columns
+from frameeval.charts import _theme as theme
+from frameeval.exceptions import ColumnNotFoundError, EmptyFrameError, InvalidParameterError
+
+LAYER = "__fe_layer"
+LABEL = "__fe_label"
+FACET = "__fe_facet"
+TEXT = "__fe_text"
+X = "__fe_x"
+Y = "__fe_y"
+
+
+def lazy(data: Any, func: str) -> pl.LazyFrame:
+    """Any supported frame as a LazyFrame (charts accept DataFrame, LazyFrame, pandas, pyarrow)."""
+    return to_lazy(data, func)[0]
+
+
+def gather(lf: pl.LazyFrame, func: str, what: str = "data") -> pl.DataFrame:
+    """Collect at the chart boundary; an empty result is an error (there is nothing to draw)."""
+    df = collect(lf)
+    if df.height == 0:
+        raise EmptyFrameError(f"{func}(): {what} must have at least one row, got an empty frame.")
+    return df
+
+
+def columns(
+    lf: pl.LazyFrame, func: str, numeric: dict[str, str] | None = None, **roles: Any
+) -> pl.Schema:
+    """The schema, after checking that every named role column exists (and numeric ones are)."""
+    schema = lf.collect_schema()
+    require_columns(schema, func, **(numeric or {}), **roles)
+    if numeric:
+        check_numeric(schema, func, **numeric)
+    return schema
+
+
+def key_columns(
+    schema: pl.Schema, values: Iterable[str], by: str | Sequence[str] | None, func: str
+) -> list[str]:
+    """The key columns of a frame: ``by=`` if given, else every column that is not a value."""
+    if by is not None:
+        keys = as_keys(by)
+        require_columns(schema, func, by=keys)
+        return keys
+    values = set(values)
+    return [name for name in schema.names() if name not in values]
+
+
+def facet_columns(facet: str | Sequence[str] | None, schema: pl.Schema, func: str) -> list[str]:
+    cols = as_keys(facet)
+    require_columns(schema, func, facet=cols)
+    return cols
+
+
+def resolve_color(
+    color: str | None, keys: Sequence[str], facet: Sequence[str], func: str, role: str = "key"
+) -> str | None:
+    """``color=`` if given (it must be a key column), else the last key not used for facets."""
+    if color is not None:
+        if color not in keys:
+            raise InvalidParameterError(
+                f"{func}(): color= must name a {role} column of the frame (one of "
+                f"{list(keys)}), got {color!r}."
+            )
+        return color
+    rest = [k for k in keys if k not in facet]
+    return rest[-1] if rest else None
+
+
+def field(name: str) -> str:
+    """A column name as a Vega-Lite field (dots and brackets would otherwise mean nesting)."""
+    for char in ("\\", ".", "[", "]"):
+        name = name.replace(char, "\\" + char)
+    return name
+
+
+def sanitize(df: pl.DataFrame) -> pl.DataFrame:
+    """Make a frame JSON-safe for Vega: non-finite floats → null, categoricals/temporal → string."""
+    exprs = []
+    for name, dtype in df.schema.items():
+        col = pl.col(name)
+        if dtype.is_float():
+            exprs.append(pl.when(col.is_finite()).then(col).otherwise(None).alias(name))
+        elif isinstance(dtype, pl.Categorical | pl.Enum) or dtype.is_temporal():
+            exprs.append(col.cast(pl.String))
+        elif isinstance(dtype, pl.Decimal):
+            exprs.append(col.cast(pl.Float64))
+        elif dtype in (pl.Object, pl.Binary) or dtype.is_nested():
+            exprs.append(col.cast(pl.String, strict=False))
+    return df.with_columns(exprs) if exprs else df
+
+
+def fixed(expr: pl.Expr, digits: int = 3) -> pl.Expr:
+    """A number as text with ``digits`` decimals ("0.912"); null/NaN → "undefined"."""
+    factor = 10**digits
+    finite = pl.when(expr.is_finite()).then(expr).otherwise(0.0)
+    scaled = (finite.abs() * factor).round(0).cast(pl.Int64, strict=False)
+    whole = (scaled // factor).cast(pl.String)
+    frac = (scaled % factor).cast(pl.String).str.zfill(digits)
+    sign = pl.when((finite < 0) & (scaled > 0)).then(pl.lit("-")).otherwise(pl.lit(""))
+    text = (
+        pl.concat_str([sign, whole, pl.lit("."), frac]) if digits else pl.concat_str([sign, whole])
+    )
+    return (
+        pl.when(expr.is_null() | expr.is_nan())
+        .then(pl.lit("undefined"))
+        .when(expr.is_infinite())
+        .then(pl.when(expr > 0).then(pl.lit("+∞")).otherwise(pl.lit("−∞")))
+        .otherwise(text)
+    )
+
+
+def significant(expr: pl.Expr, digits: int = 4) -> pl.Expr:
+    """A number as text with ``digits`` significant digits ("0.1235", "1e-7"); ±inf as "±∞"."""
+    return (
+        pl.when(expr.is_infinite())
+        .then(pl.when(expr > 0).then(pl.lit("+∞")).otherwise(pl.lit("−∞")))
+        .otherwise(expr.round_sig_figs(digits).cast(pl.String))
+    )
+
+
+def as_text(name: str) -> pl.Expr:
+    """A key column as display text."""
+    return pl.col(name).cast(pl.String).fill_null("null")
+
+
+def value_order(df: pl.DataFrame, name: str) -> list[Any]:
+    """The distinct values of a column in sorted order (numbers numerically), as drawn."""
+    return df.get_column(name).unique().sort(nulls_last=True).to_list()
+
+
+@dataclass
+class Facet:
+    """A resolved facet: the field to facet on and its title (None = no facet)."""
+
+    field: str | None
+    title: str
+    count: int
+
+
+def add_facet(df: pl.DataFrame, cols: Sequence[str]) -> tuple[pl.DataFrame, Facet]:
+    """One facet field for ``cols``: the column itself, or a combined label for several."""
+    if not cols:
+        return df, Facet(None, "", 0)
+    if len(cols) == 1:
+        return df, Facet(cols[0], cols[0], df.get_column(cols[0]).n_unique())
+    df = df.with_columns(
+        pl.concat_str([pl.lit(f"{c}=") + as_text(c) for c in cols], separator=", ").alias(FACET)
+    )
+    return df, Facet(FACET, ", ".join(cols), df.get_column(FACET).n_unique())
+
+
+def facet_chart(
+    chart: Any,
+    facet: Facet,
+    chart_title: alt.TitleParams | str,
+    *,
+    columns: int = 3,
+    resolve: dict[str, Any] | None = None,
+) -> alt.TopLevelMixin:
+    """Wrap a layer in a facet (when asked) and set the title on the outermost chart."""
+    if facet.field is None:
+        return chart.properties(title=chart_title)
+    out = chart.facet(
+        facet=alt.Facet(field=field(facet.field), type="nominal", header=theme.header(facet.title)),
+        columns=max(1, min(columns, facet.count)),
+    ).properties(title=chart_title)
+    if resolve:
+        out = out.resolve_scale(**resolve)
+    return out
+
+
+def tooltip(name: str, kind: str = "nominal", fmt: str | None = None, label: str | None = None):
+    """A tooltip entry for column ``name``."""
+    params: dict[str, Any] = {"field": field(name), "type": kind, "title": label or name}
+    if fmt is not None:
+        params["format"] = fmt
+    return alt.Tooltip(**params)
+
+
+def key_tooltips(keys: Iterable[str]) -> list[alt.Tooltip]:
+    return [tooltip(k) for k in keys]
+
+
+def color_encoding(
+    name: str, label: str, df: pl.DataFrame, sort: list[Any] | None = None, **extra: Any
+) -> alt.Color:
+    """A categorical colour encoding on ``name`` with a legend titled ``label``."""
+    order = sort if sort is not None else value_order(df, name)
+    return alt.Color(
+        field=field(name),
+        type="nominal",
+        sort=order,
+        scale=alt.Scale(scheme=theme.scheme(len(order))),
+        legend=theme.legend(label),
+        **extra,
+    )
+
+
+def layer_filter(name: str) -> str:
+    """A Vega expression keeping the rows of one layer of a combined data set."""
+    return f"datum['{LAYER}'] === '{name}'"
+
+
+@dataclass
+class Summary:
+    """How a per-group number (AUC, BEP, expected total cost) is shown next to its curve.
+
+    ``legend`` mode (the number is a function of the colour): :meth:`apply` adds a ``LABEL``
+    column ("A (AUC 0.912)") that becomes the colour field. Otherwise ``rows`` (layer "summary")
+    carry text and positions drawn as a text layer inside each panel.
+    """
+
+    color_field: str | None
+    color_sort: list[Any] | None
+    labels: pl.DataFrame | None = None
+    rows: pl.DataFrame | None = None
+
+    def apply(self, df: pl.DataFrame) -> pl.DataFrame:
+        """Add the legend label column to a layer's rows (legend mode only)."""
+        if self.labels is None:
+            return df
+        key = self.labels.columns[0]
+        return df.join(self.labels, on=key, how="left", nulls_equal=True).with_columns(
+            pl.coalesce(LABEL, as_text(key)).alias(LABEL)
+        )
+
+
+def summarize(
+    main: pl.DataFrame,
+    summary: Any,
+    *,
+    value: str,
+    name: str,
+    func: str,
+    role: str,
+    keys: Sequence[str],
+    color: str | None,
+    facet: Sequence[str],
+    anchor: tuple[float, float, float],
+) -> Summary:
+    """Attach a per-group number to the curves, as legend labels or in-panel annotations.
+
+    ``main`` holds the drawn rows (for the groups present); ``anchor`` is (x, y of the first
+    annotation line, step in y) in data coordinates.
+    """
+    base_sort = value_order(main, color) if color is not None else None
+    if summary is None:
+        return Summary(color, base_sort)
+    slf = lazy(summary, func)
+    schema = slf.collect_schema()
+    require_columns(schema, func, **{role: value})
+    check_numeric(schema, func, **{role: value})
+    skeys = [c for c in schema.names() if c != value]
+    extra = [c for c in skeys if c not in keys]
+    if extra:
+        raise InvalidParameterError(
+            f"{func}(): {role}= frame has key columns the curve frame lacks, got {extra} "
+            f"(curve keys: {list(keys)})."
+        )
+    sdf = gather(slf.select(*skeys, value), func, f"{role}=")
+    sdf = sdf.with_columns(fixed(pl.col(value)).alias(TEXT))
+    if color is not None and skeys == [color]:
+        present = main.select(color).unique()
+        labels = present.join(sdf, on=color, how="left", nulls_equal=True).select(
+            color,
+            (as_text(color) + f" ({name} " + pl.col(TEXT).fill_null("undefined") + ")").alias(
+                LABEL
+            ),
+        )
+        order = labels.sort(color, nulls_last=True).get_column(LABEL).to_list()
+        return Summary(LABEL, order, labels=labels)
+    # annotation: one text line per group and panel
+    group_cols = list(dict.fromkeys([*facet, *skeys, *([color] if color else [])]))
+    if not group_cols:
+        rows = sdf
+    elif skeys:
+        rows = main.select(group_cols).unique().join(sdf, on=skeys, how="inner", nulls_equal=True)
+    else:
+        rows = main.select(group_cols).unique().join(sdf, how="cross")
+    shown = [c for c in group_cols if c not in facet]
+    prefix = (
+        pl.concat_str([as_text(c) for c in shown], separator=" · ") + pl.lit(": ")
+        if shown
+        else pl.lit("")
+    )
+    x0, y0, step = anchor
+    line = pl.int_range(pl.len()).over(facet) if facet else pl.int_range(pl.len())
+    rows = (rows.sort(group_cols, nulls_last=True) if group_cols else rows).with_columns(
+        (prefix + pl.lit(f"{name} ") + pl.col(TEXT)).alias(TEXT),
+        pl.lit(x0).alias(X),
+        (pl.lit(y0) + pl.lit(step) * line).alias(Y),
+        pl.lit("summary").alias(LAYER),
+    )
+    return Summary(color, base_sort, rows=rows.drop(value))
+
+
+def summary_layer(summary: Summary, df: pl.DataFrame, align: Any) -> list[alt.Chart]:
+    """The in-panel text layer of an annotation-mode summary (empty in legend mode)."""
+    if summary.rows is None:
+        return []
+    enc: dict[str, Any] = {
+        "x": alt.X(field=X, type="quantitative"),
+        "y": alt.Y(field=Y, type="quantitative"),
+        "text": alt.Text(field=TEXT, type="nominal"),
+    }
+    if summary.color_field is not None:
+        enc["color"] = color_encoding(
+            summary.color_field, summary.color_field, df, summary.color_sort
+        )
+    return [
+        alt.Chart()
+        .mark_text(align=align, baseline="middle", fontSize=theme.FONT_SIZE)
+        .encode(**enc)
+        .transform_filter(layer_filter("summary"))
+    ]
+
+
+def combine(frames: Sequence[pl.DataFrame | None]) -> pl.DataFrame:
+    """One data set for all faceted layers (each tagged by ``LAYER``), JSON-safe."""
+    parts = [f for f in frames if f is not None]
+    return sanitize(pl.concat(parts, how="diagonal_relaxed"))
+
+
+def check_level(level: Any, func: str) -> None:
+    """An iso-F1 level must be a number in (0, 1)."""
+    ok = isinstance(level, int | float) and not isinstance(level, bool) and 0 < level < 1
+    if not ok:
+        raise InvalidParameterError(f"{func}(): f1_lines levels must be in (0, 1), got {level!r}.")
+
+
+def require_keys(missing: Sequence[str], func: str, role: str, keys: Sequence[str]) -> None:
+    """A companion frame (``lines=``…) must carry every key column of the main frame."""
+    if missing:
+        raise ColumnNotFoundError(
+            f"{func}(): {role} frame lacks key columns {list(missing)} of the curve frame, "
+            f"got keys {list(keys)}."
+        )

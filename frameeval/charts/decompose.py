@@ -1,0 +1,394 @@
+"""Bias–variance (figure 2.9), learning curves and validation curves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import altair as alt
+import polars as pl
+
+from frameeval._frame import as_keys
+from frameeval._validate import check_numeric, require_columns
+from frameeval.charts import _base as b
+from frameeval.charts import _theme as theme
+from frameeval.exceptions import InvalidParameterError
+
+#: Components looked for by default, in legend order, with their display names.
+COMPONENTS = {
+    "error": "generalisation error",
+    "bias_squared": "bias²",
+    "bias": "bias",
+    "variance": "variance",
+    "noise": "noise",
+}
+_NOT_KEYS = {
+    "n_instances",
+    "n_repeats",
+    "remainder",
+    "unbiased_variance",
+    "biased_variance",
+    "net_variance",
+    "main_prediction",
+    "actual",
+}
+
+
+def bias_variance(
+    decomposition: Any,
+    *,
+    complexity: str = "complexity",
+    components: Sequence[str] | None = None,
+    by: str | Sequence[str] | None = None,
+    facet: str | Sequence[str] | None = None,
+    title: str | None = "Bias–variance decomposition",
+    width: int = theme.WIDE,
+    height: int = theme.TALL,
+) -> alt.TopLevelMixin:
+    """Bias², variance and error against model complexity (figure 2.9).
+
+    Parameters
+    ----------
+    decomposition
+        One row per complexity level (and group): the output of ``fe.bias_variance(...,
+        by=[complexity, ...])``, e.g. ``degree, n_instances, n_repeats, error, bias_squared,
+        variance``.
+    complexity
+        The column on the x axis (training degree / model complexity: a polynomial degree, tree
+        depth, 1/λ…). Numeric columns give a quantitative axis, others an ordinal one in sorted
+        order.
+    components
+        Columns drawn as lines; default those present among ``error, bias_squared, bias,
+        variance, noise``.
+    by
+        Further key columns; default every column that is neither ``complexity``, a component nor
+        a bookkeeping column of ``fe.bias_variance`` (``n_instances``, ``n_repeats``, …).
+    facet
+        Panel column(s); default the further keys (the colour shows the component).
+    title, width, height
+        Title and panel size in pixels.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    For squared loss E(f; D) = bias²(x) + var(x) + ε² (eq 2.42): with little training (low
+    complexity) bias dominates the error, with much training variance does (figure 2.9). The
+    values are drawn as given.
+
+    References
+    ----------
+    Domingos, P. (2000). A unified bias-variance decomposition. ICML.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> bv = pl.DataFrame({"degree": [1, 2, 3], "error": [0.9, 0.5, 0.7],
+    ...                    "bias_squared": [0.8, 0.3, 0.1], "variance": [0.05, 0.15, 0.55]})
+    >>> chart = fe.charts.bias_variance(bv, complexity="degree")
+    >>> chart.to_dict()["layer"][0]["encoding"]["color"]["field"]
+    '__fe_component'
+    """
+    func = "bias_variance"
+    lf = b.lazy(decomposition, func)
+    schema = lf.collect_schema()
+    require_columns(schema, func, complexity=complexity)
+    if components is None:
+        components = [c for c in COMPONENTS if c in schema]
+        if not components:
+            raise InvalidParameterError(
+                f"{func}(): components= must name the columns to draw when none of "
+                f"{list(COMPONENTS)} is present, got columns {schema.names()}."
+            )
+    components = list(components)
+    require_columns(schema, func, components=components)
+    check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
+    values = {complexity, *components, *COMPONENTS, *_NOT_KEYS}
+    keys = b.key_columns(schema, values, by, func)
+    facets = b.facet_columns(facet, schema, func) if facet is not None else keys
+    df = b.gather(lf, func, "decomposition=")
+    names = {c: COMPONENTS.get(c, c) for c in components}
+    long = df.select(*keys, complexity, *components).unpivot(
+        on=components,
+        index=[*keys, complexity],
+        variable_name="__fe_column",
+        value_name="__fe_value",
+    )
+    long = long.with_columns(
+        pl.col("__fe_column").replace_strict(names, return_dtype=pl.String).alias("__fe_component")
+    )
+    data, panel = b.add_facet(b.sanitize(long), facets)
+    numeric = schema[complexity].is_numeric()
+    sort: dict[str, Any] = {} if numeric else {"sort": b.value_order(df, complexity)}
+    x = alt.X(
+        field=b.field(complexity),
+        type="quantitative" if numeric else "ordinal",
+        axis=theme.axis(f"{complexity} (model complexity →)"),
+        **sort,
+    )
+    order = [names[c] for c in components]
+    color = alt.Color(
+        field="__fe_component",
+        type="nominal",
+        sort=order,
+        scale=alt.Scale(scheme=theme.scheme(len(order))),
+        legend=theme.legend("component"),
+    )
+    y = alt.Y(field="__fe_value", type="quantitative", axis=theme.axis("Value"))
+    details = [alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in facets]
+    tips = [
+        *b.key_tooltips(keys),
+        b.tooltip(complexity),
+        b.tooltip("__fe_component", label="component"),
+        b.tooltip("__fe_value", "quantitative", ".4f", "value"),
+    ]
+    extra = {"detail": details} if details else {}
+    line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, color=color, **extra)
+    points = (
+        alt.Chart()
+        .mark_point(filled=True, size=36)
+        .encode(x=x, y=y, color=color, tooltip=tips, **extra)
+    )
+    chart = alt.layer(line, points, data=data).properties(width=width, height=height)
+    subtitle = "E(f; D) = bias² + variance + noise (eq 2.42, figure 2.9)"
+    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+
+
+_SPLIT_COLUMNS = {"repeat", "fold", "seed", "split", "instance"}
+
+
+def _score_curve(
+    func: str,
+    frame: Any,
+    x: str | None,
+    score: str,
+    role: str,
+    color: str | None,
+    facet: str | Sequence[str] | None,
+    log_x: bool,
+    x_title: str | None,
+    title: str | None,
+    subtitle: str,
+    width: int,
+    height: int,
+) -> alt.TopLevelMixin:
+    lf = b.lazy(frame, func)
+    schema = lf.collect_schema()
+    facets = as_keys(facet)
+    if x is None:
+        candidates = [
+            c
+            for c in schema.names()
+            if c not in {score, role, color, *facets, *_SPLIT_COLUMNS} and schema[c].is_numeric()
+        ]
+        if len(candidates) != 1:
+            raise InvalidParameterError(
+                f"{func}(): param= must name the hyper-parameter column when it cannot be "
+                f"inferred, got candidate columns {candidates}."
+            )
+        x = candidates[0]
+    require_columns(schema, func, x=x, score=score, facet=facets)
+    check_numeric(schema, func, x=x, score=score)
+    color = color or (role if role in schema else None)
+    if color is not None:
+        require_columns(schema, func, color=color)
+    df = b.gather(lf, func, "frame=")
+    if log_x:
+        bad = df.filter(pl.col(x) <= 0).height
+        if bad:
+            raise InvalidParameterError(
+                f"{func}(): log_x=True needs positive values in column {x!r}, got {bad} "
+                "value(s) <= 0."
+            )
+    data, panel = b.add_facet(b.sanitize(df), facets)
+    group: list[Any] = [
+        b.field(c)
+        for c in dict.fromkeys(
+            [x, *([color] if color else []), *([panel.field] if panel.field else [])]
+        )
+    ]
+    x_enc = alt.X(
+        field=b.field(x),
+        type="quantitative",
+        scale=alt.Scale(type="log") if log_x else alt.Scale(zero=False),
+        axis=theme.axis(x_title or x),
+    )
+    y_axis = theme.axis(f"{score} (mean ± sd over folds)")
+    color_enc = {}
+    if color is not None:
+        order = b.value_order(data, color)
+        preferred = [v for v in ("train", "validation", "test") if v in order]
+        order = preferred + [v for v in order if v not in preferred]
+        color_enc = {"color": b.color_encoding(color, color, data, order)}
+    base = (
+        alt.Chart()
+        .transform_aggregate(
+            aggregate=[
+                alt.AggregatedFieldDef(op="mean", field=b.field(score), **{"as": "__fe_mean"}),
+                alt.AggregatedFieldDef(op="stdev", field=b.field(score), **{"as": "__fe_sd"}),
+                alt.AggregatedFieldDef(op="count", **{"as": "__fe_n"}),
+            ],
+            groupby=group,
+        )
+        .transform_calculate(
+            __fe_lo="datum.__fe_sd == null ? datum.__fe_mean : datum.__fe_mean - datum.__fe_sd",
+            __fe_hi="datum.__fe_sd == null ? datum.__fe_mean : datum.__fe_mean + datum.__fe_sd",
+        )
+    )
+    tips = [
+        *([b.tooltip(color)] if color else []),
+        b.tooltip(x, "quantitative", ",.4~g"),
+        b.tooltip("__fe_mean", "quantitative", ".4f", f"mean {score}"),
+        b.tooltip("__fe_sd", "quantitative", ".4f", "sd"),
+        b.tooltip("__fe_n", "quantitative", "d", "folds"),
+    ]
+    layers = [
+        base.mark_area(opacity=0.18).encode(
+            x=x_enc,
+            y=alt.Y(field="__fe_lo", type="quantitative", scale=alt.Scale(zero=False), axis=y_axis),
+            y2=alt.Y2(field="__fe_hi"),
+            **color_enc,
+        ),
+        base.mark_line(strokeWidth=2.2).encode(
+            x=x_enc, y=alt.Y(field="__fe_mean", type="quantitative"), **color_enc
+        ),
+        base.mark_point(filled=True, size=40).encode(
+            x=x_enc, y=alt.Y(field="__fe_mean", type="quantitative"), tooltip=tips, **color_enc
+        ),
+    ]
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+
+
+def learning_curve(
+    curve: Any,
+    *,
+    train_size: str = "train_size",
+    score: str = "score",
+    role: str = "role",
+    color: str | None = None,
+    facet: str | Sequence[str] | None = None,
+    log_x: bool = False,
+    title: str | None = "Learning curve",
+    width: int = theme.WIDE,
+    height: int = theme.TALL,
+) -> alt.TopLevelMixin:
+    """Training and validation score against training-set size, mean ± sd over folds.
+
+    Parameters
+    ----------
+    curve
+        Tidy frame with one row per training size, role and fold: ``train_size, role, score``
+        (plus e.g. ``repeat, fold``), as returned by ``fe.learning_curve``.
+    train_size, score, role
+        Column names. ``role`` holds ``"train"`` / ``"validation"``.
+    color
+        Column coloured by; default ``role``.
+    facet
+        Panel column(s), e.g. ``"learner"``.
+    log_x
+        Logarithmic x axis.
+    title, width, height
+        Title and panel size in pixels.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    The line is the mean over the rows of each (size, role) and the band mean ± one standard
+    deviation (Vega-Lite aggregates the rows it draws; a single row gives no band). A wide gap
+    between train and validation that closes slowly suggests high variance; two low curves that
+    meet early suggest high bias (the diagnostics of section 2.5).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> lc = pl.DataFrame({"train_size": [10, 10, 20, 20], "fold": [0, 0, 0, 0],
+    ...                    "role": ["train", "validation"] * 2, "score": [0.9, 0.7, 0.88, 0.8]})
+    >>> [layer["mark"]["type"] for layer in fe.charts.learning_curve(lc).to_dict()["layer"]]
+    ['area', 'line', 'point']
+    """
+    return _score_curve(
+        "learning_curve",
+        curve,
+        train_size,
+        score,
+        role,
+        color,
+        facet,
+        log_x,
+        "Training-set size",
+        title,
+        "line: mean over folds; band: ± 1 sd",
+        width,
+        height,
+    )
+
+
+def validation_curve(
+    curve: Any,
+    param: str | None = None,
+    *,
+    score: str = "score",
+    role: str = "role",
+    color: str | None = None,
+    facet: str | Sequence[str] | None = None,
+    log_x: bool = False,
+    title: str | None = "Validation curve",
+    width: int = theme.WIDE,
+    height: int = theme.TALL,
+) -> alt.TopLevelMixin:
+    """Training and validation score against a hyper-parameter, mean ± sd over folds.
+
+    Parameters
+    ----------
+    curve
+        Tidy frame with one row per parameter value, role and fold: ``<param>, role, score``
+        (plus e.g. ``repeat, fold``), as returned by ``fe.validation_curve``.
+    param
+        The hyper-parameter column (x axis); default the only numeric column that is not
+        ``score``, ``role``, a facet/colour column or a split column (repeat, fold, seed).
+    score, role, color, facet, title, width, height
+        As in :func:`learning_curve`.
+    log_x
+        Logarithmic x axis (for grids such as C = 10⁻³…10³).
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    As in :func:`learning_curve`: the line is the mean over the rows of each (value, role), the
+    band ± one standard deviation. The parameter value where the validation curve peaks is the
+    one model selection would pick (section 2.5: too little capacity underfits, too much
+    overfits).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> vc = pl.DataFrame({"C": [0.1, 0.1, 1.0, 1.0], "fold": [0, 0, 0, 0],
+    ...                    "role": ["train", "validation"] * 2, "score": [0.8, 0.7, 0.95, 0.8]})
+    >>> chart = fe.charts.validation_curve(vc, "C", log_x=True)
+    >>> chart.to_dict()["layer"][0]["encoding"]["x"]["scale"]["type"]
+    'log'
+    """
+    return _score_curve(
+        "validation_curve",
+        curve,
+        param,
+        score,
+        role,
+        color,
+        facet,
+        log_x,
+        None,
+        title,
+        "line: mean over folds; band: ± 1 sd",
+        width,
+        height,
+    )
