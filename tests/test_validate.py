@@ -614,3 +614,17 @@ def test_every_error_is_a_frameeval_error_and_its_builtin() -> None:
     ]:
         assert issubclass(cls, FrameEvalError)
         assert issubclass(cls, builtin)
+
+
+@functions
+@pytest.mark.parametrize("kind", ["pandas", "pyarrow"])
+def test_pandas_and_pyarrow_inputs_are_validated_too(func, kind) -> None:
+    bad = with_value("w", -2.5)
+    converted = bad.to_pandas() if kind == "pandas" else bad.to_arrow()
+    match = (
+        rf"^{func}\(\): column 'w' \(weight=\) must be >= 0, got -2\.5 \(1 rows\) in group g=2\.$"
+    )
+    with pytest.raises(NegativeValueError, match=match):
+        FRAME_FUNCTIONS[func](converted, weight="w")
+    with pytest.raises(ColumnNotFoundError, match=rf"^{func}\(\): column 'nope' \(truth=\)"):
+        FRAME_FUNCTIONS[func](converted, truth="nope")
