@@ -60,9 +60,19 @@ def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:
         )
 
 
-def check_outputs(func: str, keys: Sequence[str], outputs: Sequence[str]) -> None:
+def check_outputs(
+    func: str, keys: Sequence[str], outputs: Sequence[str], **roles: str | None
+) -> None:
+    """Key columns (``by=``) and kept role columns (``block=``, ``learner=``…) must not share a
+    name with an output column."""
     clash = sorted(set(keys) & set(outputs))
     check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    for role, column in roles.items():
+        check_parameter(
+            column is None or column not in outputs,
+            func,
+            f"{role}= must not name an output column, got {column!r}.",
+        )
 
 
 def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:
@@ -95,7 +105,8 @@ def check_learner_value(schema: pl.Schema, func: str, learner: str, value: Any, 
     ok = {
         "string": isinstance(value, str),
         "boolean": isinstance(value, bool),
-        "numeric": isinstance(value, int | float) and not isinstance(value, bool),
+        "numeric": isinstance(value, int | float | np.integer | np.floating)
+        and not isinstance(value, bool),
     }[family]
     if not ok:
         raise InvalidDtypeError(
@@ -382,7 +393,7 @@ def scipy_step(
     """
     names = list(outputs)
 
-    def run(series: pl.Series) -> pl.Series:
+    def run(series: pl.Series, **_: Any) -> pl.Series:  # polars passes return_dtype=
         arrays = [series.struct.field(name).cast(pl.Float64).to_numpy() for name in inputs]
         with np.errstate(all="ignore"):
             result = compute(*arrays)

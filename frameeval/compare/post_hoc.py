@@ -236,25 +236,6 @@ def _post_hoc(
     return finish(out.sort([*keys, "a", "b"], nulls_last=True), eager)
 
 
-_RETURNS = """
-    Returns
-    -------
-    Same kind as ``data`` with one row per comparison, sorted by keys, a, b: ``*by, a, b,
-    n_learners, n_blocks, average_rank_a, average_rank_b, rank_difference, statistic, q_alpha,
-    cd, p_value, critical_value, alpha, reject, better``:
-
-    * ``a``, ``b`` — the learners compared{pairs};
-    * ``n_learners`` = k, ``n_blocks`` = N (Int64);
-    * ``average_rank_a``, ``average_rank_b`` — their average ranks (1 = best);
-      ``rank_difference`` — average_rank_a − average_rank_b; ``statistic`` — its absolute value;
-    * ``q_alpha`` — {q}; ``cd`` — the critical difference q_α √(k(k + 1) / 6N) (eq 2.36), also
-      as ``critical_value``;
-    * ``p_value`` — {p};
-    * ``reject`` — statistic > cd: the two learners perform significantly differently;
-      ``better`` — the one with the smaller average rank when rejected, null otherwise.
-"""
-
-
 def nemenyi(
     data: IntoFrame,
     metric: str,
@@ -277,7 +258,24 @@ def nemenyi(
         As in :func:`rank_table`.
     alpha
         Significance level α in (0, 1).
-    {returns}
+    Returns
+    -------
+    Same kind as ``data`` with one row per pair, sorted by keys, a, b: ``*by, a, b, n_learners,
+    n_blocks, average_rank_a, average_rank_b, rank_difference, statistic, q_alpha, cd, p_value,
+    critical_value, alpha, reject, better``:
+
+    * ``a``, ``b`` — the learners compared, each unordered pair once (a < b in sort order);
+    * ``n_learners`` = k, ``n_blocks`` = N (Int64);
+    * ``average_rank_a``, ``average_rank_b`` — their average ranks (1 = best);
+      ``rank_difference`` — average_rank_a − average_rank_b; ``statistic`` — its absolute
+      value;
+    * ``q_alpha`` — Q_{1−α}(k, ∞)/√2 (:func:`nemenyi_q`, Table 2.7); ``cd`` — the critical
+      difference q_α √(k(k + 1) / 6N) (eq 2.36), repeated as ``critical_value``;
+    * ``p_value`` — P(Q(k, ∞) > √2 · statistic / √(k(k + 1) / 6N)) from the studentized range
+      distribution (it already accounts for all pairs);
+    * ``reject`` — statistic > cd: the two learners perform significantly differently;
+      ``better`` — the one with the smaller average rank when rejected, null otherwise.
+
     Notes
     -----
     Run it after :func:`friedman` rejected "all learners perform the same". The Nemenyi test is
@@ -335,7 +333,24 @@ def bonferroni_dunn(
         The control learner (a value of ``learner``); it is ``b`` in every row.
     alpha
         Significance level α in (0, 1).
-    {returns}
+    Returns
+    -------
+    Same kind as ``data`` with one row per learner other than the control, sorted by keys and
+    a: ``*by, a, b, n_learners, n_blocks, average_rank_a, average_rank_b, rank_difference,
+    statistic, q_alpha, cd, p_value, critical_value, alpha, reject, better``:
+
+    * ``a`` — the learner compared, ``b`` — the control;
+    * ``n_learners`` = k, ``n_blocks`` = N (Int64);
+    * ``average_rank_a``, ``average_rank_b`` — their average ranks (1 = best);
+      ``rank_difference`` — average_rank_a − average_rank_b; ``statistic`` — its absolute
+      value;
+    * ``q_alpha`` — z_{1 − α/(2(k−1))} (:func:`bonferroni_dunn_q`); ``cd`` — q_α √(k(k + 1) / 6N),
+      repeated as ``critical_value``;
+    * ``p_value`` — the Bonferroni-adjusted two-sided normal p-value
+      min(1, 2(k − 1) P(Z > statistic / √(k(k + 1) / 6N)));
+    * ``reject`` — statistic > cd (⇔ p_value < α); ``better`` — the one with the smaller
+      average rank when rejected, null otherwise.
+
     Notes
     -----
     The study notes point to this test for the usual "my learner against the others" question.
@@ -369,26 +384,7 @@ def bonferroni_dunn(
     )
 
 
-nemenyi.__doc__ = (nemenyi.__doc__ or "").replace(
-    "    {returns}",
-    _RETURNS.format(
-        pairs=" (each unordered pair once, a < b in sort order)",
-        q="Q_{1−α}(k, ∞)/√2 (:func:`nemenyi_q`, Table 2.7)",
-        p="P(Q(k, ∞) > √2 · statistic / √(k(k + 1) / 6N)), from the studentized range "
-        "distribution (not adjusted further: it already covers all pairs)",
-    ),
-)
-bonferroni_dunn.__doc__ = (bonferroni_dunn.__doc__ or "").replace(
-    "    {returns}",
-    _RETURNS.format(
-        pairs=": ``a`` is each other learner, ``b`` the control",
-        q="z_{1 − α/(2(k−1))} (:func:`bonferroni_dunn_q`)",
-        p="the Bonferroni-adjusted two-sided normal p-value",
-    ),
-)
-
-
-def holm(data: IntoFrame, p_value: str = "p_value", *, by: Keys = None, alpha: float = 0.05):
+def holm(data: IntoFrame, p_value: str = "p_value", *, by: Keys = None, alpha: float = 0.05) -> Any:
     """Holm's step-down correction of a family of p-values.
 
     Within each family (``by`` group) the m p-values are sorted, p₍₁₎ ≤ … ≤ p₍ₘ₎; the

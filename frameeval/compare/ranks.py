@@ -66,7 +66,7 @@ def ranked(
 ) -> tuple[pl.LazyFrame, bool, list[str]]:
     """``*keys, <block>, <learner>, __value, rank`` (rank 1 = best, ties get the mean rank)."""
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, [*keys, block, learner], outputs)
+    check_outputs(func, keys, outputs, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
     cell = cells(lf, schema, func, keys, block, learner, metric)
     rank = pl.col("__value").rank("average", descending=hib).over([*keys, block])

@@ -527,7 +527,7 @@ def wilcoxon(
         adjust in (None, "holm"), func, f"adjust must be None or 'holm', got {adjust!r}."
     )
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, [*keys, block], [*_WILCOXON_OUT, "p_adjusted"])
+    check_outputs(func, keys, [*_WILCOXON_OUT, "p_adjusted"], block=block)
     hib = resolve_direction(func, metric, higher_is_better)
     check_parameter(
         a is None or b is not None,
