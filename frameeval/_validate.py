@@ -159,6 +159,23 @@ def check_parameter(ok: bool, func: str, message: str) -> None:
         raise InvalidParameterError(f"{func}(): {message}")
 
 
+def check_zero_division(func: str, value: Any) -> float | None:
+    """``zero_division=``: None (a 0/0 stays null) or a number in [0, 1], returned as float.
+
+    NaN — scikit-learn's spelling of "leave it undefined" — means None, so no NaN reaches a
+    result.
+    """
+    message = f"zero_division must be None or a number in [0, 1], got {value!r}."
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidParameterError(f"{func}(): {message}")
+    if value != value:  # NaN
+        return None
+    check_parameter(0.0 <= value <= 1.0, func, message)
+    return float(value)
+
+
 def check_not_empty_eager(data: Any, eager: bool, lf: pl.LazyFrame, func: str) -> None:
     """An eager input with no rows is an error (a lazy one is checked by nothing: it yields no rows).
 
@@ -443,6 +460,7 @@ __all__ = [
     "check_numeric",
     "check_parameter",
     "check_unique",
+    "check_zero_division",
     "expression_guard",
     "label_expr",
     "plan_error",

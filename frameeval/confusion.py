@@ -21,6 +21,7 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_parameter,
+    check_zero_division,
     label_dtype,
     label_expr,
     require_columns,
@@ -233,7 +234,8 @@ def classification_report(
     zero_division
         Value of a per-class measure whose denominator is 0 (a class never predicted has
         precision 0/0). Default null, and averages then skip it (scikit-learn's
-        ``zero_division=np.nan``); ``0.0`` reproduces scikit-learn's default numbers.
+        ``zero_division=np.nan``; NaN is accepted and means None); a number in [0, 1] replaces
+        it, and ``0.0`` reproduces scikit-learn's default numbers.
 
     Returns
     -------
@@ -270,6 +272,7 @@ def classification_report(
     """
     func = "classification_report"
     check_parameter(beta > 0, func, f"beta must be > 0, got {beta!r}.")
+    zero_division = check_zero_division(func, zero_division)
     lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight)
     counts = _counts(lf, schema, keys, truth, pred, weight, checks, labels)
     b2 = float(beta) ** 2

@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 
 import frameeval as fe
 from frameeval._validate import check_unique
@@ -517,6 +518,25 @@ PARAMETER_ERRORS = [
         r"^confusion_matrix\(\): by= must name a column \(a string\), got 1\.",
     ),
     (
+        "zero-division-range",
+        lambda: fe.precision("y", "p", zero_division=2.0),
+        InvalidParameterError,
+        r"^precision\(\): zero_division must be None or a number in \[0, 1\], got 2\.0\.$",
+    ),
+    (
+        "zero-division-type",
+        lambda: fe.classification_report(base(), truth="y", pred="p", zero_division="warn"),
+        InvalidParameterError,
+        r"^classification_report\(\): zero_division must be None or a number in \[0, 1\], "
+        r"got 'warn'\.$",
+    ),
+    (
+        "f1-zero-division",
+        lambda: fe.f1("y", "p", zero_division=-1),
+        InvalidParameterError,
+        r"^f1\(\): zero_division must be None or a number in \[0, 1\], got -1\.$",
+    ),
+    (
         "not-a-frame",
         lambda: fe.confusion_matrix({"y": [1]}, truth="y", pred="p"),
         InvalidParameterError,
@@ -628,3 +648,23 @@ def test_pandas_and_pyarrow_inputs_are_validated_too(func, kind) -> None:
         FRAME_FUNCTIONS[func](converted, weight="w")
     with pytest.raises(ColumnNotFoundError, match=rf"^{func}\(\): column 'nope' \(truth=\)"):
         FRAME_FUNCTIONS[func](converted, truth="nope")
+
+
+def test_nan_zero_division_means_none() -> None:
+    """scikit-learn spells "leave 0/0 undefined" zero_division=np.nan: here that is None, so
+    no NaN reaches a result."""
+    df = pl.DataFrame({"g": [1, 1, 1, 2], "y": [0, 0, 1, 2], "p": [1, 1, 1, 2]})
+
+    def exprs(zd: float | None) -> list[pl.Expr]:
+        return [
+            fe.precision("y", "p", pos_label=0, zero_division=zd),
+            fe.recall("y", "p", pos_label=2, zero_division=zd),
+            fe.f1("y", "p", average="macro", zero_division=zd),
+            fe.precision("y", "p", average="macro", zero_division=zd).alias("macro_precision"),
+        ]
+
+    nan = df.group_by("g").agg(exprs(NAN)).sort("g")
+    assert_frame_equal(nan, df.group_by("g").agg(exprs(None)).sort("g"))
+    report = fe.classification_report(df, truth="y", pred="p", by="g", zero_division=NAN)
+    assert_frame_equal(report, fe.classification_report(df, truth="y", pred="p", by="g"))
+    assert not report.select(pl.col(pl.Float64).is_nan().any()).row(0).count(True)

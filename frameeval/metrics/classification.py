@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._validate import check_parameter, expression_guard
+from frameeval._validate import check_parameter, check_zero_division, expression_guard
 from frameeval.metrics._counts import binary_counts, ratio, total, weight_expr, weight_total
 
 Average = Literal["binary", "macro", "micro"]
@@ -174,8 +174,9 @@ def precision(
     weight
         Optional non-negative weights.
     zero_division
-        Value for 0/0 (no predicted positives). Default null; for ``"macro"`` a class whose
-        precision is 0/0 is then left out of the mean (scikit-learn's ``zero_division=np.nan``).
+        Value in [0, 1] for 0/0 (no predicted positives). Default None: null, and for
+        ``"macro"`` a class whose precision is 0/0 is left out of the mean (scikit-learn's
+        ``zero_division=np.nan``; NaN is accepted and means None).
 
     Returns
     -------
@@ -194,6 +195,7 @@ def precision(
     0.6667
     """
     _check_average("precision", average)
+    zero_division = check_zero_division("precision", zero_division)
     if average == "binary":
         c = binary_counts(truth, pred, pos_label, weight)
         value = ratio(c["tp"], c["predicted"], zero_division)
@@ -238,6 +240,7 @@ def recall(
     0.6667
     """
     _check_average("recall", average)
+    zero_division = check_zero_division("recall", zero_division)
     if average == "binary":
         c = binary_counts(truth, pred, pos_label, weight)
         value = ratio(c["tp"], c["actual"], zero_division)
@@ -356,6 +359,7 @@ def fbeta(
     0.6667
     """
     _check_average(name, average)
+    zero_division = check_zero_division(name, zero_division)
     check_parameter(beta > 0, name, f"beta must be > 0, got {beta!r}.")
     b2 = float(beta) ** 2
     if average == "binary":
