@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import typing
 from dataclasses import dataclass
 
 import polars as pl
@@ -86,11 +87,21 @@ def build(measure: Measure, average: str | None = None, weight: str | None = Non
     return measure.builder(*COLUMNS[measure.kind], **kw)
 
 
+def averages_of(builder) -> tuple[str, ...]:
+    """The values ``average=`` accepts (from its ``Literal`` annotation), or AVERAGES."""
+    try:
+        hint = typing.get_type_hints(builder).get("average")
+    except Exception:  # an annotation that does not resolve: fall back
+        hint = None
+    values = typing.get_args(hint) if typing.get_origin(hint) is typing.Literal else ()
+    return values or AVERAGES
+
+
 def variants_of(measures: list[Measure]) -> list[Variant]:
     out = []
     for m in measures:
         if "average" in inspect.signature(m.builder).parameters:
-            out += [Variant(f"{m.name}[{a}]", m, a) for a in AVERAGES]
+            out += [Variant(f"{m.name}[{a}]", m, a) for a in averages_of(m.builder)]
         else:
             out.append(Variant(m.name, m, None))
     return out
