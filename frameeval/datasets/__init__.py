@@ -22,7 +22,7 @@ def example_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     Returns
     -------
     One row per (data set, learner, fold, test instance): ``dataset`` (String), ``learner``
-    (String), ``repeat`` (Int32, always 1), ``fold`` (Int32, 1–10), ``instance`` (Int64, row of
+    (String), ``repeat`` (Int32, always 0), ``fold`` (Int32, 0–9), ``instance`` (Int64, row of
     the data set), ``truth``, ``pred`` (Int64 labels) and ``score`` (Float64: the predicted
     probability of class 1 on the binary breast-cancer task, null on the multiclass tasks).
 
