@@ -279,7 +279,9 @@ def _unique_instance(
             pl.col("__fe_example"),
         ).is_null()
     )
-    return lf.join(summary.select(pl.col("__fe_dups").alias(_OK)), how="cross").drop(_OK)
+    return lf.join(
+        summary.select(pl.col("__fe_dups").alias(_OK)), how="cross", maintain_order="left"
+    ).drop(_OK)
 
 
 def _sizes(plan: _Plan) -> tuple[pl.LazyFrame, pl.LazyFrame]:
@@ -1016,17 +1018,21 @@ def _gamma(
         *keys, actual.alias("__fe_a"), predicted.alias("__fe_p"), pl.col(truth), pl.col(pred)
     )
     p = base.group_by(*keys, pl.col("__fe_a").alias("__fe_l")).agg(
-        pl.len().cast(pl.Float64).alias("__fe_pa"), *checks.aggs()
+        pl.len().cast(pl.Int64).alias("__fe_pa"), *checks.aggs()
     )
     p = checks.enforce(p, keys)
     q = base.group_by(*keys, pl.col("__fe_p").alias("__fe_l")).agg(
-        pl.len().cast(pl.Float64).alias("__fe_qa")
+        pl.len().cast(pl.Int64).alias("__fe_qa")
     )
     joined = p.join(
         q, on=[*keys, "__fe_l"], how="full", coalesce=True, nulls_equal=True
-    ).with_columns(pl.col("__fe_pa", "__fe_qa").fill_null(0.0))
-    total = pl.col("__fe_pa").sum()
-    agg = ((pl.col("__fe_pa") / total) * (1.0 - pl.col("__fe_qa") / total)).sum()
+    ).with_columns(pl.col("__fe_pa", "__fe_qa").fill_null(0))
+    # γ = 1 − Σ n_l m_l / N², from integer counts: one rounding, so γ equals another error
+    # rate exactly when the two rationals are equal (R' is decided without float noise)
+    n2 = pl.col("__fe_pa").sum().pow(2)
+    agg = (n2 - (pl.col("__fe_pa") * pl.col("__fe_qa")).sum()).cast(pl.Float64) / n2.cast(
+        pl.Float64
+    )
     if keys:
         return joined.group_by(keys).agg(agg.alias("no_information_rate"))
     return joined.select(agg.alias("no_information_rate"))
