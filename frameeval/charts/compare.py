@@ -49,18 +49,21 @@ def binomial(
     ----------
     distribution
         Frame with one row per error count: ``errors`` (i = 0…m) and ``probability``
-        P(i errors | ε = ε0) = C(m, i) ε0^i (1 − ε0)^(m − i) (eq 2.26), as returned with the
-        binomial test. Columns ``critical_count``, ``critical_value``, ``m``, ``eps0``, ``alpha``
-        are used when present and the matching parameter is not given.
+        P(i errors | ε = ε0) = C(m, i) ε0^i (1 − ε0)^(m − i) (eq 2.26), e.g.
+        ``fe.binomial_distribution(m, eps0, alpha=...)``, whose ``reject`` column marks the
+        region. Columns ``critical_count``, ``critical_value``, ``reject``, ``m``, ``eps0`` and
+        ``alpha`` are used when present and the matching parameter is not given.
     critical_count
         The critical number of errors c = ε̄·m: the hypothesis ε ≤ ε0 is rejected when more than
         c errors are observed (bars i > c are the rejection region, total probability < α).
+        Precedence: ``critical_count=``, ``critical_value=``, then the columns
+        ``critical_count``, ``critical_value``, ``reject`` (c = the largest i not rejected).
     critical_value
-        The critical error rate ε̄ (eq 2.27 as corrected in the notes); with ``m`` it gives
-        ``critical_count`` when that is not given.
+        The critical error rate ε̄ (eq 2.27 as corrected in the notes); ε̄·m gives the count.
     m, eps0, alpha
-        Test-set size, hypothesised error rate and significance level (for labels; ``m`` defaults
-        to the largest ``errors``).
+        Test-set size, hypothesised error rate and significance level (``m`` defaults to the
+        ``m`` column, else the largest ``errors`` of each panel; ``eps0`` and ``alpha`` only label
+        the chart).
     observed
         Optional observed number of errors, marked with a vertical rule.
     errors, probability
@@ -91,25 +94,30 @@ def binomial(
     schema = b.columns(lf, func, numeric={"errors": errors, "probability": probability})
     facets = b.facet_columns(facet, schema, func)
     df = b.gather(lf, func, "distribution=")
-    critical_value = _scalar(df, "critical_value", critical_value)
-    m = _scalar(df, "m", m)
     eps0 = _scalar(df, "eps0", eps0)
     alpha = _scalar(df, "alpha", alpha)
-    if m is None:
-        m = int(df.get_column(errors).max())  # type: ignore[arg-type]
-    if critical_count is None and "critical_count" in df.columns:
-        count = pl.col("critical_count")
-    elif critical_count is not None:
-        count = pl.lit(critical_count)
+    over = (lambda e: e.over(facets)) if facets else (lambda e: e)
+    if m is not None:
+        size = pl.lit(int(m))
+    elif "m" in df.columns:
+        size = pl.col("m")
+    else:
+        size = over(pl.col(errors).max())
+    df = df.with_columns(size.cast(pl.Float64).alias("__fe_m"))
+    if critical_count is not None:
+        count = pl.lit(float(critical_count))
     elif critical_value is not None:
-        count = (pl.lit(float(critical_value)) * m).round(9).floor()
+        count = (pl.lit(float(critical_value)) * pl.col("__fe_m")).round(9).floor()
+    elif "critical_count" in df.columns:
+        count = pl.col("critical_count")
     elif "critical_value" in df.columns:
-        size = pl.col("m") if "m" in df.columns else pl.lit(m)
-        count = (pl.col("critical_value") * size).round(9).floor()
+        count = (pl.col("critical_value") * pl.col("__fe_m")).round(9).floor()
+    elif "reject" in df.columns:  # fe.binomial_distribution(..., alpha=): the largest kept count
+        count = over(pl.col(errors).filter(~pl.col("reject").fill_null(False)).max())
     else:
         raise InvalidParameterError(
             f"{func}(): the rejection region needs critical_count= (or critical_value= and m=), "
-            "got neither (nor such columns in the frame)."
+            "got neither (nor a critical_count, critical_value or reject column)."
         )
     accept_label = "accept: ε̂ ≤ ε̄"
     reject_label = "reject: ε̂ > ε̄ (probability < α)"
@@ -120,27 +128,30 @@ def binomial(
         .alias("__fe_region"),
         (pl.col(errors) - 0.38).alias("__fe_lo"),
         (pl.col(errors) + 0.38).alias("__fe_hi"),
-        (pl.col(errors) / m).alias("__fe_rate"),
+        (pl.col(errors) / pl.col("__fe_m")).alias("__fe_rate"),
         pl.lit("bars").alias(b.LAYER),
     )
     rule = (
         df.group_by(facets or pl.lit(0).alias("__fe_all"))
-        .agg(pl.col("__fe_c").first())
+        .agg(pl.col("__fe_c").first(), pl.col("__fe_m").first())
         .drop("__fe_all", strict=False)
         .with_columns(
             (pl.col("__fe_c") + 0.5).alias(b.X),
             (
                 "ε̄ = "
-                + b.fixed(pl.col("__fe_c") / m, 2)
+                + b.fixed(pl.col("__fe_c") / pl.col("__fe_m"), 2)
                 + " ("
                 + b.fixed(pl.col("__fe_c"), 0)
                 + " errors)"
             ).alias(b.TEXT),
             pl.lit("critical").alias(b.LAYER),
         )
+        .drop("__fe_m")
     )
+    sizes = df.get_column("__fe_m").unique()
+    m_text = f" (m = {int(sizes.item())})" if sizes.len() == 1 else ""
     data, panel = b.add_facet(b.combine([df, rule]), facets)
-    x_axis = theme.axis(f"Number of misclassified test samples i (m = {m})", tickMinStep=1)
+    x_axis = theme.axis(f"Number of misclassified test samples i{m_text}", tickMinStep=1)
     x = alt.X(field="__fe_lo", type="quantitative", axis=x_axis, scale=alt.Scale(nice=False))
     layers = [
         alt.Chart()
@@ -198,12 +209,12 @@ def binomial(
             )
         )
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    parts = [f"m = {m}"]
+    parts = [m_text.strip(" ()")] if m_text else []
     if eps0 is not None:
         parts.append(f"ε0 = {eps0:g}")
     if alpha is not None:
         parts.append(f"α = {alpha:g}")
-    subtitle = "P(ε̂ = i/m | ε = ε0), " + ", ".join(parts) + " (figure 2.6)"
+    subtitle = "P(ε̂ = i/m | ε = ε0)" + "".join(f", {p}" for p in parts) + " (figure 2.6)"
     return b.facet_chart(chart, panel, theme.title(title, subtitle))
 
 
@@ -346,7 +357,7 @@ def _cd_frame(
     """Average ranks joined with their CD (a number, a frame ``*by, cd``, or a ``cd`` column)."""
     lf = b.lazy(ranks, func)
     schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
-    values = {learner, average_rank, "cd"}
+    values = {learner, average_rank, "cd", "n_blocks", "n_learners"}
     keys = b.key_columns(schema, values, by, func)
     df = b.gather(lf, func, "ranks=")
     if cd is None:
@@ -430,11 +441,11 @@ def cd_diagram(
     Parameters
     ----------
     ranks
-        Output of ``fe.average_ranks``: ``*by, learner, average_rank``.
+        Output of ``fe.average_ranks``: ``*by, learner, average_rank[, n_blocks]``.
     cd
         The critical difference CD = q_α √(k(k+1)/6N) (eq 2.36): a number, or a frame with a
-        ``cd`` column (``fe.nemenyi``'s output; joined on the shared key columns). Optional when
-        ``ranks`` has a ``cd`` column.
+        ``cd`` column such as ``fe.nemenyi``'s output (one CD per group; joined on the key
+        columns the two frames share). Optional when ``ranks`` has a ``cd`` column.
     style
         ``"interval"`` (figure 2.8): one row per learner, its average rank as a dot and a segment
         of length CD centred on it; two learners differ significantly when their segments do not
@@ -444,8 +455,8 @@ def cd_diagram(
     learner, average_rank
         Column names.
     by
-        Key columns; default every column other than ``learner, average_rank, cd``. Several
-        groups need ``facet`` (default: all keys).
+        Key columns; default every column other than ``learner, average_rank, cd, n_blocks,
+        n_learners``. Several groups are drawn in panels (``facet`` defaults to all keys).
     facet, title, width, height
         Panels, title and panel size in pixels (height defaults to the number of learners).
 
@@ -767,7 +778,9 @@ def rank_heatmap(
         Column names.
     block
         Block column(s) (data sets or folds), rows of the heatmap; default every column other
-        than ``learner``, ``rank`` and ``facet``. Several are combined into one label.
+        than ``learner``, ``rank`` and ``facet`` that is not a float (``fe.rank_table`` also
+        returns the metric itself, which is shown in the tooltip). Several are combined into one
+        label.
     facet, title, width, height
         Panels, title and size in pixels (default 56 px per learner, 24 px per block).
 
@@ -795,8 +808,13 @@ def rank_heatmap(
     blocks = (
         as_keys(block)
         if block is not None
-        else [c for c in schema.names() if c not in {learner, rank, *facets}]
+        else [
+            c
+            for c in schema.names()
+            if c not in {learner, rank, *facets} and not schema[c].is_float()
+        ]
     )
+    values = [c for c in schema.names() if c not in {learner, rank, *facets, *blocks}]
     require_columns(schema, func, block=blocks)
     df = b.gather(lf, func, "ranks=")
     row = "__fe_block"
@@ -839,6 +857,7 @@ def rank_heatmap(
         b.tooltip(row, label=" · ".join(blocks) or "block"),
         b.tooltip(learner),
         b.tooltip("__fe_value", "quantitative", ".3~f", "rank"),
+        *[b.tooltip(c, "quantitative", ".4~g") for c in values if schema[c].is_numeric()],
     ]
     layers = [
         alt.Chart()

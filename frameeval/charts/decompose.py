@@ -8,7 +8,6 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from frameeval._frame import as_keys
 from frameeval._validate import check_numeric, require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
@@ -163,7 +162,7 @@ def _score_curve(
     func: str,
     frame: Any,
     x: str | None,
-    score: str,
+    score: str | None,
     role: str,
     color: str | None,
     facet: str | Sequence[str] | None,
@@ -176,24 +175,35 @@ def _score_curve(
 ) -> alt.TopLevelMixin:
     lf = b.lazy(frame, func)
     schema = lf.collect_schema()
-    facets = as_keys(facet)
-    if x is None:
-        candidates = [
-            c
-            for c in schema.names()
-            if c not in {score, role, color, *facets, *_SPLIT_COLUMNS} and schema[c].is_numeric()
-        ]
-        if len(candidates) != 1:
-            raise InvalidParameterError(
-                f"{func}(): param= must name the hyper-parameter column when it cannot be "
-                f"inferred, got candidate columns {candidates}."
-            )
-        x = candidates[0]
-    require_columns(schema, func, x=x, score=score, facet=facets)
-    check_numeric(schema, func, x=x, score=score)
-    color = color or (role if role in schema else None)
+    facets = b.facet_columns(facet, schema, func) if facet is not None else None
     if color is not None:
         require_columns(schema, func, color=color)
+    color = color or (role if role in schema else None)
+    skip = {role, color, *(facets or []), *_SPLIT_COLUMNS}
+    numeric = [c for c in schema.names() if c not in skip and schema[c].is_numeric()]
+    if score is None:
+        rest = [c for c in numeric if c != x]
+        score = "score" if "score" in rest else (rest[-1] if rest else None)
+        if score is None:
+            raise InvalidParameterError(
+                f"{func}(): score= must name the metric column when it cannot be inferred, "
+                f"got columns {schema.names()}."
+            )
+    if x is None:
+        rest = [c for c in numeric if c != score]
+        if not rest:
+            raise InvalidParameterError(
+                f"{func}(): param= must name the hyper-parameter column when it cannot be "
+                f"inferred, got columns {schema.names()}."
+            )
+        x = rest[0]
+    require_columns(schema, func, x=x, score=score)
+    check_numeric(schema, func, x=x, score=score)
+    # key columns (e.g. learner): panels by default, else separate dashed lines
+    keys = [c for c in schema.names() if c not in {x, score, *skip} and not schema[c].is_numeric()]
+    if facets is None:
+        facets = keys
+    extra = [k for k in keys if k not in facets]
     df = b.gather(lf, func, "frame=")
     if log_x:
         bad = df.filter(pl.col(x) <= 0).height
@@ -206,7 +216,7 @@ def _score_curve(
     group: list[Any] = [
         b.field(c)
         for c in dict.fromkeys(
-            [x, *([color] if color else []), *([panel.field] if panel.field else [])]
+            [x, *([color] if color else []), *([panel.field] if panel.field else []), *extra]
         )
     ]
     x_enc = alt.X(
@@ -216,12 +226,17 @@ def _score_curve(
         axis=theme.axis(x_title or x),
     )
     y_axis = theme.axis(f"{score} (mean ± sd over folds)")
-    color_enc = {}
+    color_enc: dict[str, Any] = {}
+    if extra:
+        color_enc["strokeDash"] = alt.StrokeDash(
+            field=b.field(extra[0]), type="nominal", legend=theme.legend(extra[0])
+        )
+        color_enc["detail"] = [alt.Detail(field=b.field(k), type="nominal") for k in extra]
     if color is not None:
         order = b.value_order(data, color)
         preferred = [v for v in ("train", "validation", "test") if v in order]
         order = preferred + [v for v in order if v not in preferred]
-        color_enc = {"color": b.color_encoding(color, color, data, order)}
+        color_enc["color"] = b.color_encoding(color, color, data, order)
     base = (
         alt.Chart()
         .transform_aggregate(
@@ -238,6 +253,7 @@ def _score_curve(
         )
     )
     tips = [
+        *b.key_tooltips(extra),
         *([b.tooltip(color)] if color else []),
         b.tooltip(x, "quantitative", ",.4~g"),
         b.tooltip("__fe_mean", "quantitative", ".4f", f"mean {score}"),
@@ -266,7 +282,7 @@ def learning_curve(
     curve: Any,
     *,
     train_size: str = "train_size",
-    score: str = "score",
+    score: str | None = None,
     role: str = "role",
     color: str | None = None,
     facet: str | Sequence[str] | None = None,
@@ -280,14 +296,18 @@ def learning_curve(
     Parameters
     ----------
     curve
-        Tidy frame with one row per training size, role and fold: ``train_size, role, score``
-        (plus e.g. ``repeat, fold``), as returned by ``fe.learning_curve``.
-    train_size, score, role
+        Tidy frame with one row per training size, role and fold, as returned by
+        ``fe.learning_curve``: ``learner, train_size, repeat, fold, role, <metric>``.
+    train_size, role
         Column names. ``role`` holds ``"train"`` / ``"validation"``.
+    score
+        The metric column; default ``"score"`` if present, else the last numeric column that is
+        not ``train_size`` or a split column (``repeat``, ``fold``, ``seed``…).
     color
         Column coloured by; default ``role``.
     facet
-        Panel column(s), e.g. ``"learner"``.
+        Panel column(s); default the remaining non-numeric key columns (e.g. ``learner``).
+        ``facet=[]`` draws them in one panel instead, told apart by dash patterns.
     log_x
         Logarithmic x axis.
     title, width, height
@@ -308,7 +328,8 @@ def learning_curve(
     --------
     >>> import polars as pl, frameeval as fe
     >>> lc = pl.DataFrame({"train_size": [10, 10, 20, 20], "fold": [0, 0, 0, 0],
-    ...                    "role": ["train", "validation"] * 2, "score": [0.9, 0.7, 0.88, 0.8]})
+    ...                    "role": ["train", "validation"] * 2,
+    ...                    "error_rate": [0.1, 0.3, 0.12, 0.2]})
     >>> [layer["mark"]["type"] for layer in fe.charts.learning_curve(lc).to_dict()["layer"]]
     ['area', 'line', 'point']
     """
@@ -333,7 +354,7 @@ def validation_curve(
     curve: Any,
     param: str | None = None,
     *,
-    score: str = "score",
+    score: str | None = None,
     role: str = "role",
     color: str | None = None,
     facet: str | Sequence[str] | None = None,
@@ -347,12 +368,16 @@ def validation_curve(
     Parameters
     ----------
     curve
-        Tidy frame with one row per parameter value, role and fold: ``<param>, role, score``
-        (plus e.g. ``repeat, fold``), as returned by ``fe.validation_curve``.
+        Tidy frame with one row per parameter value, role and fold, as returned by
+        ``fe.validation_curve``: ``<param>, repeat, fold, role, <metric>``.
     param
-        The hyper-parameter column (x axis); default the only numeric column that is not
-        ``score``, ``role``, a facet/colour column or a split column (repeat, fold, seed).
-    score, role, color, facet, title, width, height
+        The hyper-parameter column (x axis); default the first numeric column that is not the
+        score, ``role``, a facet/colour column or a split column (``repeat``, ``fold``,
+        ``seed``…), i.e. the first column of ``fe.validation_curve``'s output.
+    score
+        The metric column; default ``"score"`` if present, else the last remaining numeric
+        column (the last column of ``fe.validation_curve``'s output).
+    role, color, facet, title, width, height
         As in :func:`learning_curve`.
     log_x
         Logarithmic x axis (for grids such as C = 10⁻³…10³).

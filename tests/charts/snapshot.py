@@ -9,6 +9,7 @@ order of first reference); explicit sort orders (lists of data values) become th
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from pathlib import Path
@@ -69,4 +70,14 @@ def check(name: str, spec: dict[str, Any]) -> None:
         f"no snapshot {path.name}; run with FRAMEEVAL_UPDATE_SNAPSHOTS=1 to create it"
     )
     stored = json.loads(path.read_text())
-    assert reduced == stored, f"chart {name!r} differs from its snapshot {path.name}"
+    if reduced != stored:
+        diff = difflib.unified_diff(
+            json.dumps(stored, indent=1, sort_keys=True, ensure_ascii=False).splitlines(),
+            json.dumps(reduced, indent=1, sort_keys=True, ensure_ascii=False).splitlines(),
+            "snapshot",
+            "chart",
+            lineterm="",
+        )
+        raise AssertionError(
+            f"chart {name!r} differs from its snapshot {path.name}:\n" + "\n".join(list(diff)[:60])
+        )

@@ -79,6 +79,29 @@ def test_binomial_critical_count_from_rate_or_columns():
     assert "ε0 = 0.3" in from_columns["title"]["subtitle"]
 
 
+def test_binomial_with_the_reject_column_of_fe_binomial_distribution():
+    """``fe.binomial_distribution(m, eps, alpha=)`` returns ``errors, error_rate, probability,
+    reject``: the region is the reject column, the critical count its largest kept value."""
+    dist = ex.binomial_distribution().with_columns(
+        error_rate=pl.col("errors") / 10, reject=pl.col("errors") > 5
+    )
+    spec = charts.binomial(dist, eps0=0.3, alpha=0.05).to_dict()
+    rejected = [
+        r["errors"]
+        for r in _data(spec)
+        if r["__fe_layer"] == "bars" and r["__fe_region"].startswith("reject")
+    ]
+    assert rejected == [6, 7, 8, 9, 10]
+    critical = [r["__fe_x"] for r in _data(spec) if r["__fe_layer"] == "critical"]
+    assert critical == [5.5]
+
+
+def test_binomial_critical_value_column_without_m_column():
+    dist = ex.binomial_distribution().with_columns(critical_value=pl.lit(0.5))
+    spec = charts.binomial(dist).to_dict()
+    assert [r["__fe_x"] for r in _data(spec) if r["__fe_layer"] == "critical"] == [5.5]
+
+
 def test_binomial_observed_and_facets():
     dist = pl.concat(
         [
@@ -172,6 +195,27 @@ def test_cd_from_a_nemenyi_frame_or_column_and_facets():
     assert cds == {"accuracy": ex.BOOK_CD, "f1": ex.DEMSAR_CD}
     joined = ranks.join(nemenyi, on="metric")
     assert charts.cd_diagram(joined).to_dict() == spec
+
+
+def test_cd_diagram_with_the_frames_of_fe_average_ranks_and_fe_nemenyi():
+    """``fe.average_ranks`` adds ``n_blocks``; ``fe.nemenyi`` is a pairwise table with a ``cd``
+    column repeated on every pair: neither extra column is taken for a key."""
+    ranks = ex.average_ranks().with_columns(n_blocks=pl.lit(4))
+    pairs = pl.DataFrame(
+        {
+            "a": ["A", "A", "B"],
+            "b": ["B", "C", "C"],
+            "rank_difference": [-1.125, -1.875, -0.75],
+            "cd": [ex.BOOK_CD] * 3,
+            "reject": [False, True, False],
+        }
+    )
+    spec = charts.cd_diagram(ranks, pairs).to_dict()
+    assert "facet" not in spec
+    assert {r["cd"] for r in _data(spec) if r["__fe_layer"] == "rank"} == {ex.BOOK_CD}
+    demsar = charts.cd_diagram(ranks, pairs, style="demsar").to_dict()
+    bars = [(r["__fe_low"], r["__fe_high"]) for r in _data(demsar) if r["__fe_layer"] == "clique"]
+    assert bars == [(1.0, 2.125), (2.125, 2.875)]
 
 
 def test_demsar_cliques_golden():
@@ -274,6 +318,16 @@ def test_rank_heatmap():
     values = {(r["__fe_block"], r["learner"]): r["__fe_value"] for r in _data(spec)}
     assert values[("D2", "B")] == 2.5 and values[("average rank", "B")] == 2.125
     assert text["encoding"]["text"]["field"] == "__fe_value"
+
+
+def test_rank_heatmap_with_the_metric_column_of_fe_rank_table():
+    """``fe.rank_table`` returns ``block, learner, <metric>, rank``: the float metric is not a
+    block; it is shown in the tooltip."""
+    ranks = ex.rank_table().with_columns(accuracy=1 - pl.col("rank") / 10)
+    spec = charts.rank_heatmap(ranks).to_dict()
+    rect = spec["layer"][0]
+    assert rect["encoding"]["y"]["axis"]["title"] == "dataset"
+    assert rect["encoding"]["tooltip"][-1]["field"] == "accuracy"
 
 
 def test_rank_heatmap_combines_block_columns():

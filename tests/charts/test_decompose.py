@@ -101,10 +101,47 @@ def test_validation_curve_infers_the_parameter_and_log_axis():
 def test_validation_curve_errors():
     frame = ex.validation_curve()
     with pytest.raises(InvalidParameterError, match=r"param= must name the hyper-parameter"):
-        charts.validation_curve(frame.with_columns(gamma=pl.lit(1.0)))
+        charts.validation_curve(frame.select("role", "score"))
+    with pytest.raises(InvalidParameterError, match=r"score= must name the metric column"):
+        charts.validation_curve(frame.select("role", "fold"))
     with pytest.raises(
         InvalidParameterError, match=r"log_x=True needs positive values in column 'C'"
     ):
         charts.validation_curve(frame.with_columns(pl.col("C") - 1), "C", log_x=True)
     with pytest.raises(ColumnNotFoundError, match=r"column 'accuracy' \(score=\)"):
         charts.learning_curve(ex.learning_curve(), score="accuracy")
+
+
+def test_learning_curve_in_the_layout_of_fe_learning_curve():
+    """``fe.learning_curve`` returns ``learner, train_size, repeat, fold, role, <metric>``: the
+    metric column is found, and learners become panels (or dashed lines with facet=[])."""
+    frame = pl.concat(
+        [
+            ex.learning_curve().with_columns(learner=pl.lit(name), repeat=pl.lit(0))
+            for name in ("tree", "forest")
+        ]
+    ).select("learner", "train_size", "repeat", "fold", "role", pl.col("score").alias("error_rate"))
+    spec = charts.learning_curve(frame).to_dict()
+    assert spec["facet"]["field"] == "learner"
+    band = spec["spec"]["layer"][0]
+    assert band["transform"][0]["aggregate"][0]["field"] == "error_rate"
+    assert band["transform"][0]["groupby"] == ["train_size", "role", "learner"]
+    single = charts.learning_curve(frame, facet=[]).to_dict()
+    line = single["layer"][1]["encoding"]
+    assert "facet" not in single
+    assert line["strokeDash"]["field"] == "learner"
+    assert single["layer"][1]["transform"][0]["groupby"] == ["train_size", "role", "learner"]
+
+
+def test_validation_curve_in_the_layout_of_fe_validation_curve():
+    """``fe.validation_curve`` returns ``<param>, repeat, fold, role, <metric>``: param is the
+    first numeric column, the metric the last."""
+    frame = (
+        ex.validation_curve()
+        .with_columns(repeat=pl.lit(0))
+        .select("C", "repeat", "fold", "role", pl.col("score").alias("accuracy"))
+    )
+    spec = charts.validation_curve(frame, log_x=True).to_dict()
+    band = spec["layer"][0]
+    assert band["encoding"]["x"]["field"] == "C"
+    assert band["transform"][0]["aggregate"][0]["field"] == "accuracy"
