@@ -159,6 +159,27 @@ def check_parameter(ok: bool, func: str, message: str) -> None:
         raise InvalidParameterError(f"{func}(): {message}")
 
 
+def check_label_list(func: str, labels: Iterable[Any] | None) -> list[Any] | None:
+    """``labels=``: None, or a non-empty collection of distinct, non-null classes (as a list)."""
+    if labels is None:
+        return None
+    if isinstance(labels, str):
+        raise InvalidParameterError(f"{func}(): labels= must be a list of classes, got {labels!r}.")
+    values = list(labels)
+    check_parameter(bool(values), func, "labels= must name at least one class, got [].")
+    check_parameter(
+        all(v is not None for v in values), func, f"labels= must not contain None, got {values!r}."
+    )
+    try:
+        distinct = len(set(values)) == len(values)
+    except TypeError:
+        raise InvalidParameterError(
+            f"{func}(): labels= must hold hashable classes, got {values!r}."
+        ) from None
+    check_parameter(distinct, func, f"labels= must not repeat a class, got {values!r}.")
+    return values
+
+
 def check_zero_division(func: str, value: Any) -> float | None:
     """``zero_division=``: None (a 0/0 stays null) or a number in [0, 1], returned as float.
 
@@ -456,6 +477,7 @@ def _message(error: type[FrameEvalError], func: str, text: str) -> str:
 __all__ = [
     "Checks",
     "DuplicateKeyError",
+    "check_label_list",
     "check_labels",
     "check_numeric",
     "check_parameter",

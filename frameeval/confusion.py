@@ -17,6 +17,7 @@ from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
+    check_label_list,
     check_labels,
     check_not_empty_eager,
     check_numeric,
@@ -207,6 +208,7 @@ def confusion_matrix(
     [2, 1, 1, 2]
     """
     func = "confusion_matrix"
+    labels = check_label_list(func, labels)
     lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight)
     counts = _counts(lf, schema, keys, truth, pred, weight, checks, labels)
     return finish(_full_grid(counts, keys, labels), eager)
@@ -273,6 +275,7 @@ def classification_report(
     func = "classification_report"
     check_parameter(beta > 0, func, f"beta must be > 0, got {beta!r}.")
     zero_division = check_zero_division(func, zero_division)
+    labels = check_label_list(func, labels)
     lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight)
     counts = _counts(lf, schema, keys, truth, pred, weight, checks, labels)
     b2 = float(beta) ** 2

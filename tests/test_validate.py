@@ -537,6 +537,30 @@ PARAMETER_ERRORS = [
         r"^f1\(\): zero_division must be None or a number in \[0, 1\], got -1\.$",
     ),
     (
+        "labels-repeated",
+        lambda: fe.confusion_matrix(base(), truth="y", pred="p", labels=[0, 0, 1]),
+        InvalidParameterError,
+        r"^confusion_matrix\(\): labels= must not repeat a class, got \[0, 0, 1\]\.$",
+    ),
+    (
+        "labels-none",
+        lambda: fe.classification_report(base(), truth="y", pred="p", labels=[0, 1, None]),
+        InvalidParameterError,
+        r"^classification_report\(\): labels= must not contain None, got \[0, 1, None\]\.$",
+    ),
+    (
+        "labels-empty",
+        lambda: fe.confusion_matrix(base(), truth="y", pred="p", labels=[]),
+        InvalidParameterError,
+        r"^confusion_matrix\(\): labels= must name at least one class, got \[\]\.$",
+    ),
+    (
+        "labels-string",
+        lambda: fe.confusion_matrix(base(), truth="y", pred="p", labels="01"),
+        InvalidParameterError,
+        r"^confusion_matrix\(\): labels= must be a list of classes, got '01'\.$",
+    ),
+    (
         "not-a-frame",
         lambda: fe.confusion_matrix({"y": [1]}, truth="y", pred="p"),
         InvalidParameterError,
