@@ -442,6 +442,16 @@ def _cost_table(costs: Any, func: str, label_dtype: pl.DataType) -> pl.LazyFrame
     """Validate ``costs`` (a frame ``actual, predicted, cost`` or a {(actual, predicted): cost}
     mapping) eagerly — it is a small parameter, not the data — and cast labels to the data's."""
     if isinstance(costs, Mapping):
+        for key, value in costs.items():
+            if not (isinstance(key, tuple) and len(key) == 2):
+                raise InvalidParameterError(
+                    f"{func}(): costs keys must be (actual, predicted) pairs, got {key!r}."
+                )
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise InvalidParameterError(
+                    f"{func}(): costs must be finite and >= 0, got cost {value!r} for "
+                    f"actual={key[0]!r}, predicted={key[1]!r}."
+                )
         costs = pl.DataFrame(
             {
                 "actual": [k[0] for k in costs],

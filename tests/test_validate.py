@@ -626,6 +626,30 @@ COST_ERRORS = [
         r"costs column 'cost' must be numeric, got String\.$",
     ),
     (
+        "key-not-a-pair",
+        {0: 1.0},
+        InvalidParameterError,
+        r"costs keys must be \(actual, predicted\) pairs, got 0\.$",
+    ),
+    (
+        "key-triple",
+        {(0, 1, 2): 1.0},
+        InvalidParameterError,
+        r"costs keys must be \(actual, predicted\) pairs, got \(0, 1, 2\)\.$",
+    ),
+    (
+        "cost-none",
+        {(1, 0): None, (0, 1): 1.0},
+        InvalidParameterError,
+        r"costs must be finite and >= 0, got cost None for actual=1, predicted=0\.$",
+    ),
+    (
+        "cost-string",
+        {(1, 0): "x", (0, 1): 1.0},
+        InvalidParameterError,
+        r"costs must be finite and >= 0, got cost 'x' for actual=1, predicted=0\.$",
+    ),
+    (
         "not-a-table",
         [1, 2],
         InvalidParameterError,
