@@ -8,6 +8,7 @@ stream, and the cost is one pass over the data whatever the number of measures.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -447,7 +448,7 @@ def _cost_table(costs: Any, func: str, label_dtype: pl.DataType) -> pl.LazyFrame
                 raise InvalidParameterError(
                     f"{func}(): costs keys must be (actual, predicted) pairs, got {key!r}."
                 )
-            if isinstance(value, bool) or not isinstance(value, int | float):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy too
                 raise InvalidParameterError(
                     f"{func}(): costs must be finite and >= 0, got cost {value!r} for "
                     f"actual={key[0]!r}, predicted={key[1]!r}."

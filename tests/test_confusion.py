@@ -398,3 +398,14 @@ def test_cost_sensitive_error_with_binary_costs_is_cost_error(df, cost01, cost10
         .sort("g")
     )
     assert_close(frame["cost_sensitive_error"].to_list(), expr["cost_error"].to_list())
+
+
+def test_cost_mapping_accepts_numpy_numbers() -> None:
+    """Cost matrices often come from numpy: np.int64 / np.float32 costs are numbers too."""
+    df = pl.DataFrame({"y": [0, 1, 1, 2], "p": [0, 0, 1, 1]})
+    matrix = np.array([[0, 1, 4], [3, 1, 2], [5, 6, 0]])
+    as_numpy = {(a, b): matrix[a, b] for a in range(3) for b in range(3)}
+    as_float = {key: float(value) for key, value in as_numpy.items()}
+    out = fe.cost_sensitive_error(df, truth="y", pred="p", costs=as_numpy)
+    expected = fe.cost_sensitive_error(df, truth="y", pred="p", costs=as_float)
+    assert out["cost_sensitive_error"].item() == expected["cost_sensitive_error"].item() == 6 / 4
