@@ -408,4 +408,5 @@ def test_cost_mapping_accepts_numpy_numbers() -> None:
     as_float = {key: float(value) for key, value in as_numpy.items()}
     out = fe.cost_sensitive_error(df, truth="y", pred="p", costs=as_numpy)
     expected = fe.cost_sensitive_error(df, truth="y", pred="p", costs=as_float)
-    assert out["cost_sensitive_error"].item() == expected["cost_sensitive_error"].item() == 6 / 4
+    # cells (0,0), (1,0), (1,1), (2,1) cost 0 + 3 + 1 + 6
+    assert out["cost_sensitive_error"].item() == expected["cost_sensitive_error"].item() == 10 / 4
