@@ -39,6 +39,7 @@ def bias_variance(
     complexity: str = "complexity",
     components: Sequence[str] | None = None,
     by: str | Sequence[str] | None = None,
+    color: str | None = None,
     facet: str | Sequence[str] | None = None,
     title: str | None = "Bias–variance decomposition",
     width: int = theme.WIDE,
@@ -62,8 +63,11 @@ def bias_variance(
     by
         Further key columns; default every column that is neither ``complexity``, a component nor
         a bookkeeping column of ``fe.bias_variance`` (``n_instances``, ``n_repeats``, …).
+    color
+        A key column to colour by (e.g. ``"learner"``, to compare learners in one panel); the
+        component is then shown by the dash pattern. Default: colour shows the component.
     facet
-        Panel column(s); default the further keys (the colour shows the component).
+        Panel column(s); default the further keys not used for ``color``.
     title, width, height
         Title and panel size in pixels.
 
@@ -106,7 +110,13 @@ def bias_variance(
     check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
     values = {complexity, *components, *COMPONENTS, *_NOT_KEYS}
     keys = b.key_columns(schema, values, by, func)
-    facets = b.facet_columns(facet, schema, func) if facet is not None else keys
+    if color is not None:
+        color = b.resolve_color(color, keys, [], func)
+    facets = (
+        b.facet_columns(facet, schema, func)
+        if facet is not None
+        else [k for k in keys if k != color]
+    )
     df = b.gather(lf, func, "decomposition=")
     names = {c: COMPONENTS.get(c, c) for c in components}
     long = df.select(*keys, complexity, *components).unpivot(
@@ -128,27 +138,41 @@ def bias_variance(
         **sort,
     )
     order = [names[c] for c in components]
-    color = alt.Color(
+    by_component = alt.Color(
         field="__fe_component",
         type="nominal",
         sort=order,
         scale=alt.Scale(scheme=theme.scheme(len(order))),
         legend=theme.legend("component"),
     )
+    encodings: dict[str, Any] = {"color": by_component}
+    if color is not None:
+        encodings = {
+            "color": b.color_encoding(color, color, data),
+            "strokeDash": alt.StrokeDash(
+                field="__fe_component", type="nominal", sort=order, legend=theme.legend("component")
+            ),
+            "shape": alt.Shape(field="__fe_component", type="nominal", sort=order, legend=None),
+        }
     y = alt.Y(field="__fe_value", type="quantitative", axis=theme.axis("Value"))
-    details = [alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in facets]
+    details = [
+        alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in {*facets, color}
+    ]
     tips = [
         *b.key_tooltips(keys),
         b.tooltip(complexity),
         b.tooltip("__fe_component", label="component"),
         b.tooltip("__fe_value", "quantitative", ".4f", "value"),
     ]
-    extra = {"detail": details} if details else {}
-    line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, color=color, **extra)
+    if details:
+        encodings["detail"] = details
+    line_encodings = {k: v for k, v in encodings.items() if k != "shape"}
+    point_encodings = {k: v for k, v in encodings.items() if k != "strokeDash"}
+    line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, **line_encodings)
     points = (
         alt.Chart()
         .mark_point(filled=True, size=36)
-        .encode(x=x, y=y, color=color, tooltip=tips, **extra)
+        .encode(x=x, y=y, tooltip=tips, **point_encodings)
     )
     chart = alt.layer(line, points, data=data).properties(width=width, height=height)
     subtitle = "E(f; D) = bias² + variance + noise (eq 2.42, figure 2.9)"

@@ -94,11 +94,22 @@ def to_html(chart: Any, *, title: str | None = None) -> str:
     )
 
 
+def _file_mode(path: Path) -> int:
+    """The permissions a plain ``open(path, "w")`` would give (mkstemp's are owner-only)."""
+    if path.exists():
+        return path.stat().st_mode & 0o777
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def _atomic_write(path: Path, payload: bytes) -> None:
+    mode = _file_mode(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -51,6 +51,21 @@ def test_bias_variance_zero_one_loss_and_extra_keys_facet():
     assert chosen.to_dict()["spec"]["layer"][0]["encoding"]["color"]["sort"] == ["net_variance"]
 
 
+def test_bias_variance_coloured_by_a_key():
+    frame = pl.concat(
+        [ex.bias_variance().with_columns(learner=pl.lit(n)) for n in ("poly", "spline")]
+    )
+    spec = charts.bias_variance(frame, complexity="degree", color="learner").to_dict()
+    assert "facet" not in spec
+    line, points = spec["layer"]
+    assert line["encoding"]["color"]["field"] == "learner"
+    assert line["encoding"]["strokeDash"]["field"] == "__fe_component"
+    assert points["encoding"]["shape"]["field"] == "__fe_component"
+    assert "strokeDash" not in points["encoding"]
+    with pytest.raises(InvalidParameterError, match=r"color= must name a key column"):
+        charts.bias_variance(frame, complexity="degree", color="error")
+
+
 def test_bias_variance_errors():
     frame = ex.bias_variance()
     with pytest.raises(ColumnNotFoundError, match=r"column 'complexity' \(complexity=\)"):

@@ -69,6 +69,17 @@ def test_svg_png_json(chart, tmp_path):
     ]
 
 
+def test_saved_file_has_ordinary_permissions(chart, tmp_path):
+    """Written via a temporary file, but with the mode a plain open() gives (not 0600)."""
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x")
+    saved = charts.save(chart, tmp_path / "roc.json")
+    assert saved.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777
+    saved.chmod(0o640)
+    charts.save(chart, saved)
+    assert saved.stat().st_mode & 0o777 == 0o640
+
+
 def test_png_scale(chart, tmp_path):
     small = charts.save(chart, tmp_path / "a.png", scale=1).stat().st_size
     large = charts.save(chart, tmp_path / "b.png", scale=2).stat().st_size
