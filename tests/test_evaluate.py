@@ -391,3 +391,20 @@ def test_curves_on_train_val_test_ignore_test_set():
     val = tvt.filter(pl.col("role") == "validation")
     expected = ((val["x"] > 0.5).cast(pl.Int64) != val["y"]).mean()
     assert vc.filter(pl.col("role") == "validation")["error_rate"].item() == expected
+
+
+def test_results_feed_the_paired_tests(cancer):
+    """5×2 splits → evaluate → per-fold errors → cv5x2_t_test; McNemar reads the same frame."""
+    df = cancer.head(200)
+    splits = split.cv5x2(df, stratify="y", instance="id", seed=7)
+    learners = {
+        "tree": sklearn_learner(DecisionTreeClassifier(max_depth=2, random_state=0), truth="y"),
+        "nb": sklearn_learner(GaussianNB(), truth="y"),
+    }
+    res = fe.evaluate(df, splits, learners, truth="y", instance="id")
+    per_fold = res.group_by("learner", "repeat", "fold").agg(fe.error_rate("truth", "pred"))
+    assert per_fold.height == 2 * 10
+    test = fe.cv5x2_t_test(per_fold, "error_rate", a="tree", b="nb")
+    assert test.height == 1 and np.isfinite(test["statistic"].item())
+    mc = fe.mcnemar(res, "truth", "pred", a="tree", b="nb", by=["repeat", "fold"])
+    assert mc.height == 10
