@@ -410,3 +410,41 @@ def test_cost_mapping_accepts_numpy_numbers() -> None:
     expected = fe.cost_sensitive_error(df, truth="y", pred="p", costs=as_float)
     # cells (0,0), (1,0), (1,1), (2,1) cost 0 + 3 + 1 + 6
     assert out["cost_sensitive_error"].item() == expected["cost_sensitive_error"].item() == 10 / 4
+
+
+@given(
+    df=label_frames(),
+    zero_division=st.sampled_from(ZERO_DIVISION),
+    weighted=st.booleans(),
+    beta=st.sampled_from([1.0, 2.0]),
+)
+def test_report_rows_equal_the_expression_builders(df, zero_division, weighted, beta) -> None:
+    """Two faces of one measure: per-class rows = binary builders with pos_label = class,
+    macro_mean / micro rows = builders with average="macro" / "micro"."""
+    weight = "w" if weighted else None
+    kw = {"weight": weight, "zero_division": zero_division}
+    report = fe.classification_report(df, truth="y", pred="p", by="g", beta=beta, **kw)
+    exprs = {}
+    for average in ("macro", "micro"):
+        exprs[f"{average}_precision"] = fe.precision("y", "p", average=average, **kw)
+        exprs[f"{average}_recall"] = fe.recall("y", "p", average=average, **kw)
+        exprs[f"{average}_fbeta"] = fe.fbeta("y", "p", beta=beta, average=average, **kw)
+    for c in range(4):
+        exprs[f"{c}_precision"] = fe.precision("y", "p", pos_label=c, **kw)
+        exprs[f"{c}_recall"] = fe.recall("y", "p", pos_label=c, **kw)
+        exprs[f"{c}_fbeta"] = fe.fbeta("y", "p", beta=beta, pos_label=c, **kw)
+    out = df.group_by("g").agg(e.alias(n) for n, e in exprs.items()).sort("g")
+    twin = {"macro_mean": "macro", "micro": "micro"}  # report row -> expression average
+    for row in out.iter_rows(named=True):
+        for line in report.filter(pl.col("g") == row["g"]).iter_rows(named=True):
+            if line["average"] == "none":
+                key = line["label"]
+            elif line["average"] in twin:
+                key = twin[line["average"]]
+            else:  # the book's macro row (eq 2.14) and the weighted row have no builder
+                continue
+            for measure in ("precision", "recall", "fbeta"):
+                try:
+                    assert_close([row[f"{key}_{measure}"]], [line[measure]], tol=1e-12)
+                except AssertionError as err:
+                    raise AssertionError(f"{line['average']} {key} {measure}: {err}") from None
