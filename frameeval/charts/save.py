@@ -140,8 +140,9 @@ def save(chart: Any, path: str | os.PathLike[str], *, scale: float = 2.0) -> Pat
     --------
     >>> import tempfile, pathlib, polars as pl, frameeval as fe
     >>> curve = pl.DataFrame({"fpr": [0.0, 0.0, 1.0], "tpr": [0.0, 1.0, 1.0]})
-    >>> out = fe.charts.save(fe.charts.roc(curve), pathlib.Path(tempfile.mkdtemp()) / "roc.svg")
-    >>> out.read_text().startswith("<svg")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     out = fe.charts.save(fe.charts.roc(curve), pathlib.Path(folder) / "roc.svg")
+    ...     out.read_text().startswith("<svg")
     True
     """
     path = Path(path)
