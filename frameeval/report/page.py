@@ -10,16 +10,17 @@ the block).
 from __future__ import annotations
 
 import html
-import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from frameeval.charts.save import _atomic_write, javascript_bundle, script_json
 from frameeval.exceptions import InvalidParameterError
+
+__all__ = ["Page", "script_json", "table_html", "write_atomic"]
 
 _STYLE = """
 body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;
@@ -31,15 +32,6 @@ th{background:#f6f6f6}td.text,th.text{text-align:left}
 .ref{color:#666;font-size:.9em}.note{background:#f7f7fb;border-left:3px solid #99c;padding:.4em .8em}
 .chart{margin:1em 0}nav a{margin-right:1em}
 """
-
-
-def script_json(value: Any) -> str:
-    """JSON safe to place inside a ``<script>`` element."""
-    text = json.dumps(value, allow_nan=False, default=str)
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        text = text.replace(char, escape)
-    return text
 
 
 def _cell(value: Any) -> str:
@@ -104,21 +96,23 @@ class Page:
         return len(self._specs)
 
     def render(self) -> str:
-        import vl_convert as vlc
-
         toc = "".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t in self._toc)
         specs = script_json(self._specs)
         return (
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style>"
-            f"<script>{vlc.javascript_bundle()}</script></head><body>"
+            f"<script>{javascript_bundle()}</script></head><body>"
             f"<h1>{html.escape(self.title)}</h1><nav>{toc}</nav>{''.join(self._body)}"
             f'<script type="application/json" id="frameeval-specs">{specs}</script>'
             "<script>(function(){var specs=JSON.parse(document.getElementById("
-            "'frameeval-specs').textContent);window.frameevalRendered=0;"
+            "'frameeval-specs').textContent);var body=document.body,done=0,failed=0;"
+            "body.setAttribute('data-charts',specs.length);"
+            "window.addEventListener('error',function(){failed+=1;"
+            "body.setAttribute('data-errors',failed);});"
             "specs.forEach(function(spec,i){vegaEmbed('#chart'+i,spec,{renderer:'svg',"
-            "actions:false}).then(function(){window.frameevalRendered+=1;})"
-            ".catch(function(e){console.error(e);});});})();</script>"
+            "actions:false}).then(function(){done+=1;body.setAttribute('data-rendered',done);})"
+            ".catch(function(e){failed+=1;body.setAttribute('data-errors',failed);"
+            "console.error(e);});});})();</script>"
             "</body></html>\n"
         )
 
@@ -135,12 +129,5 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, force: bool = False
             "Hint: pass --force (force=True) or choose another path."
         )
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _atomic_write(target, text.encode("utf-8"))
     return target
