@@ -5,7 +5,7 @@ Measures are Polars expressions (``fe.accuracy``, ``fe.f1``…) that work inside
 take a DataFrame or LazyFrame and return the same kind.
 """
 
-from frameeval import charts, compare, exceptions, split
+from frameeval import charts, compare, datasets, exceptions, report, split
 from frameeval._frame import collect
 from frameeval._version import __version__
 from frameeval.compare import (
@@ -61,6 +61,8 @@ from frameeval.uncertainty import (
     delong_test,
 )
 
+from frameeval.report import report as write_report  # noqa: E402
+
 __all__ = [
     "MEASURES",
     "FrameEvalError",
@@ -76,8 +78,11 @@ __all__ = [
     "bootstrap_predictions",
     "bootstrap_replicates",
     "charts",
+    "datasets",
     "classification_report",
     "collect",
+    "report",
+    "write_report",
     "compare",
     "confusion_matrix",
     "contingency_table",
