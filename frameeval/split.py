@@ -291,8 +291,8 @@ def _sizes(plan: _Plan) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     if not plan.strata:
         return pl.LazyFrame(), totals
     checks = Checks(plan.func)
-    if plan.group is None:
-        checks.not_null(plan.stratify, "stratify")  # type: ignore[attr-defined]
+    if plan.group is None and plan.stratify is not None:
+        checks.not_null(plan.stratify, "stratify")
     sizes = plan.units.group_by(_STRATUM).agg(pl.len().cast(pl.Int64).alias(_N), *checks.aggs())
     sizes = checks.enforce(sizes, []).sort(_STRATUM)
     sizes = sizes.with_columns((pl.col(_N).cum_sum() - pl.col(_N)).alias(_OFFSET))
