@@ -66,7 +66,8 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
-_ROWS_PER_PASS = 1 << 23  # eager inputs: tiled rows materialised per pass (bounds memory)
+_ROWS_PER_PASS = 1 << 22  # DataFrame inputs: tiled rows per pass (bounds memory, ~0.3 GB)
+_LAZY_PASS = 10  # LazyFrame inputs (row count unknown): replicates per pass
 
 
 def _splitmix64(x: int) -> int:
@@ -314,7 +315,9 @@ def _open_bootstrap(
         ]
     if stratify is not None:
         checks.not_null(stratify, "stratify")
-    estimate = _agg(lf, keys, [*(e.cast(pl.Float64) for e in exprs), *extra, *checks.aggs()])
+    size = pl.len().cast(pl.Int64).alias("__fe_n")
+    measures = [e.cast(pl.Float64) for e in exprs]
+    estimate = _agg(lf, keys, [*measures, size, *extra, *checks.aggs()])
     estimate = checks.enforce(estimate, keys)
     if instance is not None:
         where = [*(pl.format(f"{k}={{}}, ", _text(k)) for k in keys), pl.lit(f"{instance}=")]
@@ -332,15 +335,15 @@ def _open_bootstrap(
         ).drop("__fe_dup", "__fe_dup_rows")
     if batch_size is None:
         rows = data.height if eager and isinstance(data, pl.DataFrame) else None
-        batch_size = n if rows is None else max(1, _ROWS_PER_PASS // max(rows, 1))
-    carried = [c for c in columns if c not in keys]
+        batch_size = _LAZY_PASS if rows is None else max(1, _ROWS_PER_PASS // max(rows, 1))
     return dict(
         lf=lf,
         eager=eager,
         keys=keys,
         exprs=exprs,
         names=names,
-        carried=carried,
+        carried=[c for c in columns if c not in keys],
+        measure_columns=columns,
         estimate=estimate,
         n=n,
         seed=int(seed),
@@ -355,9 +358,10 @@ def _units(
     instance: str | None,
     stratify: str | None,
 ) -> pl.LazyFrame:
-    """The resampling units, contiguous per group and ordered (stratum, instance) inside it,
-    with ``__fe_slot`` (position in the group), ``__fe_start`` (first row of the unit's stratum
-    in the whole frame), ``__fe_size`` (units in that stratum) and ``__fe_total`` (all rows)."""
+    """The resampling units, contiguous per group and ordered (stratum, instance) inside it, with
+    the measure's columns and ``__fe_group`` (the group's first row: a group id), ``__fe_slot``
+    (position in the group), ``__fe_size`` (units in the unit's stratum) and ``__fe_back``
+    (first row of the stratum minus the unit's row, ≤ 0)."""
     order = instance if instance is not None else "__fe_row"
     base = lf if instance is not None else lf.with_row_index("__fe_row")
     strata = [*keys, stratify] if stratify is not None else list(keys)
@@ -365,18 +369,19 @@ def _units(
     sort_by = list(dict.fromkeys([*strata, order]))
     units = base.select(wanted).sort(sort_by, nulls_last=True)
     row = pl.col("__fe_global")
-    units = units.with_columns(pl.int_range(pl.len(), dtype=pl.UInt64).alias("__fe_global"))
-    return units.with_columns(
-        (row - _over(row.min(), keys)).alias("__fe_slot"),
-        _over(row.min(), strata).alias("__fe_start"),
+    units = units.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("__fe_global"))
+    units = units.with_columns(
+        _over(row.min(), keys).alias("__fe_group"),
+        (_over(row.min(), strata) - row).alias("__fe_back"),
         _over(pl.len(), strata).cast(pl.UInt64).alias("__fe_size"),
-        pl.len().cast(pl.UInt64).alias("__fe_total"),
     )
+    slot = (row - pl.col("__fe_group")).cast(pl.UInt64).alias("__fe_slot")
+    kept = list(dict.fromkeys([*keys, *carried]))
+    return units.select(*kept, "__fe_group", "__fe_back", "__fe_size", slot)
 
 
 def _replicate_pass(
     units: pl.LazyFrame,
-    keys: list[str],
     carried: list[str],
     exprs: list[pl.Expr],
     first: int,
@@ -385,35 +390,42 @@ def _replicate_pass(
 ) -> pl.LazyFrame:
     """Replicates ``first``…``last - 1`` (0-based): tile the units once per replicate (replicate
     major, order kept), compute each slot's drawn row, gather the measure's columns from it and
-    aggregate ``*keys, replicate`` with the measures."""
+    aggregate ``__fe_group, replicate`` with the measures."""
     reps = pl.LazyFrame({"__fe_r": pl.Series(range(first, last), dtype=pl.UInt64)})
-    tiled = reps.join(units, how="cross", maintain_order="left_right")
+    lean = units.select(*carried, "__fe_group", "__fe_back", "__fe_size", "__fe_slot")
+    tiled = reps.join(lean, how="cross", maintain_order="left_right")
     word = (pl.col("__fe_r") * _u64(1 << 32) + pl.col("__fe_slot")).xor(_u64(seed_word))
     tiled = _mix(tiled.with_columns(word.alias("__fe_word")), "__fe_word", "__fe_z")
-    block = (pl.col("__fe_r") - _u64(first)) * pl.col("__fe_total")
-    drawn = pl.col("__fe_start") + pl.col("__fe_z") % pl.col("__fe_size")
-    tiled = tiled.with_columns((block + drawn).alias("__fe_take"))
+    # row of the drawn unit in the tiled frame: this row + (stratum start − this unit) + offset
+    offset = (pl.col("__fe_z") % pl.col("__fe_size")).cast(pl.Int64)
+    take = pl.int_range(pl.len(), dtype=pl.Int64) + pl.col("__fe_back") + offset
+    tiled = tiled.with_columns(take.alias("__fe_take"))
     picked = tiled.select(
-        *keys,
+        "__fe_group",
         (pl.col("__fe_r") + 1).cast(pl.Int64).alias("replicate"),
         *[pl.col(c).gather(pl.col("__fe_take")) for c in carried],
     )
-    return picked.group_by([*keys, "replicate"]).agg([e.cast(pl.Float64) for e in exprs])
+    return picked.group_by("__fe_group", "replicate").agg([e.cast(pl.Float64) for e in exprs])
 
 
 def _replicates(parts: dict[str, Any], instance: str | None, stratify: str | None) -> pl.LazyFrame:
-    keys, carried = parts["keys"], parts["carried"]
+    keys, carried = parts["keys"], parts["measure_columns"]
     units = _units(parts["lf"], keys, carried, instance, stratify)
     n, step = parts["n"], parts["batch_size"]
     seed_word = _splitmix64(parts["seed"] & _MASK)
     passes = [
-        _replicate_pass(
-            units, keys, carried, parts["exprs"], first, min(first + step, n), seed_word
-        )
+        _replicate_pass(units, carried, parts["exprs"], first, min(first + step, n), seed_word)
         for first in range(0, n, step)  # passes over replicate batches (bounded memory)
     ]
     out = passes[0] if len(passes) == 1 else pl.concat(passes, parallel=False)
-    return _tie(out, parts["estimate"], keys)  # the in-plan data checks run with the replicates
+    # group id → keys from the (checked) estimate: a group's id is its first row in the units'
+    # order, i.e. the number of rows of the groups sorted before it; joining it also makes the
+    # in-plan data checks of the estimate run with the replicates
+    size = pl.col("__fe_n")
+    groups = parts["estimate"].select(*keys, size)
+    groups = _sorted(groups, keys).with_columns((size.cum_sum() - size).alias("__fe_group"))
+    out = out.join(groups.drop("__fe_n"), on="__fe_group", how="inner")
+    return out.drop("__fe_group")
 
 
 def bootstrap_replicates(
@@ -461,7 +473,7 @@ def bootstrap_replicates(
         Integer seed; the same seed gives the same replicates on any machine.
     batch_size
         Replicates materialised per pass (memory ≈ rows × batch_size tiled rows). Default: for
-        a DataFrame, as many as fit about 8 million tiled rows; for a LazyFrame (whose row count
+        a DataFrame, as many as fit about 4 million tiled rows; for a LazyFrame (whose row count
         is unknown before it is collected), all ``n`` in one pass. The replicates do not depend
         on it.
 
