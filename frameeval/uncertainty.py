@@ -2,7 +2,8 @@
 variance and paired test for AUCs, and tests for resampling designs whose training sets overlap.
 
 * :func:`bootstrap_replicates` / :func:`bootstrap_ci` — the (stratified) multinomial bootstrap of
-  any frameeval measure expression, per group, as one lazy plan; percentile and BCa intervals.
+  any frameeval measure expression, per group, as one lazy plan; percentile and BCa intervals;
+  :func:`roc_band` — a pointwise bootstrap band of the ROC curve.
 * :func:`delong_ci` / :func:`delong_test` — the variance of an AUC, its normal interval and the
   test of two correlated AUCs on the same instances (DeLong et al. 1988), from placement values
   computed with ranks in O(n log n) (Sun & Xu 2014).
@@ -15,8 +16,9 @@ See ``docs/uncertainty.md`` for when each interval and test is valid.
 How the bootstrap draws
 -----------------------
 Replicate r of a group of m resampling units (instances) draws m units with replacement: slot j
-(0 ≤ j < m) of replicate r takes unit ``h(seed, r, j) mod m``, where h is the SplitMix64 mix of
-the 64-bit word ``(r · 2³² + j) xor SplitMix64(seed)``, computed with Polars integer arithmetic.
+(0 ≤ j < m) of replicate r takes unit ``⌊(h ≫ 32) · m / 2³²⌋`` (Lemire's multiply-shift range
+reduction of the high 32 bits), where h is the SplitMix64 mix of the 64-bit word
+``(r · 2³² + j) xor SplitMix64(seed)``, computed with Polars integer arithmetic.
 Units are ordered by ``instance`` (by row order without it), so the draws are reproducible for a
 seed on any machine and Polars version, do not depend on the row order when ``instance=`` is
 given, and are the same for every group with the same instances — with ``by="model"`` all models
@@ -57,6 +59,7 @@ __all__ = [
     "cv5x2_f_test",
     "delong_ci",
     "delong_test",
+    "roc_band",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -274,8 +277,10 @@ def _open_bootstrap(
     seed: Any,
     batch_size: Any,
     outputs: Sequence[str],
+    checks: Checks | None = None,
 ) -> dict[str, Any]:
-    """Door checks shared by the bootstrap functions; returns the pieces of the plan."""
+    """Door checks shared by the bootstrap functions; returns the pieces of the plan.
+    ``checks`` may hold data checks of the caller, enforced with the estimate."""
     exprs, names, columns = _measures(measure, func)
     n = _check_int(n, func, "n", 1)
     check_parameter(
@@ -302,7 +307,7 @@ def _open_bootstrap(
     check_not_empty_eager(data, eager, lf, func)
     _check_measure_schema(lf, keys, exprs, names, func)
 
-    checks = Checks(func)
+    checks = checks if checks is not None else Checks(func)
     extra: list[pl.Expr] = []
     if instance is not None:
         checks.not_null(instance, "instance")
@@ -360,8 +365,8 @@ def _units(
 ) -> pl.LazyFrame:
     """The resampling units, contiguous per group and ordered (stratum, instance) inside it, with
     the measure's columns and ``__fe_group`` (the group's first row: a group id), ``__fe_slot``
-    (position in the group), ``__fe_size`` (units in the unit's stratum) and ``__fe_back``
-    (first row of the stratum minus the unit's row, ≤ 0)."""
+    (position in the group), ``__fe_size`` (units in the unit's stratum) and ``__fe_behind``
+    (the unit's row minus the first row of its stratum)."""
     order = instance if instance is not None else "__fe_row"
     base = lf if instance is not None else lf.with_row_index("__fe_row")
     strata = [*keys, stratify] if stratify is not None else list(keys)
@@ -372,12 +377,12 @@ def _units(
     units = units.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("__fe_global"))
     units = units.with_columns(
         _over(row.min(), keys).alias("__fe_group"),
-        (_over(row.min(), strata) - row).alias("__fe_back"),
+        (row - _over(row.min(), strata)).cast(pl.UInt32).alias("__fe_behind"),
         _over(pl.len(), strata).cast(pl.UInt64).alias("__fe_size"),
     )
-    slot = (row - pl.col("__fe_group")).cast(pl.UInt64).alias("__fe_slot")
+    slot = (row - pl.col("__fe_group")).cast(pl.UInt32).alias("__fe_slot")
     kept = list(dict.fromkeys([*keys, *carried]))
-    return units.select(*kept, "__fe_group", "__fe_back", "__fe_size", slot)
+    return units.select(*kept, "__fe_group", "__fe_behind", "__fe_size", slot)
 
 
 def _replicate_pass(
@@ -390,22 +395,38 @@ def _replicate_pass(
 ) -> pl.LazyFrame:
     """Replicates ``first``…``last - 1`` (0-based): tile the units once per replicate (replicate
     major, order kept), compute each slot's drawn row, gather the measure's columns from it and
-    aggregate ``__fe_group, replicate`` with the measures."""
+    aggregate the measures per replicate × group."""
     reps = pl.LazyFrame({"__fe_r": pl.Series(range(first, last), dtype=pl.UInt64)})
-    lean = units.select(*carried, "__fe_group", "__fe_back", "__fe_size", "__fe_slot")
+    lean = units.select(*carried, "__fe_group", "__fe_behind", "__fe_size", "__fe_slot")
     tiled = reps.join(lean, how="cross", maintain_order="left_right")
-    word = (pl.col("__fe_r") * _u64(1 << 32) + pl.col("__fe_slot")).xor(_u64(seed_word))
+    slot = pl.col("__fe_slot")
+    word = (pl.col("__fe_r") * _u64(1 << 32) + slot.cast(pl.UInt64)).xor(_u64(seed_word))
     tiled = _mix(tiled.with_columns(word.alias("__fe_word")), "__fe_word", "__fe_z")
-    # row of the drawn unit in the tiled frame: this row + (stratum start − this unit) + offset
-    offset = (pl.col("__fe_z") % pl.col("__fe_size")).cast(pl.Int64)
-    take = pl.int_range(pl.len(), dtype=pl.Int64) + pl.col("__fe_back") + offset
-    tiled = tiled.with_columns(take.alias("__fe_take"))
+    # the drawn unit: ⌊(z ≫ 32) · size ≫ 32⌋ in [0, size) within the slot's stratum; its row in
+    # the tiled frame is this row − (this unit − stratum start) + that offset
+    high = pl.col("__fe_z") // _u64(1 << 32)
+    offset = (high * pl.col("__fe_size") // _u64(1 << 32)).cast(pl.UInt32)
+    row = pl.int_range(pl.len(), dtype=pl.UInt32)
+    tiled = tiled.with_columns(
+        (row - pl.col("__fe_behind") + offset).alias("__fe_take"),
+        # one key per replicate × group (its first tiled row), non-decreasing by construction
+        (row - slot).set_sorted().alias("__fe_key"),
+    )
     picked = tiled.select(
+        "__fe_key",
         "__fe_group",
-        (pl.col("__fe_r") + 1).cast(pl.Int64).alias("replicate"),
+        "__fe_r",
         *[pl.col(c).gather(pl.col("__fe_take")) for c in carried],
     )
-    return picked.group_by("__fe_group", "replicate").agg([e.cast(pl.Float64) for e in exprs])
+    return (
+        picked.group_by("__fe_key")
+        .agg(
+            pl.col("__fe_group").first(),
+            (pl.col("__fe_r").first() + 1).cast(pl.Int64).alias("replicate"),
+            *[e.cast(pl.Float64) for e in exprs],
+        )
+        .drop("__fe_key")
+    )
 
 
 def _replicates(parts: dict[str, Any], instance: str | None, stratify: str | None) -> pl.LazyFrame:
@@ -595,6 +616,58 @@ _CI_OUT = [
 ]
 
 
+def _intervals(
+    parts: dict[str, Any], level: float, method: str, instance: str | None, stratify: str | None
+) -> pl.LazyFrame:
+    """``*keys, metric, …`` (the columns of :data:`_CI_OUT`), sorted by keys and measure order."""
+    keys, names = parts["keys"], parts["names"]
+    by_metric = [*keys, "metric"]
+    reps = _replicates(parts, instance, stratify).unpivot(
+        index=[*keys, "replicate"], on=names, variable_name="metric", value_name="__fe_v"
+    )
+    estimate = parts["estimate"].unpivot(
+        index=keys, on=names, variable_name="metric", value_name="estimate"
+    )
+    v = pl.col("__fe_v")
+    defined = v.drop_nulls()
+    summary = estimate.join(reps, on=by_metric, how="left", nulls_equal=True)
+    summary = summary.group_by(by_metric).agg(
+        pl.col("estimate").first(),
+        defined.sort().alias("__fe_sorted"),
+        v.count().cast(pl.Int64).alias("n_replicates"),
+        v.mean().alias("__fe_mean"),
+        v.std(ddof=1).alias("std_error"),
+        # twice the count of replicates below θ̂, ties counting ½
+        ((v < pl.col("estimate")).sum() + (v <= pl.col("estimate")).sum())
+        .cast(pl.Int64)
+        .alias("__fe_below2"),
+    )
+    tail = (1.0 - level) / 2.0
+    if method == "percentile":
+        summary = summary.with_columns(
+            pl.lit(tail).alias("__fe_q_low"), pl.lit(1.0 - tail).alias("__fe_q_high")
+        )
+    else:
+        summary = _join(summary, _jackknife(parts), by_metric)
+        summary = _scipy(summary, _z0, ["__fe_below2", "n_replicates"], ["__fe_z0"])
+        summary = summary.with_columns(pl.lit(level).alias("level"))
+        summary = _scipy(
+            summary, _bca_levels, ["__fe_z0", "__fe_accel", "level"], ["__fe_q_low", "__fe_q_high"]
+        )
+    listed, count = pl.col("__fe_sorted"), pl.col("n_replicates")
+    known = pl.col("estimate").is_not_null()
+    out = summary.with_columns(
+        pl.when(known).then(pl.col("__fe_mean") - pl.col("estimate")).alias("bias"),
+        pl.when(known).then(pl.col("std_error")).alias("std_error"),
+        pl.when(known).then(_quantile(listed, count, pl.col("__fe_q_low"))).alias("lower"),
+        pl.when(known).then(_quantile(listed, count, pl.col("__fe_q_high"))).alias("upper"),
+        pl.lit(level).alias("level"),
+        pl.lit(method).alias("method"),
+        pl.col("metric").replace_strict(names, list(range(len(names)))).alias("__fe_order"),
+    )
+    return _sorted(out, keys, "__fe_order")
+
+
 def bootstrap_ci(
     data: IntoFrame,
     measure: pl.Expr | Sequence[pl.Expr],
@@ -706,53 +779,162 @@ def bootstrap_ci(
     parts = _open_bootstrap(
         data, func, measure, by, instance, stratify, n, seed, batch_size, _CI_OUT
     )
-    keys, names = parts["keys"], parts["names"]
-    by_metric = [*keys, "metric"]
-    reps = _replicates(parts, instance, stratify).unpivot(
-        index=[*keys, "replicate"], on=names, variable_name="metric", value_name="__fe_v"
+    out = _intervals(parts, level, method, instance, stratify)
+    return finish(out.select(*parts["keys"], *_CI_OUT), parts["eager"])
+
+
+def _tpr_at(is_pos: pl.Expr, score: str, fpr: float) -> pl.Expr:
+    """TPR of the tie-aware ROC curve at false positive rate ``fpr`` (an aggregation).
+
+    With k = fpr · n⁻ and v the (⌊k⌋ + 1)-th largest negative score, a / b the negatives above /
+    at v and c / d the positives above / at v, the curve crosses FPR = k/n⁻ on the diagonal step
+    of the tie block at v: TPR = (c + d (k − a) / b) / n⁺. At k = a (a negative's FPR) that is
+    the top of the vertical step there, the largest TPR at that FPR; at FPR = 1 it is 1.
+    """
+    s = pl.col(score).cast(pl.Float64)
+    neg = ~is_pos
+    n_pos = is_pos.sum().cast(pl.Float64)
+    n_neg = neg.sum().cast(pl.Float64)
+    defined = (n_pos > 0) & (n_neg > 0)
+    if fpr >= 1.0:
+        return pl.when(defined).then(pl.lit(1.0))
+    k = n_neg * fpr
+    index = pl.min_horizontal(k.floor(), n_neg - 1).cast(pl.Int64)
+    v = s.filter(neg).sort(descending=True).get(index, null_on_oob=True)
+
+    def count(rows: pl.Expr) -> pl.Expr:
+        return rows.sum().cast(pl.Float64)
+
+    above, tied = count(neg & (s > v)), count(neg & (s == v))
+    tp = count(is_pos & (s > v)) + count(is_pos & (s == v)) * (k - above) / tied
+    return pl.when(defined).then(tp / n_pos)
+
+
+_BAND_OUT = [
+    "fpr",
+    "tpr",
+    "std_error",
+    "lower",
+    "upper",
+    "level",
+    "method",
+    "n_replicates",
+]
+
+
+def roc_band(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    instance: str | None = None,
+    points: int = 21,
+    n: int = 1000,
+    level: float = 0.95,
+    method: Literal["percentile", "bca"] = "percentile",
+    stratified: bool = True,
+    seed: int = 0,
+    batch_size: int | None = None,
+) -> Any:
+    """A pointwise bootstrap confidence band of the ROC curve (vertical averaging), per group.
+
+    At ``points`` equally spaced false positive rates the true positive rate of the ROC curve is
+    a measure like any other; its bootstrap interval at every FPR gives the band (Fawcett 2006,
+    §8.1 "vertical averaging"; Macskassy & Provost 2004). The replicates are those of
+    :func:`bootstrap_ci`, by default stratified by class so every resample has both classes.
+
+    Parameters
+    ----------
+    data
+        Long result frame (DataFrame or LazyFrame; pandas / pyarrow are converted), one row per
+        instance (× ``by`` group).
+    truth, score
+        True label and score columns (larger score = more positive).
+    by
+        Key column(s): one band per group.
+    pos_label
+        The positive class (default 1 / True; required for string labels).
+    instance
+        Resampling unit, unique per group (row order without it); see
+        :func:`bootstrap_replicates`.
+    points
+        Number of FPR values 0, 1/(points − 1), …, 1 (≥ 2).
+    n, level, method, seed, batch_size
+        As in :func:`bootstrap_ci`.
+    stratified
+        Resample positives and negatives separately (default), keeping the class sizes.
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, fpr, tpr, std_error, lower, upper, level, method,
+    n_replicates``, one row per group and FPR value, sorted by keys and ``fpr``: ``tpr`` — the
+    TPR of the group's ROC curve at ``fpr``; ``lower``, ``upper`` — the pointwise interval.
+
+    Notes
+    -----
+    The ROC curve is the tie-aware one of §2.3.3 (a run of tied scores is one diagonal step), and
+    the TPR at an FPR where the curve rises vertically is the top of that rise (at FPR 0: the
+    share of positives scored above every negative; at FPR 1: 1). The band is pointwise: each
+    FPR has coverage ``level`` on its own; the whole curve lies inside it less often. A group
+    with one class gives nulls.
+
+    References
+    ----------
+    Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27(8).
+    Macskassy & Provost (2004), "Confidence bands for ROC curves", ROCAI. Zhou Zhihua, *Machine
+    Learning*, §2.3.3.
+
+    See Also
+    --------
+    bootstrap_ci, delong_ci, frameeval.charts.uncertainty.roc_band
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 1, 1, 0, 0, 0], "s": [0.9, 0.8, 0.3, 0.7, 0.2, 0.1]})
+    >>> band = fe.roc_band(df, "y", "s", points=3, n=50)
+    >>> band.select("fpr", "tpr").rows()
+    [(0.0, 0.6666666666666666), (0.5, 1.0), (1.0, 1.0)]
+    """
+    func = "roc_band"
+    level = _check_level(level, func, "level")
+    check_parameter(
+        method in ("percentile", "bca"),
+        func,
+        f"method must be 'percentile' or 'bca', got {method!r}.",
     )
-    estimate = parts["estimate"].unpivot(
-        index=keys, on=names, variable_name="metric", value_name="estimate"
+    points = _check_int(points, func, "points", 2)
+    check_parameter(
+        isinstance(stratified, bool), func, f"stratified must be True or False, got {stratified!r}."
     )
-    v = pl.col("__fe_v")
-    defined = v.drop_nulls()
-    summary = estimate.join(reps, on=by_metric, how="left", nulls_equal=True)
-    summary = summary.group_by(by_metric).agg(
-        pl.col("estimate").first(),
-        defined.sort().alias("__fe_sorted"),
-        v.count().cast(pl.Int64).alias("n_replicates"),
-        v.mean().alias("__fe_mean"),
-        v.std(ddof=1).alias("std_error"),
-        # twice the count of replicates below θ̂, ties counting ½
-        ((v < pl.col("estimate")).sum() + (v <= pl.col("estimate")).sum())
-        .cast(pl.Int64)
-        .alias("__fe_below2"),
+    lf, _ = to_lazy(data, func)
+    schema = lf.collect_schema()
+    require_columns(schema, func, truth=truth, score=score)
+    check_labels(schema, func, truth=truth)
+    check_numeric(schema, func, score=score)
+    positive = resolve_pos_label(schema, func, truth, pos_label)
+    is_pos = label_expr(truth, schema) == positive
+    checks = Checks(func)
+    checks.label(truth, "truth", schema[truth])
+    checks.finite(score, "score", schema[score])
+    checks.present(
+        is_pos, f"pos_label {positive!r} must occur in column {truth!r}, got no such row"
     )
-    tail = (1.0 - level) / 2.0
-    if method == "percentile":
-        summary = summary.with_columns(
-            pl.lit(tail).alias("__fe_q_low"), pl.lit(1.0 - tail).alias("__fe_q_high")
-        )
-    else:
-        summary = _join(summary, _jackknife(parts), by_metric)
-        summary = _scipy(summary, _z0, ["__fe_below2", "n_replicates"], ["__fe_z0"])
-        summary = summary.with_columns(pl.lit(level).alias("level"))
-        summary = _scipy(
-            summary, _bca_levels, ["__fe_z0", "__fe_accel", "level"], ["__fe_q_low", "__fe_q_high"]
-        )
-    listed, count = pl.col("__fe_sorted"), pl.col("n_replicates")
-    known = pl.col("estimate").is_not_null()
-    out = summary.with_columns(
-        pl.when(known).then(pl.col("__fe_mean") - pl.col("estimate")).alias("bias"),
-        pl.when(known).then(pl.col("std_error")).alias("std_error"),
-        pl.when(known).then(_quantile(listed, count, pl.col("__fe_q_low"))).alias("lower"),
-        pl.when(known).then(_quantile(listed, count, pl.col("__fe_q_high"))).alias("upper"),
-        pl.lit(level).alias("level"),
-        pl.lit(method).alias("method"),
-        pl.col("metric").replace_strict(names, list(range(len(names)))).alias("__fe_order"),
+    grid = [i / (points - 1) for i in range(points)]
+    names = [f"__fe_tpr_{i}" for i in range(points)]
+    measures = [_tpr_at(is_pos, score, f).alias(name) for f, name in zip(grid, names, strict=True)]
+    stratify = truth if stratified else None
+    parts = _open_bootstrap(
+        data, func, measures, by, instance, stratify, n, seed, batch_size, _BAND_OUT, checks
     )
-    out = _sorted(out, keys, "__fe_order").select(*keys, *_CI_OUT)
-    return finish(out, parts["eager"])
+    _check_distinct(func, parts["keys"], truth=truth, score=score, instance=instance)
+    out = _intervals(parts, level, method, instance, stratify).with_columns(
+        pl.col("metric").replace_strict(names, grid, return_dtype=pl.Float64).alias("fpr"),
+        pl.col("estimate").alias("tpr"),
+    )
+    return finish(out.select(*parts["keys"], *_BAND_OUT), parts["eager"])
 
 
 # ---------------------------------------------------------------------------------------------

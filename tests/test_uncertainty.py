@@ -19,7 +19,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy import stats
-from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
+from sklearn.metrics import accuracy_score, f1_score, roc_auc_score, roc_curve
 
 import frameeval as fe
 from frameeval import exceptions as ex
@@ -50,7 +50,8 @@ def draw_indices(strata: np.ndarray, n: int, seed: int) -> np.ndarray:
     j = np.arange(m, dtype=np.uint64)[None, :]
     with np.errstate(over="ignore"):
         z = splitmix64(((r << np.uint64(32)) + j) ^ seed_word)
-    return start[which][None, :] + (z % size[which].astype(np.uint64)[None, :]).astype(np.int64)
+    offset = ((z >> np.uint64(32)) * size[which].astype(np.uint64)[None, :]) >> np.uint64(32)
+    return start[which][None, :] + offset.astype(np.int64)
 
 
 def oracle_replicates(part: pl.DataFrame, measure, n: int, seed: int, instance=None, strat=None):
@@ -378,6 +379,72 @@ def test_bootstrap_input_errors():
     lazy = fe.bootstrap_ci(df.lazy(), acc, by="g", instance="i")
     with pytest.raises(ex.DuplicateKeyError):
         fe.collect(lazy)
+
+
+# ---------------------------------------------------------------------------------------------
+# ROC band
+# ---------------------------------------------------------------------------------------------
+def sk_tpr_at(y: np.ndarray, s: np.ndarray, grid: list[float]) -> list[float | None]:
+    """TPR of scikit-learn's ROC curve (drop_intermediate=False: one point per distinct score)
+    at each FPR: the largest TPR of the points at that FPR, else linear interpolation."""
+    if y.min() == y.max():
+        return [None] * len(grid)
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    out = []
+    for f in grid:
+        at = np.isclose(fpr, f, rtol=0, atol=1e-12)
+        out.append(tpr[at].max() if at.any() else float(np.interp(f, fpr, tpr)))
+    return out
+
+
+@given(frames(max_rows=20))
+def test_roc_band_tpr_matches_sklearn_roc_curve(df):
+    assume(df["y"].sum() > 0)
+    grid = [i / 8 for i in range(9)]
+    band = fe.roc_band(df, "y", "s", by="g", points=9, n=3)
+    assert band.columns == [
+        "g",
+        "fpr",
+        "tpr",
+        "std_error",
+        "lower",
+        "upper",
+        "level",
+        "method",
+        "n_replicates",
+    ]
+    for part in df.partition_by("g", maintain_order=True):
+        mine = band.filter(pl.col("g") == part["g"][0])
+        assert mine["fpr"].to_list() == grid
+        expected = sk_tpr_at(part["y"].to_numpy(), part["s"].to_numpy(), grid)
+        assert_close(mine["tpr"].to_list(), expected, 1e-12)
+
+
+def test_roc_band_is_the_percentile_interval_of_stratified_replicates():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 40)
+    df = pl.DataFrame({"i": range(40), "y": y, "s": np.round(rng.normal(y, 1.0), 1)})
+    grid = [0.0, 0.25, 0.5, 0.75, 1.0]
+    band = fe.roc_band(df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11)
+    part = df.sort("y", "i")
+    idx = draw_indices(part["y"].to_numpy(), 80, 11)
+    reps = np.array(
+        [sk_tpr_at(part["y"].to_numpy()[r], part["s"].to_numpy()[r], grid) for r in idx]
+    )
+    assert_close(band["lower"].to_list(), np.percentile(reps, 5, axis=0), 1e-12)
+    assert_close(band["upper"].to_list(), np.percentile(reps, 95, axis=0), 1e-12)
+    assert band["n_replicates"].to_list() == [80] * 5
+    assert band["tpr"][-1] == 1.0 and band["lower"][-1] == 1.0
+
+
+def test_roc_band_errors():
+    df = pl.DataFrame({"y": ["a", "b"], "s": [0.1, 0.2]})
+    with pytest.raises(ex.InvalidParameterError, match=r"roc_band\(\): pos_label= is required"):
+        fe.roc_band(df, "y", "s")
+    with pytest.raises(ex.InvalidParameterError, match=r"points must be an integer >= 2, got 1"):
+        fe.roc_band(df, "y", "s", pos_label="a", points=1)
+    with pytest.raises(ex.UnknownLabelError, match=r"pos_label 'c' must occur in column 'y'"):
+        fe.roc_band(df, "y", "s", pos_label="c")
 
 
 # ---------------------------------------------------------------------------------------------
