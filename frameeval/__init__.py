@@ -59,6 +59,7 @@ from frameeval.uncertainty import (
     cv5x2_f_test,
     delong_ci,
     delong_test,
+    roc_band,
 )
 
 from frameeval.report import report as write_report  # noqa: E402
@@ -114,6 +115,7 @@ __all__ = [
     "rank_table",
     "recall",
     "rmse",
+    "roc_band",
     "split",
     "t_test",
     "tnr",
