@@ -509,7 +509,7 @@ def _split_frames(
 
 
 def _meta(frame: pl.DataFrame, prep: _Prepared, role: str | None = None) -> pl.DataFrame:
-    role_expr = pl.lit(role) if role is not None else pl.col("role")
+    role_expr = pl.lit(role) if role is not None else pl.col("role").cast(pl.String)
     return frame.select(
         pl.col(prep.key).alias("instance"),
         pl.col(prep.truth).alias("truth"),

@@ -72,6 +72,9 @@ SPLIT_COLUMNS = ("repeat", "fold", "role", "count")
 """The assignment columns a split frame may carry (besides ``repeat``, exactly one of the rest)."""
 
 ROLES = ("train", "validation", "test")
+ROLE = pl.Enum(list(ROLES))
+"""dtype of the ``role`` column: an Enum ordered train < validation < test (compares with strings;
+four bytes less per row than a string column on 100-million-row split frames)."""
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -617,8 +620,8 @@ def holdout(
 
     Returns
     -------
-    Same kind as ``data``: input columns, ``repeat`` (Int32) and ``role`` (String, ``"train"`` or
-    ``"test"``).
+    Same kind as ``data``: input columns, ``repeat`` (Int32) and ``role`` (``"train"`` or
+    ``"test"``; an Enum of train < validation < test that compares with strings).
 
     Raises
     ------
@@ -668,7 +671,11 @@ def holdout(
     base = _base(plan, sizes, totals)
     per_repeat = []
     for r in range(repeats):  # loop-ok: one lazy branch per repeat
-        role = pl.when(_selected(pl.col(_POS), t)).then(pl.lit("test")).otherwise(pl.lit("train"))
+        role = (
+            pl.when(_selected(pl.col(_POS), t))
+            .then(pl.lit("test", ROLE))
+            .otherwise(pl.lit("train", ROLE))
+        )
         per_repeat.append(
             _positions(plan, base, seed, r).with_columns(
                 pl.lit(r, pl.Int32).alias("repeat"), role.alias("role")
@@ -707,8 +714,8 @@ def train_val_test(
 
     Returns
     -------
-    Same kind as ``data``: input columns, ``repeat`` (Int32) and ``role`` (String: ``"train"``,
-    ``"validation"`` or ``"test"``).
+    Same kind as ``data``: input columns, ``repeat`` (Int32) and ``role`` (``"train"``,
+    ``"validation"`` or ``"test"``; an Enum in that order, comparable with strings).
 
     Raises
     ------
@@ -729,7 +736,7 @@ def train_val_test(
     >>> df = pl.DataFrame({"id": range(10)})
     >>> out = fe.split.train_val_test(df, sizes=(0.6, 0.2, 0.2), instance="id")
     >>> out.group_by("role").len().sort("role").rows()
-    [('test', 2), ('train', 6), ('validation', 2)]
+    [('train', 6), ('validation', 2), ('test', 2)]
     """
     func = "train_val_test"
     ok = (
@@ -780,10 +787,10 @@ def train_val_test(
         rest = pos - _selected_before(pos, t)  # place among the non-test units
         role = (
             pl.when(_selected(pos, t))
-            .then(pl.lit("test"))
+            .then(pl.lit("test", ROLE))
             .when(_selected(rest, v))
-            .then(pl.lit("validation"))
-            .otherwise(pl.lit("train"))
+            .then(pl.lit("validation", ROLE))
+            .otherwise(pl.lit("train", ROLE))
         )
         per_repeat.append(
             _positions(plan, base, seed, r).with_columns(
