@@ -32,12 +32,25 @@ from frameeval.confusion import (
     cost_sensitive_error,
     macro_micro,
 )
+from frameeval.curves import (
+    best_threshold,
+    break_even_point,
+    cost_curve,
+    cost_lines,
+    expected_total_cost,
+    multiclass_roc_auc,
+    pr_curve,
+    ranking_report,
+    roc_convex_hull,
+    roc_curve,
+)
 from frameeval.decompose import bias_variance, bootstrap_predictions
 from frameeval.evaluate import evaluate, learning_curve, validation_curve
 from frameeval.exceptions import FrameEvalError
 from frameeval.metrics import (
     MEASURES,
     accuracy,
+    average_precision,
     cost_error,
     error_rate,
     f1,
@@ -46,9 +59,14 @@ from frameeval.metrics import (
     fpr,
     mae,
     mse,
+    normalized_cost,
+    p_cost,
+    pr_auc,
     precision,
+    rank_loss,
     recall,
     rmse,
+    roc_auc,
     tnr,
     tpr,
 )
@@ -122,4 +140,20 @@ __all__ = [
     "tpr",
     "validation_curve",
     "wilcoxon",
+    "average_precision",
+    "best_threshold",
+    "break_even_point",
+    "cost_curve",
+    "cost_lines",
+    "expected_total_cost",
+    "multiclass_roc_auc",
+    "normalized_cost",
+    "p_cost",
+    "pr_auc",
+    "pr_curve",
+    "rank_loss",
+    "ranking_report",
+    "roc_auc",
+    "roc_convex_hull",
+    "roc_curve",
 ]

@@ -26,6 +26,14 @@ from frameeval.metrics.classification import (
     tnr,
     tpr,
 )
+from frameeval.metrics.ranking import (
+    average_precision,
+    normalized_cost,
+    p_cost,
+    pr_auc,
+    rank_loss,
+    roc_auc,
+)
 from frameeval.metrics.regression import mae, mse, rmse
 
 
@@ -40,6 +48,12 @@ class Measure:
     lower: float
     upper: float | None
     equation: str
+
+    @property
+    def columns(self) -> tuple[str, str]:
+        """Roles of the builder's two positional columns: ``("truth", "score")`` for ranking
+        measures (kind ``"score"``), ``("truth", "pred")`` for every other kind."""
+        return ("truth", "score") if self.kind == "score" else ("truth", "pred")
 
 
 MEASURES: dict[str, Measure] = {}
@@ -66,6 +80,10 @@ for _m in (
     Measure("mse", mse, "regression", False, 0.0, None, "2.2"),
     Measure("rmse", rmse, "regression", False, 0.0, None, "2.2"),
     Measure("mae", mae, "regression", False, 0.0, None, "—"),
+    Measure("roc_auc", roc_auc, "score", True, 0.0, 1.0, "2.22"),
+    Measure("rank_loss", rank_loss, "score", False, 0.0, 1.0, "2.21"),
+    Measure("average_precision", average_precision, "score", True, 0.0, 1.0, "—"),
+    Measure("pr_auc", pr_auc, "score", True, 0.0, 1.0, "2.20"),
 ):
     register(_m)
 
@@ -73,6 +91,7 @@ __all__ = [
     "MEASURES",
     "Measure",
     "accuracy",
+    "average_precision",
     "cost_error",
     "error_rate",
     "f1",
@@ -81,10 +100,15 @@ __all__ = [
     "fpr",
     "mae",
     "mse",
+    "normalized_cost",
+    "p_cost",
+    "pr_auc",
     "precision",
+    "rank_loss",
     "recall",
     "register",
     "rmse",
+    "roc_auc",
     "tnr",
     "tpr",
 ]

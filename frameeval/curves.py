@@ -1,0 +1,1138 @@
+"""ROC, precision-recall and cost curves (chapter 2.3.2–2.3.4) as grouped, lazy frame functions.
+
+Everything here starts from one mergeable table: per ``by`` group and distinct score, the
+(weighted) number of positive and negative rows. It is computed in a single aggregation that also
+carries the input checks, so it streams and could be merged across partitions. A cumulative sum
+over the distinct scores, from the highest down, gives TP and FP at every threshold (predict
+positive iff score ≥ threshold); curves, areas and summaries are small steps on that table, whose
+size is the number of distinct scores, not of rows.
+
+Ties are handled by construction: a run of equal scores is one threshold, so it is one diagonal
+step of the ROC curve and a tied (positive, negative) pair counts one half in the AUC
+(eqs 2.21–2.22).
+
+The ROC convex hull (and the cost curve, its dual) is computed exactly by merging upper hulls
+of blocks of points in ⌈log₂ n⌉ rounds of vectorised Polars operations. That step runs on the
+materialised per-distinct-score table inside the lazy plan (a ``LazyFrame.map_batches`` node), so
+it needs the whole table at once; nothing is collected before the user collects.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+
+from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._typing import IntoFrame, Keys
+from frameeval._validate import (
+    Checks,
+    check_label_list,
+    check_labels,
+    check_not_empty_eager,
+    check_numeric,
+    check_parameter,
+    label_dtype,
+    label_expr,
+    require_columns,
+    resolve_pos_label,
+)
+from frameeval.exceptions import InvalidParameterError
+
+__all__ = [
+    "best_threshold",
+    "break_even_point",
+    "cost_curve",
+    "cost_lines",
+    "expected_total_cost",
+    "multiclass_roc_auc",
+    "pr_curve",
+    "ranking_report",
+    "roc_convex_hull",
+    "roc_curve",
+]
+
+INF = float("inf")
+_ALL = "__fe_all"  # constant key when by= is empty
+# internal columns of the per-distinct-score table
+_POS, _NEG, _TP, _FP, _P, _N = "__fe_pos", "__fe_neg", "__fe_tp", "__fe_fp", "__fe_P", "__fe_N"
+_PRUNE_PASSES = 8
+
+
+# ---------------------------------------------------------------------------------------------
+# the shared kernel: per group × distinct score counts, cumulated from the top score down
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class _Setup:
+    lf: pl.LazyFrame
+    eager: bool
+    keys: list[str]  # the user's by= keys
+    gkeys: list[str]  # keys, or a constant column when by= is empty
+    schema: pl.Schema
+    checks: Checks
+    truth: str
+    weight: str | None
+
+    def done(self, out: pl.LazyFrame) -> Any:
+        if _ALL in out.collect_schema():
+            out = out.drop(_ALL)
+        return finish(out, self.eager)
+
+    def sort(
+        self, out: pl.LazyFrame, *columns: str, descending: Sequence[bool] = ()
+    ) -> pl.LazyFrame:
+        flags = [False] * len(self.keys) + list(descending or [False] * len(columns))
+        return (
+            out.sort(*self.keys, *columns, descending=flags, nulls_last=True)
+            if (self.keys or columns)
+            else out
+        )
+
+
+def _prepare(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    scores: Sequence[str],
+    by: Keys,
+    weight: str | None,
+    outputs: Sequence[str],
+) -> _Setup:
+    lf, eager = to_lazy(data, func)
+    keys = as_keys(by)
+    schema = lf.collect_schema()
+    require_columns(schema, func, truth=truth, score=list(scores), by=keys, weight=weight)
+    for name in outputs:
+        check_parameter(
+            name not in keys, func, f"by= must not use the output column name {name!r}."
+        )
+    check_labels(schema, func, truth=truth)
+    for column in scores:
+        check_numeric(schema, func, score=column)
+    check_numeric(schema, func, weight=weight)
+    check_not_empty_eager(data, eager, lf, func)
+    checks = Checks(func)
+    checks.label(truth, "truth", schema[truth])
+    for column in scores:
+        checks.finite(column, "score", schema[column])
+    if weight:
+        checks.finite(weight, "weight", schema[weight])
+        checks.non_negative(weight, "weight")
+    gkeys = keys or [_ALL]
+    if not keys:
+        lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(_ALL))
+    return _Setup(lf, eager, keys, gkeys, schema, checks, truth, weight)
+
+
+def _binary(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    score: str,
+    by: Keys,
+    weight: str | None,
+    pos_label: Any,
+    outputs: Sequence[str],
+) -> tuple[_Setup, pl.LazyFrame]:
+    """Validate, and return the cumulated per-distinct-score table of a binary task.
+
+    Columns ``*gkeys, threshold, pos, neg, tp, fp, P, N`` (internal names): ``pos``/``neg`` the
+    mass of positive / negative rows with exactly this score, ``tp``/``fp`` those with score ≥
+    threshold, ``P``/``N`` the group totals. Every distinct score is a row, including scores
+    whose rows all weigh 0 (callers drop them where they would repeat a point).
+    """
+    setup = _prepare(data, func, truth, [score], by, weight, outputs)
+    positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
+    positive = label_expr(truth, setup.schema) == positive_label
+    setup.checks.present(
+        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
+    )
+    if weight is None:
+        n_pos = positive.sum().cast(pl.Float64)
+        masses = [n_pos.alias(_POS), (pl.len().cast(pl.Float64) - n_pos).alias(_NEG)]
+    else:
+        w = pl.col(weight).cast(pl.Float64)
+        masses = [
+            (w * positive.cast(pl.Float64)).sum().alias(_POS),
+            (w * (~positive).cast(pl.Float64)).sum().alias(_NEG),
+        ]
+    # + 0.0 turns -0.0 into 0.0, so the threshold prints as the score it groups
+    threshold = (pl.col(score).cast(pl.Float64) + 0.0).alias("threshold")
+    table = setup.lf.group_by(*setup.gkeys, threshold).agg(*masses, *setup.checks.aggs())
+    table = setup.checks.enforce(table, setup.keys)
+    down = {"order_by": "threshold", "descending": True}
+    table = table.with_columns(
+        pl.col(_POS).cum_sum().over(setup.gkeys, **down).alias(_TP),
+        pl.col(_NEG).cum_sum().over(setup.gkeys, **down).alias(_FP),
+    ).with_columns(
+        # totals as the last cumulative value, so the last point is exactly (P, N)
+        pl.col(_TP).max().over(setup.gkeys).alias(_P),
+        pl.col(_FP).max().over(setup.gkeys).alias(_N),
+    )
+    return setup, table
+
+
+def _with_start(setup: _Setup, table: pl.LazyFrame) -> pl.LazyFrame:
+    """The points of the ROC curve: the start (threshold +inf: nothing predicted positive) and
+    one point per distinct score that carries weight."""
+    columns = [*setup.gkeys, "threshold", _POS, _NEG, _TP, _FP, _P, _N]
+    start = (
+        table.group_by(setup.gkeys)
+        .agg(pl.col(_P).first(), pl.col(_N).first())
+        .select(
+            *setup.gkeys,
+            pl.lit(INF, dtype=pl.Float64).alias("threshold"),
+            *[pl.lit(0.0, dtype=pl.Float64).alias(c) for c in (_POS, _NEG, _TP, _FP)],
+            _P,
+            _N,
+        )
+    )
+    points = table.filter((pl.col(_POS) + pl.col(_NEG)) > 0).select(columns)
+    return pl.concat([start, points.select(columns)], how="vertical")
+
+
+def _rate(numerator: str, denominator: str) -> pl.Expr:
+    """numerator / denominator, null when the denominator is 0 (0/0)."""
+    return pl.when(pl.col(denominator) > 0).then(pl.col(numerator) / pl.col(denominator))
+
+
+_DOWN = {"descending": [True]}
+
+
+# ---------------------------------------------------------------------------------------------
+# ROC
+# ---------------------------------------------------------------------------------------------
+def roc_curve(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+    drop_intermediate: bool = False,
+) -> Any:
+    """ROC curves, one point per distinct score, tied scores as one diagonal step (figure 2.4).
+
+    Parameters
+    ----------
+    data
+        Result frame (DataFrame or LazyFrame; pandas / pyarrow are converted).
+    truth
+        Column with the true label; ``pos_label`` is the positive class, all others negative.
+    score
+        Numeric, finite column; larger means more positive.
+    by
+        Key column(s); one curve per group.
+    pos_label
+        The positive class. Default: ``True`` for a boolean, 1 for a numeric column; required
+        for string labels. It must occur somewhere in the frame.
+    weight
+        Optional non-negative weights; counts become weight sums. Scores whose rows all weigh
+        0 give no point (as in scikit-learn).
+    drop_intermediate
+        Drop every point that lies on the straight line through its two neighbours (for
+        plotting). The trapezoid area is unchanged. scikit-learn's option of the same name drops
+        fewer points (only those with equal steps on both sides).
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, threshold, fpr, tpr``, sorted by the keys and by
+    ``threshold`` descending. Row k is the classifier "positive iff score ≥ threshold": ``fpr``
+    = FP/(TN + FP) (eq 2.19) and ``tpr`` = TP/(TP + FN) (eq 2.18) among the group's rows. The
+    first row of each group is the start (0, 0) with ``threshold`` = +inf (nothing predicted
+    positive), the last the point (1, 1) at the smallest score. ``fpr`` is null in a group
+    without negative rows, ``tpr`` null in a group without positive rows.
+
+    Notes
+    -----
+    Sorting the rows by score and lowering the threshold past each distinct score moves the
+    curve by (neg/m⁻, pos/m⁺), the numbers of negatives and positives at that score: up for a
+    positive, right for a negative, diagonally for a tie (the averaged curve of the notes on eqs
+    2.21–2.22). The trapezoid area of the returned curve (eq 2.20) equals :func:`roc_auc`
+    exactly. Computed from one aggregation per group × distinct score.
+
+    References
+    ----------
+    Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27,
+    861–874.
+
+    See Also
+    --------
+    roc_convex_hull, frameeval.roc_auc, cost_lines
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> fe.roc_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
+    [(inf, 0.0, 0.0), (0.9, 0.0, 0.333), (0.8, 0.333, 0.667), (0.4, 0.333, 1.0), (0.3, 0.667, 1.0), (0.1, 1.0, 1.0)]
+    """
+    func = "roc_curve"
+    check_parameter(
+        isinstance(drop_intermediate, bool),
+        func,
+        f"drop_intermediate must be True or False, got {drop_intermediate!r}.",
+    )
+    setup, table = _binary(
+        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr")
+    )
+    points = _with_start(setup, table)
+    if drop_intermediate:
+        points = points.filter(~_collinear(setup.gkeys))
+    out = points.select(
+        *setup.gkeys, "threshold", _rate(_FP, _N).alias("fpr"), _rate(_TP, _P).alias("tpr")
+    )
+    return setup.done(setup.sort(out, "threshold", **_DOWN))
+
+
+def _collinear(gkeys: list[str]) -> pl.Expr:
+    """A point on the straight line through its neighbours (in count units; the first and last
+    points of a group are never dropped)."""
+    down = {"order_by": "threshold", "descending": True}
+
+    def step(column: str, offset: int) -> pl.Expr:
+        return pl.col(column).shift(offset).over(gkeys, **down)
+
+    dx_in, dy_in = pl.col(_FP) - step(_FP, 1), pl.col(_TP) - step(_TP, 1)
+    dx_out, dy_out = step(_FP, -1) - pl.col(_FP), step(_TP, -1) - pl.col(_TP)
+    return (dx_in * dy_out == dy_in * dx_out).fill_null(False)
+
+
+def roc_convex_hull(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """The ROC convex hull: the vertices of the upper convex hull of each ROC curve.
+
+    Parameters are those of :func:`roc_curve`.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, threshold, fpr, tpr``: the subset of the
+    :func:`roc_curve` points that are vertices of the hull, from (0, 0) (``threshold`` = +inf)
+    to (1, 1), sorted by ``threshold`` descending. Points on a hull edge (collinear) are not
+    vertices. ``fpr`` / ``tpr`` are null in a group with one class, as in :func:`roc_curve`.
+
+    Notes
+    -----
+    A classifier on the hull is optimal for some class prior and cost ratio; every point below
+    it is beaten by a mix of two hull vertices. The hull is the dual of the lower envelope of
+    the cost lines (figure 2.5): :func:`cost_curve` has one segment per hull vertex and one
+    vertex per hull edge. Computed exactly: points that make a left turn with their neighbours
+    are pruned in a few passes, then upper hulls of blocks of 2, 4, 8, … consecutive points are
+    merged pairwise by finding each bridge, ⌈log₂ n⌉ rounds over all groups at once. This step
+    needs the whole per-distinct-score table (one row per group × distinct score) at once.
+
+    References
+    ----------
+    Provost, F. & Fawcett, T. (2001). Robust classification for imprecise environments.
+    Machine Learning 42(3), 203–231.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> fe.roc_convex_hull(df, truth="y", score="s").select(pl.all().round(3)).rows()
+    [(inf, 0.0, 0.0), (0.9, 0.0, 0.333), (0.4, 0.333, 1.0), (0.1, 1.0, 1.0)]
+    """
+    func = "roc_convex_hull"
+    setup, table = _binary(
+        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr")
+    )
+    hull = _hull(setup, _with_start(setup, table))
+    out = hull.select(
+        *setup.gkeys, "threshold", _rate(_FP, _N).alias("fpr"), _rate(_TP, _P).alias("tpr")
+    )
+    return setup.done(setup.sort(out, "threshold", **_DOWN))
+
+
+def _hull(setup: _Setup, points: pl.LazyFrame) -> pl.LazyFrame:
+    """The rows of ``points`` (``_with_start`` output) that are vertices of their group's hull."""
+    return points.map_batches(
+        functools.partial(_hull_frame, gkeys=setup.gkeys),
+        schema=points.collect_schema(),
+        streamable=False,
+    )
+
+
+def _hull_frame(df: pl.DataFrame, gkeys: list[str]) -> pl.DataFrame:
+    """Eager kernel of :func:`_hull`: keep the rows that are strict vertices of the upper hull.
+
+    The hull is computed in the sheared count plane (x, y) = (TP + FP, TP): x grows strictly
+    along a group's points (every point carries weight), and the map (FP, TP) ↦ (FP + TP, TP)
+    is linear with determinant 1, so it keeps the vertex set of the upper hull.
+    """
+    df = df.sort(*gkeys, "threshold", descending=[False] * len(gkeys) + [True], nulls_last=True)
+    work = df.select(
+        pl.struct(gkeys).rle_id().alias("gid"),
+        (pl.col(_TP) + pl.col(_FP)).alias("x"),
+        pl.col(_TP).alias("y"),
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("rid"),
+    )
+    for _ in range(_PRUNE_PASSES):  # loop-ok: a fixed number of vectorised passes
+        work = work.filter(~_left_turn())
+    work = work.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).over("gid").alias("idx"))
+    levels = int(work["idx"].max() or 0).bit_length()
+    for level in range(levels):  # loop-ok: ⌈log₂ n⌉ rounds, each vectorised over all groups
+        work = _merge_round(work, level)
+    return df[work.sort("rid")["rid"]]
+
+
+def _left_turn() -> pl.Expr:
+    """Interior points where the chain turns left or goes straight: not strict hull vertices."""
+    same = (pl.col("gid").shift(1) == pl.col("gid")) & (pl.col("gid").shift(-1) == pl.col("gid"))
+    x, y = pl.col("x"), pl.col("y")
+    cross = (x - x.shift(1)) * (y.shift(-1) - y) - (y - y.shift(1)) * (x.shift(-1) - x)
+    return (same & (cross >= 0)).fill_null(False)
+
+
+def _merge_round(work: pl.DataFrame, level: int) -> pl.DataFrame:
+    """Merge the upper hulls of consecutive blocks of 2**level points into blocks of twice that.
+
+    Each hull vertex v carries the slopes ``sl`` (of the edge into v) and ``sr`` (out of v)
+    within its block's hull, so v maximises y − σx exactly for σ in [sr, sl]. For a block pair
+    (A left, B right) the bridge is the pair (a, b) whose slope σ* = slope(a, b) lies in both
+    intervals; sweeping σ over the sorted interval ends of A and B lists every candidate pair.
+    A vertices with sl > σ* and B vertices with sr < σ* survive.
+    """
+    if "sl" not in work.columns:
+        work = work.with_columns(sl=pl.lit(INF), sr=pl.lit(-INF))
+    size = 2**level
+    part = pl.col("gid").cast(pl.UInt64) * (1 << 32) + pl.col("idx").cast(pl.UInt64) // (2 * size)
+    side = ((pl.col("idx") // size) % 2).cast(pl.Int8)
+    work = work.with_columns(part=part, side=side).sort("part", "sr")
+    row = pl.int_range(pl.len(), dtype=pl.UInt32)
+    work = work.with_columns(
+        a=pl.when(pl.col("side") == 0).then(row).forward_fill(),
+        b=pl.when(pl.col("side") == 1).then(row).forward_fill(),
+    )
+
+    def at(column: str, which: str) -> pl.Expr:
+        return pl.col(column).gather(pl.col(which))
+
+    slope = (at("y", "b") - at("y", "a")) / (at("x", "b") - at("x", "a"))
+    valid = (at("part", "a") == pl.col("part")) & (at("part", "b") == pl.col("part"))
+    violation = pl.max_horizontal(
+        at("sr", "a") - slope, slope - at("sl", "a"), at("sr", "b") - slope, slope - at("sl", "b")
+    )
+    work = work.with_columns(
+        cand=pl.when(valid).then(slope), viol=pl.when(valid).then(violation)
+    ).with_columns(sigma=pl.col("cand").sort_by("viol", nulls_last=True).first().over("part"))
+    sigma, side_c = pl.col("sigma"), pl.col("side")
+    keep = (
+        sigma.is_null()
+        | ((side_c == 0) & (pl.col("sl") > sigma))
+        | ((side_c == 1) & (pl.col("sr") < sigma))
+    )
+    work = work.filter(keep)
+    a_last = pl.col("idx") == pl.col("idx").filter(side_c == 0).max().over("part")
+    b_first = pl.col("idx") == pl.col("idx").filter(side_c == 1).min().over("part")
+    merged = sigma.is_not_null()
+    return work.with_columns(
+        sr=pl.when(merged & (side_c == 0) & a_last).then(sigma).otherwise(pl.col("sr")),
+        sl=pl.when(merged & (side_c == 1) & b_first).then(sigma).otherwise(pl.col("sl")),
+    ).select("gid", "x", "y", "rid", "idx", "sl", "sr")
+
+
+# ---------------------------------------------------------------------------------------------
+# summaries of the ranking (one row per group)
+# ---------------------------------------------------------------------------------------------
+def ranking_report(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """AUC, rank loss, average precision and P-R trapezoid area per group, from one table.
+
+    The frame-level face of :func:`frameeval.roc_auc`, :func:`frameeval.rank_loss`,
+    :func:`frameeval.average_precision` and :func:`frameeval.pr_auc`: the same values, computed
+    from the mergeable per-group × distinct-score counts (one aggregation that streams) instead
+    of sorting rows inside each group.
+
+    Parameters
+    ----------
+    data, truth, score, by, pos_label, weight
+        As in :func:`roc_curve`.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, roc_auc, rank_loss, average_precision, pr_auc``,
+    one row per group, sorted by the keys.
+
+    Notes
+    -----
+    With pos_k, neg_k the masses of positives and negatives at the k-th distinct score
+    (descending) and TP_k, FP_k the cumulative sums:
+
+    * AUC = Σ_k neg_k·(TP_k − pos_k/2) / (m⁺m⁻), rank loss = 1 − AUC (eqs 2.21–2.22): each
+      negative at score t is outranked by every positive above t and ties with the positives
+      at t (half each). Null when the group has one class.
+    * AP = Σ_k pos_k·P_k / m⁺ with P_k = TP_k/(TP_k + FP_k); P-R area = Σ_k pos_k·(P_k +
+      P_{k−1})/2 / m⁺ with P_0 = 1 (see :func:`frameeval.average_precision`,
+      :func:`frameeval.pr_auc`). Null when the group has no positive row.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> fe.ranking_report(df, truth="y", score="s").select(pl.all().round(4)).row(0)
+    (0.8333, 0.1667, 0.8056, 0.8472)
+    """
+    func = "ranking_report"
+    names = ("roc_auc", "rank_loss", "average_precision", "pr_auc")
+    setup, table = _binary(data, func, truth, score, by, weight, pos_label, names)
+    pos, neg, tp, fp = pl.col(_POS), pl.col(_NEG), pl.col(_TP), pl.col(_FP)
+    tp_before, fp_before = tp - pos, fp - neg
+    precision = pl.when(pos > 0).then(tp / (tp + fp))
+    before = pl.when(tp_before + fp_before > 0).then(tp_before / (tp_before + fp_before))
+    table = table.with_columns(
+        (neg * (tp - pos / 2.0)).alias("__fe_pairs"),
+        (pos * precision).fill_null(0.0).alias("__fe_ap"),
+        (pos * (precision + before.fill_null(1.0)) / 2.0).fill_null(0.0).alias("__fe_pr"),
+    )
+    total, n_pos, n_neg = pl.col("__fe_pairs").sum(), pl.col(_P).first(), pl.col(_N).first()
+    pairs = n_pos * n_neg
+    defined = pairs > 0
+    out = table.group_by(setup.gkeys).agg(
+        pl.when(defined).then(total / pairs).alias("roc_auc"),
+        pl.when(defined).then((pairs - total) / pairs).alias("rank_loss"),
+        pl.when(n_pos > 0).then(pl.col("__fe_ap").sum() / n_pos).alias("average_precision"),
+        pl.when(n_pos > 0).then(pl.col("__fe_pr").sum() / n_pos).alias("pr_auc"),
+    )
+    return setup.done(setup.sort(out))
+
+
+# ---------------------------------------------------------------------------------------------
+# precision-recall
+# ---------------------------------------------------------------------------------------------
+def pr_curve(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """Precision-recall curves, one point per distinct score (figure 2.3).
+
+    Parameters are those of :func:`roc_curve`.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, threshold, recall, precision``, sorted by the keys
+    and by ``threshold`` descending (recall non-decreasing). Row k is the classifier "positive
+    iff score ≥ threshold": ``recall`` = TP/(TP + FN) (eq 2.9), ``precision`` = TP/(TP + FP)
+    (eq 2.8). ``recall`` is null in a group without positive rows. There is no point for
+    "nothing predicted positive", whose precision is 0/0; plots conventionally start at
+    (recall, precision) = (0, 1), as :func:`frameeval.pr_auc` does.
+
+    Notes
+    -----
+    Lowering the threshold past a run of tied scores adds all of its rows at once, so a tie is
+    one step, as on the ROC curve. The last point has recall 1 and precision m⁺/m, the share of
+    positives — not 0 as figure 2.3 sketches (the notes on figure 2.3 explain why). Scores whose
+    rows all weigh 0 give no point.
+
+    See Also
+    --------
+    break_even_point, best_threshold, frameeval.average_precision
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> fe.pr_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
+    [(0.9, 0.333, 1.0), (0.8, 0.667, 0.667), (0.4, 1.0, 0.75), (0.3, 1.0, 0.6), (0.1, 1.0, 0.5)]
+    """
+    func = "pr_curve"
+    setup, table = _binary(
+        data, func, truth, score, by, weight, pos_label, ("threshold", "recall", "precision")
+    )
+    out = table.filter((pl.col(_POS) + pl.col(_NEG)) > 0).select(
+        *setup.gkeys,
+        "threshold",
+        _rate(_TP, _P).alias("recall"),
+        (pl.col(_TP) / (pl.col(_TP) + pl.col(_FP))).alias("precision"),
+    )
+    return setup.done(setup.sort(out, "threshold", **_DOWN))
+
+
+def break_even_point(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """Break-even point (BEP): the value at which precision equals recall on the P-R curve.
+
+    Parameters are those of :func:`roc_curve`.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, break_even_point``, one row per group, sorted by
+    the keys. Null when the group has no positive row (or they weigh 0).
+
+    Notes
+    -----
+    P = TP/(TP + FP) and R = TP/m⁺ are equal exactly when TP + FP = m⁺: when as many rows are
+    predicted positive as there are positives. So BEP is the precision (= recall) of the top m⁺
+    rows of the ranking (the "R-precision" of information retrieval).
+
+    When the cut at m⁺ rows falls inside a run of tied scores, the run is taken in proportion:
+    between the points before and after the run, TP and FP are interpolated linearly in the
+    number of rows predicted positive n (the expected TP when the tied rows are ordered at
+    random, the same assumption that makes a tie a diagonal step of the ROC curve):
+
+        BEP = (TP_{k−1} + (m⁺ − n_{k−1}) · pos_k / (pos_k + neg_k)) / m⁺,
+
+    for the run k with n_{k−1} < m⁺ ≤ n_k. The interpolation is linear in counts, not along the
+    straight line between two P-R points (which no threshold achieves). Without ties at the cut
+    it is simply TP/m⁺ after m⁺ rows. Weighted: m⁺ and n are weight sums. Range [0, 1], higher is
+    better.
+
+    Examples
+    --------
+    The figure-2.3 ranking of the notes: + + + + − + + − + − … with 10 positives; after 10 rows
+    7 are positive, so P = R = 0.7.
+
+    >>> import polars as pl, frameeval as fe
+    >>> order = "++++-++-+--+--+---+-"
+    >>> df = pl.DataFrame({"y": [int(c == "+") for c in order], "s": list(range(20, 0, -1))})
+    >>> round(fe.break_even_point(df, truth="y", score="s")["break_even_point"].item(), 12)
+    0.7
+    """
+    func = "break_even_point"
+    setup, table = _binary(data, func, truth, score, by, weight, pos_label, ("break_even_point",))
+    pos, neg, tp, fp, n_pos = pl.col(_POS), pl.col(_NEG), pl.col(_TP), pl.col(_FP), pl.col(_P)
+    mass = pos + neg
+    after = tp + fp
+    before = after - mass
+    share = ((n_pos - before) / mass).clip(0.0, 1.0)
+    table = table.with_columns(
+        ((tp - pos + share * pos) / n_pos).alias("__fe_bep"),
+        pl.when((mass > 0) & (after >= n_pos) & (n_pos > 0))
+        .then(pl.col("threshold"))
+        .alias("__fe_cut"),
+    )
+    out = table.group_by(setup.gkeys).agg(
+        pl.col("__fe_bep")
+        .filter(pl.col("threshold") == pl.col("__fe_cut").max())
+        .first()
+        .alias("break_even_point")
+    )
+    return setup.done(setup.sort(out))
+
+
+def best_threshold(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    measure: Literal["f1", "fbeta"] = "f1",
+    beta: float = 1.0,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """The threshold that maximises F1 (or F-beta) on each group's P-R curve.
+
+    Parameters
+    ----------
+    data, truth, score, by, pos_label, weight
+        As in :func:`roc_curve`.
+    measure
+        ``"f1"`` (eq 2.10) or ``"fbeta"`` (eq 2.11, with ``beta``).
+    beta
+        β > 0 of F-beta; ignored for ``"f1"``.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, threshold, precision, recall, f1`` (``fbeta`` for
+    ``measure="fbeta"``), one row per group, sorted by the keys: the classifier "positive iff
+    score ≥ threshold" with the largest F and its precision and recall. Ties in F go to the
+    highest threshold (fewest rows predicted positive). All null when the group has no
+    positive row (F is then 0 at every threshold).
+
+    Notes
+    -----
+    Fβ = (1+β²)·TP / (β²·m⁺ + TP + FP) at each distinct score (eq 2.11 in count form). Only
+    thresholds at observed scores are candidates; choosing a threshold on the data it is
+    evaluated on is optimistic — tune on a validation split (chapter 2.2).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> fe.best_threshold(df, truth="y", score="s").select(pl.all().round(4)).row(0)
+    (0.4, 0.75, 1.0, 0.8571)
+    """
+    func = "best_threshold"
+    check_parameter(
+        measure in ("f1", "fbeta"), func, f"measure must be 'f1' or 'fbeta', got {measure!r}."
+    )
+    check_parameter(
+        isinstance(beta, int | float) and not isinstance(beta, bool) and beta > 0 and beta != INF,
+        func,
+        f"beta must be a finite number > 0, got {beta!r}.",
+    )
+    b2 = 1.0 if measure == "f1" else float(beta) ** 2
+    setup, table = _binary(
+        data,
+        func,
+        truth,
+        score,
+        by,
+        weight,
+        pos_label,
+        ("threshold", "precision", "recall", measure),
+    )
+    tp, fp, n_pos = pl.col(_TP), pl.col(_FP), pl.col(_P)
+    table = table.filter((pl.col(_POS) + pl.col(_NEG)) > 0).with_columns(
+        ((1.0 + b2) * tp / (b2 * n_pos + tp + fp)).alias(measure),
+        (tp / (tp + fp)).alias("precision"),
+        _rate(_TP, _P).alias("recall"),
+    )
+    best = pl.col(measure).max()
+    chosen = pl.col("threshold").filter(pl.col(measure) == best).max()
+    at_best = pl.col("threshold") == chosen
+    defined = n_pos.first() > 0
+    out = table.group_by(setup.gkeys).agg(
+        pl.when(defined).then(chosen).alias("threshold"),
+        *[
+            pl.when(defined).then(pl.col(c).filter(at_best).first()).alias(c)
+            for c in ("precision", "recall", measure)
+        ],
+    )
+    return setup.done(setup.sort(out))
+
+
+# ---------------------------------------------------------------------------------------------
+# cost curves
+# ---------------------------------------------------------------------------------------------
+def cost_lines(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """One cost line per ROC point: the segment from (0, FPR) to (1, FNR) (figure 2.5).
+
+    Parameters are those of :func:`roc_curve`.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, threshold, p_cost, norm_cost``: two rows per
+    point of :func:`roc_curve` (including its start at ``threshold`` = +inf), ``p_cost`` = 0
+    with ``norm_cost`` = FPR and ``p_cost`` = 1 with ``norm_cost`` = FNR = 1 − TPR. Sorted by the
+    keys, ``threshold`` descending and ``p_cost``. Draw one line per ``threshold``
+    (e.g. ``detail="threshold"`` in Altair). Null ``norm_cost`` where the rate is undefined
+    (a group with one class).
+
+    Notes
+    -----
+    For a fixed classifier the normalised cost (eq 2.25) is linear in the probability cost x =
+    P(+)cost (eq 2.24): cost_norm = FNR·x + FPR·(1 − x). The lower envelope of these lines is
+    :func:`cost_curve`.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
+    >>> fe.cost_lines(df, truth="y", score="s").filter(pl.col("threshold") == 0.8).rows()
+    [(0.8, 0.0, 0.5), (0.8, 1.0, 0.5)]
+    """
+    func = "cost_lines"
+    setup, table = _binary(
+        data, func, truth, score, by, weight, pos_label, ("threshold", "p_cost", "norm_cost")
+    )
+    points = _with_start(setup, table)
+    ends = [
+        points.select(
+            *setup.gkeys,
+            "threshold",
+            pl.lit(0.0).alias("p_cost"),
+            _rate(_FP, _N).alias("norm_cost"),
+        ),
+        points.select(
+            *setup.gkeys,
+            "threshold",
+            pl.lit(1.0).alias("p_cost"),
+            (1.0 - _rate(_TP, _P)).alias("norm_cost"),
+        ),
+    ]
+    out = pl.concat(ends, how="vertical")
+    return setup.done(setup.sort(out, "threshold", "p_cost", descending=[True, False]))
+
+
+def _envelope(setup: _Setup, table: pl.LazyFrame) -> pl.LazyFrame:
+    """``*gkeys, p_cost, norm_cost``: vertices of the lower envelope of the cost lines.
+
+    One vertex where the lines of two consecutive hull vertices a, b cross,
+
+        x = ΔFPR / (ΔFPR + ΔTPR),  norm_cost = FPR_a + (1 − TPR_a − FPR_a)·x,
+
+    plus (0, 0) and (1, 0); a group with one class gets one row of nulls.
+    """
+    hull = _hull(setup, _with_start(setup, table))
+    down = {"order_by": "threshold", "descending": True}
+    fpr, tpr = _rate(_FP, _N), _rate(_TP, _P)
+    d_fpr = fpr.shift(-1).over(setup.gkeys, **down) - fpr
+    d_tpr = tpr.shift(-1).over(setup.gkeys, **down) - tpr
+    x = d_fpr / (d_fpr + d_tpr)
+    crossings = hull.select(
+        *setup.gkeys,
+        x.alias("p_cost"),
+        (fpr + (1.0 - tpr - fpr) * x).alias("norm_cost"),
+    ).filter((pl.col("p_cost") > 0) & (pl.col("p_cost") < 1))
+    groups = table.group_by(setup.gkeys).agg(
+        ((pl.col(_P).first() > 0) & (pl.col(_N).first() > 0)).alias("__fe_defined")
+    )
+    defined = pl.col("__fe_defined")
+    ends = [
+        groups.filter(defined | pl.lit(value == 0.0)).select(
+            *setup.gkeys,
+            pl.when(defined).then(pl.lit(value)).alias("p_cost"),
+            pl.when(defined).then(pl.lit(0.0)).alias("norm_cost"),
+        )
+        for value in (0.0, 1.0)
+    ]
+    return pl.concat([*ends, crossings], how="vertical")
+
+
+def cost_curve(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """The cost curve: the exact vertices of the lower envelope of the cost lines (figure 2.5).
+
+    Parameters are those of :func:`roc_curve`.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, p_cost, norm_cost``, sorted by the keys and
+    ``p_cost``: the corners of the piecewise-linear lower envelope, from (0, 0) to (1, 0). A
+    group with only one class has one row of nulls (its FPR or FNR is undefined).
+
+    Notes
+    -----
+    Every ROC point (FPR, TPR) is the segment cost_norm(x) = FPR·(1 − x) + FNR·x over the
+    probability cost x = P(+)cost ∈ [0, 1] (eqs 2.24–2.25). For each x the best classifier of
+    the curve is the lowest segment; their lower envelope is the cost curve and the area under
+    it the expected total cost (:func:`expected_total_cost`). The envelope is the dual of the
+    ROC convex hull: one segment per hull vertex, one corner where the lines of two consecutive
+    hull vertices cross, at x = ΔFPR/(ΔFPR + ΔTPR) = 1/(1 + slope). Because the ROC curve always
+    contains (0, 0) — predict everything negative, cost_norm = x — and (1, 1) — predict
+    everything positive, cost_norm = 1 − x — the envelope is 0 at x = 0 (only negatives) and at
+    x = 1 (only positives), as the notes on figure 2.5 explain.
+
+    References
+    ----------
+    Drummond, C. & Holte, R. C. (2006). Cost curves: An improved method for visualizing
+    classifier performance. Machine Learning 65(1), 95–130.
+
+    See Also
+    --------
+    cost_lines, roc_convex_hull, frameeval.p_cost, frameeval.normalized_cost
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
+    >>> fe.cost_curve(df, truth="y", score="s").rows()
+    [(0.0, 0.0), (0.5, 0.25), (1.0, 0.0)]
+    """
+    func = "cost_curve"
+    setup, table = _binary(data, func, truth, score, by, weight, pos_label, ("p_cost", "norm_cost"))
+    return setup.done(setup.sort(_envelope(setup, table), "p_cost"))
+
+
+def expected_total_cost(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    weight: str | None = None,
+) -> Any:
+    """Expected total cost: the exact area under the cost curve (the shaded area of figure 2.5).
+
+    Parameters are those of :func:`roc_curve`.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, expected_total_cost``, one row per group, sorted
+    by the keys. Null when the group has only one class.
+
+    Notes
+    -----
+    ∫₀¹ min_k [FPR_k·(1 − x) + FNR_k·x] dx over the ROC points k, with x = P(+)cost (eq 2.24):
+    the normalised expected cost (eq 2.25) of the best classifier of the curve, averaged over
+    all probability costs. Computed as the trapezoid sum over the envelope's corners
+    (:func:`cost_curve`), which is exact because the envelope is linear between them. Range
+    [0, 0.25]: 0 for a perfect ranking, 0.25 for one no better than the trivial classifiers.
+    Lower is better.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
+    >>> round(fe.expected_total_cost(df, truth="y", score="s")["expected_total_cost"].item(), 4)
+    0.125
+    """
+    func = "expected_total_cost"
+    setup, table = _binary(
+        data, func, truth, score, by, weight, pos_label, ("expected_total_cost",)
+    )
+    vertices = _envelope(setup, table)
+    x = pl.col("p_cost").sort()
+    y = pl.col("norm_cost").sort_by("p_cost")
+    area = ((x - x.shift(1)) * (y + y.shift(1))).sum() / 2.0
+    out = vertices.group_by(setup.gkeys).agg(
+        pl.when(pl.col("p_cost").is_not_null().all()).then(area).alias("expected_total_cost")
+    )
+    return setup.done(setup.sort(out))
+
+
+# ---------------------------------------------------------------------------------------------
+# multiclass AUC
+# ---------------------------------------------------------------------------------------------
+_MULTICLASS_AVERAGES = ("macro", "weighted", "ovo", "ovo_weighted")
+
+
+def multiclass_roc_auc(
+    data: IntoFrame,
+    truth: str,
+    score: Mapping[Any, str] | Sequence[str],
+    *,
+    labels: Sequence[Any] | None = None,
+    by: Keys = None,
+    weight: str | None = None,
+) -> Any:
+    """Multiclass AUC from per-class score columns: one-vs-rest per class, and four averages.
+
+    Parameters
+    ----------
+    data
+        Result frame with one score column per class.
+    truth
+        Column with the true class.
+    score
+        The score column of each class: a mapping ``{class: column}``, or a list of columns
+        together with ``labels=`` (the class of each column, in the same order). Columns are
+        numeric and finite; larger means more likely that class.
+    labels
+        The classes of a list ``score``; not allowed with a mapping. Every value of ``truth``
+        must be one of them.
+    by
+        Key column(s); one set of results per group.
+    weight
+        Optional non-negative weights.
+
+    Returns
+    -------
+    Same kind as ``data`` with columns ``*by, average, label, roc_auc``, sorted by the keys;
+    per group, ``average`` is
+
+    * ``"none"`` — one row per class ``label``: the one-vs-rest AUC of that class's score
+      (class vs all others, :func:`frameeval.roc_auc`); null when the class is absent from the
+      group or is its only class;
+    * ``"macro"`` — the mean of the defined one-vs-rest AUCs;
+    * ``"weighted"`` — their mean weighted by class prevalence (the classes' weight sums);
+    * ``"ovo"`` — Hand & Till's M: the mean over unordered pairs {i, j} of both classes present
+      of (A(i|j) + A(j|i))/2, where A(i|j) is the AUC of class i's score between the rows of
+      class i and those of class j;
+    * ``"ovo_weighted"`` — the same pairs weighted by the prevalence of i and j together.
+
+    ``label`` is null on the average rows. Undefined pairs or classes are left out of an
+    average; an average with nothing to average is null.
+
+    Notes
+    -----
+    One-vs-rest AUCs depend on the class distribution (the "rest" changes with it); Hand & Till's
+    M compares classes two at a time and does not. Ties count one half everywhere
+    (eqs 2.21–2.22). Each class column is aggregated once into per group × distinct score
+    counts of every true class, from which all pairwise and one-vs-rest AUCs follow.
+    ``"macro"``, ``"weighted"`` and the two one-vs-one averages equal scikit-learn's
+    ``roc_auc_score(multi_class="ovr" | "ovo", average="macro" | "weighted")`` when every class
+    occurs (scikit-learn also requires each row's scores to sum to 1; this function does not).
+
+    References
+    ----------
+    Hand, D. J. & Till, R. J. (2001). A simple generalisation of the area under the ROC curve
+    for multiple class classification problems. Machine Learning 45(2), 171–186.
+    Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27,
+    861–874.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1, 2, 2],
+    ...                    "p0": [0.6, 0.3, 0.4, 0.2, 0.2, 0.1],
+    ...                    "p1": [0.3, 0.3, 0.4, 0.5, 0.3, 0.2],
+    ...                    "p2": [0.1, 0.4, 0.2, 0.3, 0.5, 0.7]})
+    >>> out = fe.multiclass_roc_auc(df, truth="y", score={0: "p0", 1: "p1", 2: "p2"})
+    >>> for row in out.select("average", "label", pl.col("roc_auc").round(4)).rows():
+    ...     print(row)
+    ('none', 0, 0.875)
+    ('none', 1, 1.0)
+    ('none', 2, 1.0)
+    ('macro', None, 0.9583)
+    ('weighted', None, 0.9583)
+    ('ovo', None, 0.9583)
+    ('ovo_weighted', None, 0.9583)
+    """
+    func = "multiclass_roc_auc"
+    if isinstance(score, Mapping):
+        check_parameter(
+            labels is None,
+            func,
+            "labels= must be None when score= is a mapping {class: "
+            f"column}}, got labels={labels!r}.",
+        )
+        classes, columns = list(score.keys()), list(score.values())
+    else:
+        if isinstance(score, str):
+            raise InvalidParameterError(
+                f"{func}(): score= must be a mapping {{class: column}} or a list of columns, "
+                f"got {score!r}.\nHint: for a binary task use fe.roc_auc or fe.ranking_report."
+            )
+        columns = list(score)
+        check_parameter(
+            labels is not None,
+            func,
+            "labels= is required when score= is a list of columns "
+            "(the class of each column), got None.",
+        )
+        classes = list(labels or [])
+        check_parameter(
+            len(classes) == len(columns),
+            func,
+            f"labels= must name one class per score column, got {len(classes)} labels for "
+            f"{len(columns)} columns.",
+        )
+    classes = check_label_list(func, classes) or []
+    check_parameter(
+        len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."
+    )
+    setup = _prepare(data, func, truth, columns, by, weight, ("average", "label", "roc_auc"))
+    dtype = label_dtype(setup.schema, truth)
+    cast = pl.Series("label", classes).cast(dtype, strict=False)
+    check_parameter(
+        cast.null_count() == 0,
+        func,
+        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
+    )
+    actual = label_expr(truth, setup.schema)
+    setup.checks.within(truth, "truth", classes, actual, dtype)
+    w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
+    k = len(classes)
+    wide: pl.LazyFrame | None = None
+    for i, column in enumerate(columns):  # loop-ok: one aggregation per class column
+        checks = setup.checks if i == 0 else Checks(func)
+        if i > 0:
+            checks.finite(column, "score", setup.schema[column])
+        s = (pl.col(column).cast(pl.Float64) + 0.0).alias("__fe_s")
+        counts = [
+            (w * (actual == cast[j]).cast(pl.Float64)).sum().alias(f"__fe_c{j}") for j in range(k)
+        ]
+        table = setup.lf.group_by(*setup.gkeys, s).agg(*counts, *checks.aggs())
+        table = checks.enforce(table, setup.keys)
+        up = {"order_by": "__fe_s"}
+        cum = [
+            pl.col(f"__fe_c{j}").cum_sum().over(setup.gkeys, **up).alias(f"__fe_u{j}")
+            for j in range(k)
+        ]
+        table = table.with_columns(cum)
+        # A(i|j) numerator: class-i rows above class-j rows on column i, ties one half
+        aggs = [pl.col(f"__fe_c{j}").sum().alias(f"__fe_m{i}_{j}") for j in range(k)]
+        aggs += [
+            (pl.col(f"__fe_c{i}") * (pl.col(f"__fe_u{j}") - pl.col(f"__fe_c{j}") / 2.0))
+            .sum()
+            .alias(f"__fe_a{i}_{j}")
+            for j in range(k)
+            if j != i
+        ]
+        per_group = table.group_by(setup.gkeys).agg(aggs)
+        wide = (
+            per_group
+            if wide is None
+            else wide.join(per_group, on=setup.gkeys, how="full", coalesce=True, nulls_equal=True)
+        )
+    assert wide is not None
+    mass = [pl.col(f"__fe_m0_{j}") for j in range(k)]
+
+    def ovr(i: int) -> pl.Expr:
+        rest = pl.sum_horizontal([mass[j] for j in range(k) if j != i])
+        pairs = pl.sum_horizontal([pl.col(f"__fe_a{i}_{j}") for j in range(k) if j != i])
+        return pl.when((mass[i] > 0) & (rest > 0)).then(pairs / (mass[i] * rest))
+
+    def ovo(i: int, j: int) -> pl.Expr:
+        a_ij = pl.col(f"__fe_a{i}_{j}") / (mass[i] * mass[j])
+        a_ji = pl.col(f"__fe_a{j}_{i}") / (mass[i] * mass[j])
+        return pl.when((mass[i] > 0) & (mass[j] > 0)).then((a_ij + a_ji) / 2.0)
+
+    def weighted_mean(values: list[pl.Expr], weights: list[pl.Expr]) -> pl.Expr:
+        num = pl.sum_horizontal([v * u for v, u in zip(values, weights, strict=True)])
+        den = pl.sum_horizontal(
+            [pl.when(v.is_not_null()).then(u) for v, u in zip(values, weights, strict=True)]
+        )
+        return pl.when(den > 0).then(num / den)
+
+    one_vs_rest = [ovr(i) for i in range(k)]
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    one_vs_one = [ovo(i, j) for i, j in pairs]
+    averages = {
+        "macro": pl.mean_horizontal(one_vs_rest),
+        "weighted": weighted_mean(one_vs_rest, mass),
+        "ovo": pl.mean_horizontal(one_vs_one),
+        "ovo_weighted": weighted_mean(one_vs_one, [mass[i] + mass[j] for i, j in pairs]),
+    }
+    null_label = pl.lit(None, dtype=dtype)
+    rows = [
+        wide.select(
+            *setup.gkeys,
+            pl.lit("none").alias("average"),
+            pl.lit(cast[i], dtype=dtype).alias("label"),
+            one_vs_rest[i].alias("roc_auc"),
+            pl.lit(i, dtype=pl.Int32).alias("__fe_order"),
+        )
+        for i in range(k)
+    ]
+    rows += [
+        wide.select(
+            *setup.gkeys,
+            pl.lit(name).alias("average"),
+            null_label.alias("label"),
+            value.alias("roc_auc"),
+            pl.lit(k + n, dtype=pl.Int32).alias("__fe_order"),
+        )
+        for n, (name, value) in enumerate(averages.items())
+    ]
+    out = setup.sort(pl.concat(rows, how="vertical"), "__fe_order").drop("__fe_order")
+    return setup.done(out)

@@ -1,0 +1,378 @@
+"""Ranking measures of chapter 2.3.3–2.3.4 as Polars aggregate expressions.
+
+A ranking measure reads the true label ``truth`` and a continuous ``score`` (larger = more
+positive) instead of a hard prediction. Each builder returns a ``pl.Expr`` named after the
+measure, usable in ``select``, ``group_by().agg()`` and ``.over()``; with ``weight=`` every count
+becomes a weight sum (the data distribution 𝒟 of eqs 2.3, 2.5). A group that has only one class
+(or whose positives or negatives weigh 0 in total) has no ranking to judge: its value is ``null``.
+
+Ties are part of the definition, not an accident of the implementation: a run of equal scores is
+one threshold, so on the ROC curve it is one diagonal step and in the AUC a tied (positive,
+negative) pair counts one half (eqs 2.21–2.22). ``roc_auc`` without weights is the rank-sum
+(Mann–Whitney) form; with weights, and for the precision-recall measures, the rows are sorted by
+score inside the group and accumulated. Every value is formed from (weighted) counts and divided
+once at the end, so with integer counts the result is the exact ratio correctly rounded.
+
+The cost-curve coordinates :func:`p_cost` and :func:`normalized_cost` (eqs 2.24–2.25) are
+element-wise expressions of rates, probabilities and costs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import polars as pl
+
+from frameeval._validate import check_parameter, expression_guard
+from frameeval.metrics._counts import ratio
+
+__all__ = [
+    "average_precision",
+    "normalized_cost",
+    "p_cost",
+    "pr_auc",
+    "rank_loss",
+    "roc_auc",
+]
+
+
+def _guarded(value: pl.Expr, name: str, truth: str, score: str, weight: str | None) -> pl.Expr:
+    guard = expression_guard(
+        name, labels=[(truth, "truth")], numbers=[(score, "score")], weight=weight
+    )
+    return pl.when(guard.is_null()).then(value).alias(name)
+
+
+def _masses(truth: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr]:
+    """Per-row positive and negative mass (w·[y = +], w·[y ≠ +]) as Float64."""
+    positive = pl.col(truth) == pos_label
+    if weight is None:
+        return positive.cast(pl.Float64), (~positive).cast(pl.Float64)
+    w = pl.col(weight).cast(pl.Float64)
+    return w * positive.cast(pl.Float64), w * (~positive).cast(pl.Float64)
+
+
+def _steps(truth: str, score: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr]:
+    """Cumulative (TP, FP) at each distinct score, scores descending.
+
+    Rows are sorted by score (descending) and the positive and negative masses accumulated; the
+    value at the last row of each run of equal scores is the point of that threshold (predict
+    positive iff score ≥ threshold). Leading thresholds with zero mass are dropped (they would be
+    the point (0, 0) again, where precision is 0/0); later zero-mass thresholds repeat the
+    previous point and add nothing to any area.
+    """
+    s = pl.col(score)
+    wp, wn = _masses(truth, pos_label, weight)
+    tp = wp.sort_by(s, descending=True).cum_sum()
+    fp = wn.sort_by(s, descending=True).cum_sum()
+    s_sorted = s.sort(descending=True)
+    last_of_run = (s_sorted != s_sorted.shift(-1)).fill_null(True)
+    keep = last_of_run & ((tp + fp) > 0)
+    return tp.filter(keep), fp.filter(keep)
+
+
+def _previous(points: pl.Expr, start: float) -> pl.Expr:
+    return points.shift(1, fill_value=start)
+
+
+def _auc_counts(
+    truth: str, score: str, pos_label: Any, weight: str | None
+) -> tuple[pl.Expr, pl.Expr]:
+    """(Σ over (+, −) pairs of w⁺w⁻·(I(s⁺ > s⁻) + ½·I(s⁺ = s⁻)),  W⁺·W⁻) as Float64."""
+    if weight is None:
+        positive = pl.col(truth) == pos_label
+        n_pos = positive.sum().cast(pl.Float64)
+        n_neg = pl.len().cast(pl.Float64) - n_pos
+        # Mann–Whitney: the rank sum of the positives (mid-ranks for ties) minus its minimum
+        rank_sum = pl.col(score).rank("average").filter(positive).sum()
+        return rank_sum - n_pos * (n_pos + 1.0) / 2.0, n_pos * n_neg
+    tp, fp = _steps(truth, score, pos_label, weight)
+    # the trapezoids of the ROC curve in count units: ΔFP·(TP + TP_prev)/2
+    pairs = ((fp - _previous(fp, 0.0)) * (tp + _previous(tp, 0.0))).sum() / 2.0
+    return pairs, tp.last() * fp.last()
+
+
+def roc_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
+    """Area under the ROC curve (AUC), ties counted as one half.
+
+    The probability that a random positive row scores higher than a random negative row, a tie
+    counting one half: the Mann–Whitney U statistic divided by m⁺m⁻. It is exactly the
+    trapezoid area of the ROC curve on which a run of tied scores is one diagonal step (the
+    curve of :func:`frameeval.roc_curve`).
+
+    Parameters
+    ----------
+    truth
+        Column with the true label; ``pos_label`` is the positive class, every other value is
+        negative.
+    score
+        Numeric, finite column; larger means more positive.
+    pos_label
+        The positive class (default 1; pass ``True`` for a boolean column, the class name for
+        strings).
+    weight
+        Optional column of non-negative weights: each (positive, negative) pair counts w⁺·w⁻.
+
+    Returns
+    -------
+    pl.Expr
+        Float64 aggregate named ``roc_auc``.
+
+    Notes
+    -----
+    AUC = 1 − ℓ_rank (eq 2.22) with
+
+        ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺∈D⁺} Σ_{x⁻∈D⁻} ( I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻)) )  (eq 2.21),
+
+    weighted: each pair weighs w⁺w⁻ and m⁺m⁻ becomes W⁺W⁻. Without weights it is computed from
+    mid-ranks, AUC = (Σ_{x⁺} rank(x⁺) − m⁺(m⁺+1)/2) / (m⁺m⁻); with weights from the sorted
+    cumulative masses (the trapezoids of eq 2.20 in count units). Range [0, 1], higher is
+    better, 0.5 for a score unrelated to the label. **Null** when the group has no positive or
+    no negative row (or they weigh 0): one class gives no pair to rank.
+
+    References
+    ----------
+    Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a receiver
+    operating characteristic (ROC) curve. Radiology 143(1), 29–36.
+    Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27, 861–874.
+
+    See Also
+    --------
+    rank_loss, frameeval.roc_curve, frameeval.ranking_report
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> round(df.select(fe.roc_auc("y", "s")).item(), 4)
+    0.8333
+    """
+    pairs, total = _auc_counts(truth, score, pos_label, weight)
+    return _guarded(ratio(pairs, total, None), "roc_auc", truth, score, weight)
+
+
+def rank_loss(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
+    """Ranking loss ℓ_rank: the share of (positive, negative) pairs ranked the wrong way.
+
+    Parameters are those of :func:`roc_auc`.
+
+    Returns
+    -------
+    pl.Expr
+        Float64 aggregate named ``rank_loss``.
+
+    Notes
+    -----
+    ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} ( I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻)) )  (eq 2.21): a
+    penalty of 1 for every pair whose positive scores lower, ½ for a tie. It is the area above
+    the ROC curve, so ℓ_rank = 1 − AUC (eq 2.22). Range [0, 1], lower is better. Null when the
+    group has only one class.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> round(df.select(fe.rank_loss("y", "s")).item(), 4)
+    0.1667
+    """
+    pairs, total = _auc_counts(truth, score, pos_label, weight)
+    return _guarded(ratio(total - pairs, total, None), "rank_loss", truth, score, weight)
+
+
+def average_precision(
+    truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None
+) -> pl.Expr:
+    """Average precision (AP): precision averaged over the positives, step-wise.
+
+    Parameters are those of :func:`roc_auc`.
+
+    Returns
+    -------
+    pl.Expr
+        Float64 aggregate named ``average_precision``.
+
+    Notes
+    -----
+    With one threshold per distinct score t₁ > t₂ > … (predict positive iff score ≥ tₖ),
+
+        AP = Σₖ (Rₖ − Rₖ₋₁) · Pₖ,   R₀ = 0,
+
+    where Pₖ, Rₖ are the precision (eq 2.8) and recall (eq 2.9) at tₖ. Each positive row
+    contributes the precision at its own score: a right-continuous step function, no
+    interpolation. This is scikit-learn's ``average_precision_score``. It differs from the
+    trapezoid area under the P-R curve (:func:`pr_auc`), which joins consecutive points with
+    straight lines and starts from (0, 1): no mix of two thresholds lies on that straight line
+    (precision is not linear in recall between them; Davis & Goadrich 2006), so the trapezoid
+    area credits operating points that do not exist. Range [0, 1], higher is better; a score
+    unrelated to the label gives about the share of positives. Null when the group has no
+    positive row (or they weigh 0).
+
+    References
+    ----------
+    Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC curves.
+    ICML 2006, 233–240.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.7, 0.4, 0.3, 0.1]})
+    >>> round(df.select(fe.average_precision("y", "s")).item(), 4)
+    0.8056
+    """
+    tp, fp = _steps(truth, score, pos_label, weight)
+    precision = tp / (tp + fp)
+    value = ratio(((tp - _previous(tp, 0.0)) * precision).sum(), tp.last(), None)
+    return _guarded(value, "average_precision", truth, score, weight)
+
+
+def pr_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
+    """Area under the precision-recall curve by the trapezoid rule.
+
+    Parameters are those of :func:`roc_auc`.
+
+    Returns
+    -------
+    pl.Expr
+        Float64 aggregate named ``pr_auc``.
+
+    Notes
+    -----
+    The points (Rₖ, Pₖ) of :func:`frameeval.pr_curve` (one per distinct score, descending),
+    preceded by the conventional start (R, P) = (0, 1), joined by straight lines:
+
+        area = Σₖ (Rₖ − Rₖ₋₁) · (Pₖ + Pₖ₋₁) / 2,   (R₀, P₀) = (0, 1),
+
+    the trapezoid rule of eq 2.20 applied to the P-R curve of figure 2.3. This equals
+    scikit-learn's ``auc(recall, precision)`` on ``precision_recall_curve``. The straight line
+    between two P-R points is not achievable by any threshold (see :func:`average_precision`),
+    and the start point (0, 1) is a convention, so the value can lie above or below the
+    step-wise AP; prefer ``average_precision`` to compare learners. Range [0, 1], higher is
+    better. Null when the group has no positive row.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.7, 0.4, 0.3, 0.1]})
+    >>> round(df.select(fe.pr_auc("y", "s")).item(), 4)
+    0.7639
+    """
+    tp, fp = _steps(truth, score, pos_label, weight)
+    precision = tp / (tp + fp)
+    area = ((tp - _previous(tp, 0.0)) * (precision + _previous(precision, 1.0))).sum() / 2.0
+    return _guarded(ratio(area, tp.last(), None), "pr_auc", truth, score, weight)
+
+
+# ---------------------------------------------------------------------------------------------
+# cost-curve coordinates (element-wise)
+# ---------------------------------------------------------------------------------------------
+def _operand(value: str | pl.Expr | float, func: str, role: str, upper: float | None) -> pl.Expr:
+    """A column name, an expression, or a number checked to lie in [0, upper]."""
+    if isinstance(value, pl.Expr):
+        return value.cast(pl.Float64)
+    if isinstance(value, str):
+        return pl.col(value).cast(pl.Float64)
+    ok = (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+        and (upper is None or value <= upper)
+    )
+    rule = f"in [0, {upper:g}]" if upper is not None else "a finite number >= 0"
+    check_parameter(
+        ok, func, f"{role} must be a column name, an expression or a number {rule}, got {value!r}."
+    )
+    return pl.lit(float(value), dtype=pl.Float64)
+
+
+def p_cost(
+    p: str | pl.Expr | float,
+    cost01: str | pl.Expr | float,
+    cost10: str | pl.Expr | float,
+) -> pl.Expr:
+    """Probability cost P(+)cost, the x-axis of the cost curve (eq 2.24).
+
+    Parameters
+    ----------
+    p
+        Probability that an instance is positive (the deployment class prior): a column name,
+        an expression or a number in [0, 1].
+    cost01
+        Cost of predicting a positive as negative (a miss; the book's class 0 is the positive
+        class, as in :func:`frameeval.cost_error`): column, expression or number ≥ 0.
+    cost10
+        Cost of predicting a negative as positive (a false alarm).
+
+    Returns
+    -------
+    pl.Expr
+        Float64 expression named ``p_cost``.
+
+    Notes
+    -----
+    P(+)cost = p·cost01 / (p·cost01 + (1 − p)·cost10)  (eq 2.24): the weighted share of
+    positives once each positive counts cost01 times and each negative cost10 times. With equal
+    costs it is p. Range [0, 1]. Null when p·cost01 + (1 − p)·cost10 = 0.
+
+    References
+    ----------
+    Drummond, C. & Holte, R. C. (2006). Cost curves: An improved method for visualizing
+    classifier performance. Machine Learning 65(1), 95–130.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> pl.select(fe.p_cost(0.2, cost01=4, cost10=1)).item()
+    0.5
+    """
+    pp = _operand(p, "p_cost", "p", 1.0)
+    c01 = _operand(cost01, "p_cost", "cost01", None)
+    c10 = _operand(cost10, "p_cost", "cost10", None)
+    return ratio(pp * c01, pp * c01 + (1.0 - pp) * c10, None).alias("p_cost")
+
+
+def normalized_cost(
+    fpr: str | pl.Expr | float,
+    fnr: str | pl.Expr | float,
+    p: str | pl.Expr | float,
+    cost01: str | pl.Expr | float,
+    cost10: str | pl.Expr | float,
+) -> pl.Expr:
+    """Normalised expected cost cost_norm, the y-axis of the cost curve (eq 2.25).
+
+    Parameters
+    ----------
+    fpr, fnr
+        False positive rate (eq 2.19) and false negative rate FNR = 1 − TPR of the classifier:
+        column names, expressions or numbers in [0, 1].
+    p, cost01, cost10
+        As in :func:`p_cost`.
+
+    Returns
+    -------
+    pl.Expr
+        Float64 expression named ``norm_cost``.
+
+    Notes
+    -----
+    cost_norm = (FNR·p·cost01 + FPR·(1 − p)·cost10) / (p·cost01 + (1 − p)·cost10)  (eq 2.25):
+    the expected cost per instance divided by its largest possible value (every instance
+    wrong). In terms of x = P(+)cost it is FNR·x + FPR·(1 − x), the segment from (0, FPR) to
+    (1, FNR) that one ROC point draws in figure 2.5. Range [0, 1], lower is better. Null when
+    p·cost01 + (1 − p)·cost10 = 0.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> round(pl.select(fe.normalized_cost(0.1, 0.3, p=0.2, cost01=4, cost10=1)).item(), 12)
+    0.2
+    """
+    func = "normalized_cost"
+    fp_rate = _operand(fpr, func, "fpr", 1.0)
+    fn_rate = _operand(fnr, func, "fnr", 1.0)
+    pp = _operand(p, func, "p", 1.0)
+    c01 = _operand(cost01, func, "cost01", None)
+    c10 = _operand(cost10, func, "cost10", None)
+    numerator = fn_rate * pp * c01 + fp_rate * (1.0 - pp) * c10
+    return ratio(numerator, pp * c01 + (1.0 - pp) * c10, None).alias("norm_cost")
