@@ -529,6 +529,10 @@ def cost_curve(
 def _thin_lines(lines: Any, keys: list[str], budget: int, func: str) -> pl.DataFrame:
     """The cost-line rows to draw: whole segments, thinned as points (FPR, FNR) of the ROC path."""
     llf = b.lazy(lines, func)
+    names = llf.collect_schema().names()
+    if "point" not in names and "threshold" in names:
+        # fe.cost_lines identifies each segment by the threshold of its ROC point
+        llf = llf.rename({"threshold": "point"})
     numeric = {"lines_p_cost": "p_cost", "lines_norm_cost": "norm_cost"}
     lschema = b.columns(llf, func, numeric=numeric, lines_point="point")
     missing = [k for k in keys if k not in lschema]

@@ -169,23 +169,28 @@ def _curves(page: Page, df: pl.DataFrame, roles: Roles, pos_label: Any, cost01: 
     kw = dict(truth=roles.truth, score=roles.score, by=keys)
     if pos_label is not None:
         kw["pos_label"] = pos_label
+    positive = {"pos_label": pos_label} if pos_label is not None else {}
     ranking = sub.group_by(keys).agg(
-        fe.roc_auc(roles.truth, roles.score, **({"pos_label": pos_label} if pos_label is not None else {})),
-        fe.average_precision(roles.truth, roles.score, **({"pos_label": pos_label} if pos_label is not None else {})),
+        fe.roc_auc(roles.truth, roles.score, **positive),
+        fe.average_precision(roles.truth, roles.score, **positive),
     )
     bep = fe.break_even_point(sub, **kw)
-    etc = fe.expected_total_cost(sub, cost01=cost01, cost10=cost10, **kw)
-    table = ranking.join(bep, on=keys).join(etc, on=keys).sort(keys)
-    page.table(table, caption="Ranking quality per learner (pooled over folds)")
+    etc = fe.expected_total_cost(sub, **kw)
+    costly = sub.group_by(keys).agg(
+        fe.cost_error(roles.truth, roles.pred, cost01=cost01, cost10=cost10, **positive)
+        if roles.pred else pl.lit(None, dtype=pl.Float64).alias("cost_error")
+    )
+    table = ranking.join(bep, on=keys).join(etc, on=keys).join(costly, on=keys).sort(keys)
+    page.table(table, caption="Ranking quality per learner (pooled over folds); cost_error is "
+               f"eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}")
     facet = roles.dataset if len(binary) > 1 else None
     page.chart(charts.roc(fe.roc_curve(sub, **kw), auc=ranking.select(*keys, "roc_auc"),
                           color=roles.learner, facet=facet))
     page.chart(charts.pr(fe.pr_curve(sub, **kw), break_even=bep, color=roles.learner,
                          facet=facet))
     page.chart(charts.cost_curve(
-        fe.cost_curve(sub, cost01=cost01, cost10=cost10, **kw),
-        lines=None, expected_cost=etc, color=roles.learner, facet=facet,
-        title=f"Cost curves (cost01 = {cost01:g}, cost10 = {cost10:g})"))
+        fe.cost_curve(sub, **kw), lines=fe.cost_lines(sub, **kw), expected_cost=etc,
+        color=roles.learner, facet=facet, title="Cost curves and expected total cost"))
 
 
 def _compare(page: Page, df: pl.DataFrame, roles: Roles, alpha: float) -> None:
@@ -201,7 +206,7 @@ def _compare(page: Page, df: pl.DataFrame, roles: Roles, alpha: float) -> None:
     if folds:
         page.chart(charts.metric_distribution(
             per_split, "accuracy", learner=roles.learner, facet=roles.dataset,
-            title="Accuracy per fold"))
+            title="Accuracy per fold", width=200))
     per_dataset = per_split.group_by(roles.dataset, roles.learner).agg(pl.col("accuracy").mean())
     n_datasets = per_dataset[roles.dataset].n_unique()
     if n_datasets >= 2:
