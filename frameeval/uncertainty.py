@@ -356,33 +356,74 @@ def _open_bootstrap(
     )
 
 
+def _groups(parts: dict[str, Any]) -> pl.LazyFrame:
+    """``*keys, __fe_gid, __fe_start, __fe_n``: the groups in sorted key order (from the checked
+    estimate, so every plan built on them runs the in-plan data checks), their number, first row
+    in the units' order and size."""
+    keys = parts["keys"]
+    size = pl.col("__fe_n")
+    groups = _sorted(parts["estimate"].select(*keys, size), keys).with_row_index("__fe_gid")
+    return groups.with_columns((size.cum_sum() - size).alias("__fe_start"))
+
+
 def _units(
     lf: pl.LazyFrame,
+    groups: pl.LazyFrame,
     keys: list[str],
     carried: list[str],
     instance: str | None,
     stratify: str | None,
 ) -> pl.LazyFrame:
-    """The resampling units, contiguous per group and ordered (stratum, instance) inside it, with
-    the measure's columns and ``__fe_group`` (the group's first row: a group id), ``__fe_slot``
-    (position in the group), ``__fe_size`` (units in the unit's stratum) and ``__fe_behind``
-    (the unit's row minus the first row of its stratum)."""
-    order = instance if instance is not None else "__fe_row"
-    base = lf if instance is not None else lf.with_row_index("__fe_row")
-    strata = [*keys, stratify] if stratify is not None else list(keys)
-    wanted = list(dict.fromkeys([*keys, *carried, *strata, order]))
-    sort_by = list(dict.fromkeys([*strata, order]))
-    units = base.select(wanted).sort(sort_by, nulls_last=True)
-    row = pl.col("__fe_global")
-    units = units.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("__fe_global"))
-    units = units.with_columns(
-        _over(row.min(), keys).alias("__fe_group"),
-        (row - _over(row.min(), strata)).cast(pl.UInt32).alias("__fe_behind"),
-        _over(pl.len(), strata).cast(pl.UInt64).alias("__fe_size"),
-    )
-    slot = (row - pl.col("__fe_group")).cast(pl.UInt32).alias("__fe_slot")
+    """The resampling units, contiguous per group (in sorted key order) and ordered (stratum,
+    instance or row) inside it, with the measure's columns and ``__fe_gid`` (group number),
+    ``__fe_slot`` (position in the group), ``__fe_size`` (units in the unit's stratum) and
+    ``__fe_behind`` (position in the stratum).
+
+    One sort on a single UInt64 key, group number · 2³² + position in the group (a multi-column
+    sort of the keys is several times slower)."""
+    wanted = list(dict.fromkeys([*keys, *carried, *([stratify] if stratify else [])]))
+    if instance is None:
+        base = lf.with_row_index("__fe_row").select(*wanted, "__fe_row")
+        order = pl.col("__fe_row")
+    else:
+        base = lf.select(list(dict.fromkeys([*wanted, instance])))
+        order = pl.col(instance)
+    if keys:
+        link = groups.select(*keys, "__fe_gid", "__fe_start")
+        base = base.join(link, on=keys, how="inner", nulls_equal=True)
+    else:
+        base = base.with_columns(
+            pl.lit(0, dtype=pl.UInt32).alias("__fe_gid"), pl.lit(0).alias("__fe_start")
+        )
+    gid = pl.col("__fe_gid")
+    if stratify is not None:
+        stratum = pl.col(stratify)
+        position = (stratum.rank("min").over(gid) - 1).cast(pl.UInt64) + (
+            order.rank("ordinal").over(gid, stratum) - 1
+        ).cast(pl.UInt64)
+    elif instance is not None:
+        position = (order.rank("ordinal").over(gid) - 1).cast(pl.UInt64)
+    else:
+        position = order.cast(pl.UInt64)  # row order: the row number sorts like its rank
+    key = gid.cast(pl.UInt64) * _u64(1 << 32) + position
+    units = base.with_columns(key.alias("__fe_sort")).sort("__fe_sort")
+    row = pl.int_range(pl.len(), dtype=pl.Int64)
+    units = units.with_columns((row - pl.col("__fe_start")).alias("__fe_slot"))
+    slot = pl.col("__fe_slot")
+    if stratify is not None:
+        behind = slot - slot.min().over(gid, stratify)
+        size = pl.len().over(gid, stratify)
+    else:
+        behind = slot
+        size = pl.len().over(gid)
     kept = list(dict.fromkeys([*keys, *carried]))
-    return units.select(*kept, "__fe_group", "__fe_behind", "__fe_size", slot)
+    return units.select(
+        *kept,
+        gid,
+        slot.cast(pl.UInt32),
+        behind.cast(pl.UInt32).alias("__fe_behind"),
+        size.cast(pl.UInt64).alias("__fe_size"),
+    )
 
 
 def _replicate_pass(
@@ -397,7 +438,7 @@ def _replicate_pass(
     major, order kept), compute each slot's drawn row, gather the measure's columns from it and
     aggregate the measures per replicate × group."""
     reps = pl.LazyFrame({"__fe_r": pl.Series(range(first, last), dtype=pl.UInt64)})
-    lean = units.select(*carried, "__fe_group", "__fe_behind", "__fe_size", "__fe_slot")
+    lean = units.select(*carried, "__fe_gid", "__fe_behind", "__fe_size", "__fe_slot")
     tiled = reps.join(lean, how="cross", maintain_order="left_right")
     slot = pl.col("__fe_slot")
     word = (pl.col("__fe_r") * _u64(1 << 32) + slot.cast(pl.UInt64)).xor(_u64(seed_word))
@@ -414,14 +455,14 @@ def _replicate_pass(
     )
     picked = tiled.select(
         "__fe_key",
-        "__fe_group",
+        "__fe_gid",
         "__fe_r",
         *[pl.col(c).gather(pl.col("__fe_take")) for c in carried],
     )
     return (
         picked.group_by("__fe_key")
         .agg(
-            pl.col("__fe_group").first(),
+            pl.col("__fe_gid").first(),
             (pl.col("__fe_r").first() + 1).cast(pl.Int64).alias("replicate"),
             *[e.cast(pl.Float64) for e in exprs],
         )
@@ -431,7 +472,8 @@ def _replicate_pass(
 
 def _replicates(parts: dict[str, Any], instance: str | None, stratify: str | None) -> pl.LazyFrame:
     keys, carried = parts["keys"], parts["measure_columns"]
-    units = _units(parts["lf"], keys, carried, instance, stratify)
+    groups = _groups(parts)
+    units = _units(parts["lf"], groups, keys, carried, instance, stratify)
     n, step = parts["n"], parts["batch_size"]
     seed_word = _splitmix64(parts["seed"] & _MASK)
     passes = [
@@ -439,14 +481,8 @@ def _replicates(parts: dict[str, Any], instance: str | None, stratify: str | Non
         for first in range(0, n, step)  # passes over replicate batches (bounded memory)
     ]
     out = passes[0] if len(passes) == 1 else pl.concat(passes, parallel=False)
-    # group id → keys from the (checked) estimate: a group's id is its first row in the units'
-    # order, i.e. the number of rows of the groups sorted before it; joining it also makes the
-    # in-plan data checks of the estimate run with the replicates
-    size = pl.col("__fe_n")
-    groups = parts["estimate"].select(*keys, size)
-    groups = _sorted(groups, keys).with_columns((size.cum_sum() - size).alias("__fe_group"))
-    out = out.join(groups.drop("__fe_n"), on="__fe_group", how="inner")
-    return out.drop("__fe_group")
+    out = out.join(groups.select(*keys, "__fe_gid"), on="__fe_gid", how="inner")
+    return out.drop("__fe_gid")
 
 
 def bootstrap_replicates(
