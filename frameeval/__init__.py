@@ -70,6 +70,7 @@ from frameeval.metrics import (
     tnr,
     tpr,
 )
+from frameeval.report import report as write_report
 from frameeval.uncertainty import (
     bootstrap_ci,
     bootstrap_replicates,
@@ -79,8 +80,6 @@ from frameeval.uncertainty import (
     delong_test,
     roc_band,
 )
-
-from frameeval.report import report as write_report  # noqa: E402
 
 __all__ = [
     "MEASURES",
