@@ -58,18 +58,19 @@ def _steps(truth: str, score: str, pos_label: Any, weight: str | None) -> tuple[
 
     Rows are sorted by score (descending) and the positive and negative masses accumulated; the
     value at the last row of each run of equal scores is the point of that threshold (predict
-    positive iff score ≥ threshold). Leading thresholds with zero mass are dropped (they would be
-    the point (0, 0) again, where precision is 0/0); later zero-mass thresholds repeat the
-    previous point and add nothing to any area.
+    positive iff score ≥ threshold). Rows of weight 0 are left out first, so every threshold
+    carries mass (as in scikit-learn, which drops them too).
     """
     s = pl.col(score)
     wp, wn = _masses(truth, pos_label, weight)
+    if weight is not None:
+        carries = pl.col(weight) > 0
+        s, wp, wn = s.filter(carries), wp.filter(carries), wn.filter(carries)
     tp = wp.sort_by(s, descending=True).cum_sum()
     fp = wn.sort_by(s, descending=True).cum_sum()
     s_sorted = s.sort(descending=True)
     last_of_run = (s_sorted != s_sorted.shift(-1)).fill_null(True)
-    keep = last_of_run & ((tp + fp) > 0)
-    return tp.filter(keep), fp.filter(keep)
+    return tp.filter(last_of_run), fp.filter(last_of_run)
 
 
 def _previous(points: pl.Expr, start: float) -> pl.Expr:
