@@ -1,0 +1,291 @@
+"""Uncertainty charts: a forest plot of intervals and the ROC curve with its confidence band.
+
+Both draw frames of :mod:`frameeval.uncertainty` as they are: :func:`forest` takes the output of
+``fe.bootstrap_ci`` or ``fe.delong_ci`` (``estimate, lower, upper``), :func:`roc_band` the
+output of ``fe.roc_band`` (``fpr, tpr, lower, upper``). Nothing is recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import altair as alt
+import polars as pl
+
+from frameeval.charts import _base as b
+from frameeval.charts import _theme as theme
+from frameeval.exceptions import InvalidParameterError
+
+__all__ = ["forest", "roc_band"]
+
+#: Columns of the interval frames that are values, not keys.
+_INTERVAL_VALUES = {
+    "estimate",
+    "bias",
+    "std_error",
+    "variance",
+    "lower",
+    "upper",
+    "level",
+    "method",
+    "n_replicates",
+    "n_pos",
+    "n_neg",
+}
+_BAND_VALUES = {"fpr", "tpr", "std_error", "lower", "upper", "level", "method", "n_replicates"}
+_UNIT = alt.Scale(domain=[0, 1], nice=False)
+_ROW = "__fe_row_label"
+
+
+def _level_text(df: pl.DataFrame) -> str:
+    """ "95 % bootstrap (percentile) interval"-style subtitle from the level/method columns."""
+    parts = []
+    if "level" in df.columns:
+        levels = df.get_column("level").drop_nulls().unique().sort().to_list()
+        if len(levels) == 1:
+            parts.append(f"{100 * levels[0]:g} %")
+    if "method" in df.columns:
+        methods = df.get_column("method").drop_nulls().unique().sort().to_list()
+        names = {"percentile": "bootstrap percentile", "bca": "bootstrap BCa", "delong": "DeLong"}
+        if methods:
+            parts.append(" / ".join(names.get(m, m) for m in methods))
+    return " ".join(parts) + " intervals" if parts else "intervals"
+
+
+def forest(
+    intervals: Any,
+    *,
+    label: str | Sequence[str] | None = None,
+    color: str | None = None,
+    facet: str | Sequence[str] | None = None,
+    reference: float | None = None,
+    title: str | None = None,
+    width: int = theme.WIDE,
+    height: int | None = None,
+) -> alt.TopLevelMixin:
+    """Forest plot: one point estimate with its interval per row (learner, data set, measure…).
+
+    Parameters
+    ----------
+    intervals
+        A frame with ``estimate, lower, upper`` and key columns — the output of
+        ``fe.bootstrap_ci`` (``*by, metric, …``) or ``fe.delong_ci``. DataFrame or LazyFrame
+        (collected here).
+    label
+        Key column(s) naming a row on the y axis (several are joined: "iris · svm"). Default:
+        every key column not used for ``facet``.
+    color
+        Key column coloured by (e.g. ``"model"``); default none.
+    facet
+        Key column(s) giving one panel each. Default: ``"metric"`` when the frame holds more than
+        one measure (their scales differ), else none.
+    reference
+        Optional x value drawn as a dashed vertical line (0.5 for AUC, 0 for a difference).
+    title, width, height
+        Title; panel width; panel height (default 22 px per row).
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    The interval is drawn from ``lower`` to ``upper`` and the estimate as a point; a row whose
+    interval is null (undefined, e.g. BCa on a degenerate replicate distribution) shows the point
+    alone, and a null estimate nothing. Rows keep the frame's order (its keys are sorted).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from frameeval.charts.uncertainty import forest
+    >>> ci = pl.DataFrame({"model": ["A", "B"], "metric": ["roc_auc"] * 2,
+    ...                    "estimate": [0.81, 0.74], "lower": [0.75, 0.66],
+    ...                    "upper": [0.86, 0.81]})
+    >>> [layer["mark"]["type"] for layer in forest(ci, reference=0.5).to_dict()["layer"]]
+    ['rule', 'point', 'rule']
+    """
+    func = "forest"
+    lf = b.lazy(intervals, func)
+    numeric = {"estimate": "estimate", "lower": "lower", "upper": "upper"}
+    schema = b.columns(lf, func, numeric=numeric)
+    keys = [n for n in schema.names() if n not in _INTERVAL_VALUES]
+    df = b.gather(lf, func, "intervals=")
+    if facet is None and "metric" in keys and df.get_column("metric").n_unique() > 1:
+        facet = "metric"
+    facets = b.facet_columns(facet, schema, func)
+    labels = b.key_columns(schema, _INTERVAL_VALUES, label, func) if label else None
+    labels = labels or [k for k in keys if k not in facets]
+    if color is not None and color not in keys:
+        raise InvalidParameterError(
+            f"{func}(): color= must name a key column of the frame (one of {keys}), got {color!r}."
+        )
+    if reference is not None and not (
+        isinstance(reference, int | float) and not isinstance(reference, bool)
+    ):
+        raise InvalidParameterError(f"{func}(): reference must be a number, got {reference!r}.")
+    text = pl.concat_str([b.as_text(k) for k in labels], separator=" · ") if labels else pl.lit("")
+    df = df.with_columns(text.alias(_ROW))
+    order = list(dict.fromkeys(df.get_column(_ROW).to_list()))
+    data, panel = b.add_facet(b.sanitize(df), facets)
+    y = alt.Y(
+        field=_ROW,
+        type="nominal",
+        sort=order,
+        axis=theme.axis(" · ".join(labels) if labels else None, labelLimit=240),
+    )
+    x_axis = theme.axis("estimate and interval")
+    x = alt.X(field="estimate", type="quantitative", scale=alt.Scale(zero=False), axis=x_axis)
+    colors: dict[str, Any] = {}
+    if color is not None:
+        colors = {"color": b.color_encoding(color, color, data)}
+    extra = [c for c in ("level", "method", "n_replicates") if c in data.columns]
+    tips = [
+        *b.key_tooltips(keys),
+        b.tooltip("estimate", "quantitative", ".4f"),
+        b.tooltip("lower", "quantitative", ".4f"),
+        b.tooltip("upper", "quantitative", ".4f"),
+        *b.key_tooltips(extra),
+    ]
+    layers = [
+        alt.Chart()
+        .mark_rule(strokeWidth=2, **({} if colors else {"color": theme.INK}))
+        .encode(
+            x=alt.X(field="lower", type="quantitative", scale=alt.Scale(zero=False), axis=x_axis),
+            x2=alt.X2(field="upper"),
+            y=y,
+            tooltip=tips,
+            **colors,
+        ),
+        alt.Chart()
+        .mark_point(filled=True, size=60, opacity=1, **({} if colors else {"color": theme.INK}))
+        .encode(x=x, y=y, tooltip=tips, **colors),
+    ]
+    if reference is not None:
+        layers.append(
+            alt.Chart()
+            .mark_rule(color=theme.GUIDE, strokeDash=[4, 3])
+            .encode(x=alt.datum(float(reference)))
+        )
+    rows = len(order)
+    chart = alt.layer(*layers, data=data).properties(
+        width=width, height=height or max(60, 22 * rows)
+    )
+    return b.facet_chart(
+        chart,
+        panel,
+        theme.title(title or "Estimates with confidence intervals", _level_text(df)),
+        columns=2,
+        resolve={"x": "independent"},
+    )
+
+
+def roc_band(
+    band: Any,
+    *,
+    by: str | Sequence[str] | None = None,
+    color: str | None = None,
+    facet: str | Sequence[str] | None = None,
+    title: str | None = "ROC curve with confidence band",
+    width: int = theme.SQUARE,
+    height: int = theme.SQUARE,
+) -> alt.TopLevelMixin:
+    """ROC curve (TPR at each FPR of the band) with its pointwise confidence band.
+
+    Parameters
+    ----------
+    band
+        Output of ``fe.roc_band``: ``*by, fpr, tpr, lower, upper, …`` (DataFrame or LazyFrame;
+        collected here).
+    by
+        Key columns; default every column that is not a value of ``fe.roc_band``.
+    color
+        Key column coloured by; default the last key not used for ``facet``.
+    facet
+        Key column(s) giving one panel each.
+    title, width, height
+        Chart title and the size of one panel in pixels.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    The band is the area between ``lower`` and ``upper`` over ``fpr``, the line the ``tpr``
+    column (the group's ROC curve at the band's FPR values, straight lines between them); the
+    dashed diagonal is a random guesser. The band is pointwise (see ``fe.roc_band``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from frameeval.charts.uncertainty import roc_band
+    >>> band = pl.DataFrame({"fpr": [0.0, 0.5, 1.0], "tpr": [0.5, 0.9, 1.0],
+    ...                      "lower": [0.2, 0.7, 1.0], "upper": [0.8, 1.0, 1.0]})
+    >>> [layer["mark"]["type"] for layer in roc_band(band).to_dict()["layer"]]
+    ['area', 'line', 'line']
+    """
+    func = "roc_band"
+    lf = b.lazy(band, func)
+    numeric = {"fpr": "fpr", "tpr": "tpr", "lower": "lower", "upper": "upper"}
+    schema = b.columns(lf, func, numeric=numeric)
+    keys = b.key_columns(schema, _BAND_VALUES, by, func)
+    facets = b.facet_columns(facet, schema, func)
+    color = b.resolve_color(color, keys, facets, func)
+    order = [*keys, "fpr"]
+    df = b.gather(lf.sort(order, nulls_last=True), func, "band=")
+    data, panel = b.add_facet(b.sanitize(df), facets)
+    x = alt.X(
+        field="fpr", type="quantitative", scale=_UNIT, axis=theme.axis("False positive rate (FPR)")
+    )
+    colors: dict[str, Any] = {}
+    if color is not None:
+        colors = {"color": b.color_encoding(color, color, data)}
+    details = [k for k in keys if k not in {color, *facets}]
+    detail = {"detail": [alt.Detail(field=b.field(k), type="nominal") for k in details]}
+    tips = [
+        *b.key_tooltips(keys),
+        b.tooltip("fpr", "quantitative", ".3f", "FPR"),
+        b.tooltip("tpr", "quantitative", ".3f", "TPR"),
+        b.tooltip("lower", "quantitative", ".3f"),
+        b.tooltip("upper", "quantitative", ".3f"),
+    ]
+    ink = {} if colors else {"color": theme.INK}
+    layers = [
+        alt.Chart()
+        .mark_area(opacity=0.25, **ink)
+        .encode(
+            x=x,
+            y=alt.Y(
+                field="lower",
+                type="quantitative",
+                scale=_UNIT,
+                axis=theme.axis("True positive rate (TPR)"),
+            ),
+            y2=alt.Y2(field="upper"),
+            **colors,
+            **(detail if details else {}),
+        ),
+        alt.Chart()
+        .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40), **ink)
+        .encode(
+            x=x,
+            y=alt.Y(field="tpr", type="quantitative", scale=_UNIT),
+            tooltip=tips,
+            **colors,
+            **(detail if details else {}),
+        ),
+    ]
+    diagonal = pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})
+    layers.append(
+        alt.Chart(diagonal)
+        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[4, 3])
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=_UNIT),
+            y=alt.Y(field="y", type="quantitative", scale=_UNIT),
+        )
+    )
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    return b.facet_chart(
+        chart, panel, theme.title(title, _level_text(df) + " (pointwise), dashed: chance")
+    )
