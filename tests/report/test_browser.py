@@ -38,9 +38,12 @@ def test_every_chart_of_the_example_report_renders(example_report, tmp_path) -> 
         [browser, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
         capture_output=True, text=True, timeout=240, check=True,
     ).stdout
-    body = re.search(r"<body([^>]*)>", dom).group(1)
+    found = re.search(r"<body\b([^>]*data-charts=[^>]*)>", dom)
+    assert found, "the page script did not run (no data-charts on <body>)"
+    body = found.group(1)
     charts = int(re.search(r'data-charts="(\d+)"', body).group(1))
-    rendered = int(re.search(r'data-rendered="(\d+)"', body).group(1))
+    rendered_attr = re.search(r'data-rendered="(\d+)"', body)
+    rendered = int(rendered_attr.group(1)) if rendered_attr else 0
     assert charts >= 8
     assert rendered == charts
     assert "data-errors" not in body
