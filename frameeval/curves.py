@@ -704,9 +704,10 @@ def best_threshold(
         ("threshold", "precision", "recall", measure),
     )
     tp, fp, n_pos = pl.col(_TP), pl.col(_FP), pl.col(_P)
-    table = table.filter((pl.col(_POS) + pl.col(_NEG)) > 0).with_columns(
-        ((1.0 + b2) * tp / (b2 * n_pos + tp + fp)).alias(measure),
-        (tp / (tp + fp)).alias("precision"),
+    carries = (pl.col(_POS) + pl.col(_NEG)) > 0  # a score whose rows all weigh 0: no point
+    table = table.with_columns(
+        pl.when(carries).then((1.0 + b2) * tp / (b2 * n_pos + tp + fp)).alias(measure),
+        pl.when(carries).then(tp / (tp + fp)).alias("precision"),
         _rate(_TP, _P).alias("recall"),
     )
     best = pl.col(measure).max()
