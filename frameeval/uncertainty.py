@@ -339,7 +339,7 @@ def _open_bootstrap(
             ),
         ).drop("__fe_dup", "__fe_dup_rows")
     if batch_size is None:
-        rows = data.height if eager and isinstance(data, pl.DataFrame) else None
+        rows = len(data) if eager else None  # DataFrame, pandas DataFrame, pyarrow Table
         batch_size = _LAZY_PASS if rows is None else max(1, _ROWS_PER_PASS // max(rows, 1))
     return dict(
         lf=lf,

@@ -18,6 +18,7 @@ import polars as pl
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 from scipy import stats
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score, roc_curve
 
@@ -779,3 +780,43 @@ def test_cv5x2_f_errors():
         fe.cv5x2_f_test(df, "accuracy", a="A", b="B", alpha=0)
     out = fe.cv5x2_f_test(df, "accuracy", a="A", b="B").row(0, named=True)
     assert out["statistic"] == float("inf") and out["reject"] and out["better"] == "A"
+
+
+# ---------------------------------------------------------------------------------------------
+# frame kinds and label types
+# ---------------------------------------------------------------------------------------------
+def test_pandas_in_dataframe_out_and_lazy_in_lazy_out():
+    df = pl.DataFrame(
+        {"g": [1, 1, 1, 2, 2, 2], "y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.2, 0.4, 0.8, 0.1, 0.6]}
+    )
+    ci = fe.bootstrap_ci(df.to_pandas(), rank_auc("y", "s"), by="g", n=20, seed=3)
+    assert isinstance(ci, pl.DataFrame)
+    assert ci.equals(fe.bootstrap_ci(df, rank_auc("y", "s"), by="g", n=20, seed=3))
+    for lazy in (
+        fe.bootstrap_ci(df.lazy(), rank_auc("y", "s"), by="g", n=20, method="bca"),
+        fe.roc_band(df.lazy(), "y", "s", by="g", n=5),
+        fe.delong_ci(df.lazy(), "y", "s", by="g"),
+    ):
+        assert isinstance(lazy, pl.LazyFrame)
+        lazy.collect()
+
+
+def test_delong_string_labels_equal_numeric_ones():
+    df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0, 1], "s": [0.9, 0.2, 0.4, 0.8, 0.1, 0.6, 0.3]})
+    text = df.with_columns(
+        pl.when(pl.col("y") == 1).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("y")
+    )
+    assert fe.delong_ci(text, "y", "s", pos_label="yes").equals(fe.delong_ci(df, "y", "s"))
+    cat = text.with_columns(pl.col("y").cast(pl.Categorical))
+    assert fe.delong_ci(cat, "y", "s", pos_label="yes").equals(fe.delong_ci(df, "y", "s"))
+
+
+@given(st.composite(metric_frame)())
+def test_resampled_tests_do_not_depend_on_row_order_and_laziness(df):
+    kw = dict(a="A", b="B", n_train=3, n_test=1, pair=["repeat", "fold"], by="g")
+    base = fe.corrected_resampled_t_test(df, "accuracy", **kw)
+    # summation order may change the last bits of the mean and std
+    close = dict(check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+    assert_frame_equal(fe.corrected_resampled_t_test(df.reverse(), "accuracy", **kw), base, **close)
+    lazy = fe.corrected_resampled_t_test(df.lazy(), "accuracy", **kw)
+    assert_frame_equal(lazy.collect(), base, **close)
