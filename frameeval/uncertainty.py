@@ -529,10 +529,11 @@ def bootstrap_replicates(
     seed
         Integer seed; the same seed gives the same replicates on any machine.
     batch_size
-        Replicates materialised per pass (memory ≈ rows × batch_size tiled rows). Default: for
-        a DataFrame, as many as fit about 4 million tiled rows; for a LazyFrame (whose row count
-        is unknown before it is collected), all ``n`` in one pass. The replicates do not depend
-        on it.
+        Replicates materialised per pass (memory ≈ rows × batch_size tiled rows, about 40
+        bytes each plus the measure's columns). Default: for a DataFrame (or pandas / pyarrow
+        input), as many as fit about 4 million tiled rows; for a LazyFrame, whose row count is
+        unknown until it is collected, 10 — set it lower for LazyFrames of millions of rows.
+        The replicates do not depend on it.
 
     Returns
     -------
@@ -542,8 +543,9 @@ def bootstrap_replicates(
 
     Notes
     -----
-    Cost: the plan materialises (rows × replicates) tiled rows per pass and aggregates the
-    measure over them; scanning a LazyFrame source repeats once per pass.
+    Cost: every replicate materialises one tiled copy of the units (the sorted input is
+    computed once and cached between passes) and aggregates the measure over its rows: linear
+    in rows × replicates. See docs/uncertainty.md for measured times.
 
     Raises (inside the plan) when ``instance`` is null or not unique per group, or ``stratify``
     is null.
