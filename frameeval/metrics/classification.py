@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._validate import check_parameter, check_zero_division, expression_guard
+from frameeval._validate import attach_guard, check_parameter, check_zero_division, expression_guard
 from frameeval.metrics._counts import binary_counts, ratio, total, weight_expr, weight_total
 
 Average = Literal["binary", "macro", "micro"]
@@ -26,7 +26,7 @@ def _guarded(value: pl.Expr, name: str, truth: str, pred: str, weight: str | Non
     guard = expression_guard(
         name, labels=[(truth, "truth"), (pred, "pred")], weight=weight
     )
-    return pl.when(guard.is_null()).then(value).alias(name)
+    return attach_guard(value, guard).alias(name)
 
 
 def accuracy(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:

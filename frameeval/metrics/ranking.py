@@ -24,7 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import check_parameter, expression_guard
+from frameeval._validate import attach_guard, check_parameter, expression_guard
 from frameeval.metrics._counts import ratio
 
 __all__ = [
@@ -41,7 +41,7 @@ def _guarded(value: pl.Expr, name: str, truth: str, score: str, weight: str | No
     guard = expression_guard(
         name, labels=[(truth, "truth")], numbers=[(score, "score")], weight=weight
     )
-    return pl.when(guard.is_null()).then(value).alias(name)
+    return attach_guard(value, guard).alias(name)
 
 
 def _masses(truth: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from frameeval._validate import expression_guard
+from frameeval._validate import attach_guard, expression_guard
 from frameeval.metrics._counts import ratio, weight_expr, weight_total
 
 
@@ -16,7 +16,7 @@ def _weighted_mean(term: pl.Expr, weight: str | None) -> pl.Expr:
 
 def _guarded(value: pl.Expr, name: str, truth: str, pred: str, weight: str | None) -> pl.Expr:
     guard = expression_guard(name, numbers=[(truth, "truth"), (pred, "pred")], weight=weight)
-    return pl.when(guard.is_null()).then(value).alias(name)
+    return attach_guard(value, guard).alias(name)
 
 
 def mse(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
