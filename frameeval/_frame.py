@@ -71,7 +71,11 @@ def collect(lf: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
 
 def translate(err: BaseException) -> FrameEvalError | None:
     """The FrameEvalError embedded in a Polars error's text, if any."""
-    match = _EMBEDDED.search(str(err))
+    # only the failure itself, not the plan Polars prints after it (which quotes every guard)
+    text = str(err)
+    for marker in ("\n\nThis error occurred", "\n\nResolved plan", "\nResolved plan"):
+        text = text.split(marker, 1)[0]
+    match = _EMBEDDED.search(text)
     if match is None:
         return None
     cls = getattr(exceptions, match.group(1), FrameEvalError)

@@ -17,6 +17,7 @@ from frameeval.charts.confusion import confusion_heatmap
 from frameeval.charts.curves import cost_curve, pr, roc
 from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
 from frameeval.charts.save import save, to_html
+from frameeval.charts.uncertainty import forest, roc_band
 
 __all__ = [
     "bias_variance",
@@ -29,6 +30,8 @@ __all__ = [
     "pr",
     "rank_heatmap",
     "roc",
+    "forest",
+    "roc_band",
     "save",
     "t_distribution",
     "to_html",

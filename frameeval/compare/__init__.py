@@ -31,6 +31,9 @@ from frameeval.compare.post_hoc import (
 from frameeval.compare.ranks import average_ranks, friedman, rank_table
 from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon
 
+# the resampling-corrected two-learner tests (issue 10) sit next to the others
+from frameeval.uncertainty import corrected_resampled_t_test, cv5x2_f_test
+
 __all__ = [
     "average_ranks",
     "binomial_distribution",
@@ -38,6 +41,8 @@ __all__ = [
     "bonferroni_dunn",
     "bonferroni_dunn_q",
     "contingency_table",
+    "corrected_resampled_t_test",
+    "cv5x2_f_test",
     "cv5x2_t_test",
     "friedman",
     "holm",
@@ -49,3 +54,4 @@ __all__ = [
     "t_test",
     "wilcoxon",
 ]
+
