@@ -1,0 +1,268 @@
+"""frameeval.dask on a real two-process LocalCluster against the single-machine functions.
+
+The oracle is frameeval itself on one machine (a ``pl.DataFrame`` of the same rows): the
+distributed path must give the same frame — bit-identical where the result is built from
+integer-valued sums, and to the last bit or two where the single-machine function itself sums
+non-integral floats in an unspecified order (see ``UNORDERED_FLOAT_SUMS``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import frameeval as fe
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    InvalidParameterError,
+    MissingValueError,
+    NegativeValueError,
+    UnknownLabelError,
+)
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+fed = pytest.importorskip("frameeval.dask")
+
+UNORDERED_FLOAT_SUMS = {"classification_report", "macro_micro", "ranking_report"}
+COSTS = {(0, 1): 1.0, (1, 0): 5.0, (2, 0): 2.0, (0, 2): 3.0, (1, 2): 1.0, (2, 1): 4.0}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        dashboard_address=None,
+        memory_limit="1GiB",
+    )
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def _frame(seed: int, n: int = 2000) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b", "c", "d"], n),
+            "fold": rng.integers(0, 3, n),
+            "y": rng.integers(0, 2, n),
+            "y3": rng.integers(0, 3, n),
+            "p": rng.integers(0, 2, n),
+            "p3": rng.integers(0, 3, n),
+            "s": rng.random(n).round(2),
+            "w": rng.integers(0, 4, n).astype(float),
+        }
+    )
+
+
+@pytest.fixture(scope="module", params=[1, 2])
+def data(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[pl.DataFrame, list[str]]:
+    df = _frame(request.param)
+    root = tmp_path_factory.mktemp(f"parquet{request.param}")
+    paths = []
+    for i, part in enumerate(df.iter_slices(300)):  # 7 files: two levels with split_every=3
+        path = root / f"part-{i}.parquet"
+        part.write_parquet(path)
+        paths.append(str(path))
+    return df, paths
+
+
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "confusion_matrix": ("confusion_matrix", {"truth": "y3", "pred": "p3", "by": "g"}),
+    "confusion_matrix_weighted": (
+        "confusion_matrix",
+        {"truth": "y3", "pred": "p3", "by": ["g", "fold"], "weight": "w"},
+    ),
+    "confusion_matrix_labels": (
+        "confusion_matrix",
+        {"truth": "y3", "pred": "p3", "labels": [0, 1, 2, 3]},
+    ),
+    "classification_report": ("classification_report", {"truth": "y3", "pred": "p3", "by": "g"}),
+    "macro_micro": ("macro_micro", {"truth": "y", "pred": "p", "by": "g", "across": "fold"}),
+    "cost_sensitive_error": (
+        "cost_sensitive_error",
+        {"truth": "y3", "pred": "p3", "by": "g", "costs": COSTS},
+    ),
+    "roc_curve": ("roc_curve", {"truth": "y", "score": "s", "by": "g"}),
+    "roc_curve_weighted": ("roc_curve", {"truth": "y", "score": "s", "by": "g", "weight": "w"}),
+    "roc_convex_hull": ("roc_convex_hull", {"truth": "y", "score": "s", "by": "g"}),
+    "pr_curve": ("pr_curve", {"truth": "y", "score": "s", "by": ["g", "fold"]}),
+    "ranking_report": ("ranking_report", {"truth": "y", "score": "s", "by": "g"}),
+    "ranking_report_weighted": (
+        "ranking_report",
+        {"truth": "y", "score": "s", "by": "g", "weight": "w"},
+    ),
+    "break_even_point": ("break_even_point", {"truth": "y", "score": "s", "by": "g"}),
+    "best_threshold": ("best_threshold", {"truth": "y", "score": "s", "by": "g"}),
+    "cost_lines": ("cost_lines", {"truth": "y", "score": "s"}),
+    "cost_curve": ("cost_curve", {"truth": "y", "score": "s", "by": "g"}),
+    "expected_total_cost": ("expected_total_cost", {"truth": "y", "score": "s", "by": "g"}),
+}
+
+
+def _same(name: str, got: pl.DataFrame, expected: pl.DataFrame) -> None:
+    exact = name not in UNORDERED_FLOAT_SUMS
+    tolerance = {} if exact else {"rel_tol": 1e-14, "abs_tol": 0.0}
+    assert_frame_equal(got, expected, check_exact=exact, **tolerance)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_parquet_paths_equal_single_machine(
+    client: Any, data: tuple[pl.DataFrame, list[str]], case: str
+) -> None:
+    func, kwargs = CASES[case]
+    df, paths = data
+    expected = getattr(fe, func)(df, **kwargs)
+    got = getattr(fed, func)(paths, **kwargs, client=client, split_every=3)
+    _same(func, got, expected)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "confusion_matrix",
+        "classification_report",
+        "ranking_report",
+        "roc_curve_weighted",
+        "macro_micro",
+    ],
+)
+def test_dask_dataframe_equals_single_machine(
+    client: Any, data: tuple[pl.DataFrame, list[str]], case: str
+) -> None:
+    func, kwargs = CASES[case]
+    df, _ = data
+    ddf = dd.from_pandas(df.to_pandas(), npartitions=5)
+    expected = getattr(fe, func)(df, **kwargs)
+    _same(func, getattr(fed, func)(ddf, **kwargs, client=client), expected)
+
+
+def test_string_and_categorical_labels(client: Any, tmp_path: Path) -> None:
+    df = _frame(3, 600).with_columns(
+        pl.col("y").replace_strict({0: "no", 1: "yes"}).alias("ys"),
+        pl.col("p").replace_strict({0: "no", 1: "yes"}).cast(pl.Categorical).alias("pc"),
+    )
+    ddf = dd.from_pandas(df.to_pandas(), npartitions=3)
+    assert_frame_equal(
+        fed.confusion_matrix(ddf, truth="ys", pred="pc", by="g", client=client),
+        fe.confusion_matrix(df, truth="ys", pred="pc", by="g"),
+        check_exact=True,
+    )
+    assert_frame_equal(
+        fed.roc_curve(ddf, truth="ys", score="s", pos_label="yes", client=client),
+        fe.roc_curve(df, truth="ys", score="s", pos_label="yes"),
+        check_exact=True,
+    )
+
+
+def _message(call: Callable[[], Any]) -> tuple[type[BaseException], str]:
+    with pytest.raises(fe.FrameEvalError) as info:
+        call()
+    return type(info.value), str(info.value)
+
+
+def _bad(df: pl.DataFrame, tmp_path: Path) -> list[str]:
+    paths = []
+    for i, part in enumerate(df.iter_slices(200)):
+        paths.append(str(tmp_path / f"bad-{i}.parquet"))
+        part.write_parquet(paths[-1])
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("func", "kwargs", "corrupt", "error"),
+    [
+        (
+            "confusion_matrix",
+            {"truth": "y3", "pred": "p3", "by": "g"},
+            pl.when(pl.col("g") == "b").then(None).otherwise(pl.col("y3")).alias("y3"),
+            MissingValueError,
+        ),
+        (
+            "ranking_report",
+            {"truth": "y", "score": "s", "by": "g"},
+            pl.when(pl.col("g") == "c").then(float("nan")).otherwise(pl.col("s")).alias("s"),
+            MissingValueError,
+        ),
+        (
+            "roc_curve",
+            {"truth": "y", "score": "s", "by": "g", "weight": "w"},
+            pl.when((pl.col("g") == "a") & (pl.col("p") == 1))
+            .then(-1.5)
+            .otherwise(pl.col("w"))
+            .alias("w"),
+            NegativeValueError,
+        ),
+        (
+            "confusion_matrix",
+            {"truth": "y3", "pred": "p3", "labels": [0, 1]},
+            pl.col("y3"),
+            UnknownLabelError,
+        ),
+        ("roc_curve", {"truth": "y", "score": "s", "pos_label": 7}, pl.col("y"), UnknownLabelError),
+    ],
+    ids=["null-truth", "nan-score", "negative-weight", "outside-labels", "absent-pos-label"],
+)
+def test_errors_match_single_machine(
+    client: Any,
+    tmp_path: Path,
+    func: str,
+    kwargs: dict[str, Any],
+    corrupt: pl.Expr,
+    error: type[Exception],
+) -> None:
+    """Same typed error and the same text (group, row count, value) as on one machine."""
+    df = _frame(4, 800).with_columns(corrupt)
+    paths = _bad(df, tmp_path)
+    single = _message(lambda: getattr(fe, func)(df, **kwargs))
+    distributed_ = _message(lambda: getattr(fed, func)(paths, **kwargs, client=client))
+    assert single[0] is error
+    assert distributed_ == single
+
+
+def test_schema_errors_before_reading(client: Any, data: tuple[pl.DataFrame, list[str]]) -> None:
+    _, paths = data
+    with pytest.raises(
+        ColumnNotFoundError, match=re.escape("confusion_matrix(): column 'yy' (truth=) not found")
+    ):
+        fed.confusion_matrix(paths, truth="yy", pred="p", client=client)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape("roc_curve(): data must name at least one path, got []."),
+    ):
+        fed.roc_curve([], truth="y", score="s", client=client)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape(
+            "roc_curve(): data must be a dask DataFrame or Parquet path(s), got DataFrame."
+        ),
+    ):
+        fed.roc_curve(pl.DataFrame({"y": [1]}), truth="y", score="s", client=client)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape("pr_curve(): split_every must be an int >= 2, got 1."),
+    ):
+        fed.pr_curve(paths, truth="y", score="s", client=client, split_every=1)
+
+
+def test_default_scheduler_without_client(data: tuple[pl.DataFrame, list[str]]) -> None:
+    """client=None runs on Dask's current scheduler (here: the module's LocalCluster client or
+    the local threads) with the same result."""
+    df, paths = data
+    assert_frame_equal(
+        fed.ranking_report(paths, truth="y", score="s", by="g").select("g", "roc_auc"),
+        fe.ranking_report(df, truth="y", score="s", by="g").select("g", "roc_auc"),
+        check_exact=True,
+    )
