@@ -5,17 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from frameeval._version import __version__
 
 
 def _report(args: argparse.Namespace) -> int:
     from frameeval.datasets import EXAMPLE_RESULTS
+    from frameeval.exceptions import FrameEvalError
     from frameeval.report import report
     from frameeval.report.roles import read_results
 
     if args.example == (args.results is not None):
         raise _UsageError("give either RESULTS or --example, not both and not neither")
+    if Path(args.output).exists() and not args.force:
+        raise FrameEvalError(
+            f"output {args.output!r} exists; refusing to overwrite it without --force"
+        )
     source = str(EXAMPLE_RESULTS) if args.example else args.results
     data = read_results(source)
 

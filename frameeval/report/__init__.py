@@ -51,7 +51,13 @@ def report(
     'report.html'
     """
     from frameeval._frame import to_lazy
+    from frameeval.exceptions import InvalidParameterError
 
+    if Path(path).exists() and not force:  # fail before the work, not after it
+        raise InvalidParameterError(
+            f"report(): output {str(path)!r} exists; refusing to overwrite it, got no --force.\n"
+            "Hint: pass --force (force=True) or choose another path."
+        )
     lf, _ = to_lazy(data, "report")
     given = Roles(truth=truth, pred=pred, score=score, learner=learner, dataset=dataset,
                   fold=fold, repeat=repeat, instance=instance)
