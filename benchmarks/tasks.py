@@ -94,8 +94,58 @@ def confusion(n_rows: int, n_groups: int, report: Report, timed: Timed,
     report("grouped confusion matrices, 10 classes", rows)
 
 
+def auc(n_rows: int, n_groups: int, report: Report, timed: Timed,
+        sk_groups: int | None) -> None:
+    from sklearn import metrics as skm
+
+    df = result_frame(n_rows, n_groups)
+    rows = {
+        "frameeval": timed(lambda: df.group_by(KEYS).agg(fe.roc_auc("y_true", "score"))),
+        "polars floor: group_by().agg(len)": timed(lambda: df.group_by(KEYS).agg(pl.len())),
+    }
+    try:
+        import polars_ds as pds
+
+        rows["polars-ds query_roc_auc"] = timed(
+            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score")))
+    except ImportError:
+        pass
+    try:
+        import polarbearings as pb
+
+        rows["polarbearings roc_auc"] = timed(
+            lambda: df.group_by(KEYS).agg(pb.roc_auc("y_true", "score")))
+    except ImportError:
+        pass
+    elapsed, _ = _sklearn_loop(df, lambda y, p, s: skm.roc_auc_score(y, s), sk_groups)
+    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    report(f"grouped exact AUC, {n_groups} groups", rows)
+
+
+def auc_large_groups(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                     sk_groups: int | None) -> None:
+    auc(n_rows, 10, report, timed, None)
+
+
+def roc(n_rows: int, n_groups: int, report: Report, timed: Timed,
+        sk_groups: int | None) -> None:
+    from sklearn import metrics as skm
+
+    df = result_frame(n_rows, n_groups)
+    rows = {
+        "frameeval": timed(lambda: fe.roc_curve(df, truth="y_true", score="score", by=KEYS)),
+    }
+    elapsed, _ = _sklearn_loop(
+        df, lambda y, p, s: skm.roc_curve(y, s, drop_intermediate=False), sk_groups)
+    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    report(f"grouped ROC curves, {n_groups} groups", rows)
+
+
 TASKS: dict[str, Callable[..., None]] = {
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
     "confusion": confusion,
+    "auc": auc,
+    "auc_large_groups": auc_large_groups,
+    "roc": roc,
 }
