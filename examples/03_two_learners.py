@@ -21,6 +21,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
+import altair as alt
 import polars as pl
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
@@ -100,10 +101,14 @@ def main(argv: list[str] | None = None) -> Path:
         .alias("predicted"),
         "count",
     )
-    fe.charts.save(
-        fe.charts.confusion_heatmap(cells, title="McNemar contingency table"),
-        out / "contingency_table.svg",
+    # confusion_heatmap labels its axes Actual / Predicted; say what rows and columns are here.
+    heatmap = fe.charts.confusion_heatmap(cells).properties(
+        title=alt.TitleParams(
+            "McNemar contingency table (table 2.4)",
+            subtitle=f"rows: is {a} right? columns: is {b} right? (off-diagonal: e01, e10)",
+        )
     )
+    fe.charts.save(heatmap, out / "contingency_table.svg")
     print(f"wrote {out}")
     return out
 
