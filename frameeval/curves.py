@@ -136,13 +136,16 @@ def _binary(
     weight: str | None,
     pos_label: Any,
     outputs: Sequence[str],
+    start: bool = False,
 ) -> tuple[_Setup, pl.LazyFrame]:
     """Validate, and return the cumulated per-distinct-score table of a binary task.
 
     Columns ``*gkeys, threshold, pos, neg, tp, fp, P, N`` (internal names): ``pos``/``neg`` the
     mass of positive / negative rows with exactly this score, ``tp``/``fp`` those with score ≥
-    threshold, ``P``/``N`` the group totals. Every distinct score is a row, including scores
-    whose rows all weigh 0 (callers drop them where they would repeat a point).
+    threshold, ``P``/``N`` the group totals. Rows are ordered by the keys (nulls last) and by
+    threshold descending; with ``start`` each group begins with the point "nothing positive"
+    (threshold +inf, all counts 0). Every distinct score is a row, including scores whose rows
+    all weigh 0 (callers drop them with :func:`_carries` where they would repeat a point).
     """
     setup = _prepare(data, func, truth, [score], by, weight, outputs)
     positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
@@ -163,43 +166,38 @@ def _binary(
     threshold = (pl.col(score).cast(pl.Float64) + 0.0).alias("threshold")
     table = setup.lf.group_by(*setup.gkeys, threshold).agg(*masses, *setup.checks.aggs())
     table = setup.checks.enforce(table, setup.keys)
-    down = {"order_by": "threshold", "descending": True}
-    table = table.with_columns(
-        pl.col(_POS).cum_sum().over(setup.gkeys, **down).alias(_TP),
-        pl.col(_NEG).cum_sum().over(setup.gkeys, **down).alias(_FP),
-    ).with_columns(
-        # totals as the last cumulative value, so the last point is exactly (P, N)
-        pl.col(_TP).max().over(setup.gkeys).alias(_P),
-        pl.col(_FP).max().over(setup.gkeys).alias(_N),
+
+    # one row per group holding its thresholds (descending) and cumulative counts as lists: the
+    # sort by the keys is over groups, not rows, and exploding keeps the order
+    def down(column: str) -> pl.Expr:
+        return pl.col(column).sort_by("threshold", descending=True)
+
+    lists = table.group_by(setup.gkeys).agg(
+        pl.col("threshold").sort(descending=True),
+        down(_POS),
+        down(_NEG),
+        down(_POS).cum_sum().alias(_TP),
+        down(_NEG).cum_sum().alias(_FP),
     )
-    return setup, table
-
-
-def _with_start(setup: _Setup, table: pl.LazyFrame) -> pl.LazyFrame:
-    """The points of the ROC curve: the start (threshold +inf: nothing predicted positive) and
-    one point per distinct score that carries weight."""
-    columns = [*setup.gkeys, "threshold", _POS, _NEG, _TP, _FP, _P, _N]
-    start = (
-        table.group_by(setup.gkeys)
-        .agg(pl.col(_P).first(), pl.col(_N).first())
-        .select(
-            *setup.gkeys,
-            pl.lit(INF, dtype=pl.Float64).alias("threshold"),
-            *[pl.lit(0.0, dtype=pl.Float64).alias(c) for c in (_POS, _NEG, _TP, _FP)],
-            _P,
-            _N,
+    if start:
+        lists = lists.with_columns(
+            pl.concat_list(pl.lit(INF, dtype=pl.Float64), "threshold").alias("threshold"),
+            *[pl.concat_list(pl.lit(0.0), c).alias(c) for c in (_POS, _NEG, _TP, _FP)],
         )
-    )
-    points = table.filter((pl.col(_POS) + pl.col(_NEG)) > 0).select(columns)
-    return pl.concat([start, points.select(columns)], how="vertical")
+    # totals as the last cumulative value, so the last point is exactly (P, N)
+    lists = lists.with_columns(pl.col(_TP).list.last().alias(_P), pl.col(_FP).list.last().alias(_N))
+    rows = setup.sort(lists).explode("threshold", _POS, _NEG, _TP, _FP)
+    return setup, rows
+
+
+def _carries() -> pl.Expr:
+    """Rows that are points: the start, and every score whose rows do not all weigh 0."""
+    return ((pl.col(_POS) + pl.col(_NEG)) > 0) | (pl.col("threshold") == INF)
 
 
 def _rate(numerator: str, denominator: str) -> pl.Expr:
     """numerator / denominator, null when the denominator is 0 (0/0)."""
     return pl.when(pl.col(denominator) > 0).then(pl.col(numerator) / pl.col(denominator))
-
-
-_DOWN = {"descending": [True]}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,24 +276,23 @@ def roc_curve(
         f"drop_intermediate must be True or False, got {drop_intermediate!r}.",
     )
     setup, table = _binary(
-        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr")
+        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr"), start=True
     )
-    points = _with_start(setup, table)
+    points = table.filter(_carries())
     if drop_intermediate:
         points = points.filter(~_collinear(setup.gkeys))
     out = points.select(
         *setup.gkeys, "threshold", _rate(_FP, _N).alias("fpr"), _rate(_TP, _P).alias("tpr")
     )
-    return setup.done(setup.sort(out, "threshold", **_DOWN))
+    return setup.done(out)
 
 
 def _collinear(gkeys: list[str]) -> pl.Expr:
     """A point on the straight line through its neighbours (in count units; the first and last
     points of a group are never dropped)."""
-    down = {"order_by": "threshold", "descending": True}
 
     def step(column: str, offset: int) -> pl.Expr:
-        return pl.col(column).shift(offset).over(gkeys, **down)
+        return pl.col(column).shift(offset).over(gkeys)  # rows are in curve order
 
     dx_in, dy_in = pl.col(_FP) - step(_FP, 1), pl.col(_TP) - step(_TP, 1)
     dx_out, dy_out = step(_FP, -1) - pl.col(_FP), step(_TP, -1) - pl.col(_TP)
@@ -346,17 +343,18 @@ def roc_convex_hull(
     """
     func = "roc_convex_hull"
     setup, table = _binary(
-        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr")
+        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr"), start=True
     )
-    hull = _hull(setup, _with_start(setup, table))
+    hull = _hull(setup, table.filter(_carries()))
     out = hull.select(
         *setup.gkeys, "threshold", _rate(_FP, _N).alias("fpr"), _rate(_TP, _P).alias("tpr")
     )
-    return setup.done(setup.sort(out, "threshold", **_DOWN))
+    return setup.done(out)
 
 
 def _hull(setup: _Setup, points: pl.LazyFrame) -> pl.LazyFrame:
-    """The rows of ``points`` (``_with_start`` output) that are vertices of their group's hull."""
+    """The rows of ``points`` (curve points with the start, in curve order) that are vertices
+    of their group's hull, in the same order."""
     return points.map_batches(
         functools.partial(_hull_frame, gkeys=setup.gkeys),
         schema=points.collect_schema(),
@@ -371,9 +369,16 @@ def _hull_frame(df: pl.DataFrame, gkeys: list[str]) -> pl.DataFrame:
     along a group's points (every point carries weight), and the map (FP, TP) ↦ (FP + TP, TP)
     is linear with determinant 1, so it keeps the vertex set of the upper hull.
     """
-    df = df.sort(*gkeys, "threshold", descending=[False] * len(gkeys) + [True], nulls_last=True)
+    gid = pl.struct(gkeys).rle_id()
+    in_order = df.select(
+        (gid.n_unique() == pl.struct(gkeys).n_unique())
+        & ((pl.col("threshold").diff() < 0) | (gid.diff() != 0)).fill_null(True).all()
+    ).item()
+    if not in_order:  # the plan delivers curve order; sort only if an engine did not keep it
+        flags = [False] * len(gkeys) + [True]
+        df = df.sort(*gkeys, "threshold", descending=flags, nulls_last=True)
     work = df.select(
-        pl.struct(gkeys).rle_id().alias("gid"),
+        gid.alias("gid"),
         (pl.col(_TP) + pl.col(_FP)).alias("x"),
         pl.col(_TP).alias("y"),
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("rid"),
@@ -562,13 +567,13 @@ def pr_curve(
     setup, table = _binary(
         data, func, truth, score, by, weight, pos_label, ("threshold", "recall", "precision")
     )
-    out = table.filter((pl.col(_POS) + pl.col(_NEG)) > 0).select(
+    out = table.filter(_carries()).select(
         *setup.gkeys,
         "threshold",
         _rate(_TP, _P).alias("recall"),
         (pl.col(_TP) / (pl.col(_TP) + pl.col(_FP))).alias("precision"),
     )
-    return setup.done(setup.sort(out, "threshold", **_DOWN))
+    return setup.done(out)
 
 
 def break_even_point(
@@ -764,60 +769,69 @@ def cost_lines(
     """
     func = "cost_lines"
     setup, table = _binary(
-        data, func, truth, score, by, weight, pos_label, ("threshold", "p_cost", "norm_cost")
+        data,
+        func,
+        truth,
+        score,
+        by,
+        weight,
+        pos_label,
+        ("threshold", "p_cost", "norm_cost"),
+        start=True,
     )
-    points = _with_start(setup, table)
-    ends = [
-        points.select(
+    out = (
+        table.filter(_carries())
+        .select(
             *setup.gkeys,
             "threshold",
-            pl.lit(0.0).alias("p_cost"),
-            _rate(_FP, _N).alias("norm_cost"),
-        ),
-        points.select(
-            *setup.gkeys,
-            "threshold",
-            pl.lit(1.0).alias("p_cost"),
-            (1.0 - _rate(_TP, _P)).alias("norm_cost"),
-        ),
-    ]
-    out = pl.concat(ends, how="vertical")
-    return setup.done(setup.sort(out, "threshold", "p_cost", descending=[True, False]))
+            pl.concat_list(pl.lit(0.0), pl.lit(1.0)).alias("p_cost"),
+            pl.concat_list(_rate(_FP, _N), 1.0 - _rate(_TP, _P)).alias("norm_cost"),
+        )
+        .explode("p_cost", "norm_cost")
+    )
+    return setup.done(out)
 
 
 def _envelope(setup: _Setup, table: pl.LazyFrame) -> pl.LazyFrame:
-    """``*gkeys, p_cost, norm_cost``: vertices of the lower envelope of the cost lines.
+    """``*gkeys, p_cost, norm_cost``: vertices of the lower envelope of the cost lines, in order.
 
     One vertex where the lines of two consecutive hull vertices a, b cross,
 
         x = ΔFPR / (ΔFPR + ΔTPR),  norm_cost = FPR_a + (1 − TPR_a − FPR_a)·x,
 
-    plus (0, 0) and (1, 0); a group with one class gets one row of nulls.
+    plus (0, 0) and (1, 0); a group with one class gets one row of nulls. Each hull vertex
+    contributes a short list of envelope vertices (the first also (0, 0), the last (1, 0)),
+    exploded in curve order.
     """
-    hull = _hull(setup, _with_start(setup, table))
-    down = {"order_by": "threshold", "descending": True}
+    hull = _hull(setup, table.filter(_carries()))
     fpr, tpr = _rate(_FP, _N), _rate(_TP, _P)
-    d_fpr = fpr.shift(-1).over(setup.gkeys, **down) - fpr
-    d_tpr = tpr.shift(-1).over(setup.gkeys, **down) - tpr
+    d_fpr = fpr.shift(-1).over(setup.gkeys) - fpr  # hull rows are in curve order
+    d_tpr = tpr.shift(-1).over(setup.gkeys) - tpr
     x = d_fpr / (d_fpr + d_tpr)
-    crossings = hull.select(
-        *setup.gkeys,
-        x.alias("p_cost"),
-        (fpr + (1.0 - tpr - fpr) * x).alias("norm_cost"),
-    ).filter((pl.col("p_cost") > 0) & (pl.col("p_cost") < 1))
-    groups = table.group_by(setup.gkeys).agg(
-        ((pl.col(_P).first() > 0) & (pl.col(_N).first() > 0)).alias("__fe_defined")
-    )
-    defined = pl.col("__fe_defined")
-    ends = [
-        groups.filter(defined | pl.lit(value == 0.0)).select(
+    defined = (pl.col(_P) > 0) & (pl.col(_N) > 0)
+    first = pl.col("threshold") == INF  # the start (0, 0) is a vertex of every hull
+    last = d_fpr.is_null()
+    crossing = defined & (x > 0) & (x < 1)
+    zero = pl.lit(0.0, dtype=pl.Float64)
+    return (
+        hull.select(
             *setup.gkeys,
-            pl.when(defined).then(pl.lit(value)).alias("p_cost"),
-            pl.when(defined).then(pl.lit(0.0)).alias("norm_cost"),
+            pl.concat_list(
+                pl.when(first & defined).then(zero),
+                pl.when(crossing).then(x),
+                pl.when(last & defined).then(pl.lit(1.0, dtype=pl.Float64)),
+            ).alias("p_cost"),
+            pl.concat_list(
+                pl.when(first & defined).then(zero),
+                pl.when(crossing).then(fpr + (1.0 - tpr - fpr) * x),
+                pl.when(last & defined).then(zero),
+            ).alias("norm_cost"),
+            pl.concat_list(first, crossing.fill_null(False), last & defined).alias("__fe_keep"),
         )
-        for value in (0.0, 1.0)
-    ]
-    return pl.concat([*ends, crossings], how="vertical")
+        .explode("p_cost", "norm_cost", "__fe_keep")
+        .filter(pl.col("__fe_keep"))
+        .drop("__fe_keep")
+    )
 
 
 def cost_curve(
@@ -868,8 +882,10 @@ def cost_curve(
     [(0.0, 0.0), (0.5, 0.25), (1.0, 0.0)]
     """
     func = "cost_curve"
-    setup, table = _binary(data, func, truth, score, by, weight, pos_label, ("p_cost", "norm_cost"))
-    return setup.done(setup.sort(_envelope(setup, table), "p_cost"))
+    setup, table = _binary(
+        data, func, truth, score, by, weight, pos_label, ("p_cost", "norm_cost"), start=True
+    )
+    return setup.done(_envelope(setup, table))
 
 
 def expected_total_cost(
@@ -908,7 +924,7 @@ def expected_total_cost(
     """
     func = "expected_total_cost"
     setup, table = _binary(
-        data, func, truth, score, by, weight, pos_label, ("expected_total_cost",)
+        data, func, truth, score, by, weight, pos_label, ("expected_total_cost",), start=True
     )
     vertices = _envelope(setup, table)
     x = pl.col("p_cost").sort()

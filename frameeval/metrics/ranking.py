@@ -8,10 +8,11 @@ becomes a weight sum (the data distribution 𝒟 of eqs 2.3, 2.5). A group that 
 
 Ties are part of the definition, not an accident of the implementation: a run of equal scores is
 one threshold, so on the ROC curve it is one diagonal step and in the AUC a tied (positive,
-negative) pair counts one half (eqs 2.21–2.22). ``roc_auc`` without weights is the rank-sum
-(Mann–Whitney) form; with weights, and for the precision-recall measures, the rows are sorted by
-score inside the group and accumulated. Every value is formed from (weighted) counts and divided
-once at the end, so with integer counts the result is the exact ratio correctly rounded.
+negative) pair counts one half (eqs 2.21–2.22). Without weights every measure is computed from
+ranks inside the group (``roc_auc`` is the rank-sum, Mann–Whitney, form); with weights from the
+rows sorted by score and accumulated. Values are formed from (weighted) counts and divided once,
+so with integer counts the AUC is the exact ratio correctly rounded. For many groups with
+weights, :func:`frameeval.ranking_report` (one aggregation per group × distinct score) is faster.
 
 The cost-curve coordinates :func:`p_cost` and :func:`normalized_cost` (eqs 2.24–2.25) are
 element-wise expressions of rates, probabilities and costs.
@@ -44,54 +45,88 @@ def _guarded(value: pl.Expr, name: str, truth: str, score: str, weight: str | No
     return attach_guard(value, guard).alias(name)
 
 
-def _masses(truth: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr]:
-    """Per-row positive and negative mass (w·[y = +], w·[y ≠ +]) as Float64."""
+def _share(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """numerator / denominator, null when the denominator is 0; the (cheap) denominator alone is
+    wrapped, so the numerator is evaluated once and stays on Polars' fast aggregation path."""
+    return numerator / pl.when(denominator > 0).then(denominator)
+
+
+def _mass(truth: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """(positive?, positive mass w·[y = +], negative mass w·[y ≠ +]) per row, masses Float64."""
     positive = pl.col(truth) == pos_label
-    if weight is None:
-        return positive.cast(pl.Float64), (~positive).cast(pl.Float64)
-    w = pl.col(weight).cast(pl.Float64)
-    return w * positive.cast(pl.Float64), w * (~positive).cast(pl.Float64)
-
-
-def _steps(truth: str, score: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr]:
-    """Cumulative (TP, FP) at each distinct score, scores descending.
-
-    Rows are sorted by score (descending) and the positive and negative masses accumulated; the
-    value at the last row of each run of equal scores is the point of that threshold (predict
-    positive iff score ≥ threshold). Rows of weight 0 are left out first, so every threshold
-    carries mass (as in scikit-learn, which drops them too).
-    """
-    s = pl.col(score)
-    wp, wn = _masses(truth, pos_label, weight)
-    if weight is not None:
-        carries = pl.col(weight) > 0
-        s, wp, wn = s.filter(carries), wp.filter(carries), wn.filter(carries)
-    tp = wp.sort_by(s, descending=True).cum_sum()
-    fp = wn.sort_by(s, descending=True).cum_sum()
-    s_sorted = s.sort(descending=True)
-    last_of_run = (s_sorted != s_sorted.shift(-1)).fill_null(True)
-    return tp.filter(last_of_run), fp.filter(last_of_run)
-
-
-def _previous(points: pl.Expr, start: float) -> pl.Expr:
-    return points.shift(1, fill_value=start)
+    w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
+    return positive, w * positive.cast(pl.Float64), w * (~positive).cast(pl.Float64)
 
 
 def _auc_counts(
     truth: str, score: str, pos_label: Any, weight: str | None
 ) -> tuple[pl.Expr, pl.Expr]:
     """(Σ over (+, −) pairs of w⁺w⁻·(I(s⁺ > s⁻) + ½·I(s⁺ = s⁻)),  W⁺·W⁻) as Float64."""
+    s = pl.col(score)
     if weight is None:
         positive = pl.col(truth) == pos_label
         n_pos = positive.sum().cast(pl.Float64)
         n_neg = pl.len().cast(pl.Float64) - n_pos
         # Mann–Whitney: the rank sum of the positives (mid-ranks for ties) minus its minimum
-        rank_sum = pl.col(score).rank("average").filter(positive).sum()
+        rank_sum = s.rank("average").filter(positive).sum()
         return rank_sum - n_pos * (n_pos + 1.0) / 2.0, n_pos * n_neg
-    tp, fp = _steps(truth, score, pos_label, weight)
-    # the trapezoids of the ROC curve in count units: ΔFP·(TP + TP_prev)/2
-    pairs = ((fp - _previous(fp, 0.0)) * (tp + _previous(tp, 0.0))).sum() / 2.0
-    return pairs, tp.last() * fp.last()
+    positive, wp, wn = _mass(truth, pos_label, weight)
+
+    def below(ties_last: pl.Expr) -> pl.Expr:
+        # rows by score ascending, ties ordered by ``ties_last``: the negative mass accumulated
+        # before each positive row is that of the negatives below it (ties after) or at most
+        # its score (ties before)
+        return (wp.sort_by(s, ties_last) * wn.sort_by(s, ties_last).cum_sum()).sum()
+
+    pairs = (below(~positive) + below(positive)) / 2.0
+    return pairs, wp.sum() * wn.sum()
+
+
+def _at_least(values: pl.Expr, s: pl.Expr) -> pl.Expr:
+    """Per row: Σ values over the rows whose score is ≥ its own."""
+    last = s.rank("max", descending=True).cast(pl.Int64) - 1
+    return values.sort_by(s, descending=True).cum_sum().gather(last)
+
+
+def _above(values: pl.Expr, s: pl.Expr) -> pl.Expr:
+    """Per row: Σ values over the rows whose score is > its own."""
+    first = s.rank("min", descending=True).cast(pl.Int64) - 1
+    ordered = values.sort_by(s, descending=True)
+    return ordered.cum_sum().gather(first) - ordered.gather(first)
+
+
+def _precisions(
+    truth: str, score: str, pos_label: Any, weight: str | None
+) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """Per positive row i (rows of weight 0 left out): its mass, P(s_i) — the precision of
+    "positive iff score ≥ s_i" — and P⁻(s_i), that of the next higher distinct score (1 above
+    the top score), plus the group's positive mass.
+
+    Without weights these come from ranks: among the positives, rank("max") of the descending
+    score is TP(≥ s_i) and rank("min") − 1 is TP(> s_i); among all rows, N(≥ s_i) and N(> s_i).
+    """
+    s = pl.col(score)
+    positive = pl.col(truth) == pos_label
+    if weight is None:
+        tp_ge = s.filter(positive).rank("max", descending=True)
+        tp_gt = s.filter(positive).rank("min", descending=True) - 1
+        n_ge = s.rank("max", descending=True).filter(positive)
+        n_gt = s.rank("min", descending=True).filter(positive) - 1
+        mass = pl.lit(1.0, dtype=pl.Float64)
+        total = positive.sum().cast(pl.Float64)
+    else:
+        carries = pl.col(weight) > 0
+        s = s.filter(carries)
+        w = pl.col(weight).cast(pl.Float64).filter(carries)
+        is_pos = positive.filter(carries)
+        wp = w * is_pos.cast(pl.Float64)
+        tp_ge, n_ge = _at_least(wp, s).filter(is_pos), _at_least(w, s).filter(is_pos)
+        tp_gt, n_gt = _above(wp, s).filter(is_pos), _above(w, s).filter(is_pos)
+        mass = w.filter(is_pos)
+        total = wp.sum()
+    precision = tp_ge / n_ge
+    before = pl.when(n_gt > 0).then(tp_gt / n_gt).otherwise(1.0)
+    return mass, precision, before, total
 
 
 def roc_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
@@ -150,7 +185,7 @@ def roc_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = 
     0.8333
     """
     pairs, total = _auc_counts(truth, score, pos_label, weight)
-    return _guarded(ratio(pairs, total, None), "roc_auc", truth, score, weight)
+    return _guarded(_share(pairs, total), "roc_auc", truth, score, weight)
 
 
 def rank_loss(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
@@ -178,7 +213,7 @@ def rank_loss(truth: str, score: str, *, pos_label: Any = 1, weight: str | None 
     0.1667
     """
     pairs, total = _auc_counts(truth, score, pos_label, weight)
-    return _guarded(ratio(total - pairs, total, None), "rank_loss", truth, score, weight)
+    return _guarded(1.0 - _share(pairs, total), "rank_loss", truth, score, weight)
 
 
 def average_precision(
@@ -221,9 +256,8 @@ def average_precision(
     >>> round(df.select(fe.average_precision("y", "s")).item(), 4)
     0.8056
     """
-    tp, fp = _steps(truth, score, pos_label, weight)
-    precision = tp / (tp + fp)
-    value = ratio(((tp - _previous(tp, 0.0)) * precision).sum(), tp.last(), None)
+    mass, precision, _, total = _precisions(truth, score, pos_label, weight)
+    value = _share((mass * precision).sum(), total)
     return _guarded(value, "average_precision", truth, score, weight)
 
 
@@ -258,10 +292,9 @@ def pr_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = N
     >>> round(df.select(fe.pr_auc("y", "s")).item(), 4)
     0.7639
     """
-    tp, fp = _steps(truth, score, pos_label, weight)
-    precision = tp / (tp + fp)
-    area = ((tp - _previous(tp, 0.0)) * (precision + _previous(precision, 1.0))).sum() / 2.0
-    return _guarded(ratio(area, tp.last(), None), "pr_auc", truth, score, weight)
+    mass, precision, before, total = _precisions(truth, score, pos_label, weight)
+    area = _share((mass * (precision + before)).sum() / 2.0, total)
+    return _guarded(area, "pr_auc", truth, score, weight)
 
 
 # ---------------------------------------------------------------------------------------------
