@@ -65,8 +65,14 @@ def make(small: bool = False) -> pl.DataFrame:
         parts.append(results.with_columns(pl.lit(name).alias("dataset")))
     out = pl.concat(parts)
     return out.select(
-        "dataset", "learner", "repeat", "fold", pl.col("instance").cast(pl.Int64),
-        "truth", "pred", "score",
+        "dataset",
+        "learner",
+        "repeat",
+        "fold",
+        pl.col("instance").cast(pl.Int64),
+        "truth",
+        "pred",
+        "score",
     ).sort("dataset", "learner", "repeat", "fold", "instance")
 
 
