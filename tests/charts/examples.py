@@ -310,7 +310,14 @@ def gallery() -> dict[str, Any]:
     def tree(frame: pl.DataFrame) -> pl.DataFrame:
         return breast(frame).filter(pl.col("learner") == "tree")
 
+    import frameeval as fe
+
+    intervals = fe.delong_ci(s, "truth", "score", by=by)
+    band = fe.roc_band(breast(s), "truth", "score", by="learner", n=30, points=6, seed=0)
+
     return {
+        "forest": charts.forest(intervals, reference=0.5),
+        "roc_band": charts.roc_band(band),
         "roc": charts.roc(breast(roc), breast(auc)),
         "roc_facet": charts.roc(roc, auc, facet="dataset"),
         "pr": charts.pr(breast(pr), breast(bep)),

@@ -15,6 +15,8 @@ GALLERY = examples.gallery()
 
 #: Marks every picture must contain (Vega's SVG class names, ``mark-<type>``).
 EXPECTED_MARKS = {
+    "forest": {"rule", "symbol"},
+    "roc_band": {"area", "line"},
     "roc": {"line", "symbol"},
     "roc_facet": {"line", "text"},
     "pr": {"line", "symbol", "text"},
