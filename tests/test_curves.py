@@ -436,9 +436,11 @@ def test_cost_lines_are_the_roc_points(df: pl.DataFrame) -> None:
 
 
 def test_cost_curve_golden_tie_example() -> None:
-    """The tie example of the notes (m⁺ = 5, m⁻ = 7): its hull is (0,0), (0,1/5), (1/7,3/5),
-    (3/7,4/5), (1,1). Consecutive hull lines cross at x = ΔFPR/(ΔFPR + ΔTPR): 1/15, 5/19 and
-    15/22 (eq 2.25 with x = P(+)cost, eq 2.24)."""
+    """The tie example of the notes (m⁺ = 5, m⁻ = 7; §2.3 "式(2.21)和式(2.22)的推导"): its hull
+    is (0,0), (0,1/5), (1/7,3/5), (3/7,4/5), (1,1). Consecutive hull lines cross at
+    x = ΔFPR/(ΔFPR + ΔTPR) = 5/19, 10/17 and 20/27 (the vertical first edge gives x = 0), where
+    the envelope FPR·(1 − x) + FNR·x (eqs 2.24–2.25) is 4/19, 5/17 and 7/27; the trapezoids
+    over (0, 0), those corners and (1, 0) sum to 1618/8721."""
     tie = pl.DataFrame(
         {"y": [1, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0], "s": [12.0, 11, 10, 9, 8, 7, 6, 1, 1, 1, 1, 1]}
     )
@@ -446,11 +448,10 @@ def test_cost_curve_golden_tie_example() -> None:
     assert_close(hull["fpr"].to_list(), [0, 0, 1 / 7, 3 / 7, 1], 1e-12)
     assert_close(hull["tpr"].to_list(), [0, 1 / 5, 3 / 5, 4 / 5, 1], 1e-12)
     curve = fe.cost_curve(tie, truth="y", score="s")
-    x = [0, (1 / 7) / (1 / 7 + 2 / 5), (2 / 7) / (2 / 7 + 1 / 5), (4 / 7) / (4 / 7 + 1 / 5), 1]
-    assert_close(curve["p_cost"].to_list(), x, 1e-12)
-    lines = [(0.0, 0.0), (0.0, 1 / 5), (1 / 7, 3 / 5), (3 / 7, 4 / 5), (1.0, 1.0)]
-    values = [min(f * (1 - p) + (1 - t) * p for f, t in lines) for p in x]
-    assert_close(curve["norm_cost"].to_list(), values, 1e-12)
+    assert_close(curve["p_cost"].to_list(), [0, 5 / 19, 10 / 17, 20 / 27, 1], 1e-12)
+    assert_close(curve["norm_cost"].to_list(), [0, 4 / 19, 5 / 17, 7 / 27, 0], 1e-12)
+    area = fe.expected_total_cost(tie, truth="y", score="s")["expected_total_cost"].item()
+    assert_close(area, 1618 / 8721, 1e-12)
 
 
 # ---------------------------------------------------------------------------------------------

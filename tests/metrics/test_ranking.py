@@ -171,7 +171,7 @@ def test_auc_plus_rank_loss_is_one_and_values_in_range(df: pl.DataFrame) -> None
     for weight in (None, "w"):
         out = agg(df, weight)
         defined = out.filter(pl.col("roc_auc").is_not_null())
-        assert (defined["rank_loss"].is_null() == False).all()  # noqa: E712
+        assert defined["rank_loss"].null_count() == 0
         assert_close(
             (defined["roc_auc"] + defined["rank_loss"]).to_list(), [1.0] * defined.height, 1e-12
         )
