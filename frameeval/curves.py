@@ -5,7 +5,9 @@ Everything here starts from one mergeable table: per ``by`` group and distinct s
 carries the input checks, so it streams and could be merged across partitions. A cumulative sum
 over the distinct scores, from the highest down, gives TP and FP at every threshold (predict
 positive iff score ≥ threshold); curves, areas and summaries are small steps on that table, whose
-size is the number of distinct scores, not of rows.
+size is the number of distinct scores, not of rows. The cumulation runs on one list per group
+(sorted by score inside the group), and the groups are sorted by their keys before the lists are
+exploded, so outputs come out in key order without sorting every row.
 
 Ties are handled by construction: a run of equal scores is one threshold, so it is one diagonal
 step of the ROC curve and a tied (positive, negative) pair counts one half in the AUC

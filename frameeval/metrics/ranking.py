@@ -162,8 +162,9 @@ def roc_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = 
         ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺∈D⁺} Σ_{x⁻∈D⁻} ( I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻)) )  (eq 2.21),
 
     weighted: each pair weighs w⁺w⁻ and m⁺m⁻ becomes W⁺W⁻. Without weights it is computed from
-    mid-ranks, AUC = (Σ_{x⁺} rank(x⁺) − m⁺(m⁺+1)/2) / (m⁺m⁻); with weights from the sorted
-    cumulative masses (the trapezoids of eq 2.20 in count units). Range [0, 1], higher is
+    mid-ranks, AUC = (Σ_{x⁺} rank(x⁺) − m⁺(m⁺+1)/2) / (m⁺m⁻); with weights from the rows
+    sorted by score, as ½ Σ_{x⁺} w⁺·(W⁻(< f(x⁺)) + W⁻(≤ f(x⁺))), the negative mass accumulated
+    before each positive with tied negatives placed after, then before it. Range [0, 1], higher is
     better, 0.5 for a score unrelated to the label. **Null** when the group has no positive or
     no negative row (or they weigh 0): one class gives no pair to rank.
 
@@ -238,11 +239,11 @@ def average_precision(
     contributes the precision at its own score: a right-continuous step function, no
     interpolation. This is scikit-learn's ``average_precision_score``. It differs from the
     trapezoid area under the P-R curve (:func:`pr_auc`), which joins consecutive points with
-    straight lines and starts from (0, 1): no mix of two thresholds lies on that straight line
-    (precision is not linear in recall between them; Davis & Goadrich 2006), so the trapezoid
-    area credits operating points that do not exist. Range [0, 1], higher is better; a score
-    unrelated to the label gives about the share of positives. Null when the group has no
-    positive row (or they weigh 0).
+    straight lines and starts from (0, 1): mixing two thresholds does not trace that straight
+    line (precision is not linear in recall between them; Davis & Goadrich 2006), so the
+    trapezoid area credits operating points that do not exist. Range [0, 1], higher is better;
+    a score unrelated to the label gives about the share of positives. Null when the group has
+    no positive row (or they weigh 0).
 
     References
     ----------
