@@ -388,7 +388,7 @@ def _hull_frame(df: pl.DataFrame, gkeys: list[str]) -> pl.DataFrame:
     for _ in range(_PRUNE_PASSES):  # loop-ok: a fixed number of vectorised passes
         work = work.filter(~_left_turn())
     work = work.with_columns(pl.int_range(pl.len(), dtype=pl.UInt32).over("gid").alias("idx"))
-    levels = int(work["idx"].max() or 0).bit_length()
+    levels = int(work.select(pl.col("idx").max().fill_null(0)).item()).bit_length()
     for level in range(levels):  # loop-ok: ⌈log₂ n⌉ rounds, each vectorised over all groups
         work = _merge_round(work, level)
     return df[work.sort("rid")["rid"]]
@@ -491,6 +491,11 @@ def ranking_report(
       P_{k−1})/2 / m⁺ with P_0 = 1 (see :func:`frameeval.average_precision`,
       :func:`frameeval.pr_auc`). Null when the group has no positive row.
 
+    References
+    ----------
+    Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27,
+    861–874.
+
     Examples
     --------
     >>> import polars as pl, frameeval as fe
@@ -554,6 +559,11 @@ def pr_curve(
     positives — not 0 as figure 2.3 sketches (the notes on figure 2.3 explain why). Scores whose
     rows all weigh 0 give no point.
 
+    References
+    ----------
+    Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC curves.
+    ICML 2006, 233–240.
+
     See Also
     --------
     break_even_point, best_threshold, frameeval.average_precision
@@ -613,6 +623,11 @@ def break_even_point(
     straight line between two P-R points (which no threshold achieves). Without ties at the cut
     it is simply TP/m⁺ after m⁺ rows. Weighted: m⁺ and n are weight sums. Range [0, 1], higher is
     better.
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. & Schütze, H. (2008). Introduction to Information Retrieval,
+    §8.4. Cambridge University Press.
 
     Examples
     --------
@@ -682,6 +697,11 @@ def best_threshold(
     Fβ = (1+β²)·TP / (β²·m⁺ + TP + FP) at each distinct score (eq 2.11 in count form). Only
     thresholds at observed scores are candidates; choosing a threshold on the data it is
     evaluated on is optimistic — tune on a validation split (chapter 2.2).
+
+    References
+    ----------
+    Lipton, Z. C., Elkan, C. & Narayanaswamy, B. (2014). Optimal thresholding of classifiers to
+    maximize F1 measure. ECML PKDD 2014, 225–239.
 
     Examples
     --------
@@ -761,6 +781,11 @@ def cost_lines(
     For a fixed classifier the normalised cost (eq 2.25) is linear in the probability cost x =
     P(+)cost (eq 2.24): cost_norm = FNR·x + FPR·(1 − x). The lower envelope of these lines is
     :func:`cost_curve`.
+
+    References
+    ----------
+    Drummond, C. & Holte, R. C. (2006). Cost curves: An improved method for visualizing
+    classifier performance. Machine Learning 65(1), 95–130.
 
     Examples
     --------
@@ -916,6 +941,11 @@ def expected_total_cost(
     (:func:`cost_curve`), which is exact because the envelope is linear between them. Range
     [0, 0.25]: 0 for a perfect ranking, 0.25 for one no better than the trivial classifiers.
     Lower is better.
+
+    References
+    ----------
+    Drummond, C. & Holte, R. C. (2006). Cost curves: An improved method for visualizing
+    classifier performance. Machine Learning 65(1), 95–130.
 
     Examples
     --------
@@ -1082,9 +1112,8 @@ def multiclass_roc_auc(
         ]
         table = setup.lf.group_by(*setup.gkeys, s).agg(*counts, *checks.aggs())
         table = checks.enforce(table, setup.keys)
-        up = {"order_by": "__fe_s"}
         cum = [
-            pl.col(f"__fe_c{j}").cum_sum().over(setup.gkeys, **up).alias(f"__fe_u{j}")
+            pl.col(f"__fe_c{j}").cum_sum().over(setup.gkeys, order_by="__fe_s").alias(f"__fe_u{j}")
             for j in range(k)
         ]
         table = table.with_columns(cum)

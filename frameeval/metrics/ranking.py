@@ -206,6 +206,11 @@ def rank_loss(truth: str, score: str, *, pos_label: Any = 1, weight: str | None 
     the ROC curve, so ℓ_rank = 1 − AUC (eq 2.22). Range [0, 1], lower is better. Null when the
     group has only one class.
 
+    References
+    ----------
+    Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a receiver
+    operating characteristic (ROC) curve. Radiology 143(1), 29–36.
+
     Examples
     --------
     >>> import polars as pl, frameeval as fe
@@ -285,6 +290,11 @@ def pr_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = N
     and the start point (0, 1) is a convention, so the value can lie above or below the
     step-wise AP; prefer ``average_precision`` to compare learners. Range [0, 1], higher is
     better. Null when the group has no positive row.
+
+    References
+    ----------
+    Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC curves.
+    ICML 2006, 233–240.
 
     Examples
     --------
@@ -396,6 +406,11 @@ def normalized_cost(
     wrong). In terms of x = P(+)cost it is FNR·x + FPR·(1 − x), the segment from (0, FPR) to
     (1, FNR) that one ROC point draws in figure 2.5. Range [0, 1], lower is better. Null when
     p·cost01 + (1 − p)·cost10 = 0.
+
+    References
+    ----------
+    Drummond, C. & Holte, R. C. (2006). Cost curves: An improved method for visualizing
+    classifier performance. Machine Learning 65(1), 95–130.
 
     Examples
     --------
