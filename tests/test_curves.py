@@ -571,6 +571,8 @@ def test_multiclass_roc_auc_string_labels_and_errors() -> None:
     )
     out = fe.multiclass_roc_auc(df, truth="y", score={"a": "pa", "b": "pb", "c": "pc"})
     assert out["label"].to_list() == ["a", "b", "c", None, None, None, None]
+    lazy = fe.multiclass_roc_auc(df.lazy(), truth="y", score={"a": "pa", "b": "pb", "c": "pc"})
+    assert isinstance(lazy, pl.LazyFrame) and fe.collect(lazy).equals(out)
     with pytest.raises(InvalidParameterError, match=r"labels= is required when score= is a list"):
         fe.multiclass_roc_auc(df, truth="y", score=["pa", "pb", "pc"])
     with pytest.raises(InvalidParameterError, match=r"labels= must be None when score= is a map"):
