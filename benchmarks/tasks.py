@@ -101,6 +101,8 @@ def auc(n_rows: int, n_groups: int, report: Report, timed: Timed,
     df = result_frame(n_rows, n_groups)
     rows = {
         "frameeval": timed(lambda: df.group_by(KEYS).agg(fe.roc_auc("y_true", "score"))),
+        "frameeval ranking_report (count table)": timed(
+            lambda: fe.ranking_report(df, truth="y_true", score="score", by=KEYS)),
         "polars floor: group_by().agg(len)": timed(lambda: df.group_by(KEYS).agg(pl.len())),
     }
     try:
