@@ -143,6 +143,28 @@ def roc(n_rows: int, n_groups: int, report: Report, timed: Timed,
     report(f"grouped ROC curves, {n_groups} groups", rows)
 
 
+def fold_assignment(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                    sk_groups: int | None) -> None:
+    """Stratified 10-fold × 10 repeats: frameeval's lazy seeded assignment vs scikit-learn's
+    RepeatedStratifiedKFold index generation (all 100 train/test index pairs)."""
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    df = result_frame(n_rows, n_groups, n_classes=3).select("y_true").with_row_index("id")
+    y = df["y_true"].to_numpy()
+    rows = {
+        "frameeval": timed(lambda: fe.split.kfold(df, k=10, repeats=10, stratify="y_true",
+                                                  instance="id", seed=0), repeat=1),
+    }
+
+    def sklearn_indices() -> None:
+        cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0)
+        for _train, _test in cv.split(np.zeros(len(y)), y):  # loop-ok: the baseline
+            pass
+
+    rows["scikit-learn RepeatedStratifiedKFold"] = timed(sklearn_indices, repeat=1)
+    report(f"stratified 10-fold x 10 repeats, {n_rows:,} rows", rows)
+
+
 TASKS: dict[str, Callable[..., None]] = {
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
@@ -150,4 +172,5 @@ TASKS: dict[str, Callable[..., None]] = {
     "auc": auc,
     "auc_large_groups": auc_large_groups,
     "roc": roc,
+    "fold_assignment": fold_assignment,
 }
