@@ -165,6 +165,40 @@ def fold_assignment(n_rows: int, n_groups: int, report: Report, timed: Timed,
     report(f"stratified 10-fold x 10 repeats, {n_rows:,} rows", rows)
 
 
+def friedman_nemenyi(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                     sk_groups: int | None) -> None:
+    """Friedman + Nemenyi on a learners × data sets accuracy table (long form), against scipy's
+    friedmanchisquare + scikit-posthocs' posthoc_nemenyi_friedman on the wide matrix: 1,000
+    learners × 100 data sets at every scale (5 × 10 below 1M rows, for the smoke test)."""
+    learners, blocks = (1_000, 100) if n_rows >= 1_000_000 else (5, 10)
+    rng = np.random.default_rng(0)
+    skill = rng.normal(0, 0.02, learners)
+    acc = np.clip(0.8 + skill[None, :] + rng.normal(0, 0.03, (blocks, learners)), 0, 1)
+    table = pl.DataFrame({
+        "block": np.repeat(np.arange(blocks), learners),
+        "learner": np.tile(np.arange(learners), blocks),
+        "accuracy": acc.ravel(),
+    })
+
+    def ours() -> None:
+        fe.friedman(table, "accuracy", block="block", learner="learner", higher_is_better=True)
+        fe.nemenyi(table, "accuracy", block="block", learner="learner", higher_is_better=True)
+
+    rows = {"frameeval": timed(ours, repeat=1)}
+    try:
+        import scikit_posthocs as sp
+        from scipy import stats
+
+        def theirs() -> None:
+            stats.friedmanchisquare(*acc.T)
+            sp.posthoc_nemenyi_friedman(acc)
+
+        rows["scipy + scikit-posthocs (wide matrix)"] = timed(theirs, repeat=1)
+    except ImportError:
+        pass
+    report(f"Friedman + Nemenyi, {learners:,} learners x {blocks} data sets", rows)
+
+
 TASKS: dict[str, Callable[..., None]] = {
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
@@ -173,4 +207,5 @@ TASKS: dict[str, Callable[..., None]] = {
     "auc_large_groups": auc_large_groups,
     "roc": roc,
     "fold_assignment": fold_assignment,
+    "friedman_nemenyi": friedman_nemenyi,
 }
