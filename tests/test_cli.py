@@ -53,3 +53,19 @@ def test_report_errors_are_one_line(tmp_path) -> None:
     assert not (tmp_path / "r.html").exists()  # nothing partial left behind
     both = run("report", str(csv), "--example")
     assert both.returncode == 2 and "not both" in both.stderr
+
+
+def test_report_reads_a_glob_of_parquet_files_and_csv(tmp_path) -> None:
+    data = fe.datasets.example_results().filter(
+        (pl.col("dataset") == "iris") & pl.col("learner").is_in(["knn", "naive_bayes"])
+    )
+    for fold in (0, 1):  # two files of one table
+        part = data.filter((pl.col("fold") % 2) == fold)
+        part.write_parquet(tmp_path / f"part-{fold}.parquet")
+    target = tmp_path / "glob.html"
+    out = run("report", str(tmp_path / "part-*.parquet"), "-o", str(target), "-q")
+    assert out.returncode == 0, out.stderr
+    assert f"{data.height:,} predictions" in target.read_text()
+    data.write_csv(tmp_path / "results.csv")
+    csv_out = run("report", str(tmp_path / "results.csv"), "-o", str(tmp_path / "c.html"), "-q")
+    assert csv_out.returncode == 0, csv_out.stderr
