@@ -50,6 +50,11 @@ from frameeval._validate import (
     require_columns,
     resolve_pos_label,
 )
+from frameeval.compare._common import guard as _guard
+from frameeval.compare._common import learner_expr as _learner_expr
+from frameeval.compare._common import literal as _learner_literal
+from frameeval.compare._common import mean_std as _mean_std
+from frameeval.compare._common import value_text as _text
 from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
 
 __all__ = [
@@ -129,17 +134,9 @@ def _sorted(lf: pl.LazyFrame, keys: Sequence[str], *more: str) -> pl.LazyFrame:
     return lf.sort(order, nulls_last=True) if order else lf
 
 
-def _guard(condition: pl.Expr, error: str, message: str, *args: pl.Expr) -> pl.Expr:
-    return pl.when(condition).then(pl.format(f"frameeval[{error}]: {message}", *args))
-
-
 def _enforce(lf: pl.LazyFrame, *guards: pl.Expr) -> pl.LazyFrame:
     failed = pl.coalesce(list(guards)).cast(pl.Int8, strict=True)
     return lf.filter(failed.is_null())
-
-
-def _text(column: str) -> pl.Expr:
-    return pl.col(column).cast(pl.String).fill_null("null")
 
 
 def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
@@ -1148,17 +1145,6 @@ def delong_ci(
     return finish(_sorted(out.select(*keys, *_DELONG_CI_OUT), keys), eager)
 
 
-def _learner_literal(value: Any, schema: pl.Schema, learner: str) -> pl.Expr:
-    dtype = pl.String if isinstance(schema[learner], pl.Categorical | pl.Enum) else schema[learner]
-    return pl.lit(value).cast(dtype)
-
-
-def _learner_expr(learner: str, schema: pl.Schema) -> pl.Expr:
-    if isinstance(schema[learner], pl.Categorical | pl.Enum):
-        return pl.col(learner).cast(pl.String)
-    return pl.col(learner)
-
-
 def _check_learners(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
     family = _family(schema[learner])
     for role, value in (("a", a), ("b", b)):
@@ -1521,14 +1507,6 @@ def _paired_metric(
         pl.col("__fe_b").is_null(),
     )
     return _tie(piv, counts, keys), eager, keys, schema
-
-
-def _mean_std(value: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """Mean and sample standard deviation, exact for a constant sample (std = 0)."""
-    constant = value.min() == value.max()
-    mean = pl.when(constant).then(value.min()).otherwise(value.mean())
-    std = pl.when(constant).then(pl.lit(0.0)).otherwise(value.std(ddof=1))
-    return mean, std
 
 
 def _two_sided_t(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> dict[str, Any]:
