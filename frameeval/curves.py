@@ -62,6 +62,9 @@ _ALL = "__fe_all"  # constant key when by= is empty
 # internal columns of the per-distinct-score table
 _POS, _NEG, _TP, _FP, _P, _N = "__fe_pos", "__fe_neg", "__fe_tp", "__fe_fp", "__fe_P", "__fe_N"
 _PRUNE_PASSES = 8
+# the per-distinct-score count table is built in this many disjoint parts (by a hash of the
+# score), concatenated one after the other: see :func:`score_counts`
+SCORE_PARTS = 8
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,6 +132,34 @@ def _prepare(
     return _Setup(lf, eager, keys, gkeys, schema, checks, truth, weight)
 
 
+def score_counts(
+    lf: pl.LazyFrame, keys: Sequence[str], score: pl.Expr, aggs: Sequence[pl.Expr],
+    parts: int = SCORE_PARTS,
+) -> pl.LazyFrame:
+    """``lf.group_by(*keys, score).agg(*aggs)``, computed as ``parts`` disjoint pieces.
+
+    Rows are split by a hash of the score value (nulls to piece 0, where the checks count
+    them), so every (group, score) cell falls in exactly one piece and the concatenated pieces
+    are the same table. Why: Polars' streaming ``group_by`` buffers the rows of keys it has not
+    seen often until its input ends, so for a high-cardinality key such as (group, score) its
+    memory grows with the number of rows (issue pola-rs/polars#25607); a piece that sees 1/8 of
+    the rows buffers 1/8 of them, and ``concat(parallel=False)`` runs the pieces one after the
+    other. Measured on 100M rows from Parquet: peak RSS 2.47 GiB in one piece, 0.44 GiB in 8,
+    and no slower (in memory too: smaller hash tables). Each piece re-reads and filters the
+    source rows, which costs little next to a high-cardinality aggregation but doubles the time
+    of a low-cardinality one held in memory (10M rows in 10 groups: 0.21 s instead of 0.11 s),
+    so the frame functions use the pieces for a ``LazyFrame`` input (which may be a scan larger
+    than memory) and one piece for an eager frame (its rows are in memory already).
+    """
+    if parts <= 1:
+        return lf.group_by(*keys, score).agg(*aggs)
+    piece = (score.hash(seed=0x5EED) % parts).fill_null(0)
+    return pl.concat(
+        [lf.filter(piece == i).group_by(*keys, score).agg(*aggs) for i in range(parts)],  # loop-ok: 8 plan pieces
+        parallel=False,
+    )
+
+
 def _binary(
     data: IntoFrame,
     func: str,
@@ -166,7 +197,10 @@ def _binary(
         ]
     # + 0.0 turns -0.0 into 0.0, so the threshold prints as the score it groups
     threshold = (pl.col(score).cast(pl.Float64) + 0.0).alias("threshold")
-    table = setup.lf.group_by(*setup.gkeys, threshold).agg(*masses, *setup.checks.aggs())
+    table = score_counts(
+        setup.lf, setup.gkeys, threshold, [*masses, *setup.checks.aggs()],
+        parts=1 if setup.eager else SCORE_PARTS,
+    )
     table = setup.checks.enforce(table, setup.keys)
 
     # one row per group holding its thresholds (descending) and cumulative counts as lists: the
@@ -1110,7 +1144,10 @@ def multiclass_roc_auc(
         counts = [
             (w * (actual == cast[j]).cast(pl.Float64)).sum().alias(f"__fe_c{j}") for j in range(k)
         ]
-        table = setup.lf.group_by(*setup.gkeys, s).agg(*counts, *checks.aggs())
+        table = score_counts(
+            setup.lf, setup.gkeys, s, [*counts, *checks.aggs()],
+            parts=1 if setup.eager else SCORE_PARTS,
+        )
         table = checks.enforce(table, setup.keys)
         cum = [
             pl.col(f"__fe_c{j}").cum_sum().over(setup.gkeys, order_by="__fe_s").alias(f"__fe_u{j}")

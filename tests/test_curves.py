@@ -30,6 +30,7 @@ import polars as pl
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 from sklearn.metrics import precision_recall_curve, roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
@@ -741,3 +742,36 @@ def test_string_and_boolean_labels() -> None:
     assert fe.roc_curve(flag, truth="y", score="s").equals(expected)
     cat = text.with_columns(pl.col("y").cast(pl.Categorical))
     assert fe.roc_curve(cat, truth="y", score="s", pos_label="yes").equals(expected)
+
+
+@settings(max_examples=15)
+@given(
+    scores=st.lists(
+        st.one_of(st.none(), st.sampled_from([0.0, -0.0, 0.5, 1.0, -3.25, float("nan")]),
+                  st.floats(-1e6, 1e6)),
+        min_size=0, max_size=60,
+    ),
+    parts=st.integers(1, 9),
+)
+def test_score_counts_pieces_are_the_one_table(scores: list[float | None], parts: int) -> None:
+    """The partitioned per-(group, score) table equals the plain group_by, nulls and NaN kept."""
+    from frameeval.curves import score_counts
+
+    lf = pl.LazyFrame(
+        {"g": [i % 3 for i in range(len(scores))], "s": scores},
+        schema={"g": pl.Int64, "s": pl.Float64},
+    )
+    s = (pl.col("s") + 0.0).alias("threshold")
+    aggs = [pl.len().alias("n"), pl.col("s").null_count().alias("nulls")]
+    whole = lf.group_by("g", s).agg(*aggs).collect().sort("g", "threshold", nulls_last=True)
+    pieces = score_counts(lf, ["g"], s, aggs, parts=parts).collect()
+    assert_frame_equal(pieces.sort("g", "threshold", nulls_last=True), whole)
+
+
+def test_lazy_scan_pieces_still_check_every_row() -> None:
+    """A null or NaN score in a LazyFrame (counted in piece 0 / its hash piece) still raises."""
+    df = pl.DataFrame({"g": [0, 0, 1, 1], "y": [1, 0, 1, 0], "s": [0.9, 0.1, 0.8, 0.2]})
+    for bad, pattern in ((None, "must not contain nulls"), (float("nan"), "must not contain NaN")):
+        lazy = df.with_columns(pl.Series("s", [0.9, 0.1, bad, 0.2], dtype=pl.Float64)).lazy()
+        with pytest.raises(MissingValueError, match=rf"column 's' \(score=\) {pattern}.*g=1"):
+            fe.collect(fe.roc_curve(lazy, truth="y", score="s", by="g"))
