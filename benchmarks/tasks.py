@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import tempfile
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,28 +15,53 @@ import frameeval as fe
 from benchmarks.data import result_frame
 
 KEYS = ["dataset", "model", "fold"]
-Report = Callable[[str, dict[str, float]], None]
-Timed = Callable[..., float]
+Report = Callable[[str, dict[str, Any]], None]
+Timed = Callable[..., Any]  # returns a benchmarks.run.Measure
 
 
-def _sklearn_loop(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray], Any],
-                  n_groups: int | None) -> tuple[float, int]:
-    """Time a per-group scikit-learn loop (what users write today); optionally on a subset."""
-    import time
+def _sklearn_loops(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray, np.ndarray], Any],
+                   timed: Timed, n_groups: int | None, what: str) -> dict[str, Any]:
+    """The per-group scikit-learn loop, timed two ways (both rows are reported):
 
-    parts = df.partition_by(KEYS, maintain_order=False)  # loop-ok: this *is* the baseline
-    total = len(parts)
+    * **as users write it**: iterate ``df.group_by(keys)`` and call scikit-learn on each group's
+      columns, from the frame to the last result (grouping and conversion included);
+    * **calls only**: the frame already split into NumPy arrays outside the timer, only the
+      scikit-learn calls timed — the loop's lower bound.
+
+    With ``n_groups`` both run on that many groups and are scaled to all groups.
+    """
+    from benchmarks.run import Measure
+
+    sub = df
     if n_groups is not None:
-        parts = parts[:n_groups]
-    arrays = [(p["y_true"].to_numpy(), p["y_pred"].to_numpy(), p["score"].to_numpy())
-              for p in parts]
-    start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for y, p, s in arrays:  # loop-ok: baseline
-            measure(y, p, s)
-    elapsed = time.perf_counter() - start
-    return elapsed * total / len(parts), total
+        chosen = df.select(KEYS).unique(maintain_order=True).head(n_groups)
+        sub = df.join(chosen, on=KEYS, how="semi")
+    total = df.select(KEYS).n_unique()
+    share = total / sub.select(KEYS).n_unique()
+    columns = ["y_true", "y_pred", "score"]
+
+    def from_frame() -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for _key, group in sub.group_by(KEYS):  # loop-ok: this *is* the baseline
+                measure(*(group[c].to_numpy() for c in columns))
+
+    arrays = [tuple(p[c].to_numpy() for c in columns)
+              for p in sub.partition_by(KEYS, maintain_order=False)]
+
+    def calls_only() -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for y, p, s in arrays:  # loop-ok: baseline
+                measure(y, p, s)
+
+    extrapolated = f"{sub.select(KEYS).n_unique()} groups timed, scaled" if n_groups else ""
+    rows = {}
+    for label, fn in ((f"scikit-learn loop, as users write it: {what}", from_frame),
+                      ("  the same, scikit-learn calls only (pre-split arrays)", calls_only)):
+        m = timed(fn, repeat=1)
+        rows[label] = Measure(m.seconds * share, m.peak_bytes, extrapolated)
+    return rows
 
 
 def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
@@ -54,12 +81,17 @@ def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
         def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
             return (skm.accuracy_score(y, p), skm.precision_score(y, p),
                     skm.recall_score(y, p), skm.f1_score(y, p))
+
+        what = "accuracy, precision, recall, f1 per group"
     else:
         def frameeval_run() -> pl.DataFrame:
             return fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS)
 
         def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
-            return skm.precision_recall_fscore_support(y, p, zero_division=np.nan)
+            # the same table as frameeval's report: per class P/R/F1/support + the averages
+            return skm.classification_report(y, p, output_dict=True, zero_division=np.nan)
+
+        what = "classification_report(output_dict=True) per group"
 
     rows = {"frameeval": timed(frameeval_run)}
     if n_classes == 2:
@@ -68,8 +100,11 @@ def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
     rows["polars floor: group_by().agg(len)"] = timed(lambda: df.group_by(KEYS).agg(pl.len()))
     rows["polars floor: group_by(+labels).len"] = timed(
         lambda: df.group_by(*KEYS, "y_true", "y_pred").agg(pl.len()))
-    elapsed, _ = _sklearn_loop(df, sk, sk_groups)
-    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    rows |= _sklearn_loops(df, sk, timed, sk_groups, what)
+    if n_classes != 2:
+        rows |= {f"{k} [per-class P/R/F only]": v for k, v in _sklearn_loops(
+            df, lambda y, p, s: skm.precision_recall_fscore_support(y, p, zero_division=np.nan),
+            timed, sk_groups, "precision_recall_fscore_support").items()}
     task = f"grouped label metrics, {n_classes} classes"
     report(task, rows)
 
@@ -89,8 +124,8 @@ def confusion(n_rows: int, n_groups: int, report: Report, timed: Timed,
         "polars floor: group_by(+labels).len": timed(
             lambda: df.group_by(*KEYS, "y_true", "y_pred").agg(pl.len())),
     }
-    elapsed, _ = _sklearn_loop(df, lambda y, p, s: skm.confusion_matrix(y, p), sk_groups)
-    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    rows |= _sklearn_loops(df, lambda y, p, s: skm.confusion_matrix(y, p), timed, sk_groups,
+                           "confusion_matrix")
     report("grouped confusion matrices, 10 classes", rows)
 
 
@@ -119,8 +154,8 @@ def auc(n_rows: int, n_groups: int, report: Report, timed: Timed,
             lambda: df.group_by(KEYS).agg(pb.roc_auc("y_true", "score")))
     except ImportError:
         pass
-    elapsed, _ = _sklearn_loop(df, lambda y, p, s: skm.roc_auc_score(y, s), sk_groups)
-    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    rows |= _sklearn_loops(df, lambda y, p, s: skm.roc_auc_score(y, s), timed, sk_groups,
+                           "roc_auc_score")
     report(f"grouped exact AUC, {n_groups} groups", rows)
 
 
@@ -137,9 +172,8 @@ def roc(n_rows: int, n_groups: int, report: Report, timed: Timed,
     rows = {
         "frameeval": timed(lambda: fe.roc_curve(df, truth="y_true", score="score", by=KEYS)),
     }
-    elapsed, _ = _sklearn_loop(
-        df, lambda y, p, s: skm.roc_curve(y, s, drop_intermediate=False), sk_groups)
-    rows["scikit-learn per-group loop" + (" (extrapolated)" if sk_groups else "")] = elapsed
+    rows |= _sklearn_loops(df, lambda y, p, s: skm.roc_curve(y, s, drop_intermediate=False),
+                           timed, sk_groups, "roc_curve(drop_intermediate=False)")
     report(f"grouped ROC curves, {n_groups} groups", rows)
 
 
@@ -199,6 +233,121 @@ def friedman_nemenyi(n_rows: int, n_groups: int, report: Report, timed: Timed,
     report(f"Friedman + Nemenyi, {learners:,} learners x {blocks} data sets", rows)
 
 
+def _parquet(df: pl.DataFrame, directory: Path, files: int = 8) -> list[str]:
+    """Write ``df`` as ``files`` Parquet files (a partitioned data set); return their paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    per = -(-df.height // files)
+    paths = []
+    for i in range(files):  # loop-ok: one file per slice
+        path = directory / f"part-{i:03d}.parquet"
+        df.slice(i * per, per).write_parquet(path, row_group_size=250_000)
+        paths.append(str(path))
+    return paths
+
+
+def _scale_plans(source: pl.LazyFrame) -> list[pl.LazyFrame]:
+    """What the scale tasks compute: confusion counts, P/R/F1 report and exact AUC (+AP)."""
+    return [
+        fe.confusion_matrix(source, truth="y_true", pred="y_pred", by=KEYS),
+        fe.classification_report(source, truth="y_true", pred="y_pred", by=KEYS),
+        fe.ranking_report(source, truth="y_true", score="score", by=KEYS),
+    ]
+
+
+def _same_results(got: list[pl.DataFrame], expected: list[pl.DataFrame]) -> str:
+    """'identical' when counts and AUC are equal and the float averages agree to 1e-12."""
+    from polars.testing import assert_frame_equal
+
+    for a, b in zip(got, expected, strict=True):
+        assert_frame_equal(a, b, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
+    for a, b in ((got[0], expected[0]), (got[2].select(*KEYS, "roc_auc"),
+                                         expected[2].select(*KEYS, "roc_auc"))):
+        assert a.equals(b), "counts or AUC differ"
+    return "results equal the in-memory run (counts, AUC exactly)"
+
+
+def streaming(n_rows: int, n_groups: int, report: Report, timed: Timed,
+              sk_groups: int | None) -> None:
+    """Out-of-core: the same three results from ``pl.scan_parquet`` of 8 files with the streaming
+    engine, next to reading the files into memory first, and the floor of a bare streamed
+    ``group_by`` on the same scan (low- and high-cardinality keys)."""
+    from benchmarks.run import Measure
+
+    df = result_frame(n_rows, n_groups)
+    with tempfile.TemporaryDirectory(prefix="frameeval-bench-") as tmp:
+        paths = _parquet(df, Path(tmp))
+        del df
+        scan = pl.scan_parquet(paths)
+        streamed: list[pl.DataFrame] = []
+
+        def ours() -> None:
+            streamed[:] = pl.collect_all(_scale_plans(scan), engine="streaming")
+
+        def in_memory() -> list[pl.DataFrame]:
+            eager = pl.read_parquet(paths)
+            return pl.collect_all(_scale_plans(eager.lazy()), engine="in-memory")
+
+        rows = {"frameeval": timed(ours)}
+        eager = in_memory()
+        m = timed(in_memory)
+        rows["frameeval after reading all rows into memory"] = Measure(
+            m.seconds, m.peak_bytes, _same_results(streamed, eager))
+        rows["polars floor: streamed group_by(keys).len"] = timed(
+            lambda: scan.group_by(KEYS).agg(pl.len()).collect(engine="streaming"))
+        rows["polars floor: streamed group_by(keys, score).len"] = timed(
+            lambda: scan.group_by(*KEYS, "score").agg(pl.len()).collect(engine="streaming"))
+    report(f"streaming from Parquet: confusion + report + exact AUC, {n_rows:,} rows", rows)
+
+
+def dask_run(n_rows: int, n_groups: int, report: Report, timed: Timed,
+             sk_groups: int | None) -> None:
+    """Many machines, simulated: ``frameeval.dask`` on a 2-worker ``distributed.LocalCluster``
+    (processes) reading the same 8 Parquet files, next to the single-machine streaming run; the
+    results must be identical. Peak memory of the Dask row is the largest worker's (its whole
+    life) — the client holds only the merged count tables."""
+    try:
+        from distributed import Client, LocalCluster
+
+        import frameeval.dask as fed
+    except ImportError:
+        print("\n## dask: skipped (pip install 'frameeval[dask]')")
+        return
+    from benchmarks.run import Measure
+
+    df = result_frame(n_rows, n_groups)
+    with tempfile.TemporaryDirectory(prefix="frameeval-bench-") as tmp:
+        paths = _parquet(df, Path(tmp))
+        del df
+        with (LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None) as cluster, Client(cluster) as client):
+            distributed: list[pl.DataFrame] = []
+
+            def theirs() -> None:
+                distributed[:] = [
+                    fed.confusion_matrix(paths, truth="y_true", pred="y_pred", by=KEYS,
+                                         client=client),
+                    fed.classification_report(paths, truth="y_true", pred="y_pred", by=KEYS,
+                                              client=client),
+                    fed.ranking_report(paths, truth="y_true", score="score", by=KEYS,
+                                       client=client),
+                ]
+
+            single = pl.collect_all(_scale_plans(pl.scan_parquet(paths)), engine="streaming")
+            rows = {"frameeval": timed(lambda: pl.collect_all(
+                _scale_plans(pl.scan_parquet(paths)), engine="streaming"))}
+            m = timed(theirs)
+
+            def worker_peak() -> int:
+                import resource
+
+                return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+            peak = max(client.run(worker_peak).values())
+            rows["frameeval.dask, LocalCluster 2 workers"] = Measure(
+                m.seconds, peak, _same_results(distributed, single) + "; memory: worker peak")
+    report(f"Dask vs one machine: confusion + report + exact AUC, {n_rows:,} rows", rows)
+
+
 TASKS: dict[str, Callable[..., None]] = {
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
@@ -208,4 +357,6 @@ TASKS: dict[str, Callable[..., None]] = {
     "roc": roc,
     "fold_assignment": fold_assignment,
     "friedman_nemenyi": friedman_nemenyi,
+    "streaming": streaming,
+    "dask": dask_run,
 }

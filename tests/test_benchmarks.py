@@ -5,17 +5,31 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import tasks
+from benchmarks.run import Measure, peak_memory, report
 
 
 @pytest.mark.parametrize("name", sorted(tasks.TASKS))
-def test_task_runs_and_reports(name: str) -> None:
-    reported: list[tuple[str, dict[str, float]]] = []
+def test_task_runs_and_reports(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    reported: list[tuple[str, dict[str, Measure | float]]] = []
 
-    def timed(fn, repeat: int = 1) -> float:
+    def timed(fn, repeat: int = 1) -> Measure:
         fn()
-        return 1.0
+        return Measure(1.0, 1024)
 
-    tasks.TASKS[name](20_000, 20, lambda task, rows: reported.append((task, rows)), timed, None)
+    def record(task: str, rows: dict[str, Measure | float]) -> None:
+        reported.append((task, rows))
+        report(task, rows)
+
+    tasks.TASKS[name](20_000, 20, record, timed, None)
     assert reported
     for _task, rows in reported:
         assert "frameeval" in rows and len(rows) >= 2
+    assert "x  " in capsys.readouterr().out  # ratios printed first
+
+
+def test_peak_memory_sees_native_allocations() -> None:
+    import numpy as np
+
+    peak = peak_memory(lambda: np.ones(50_000_000).sum())  # 400 MB from NumPy's allocator
+    if peak is not None:  # Linux only
+        assert peak > 300 * 2**20
