@@ -64,6 +64,37 @@ def _sklearn_loops(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray, 
     return rows
 
 
+def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]:
+    """polars-ds and polarbearings, where installed: binary label measures per group (both take
+    a score and a threshold; the 0/1 prediction with threshold 0.5 is the same labelling)."""
+    rows: dict[str, Any] = {}
+    try:
+        import polars_ds as pds
+
+        def polars_ds() -> pl.DataFrame:
+            return df.group_by(KEYS).agg(
+                pds.query_confusion_matrix("y_true", "y_pred", all_metrics=True))
+
+        polars_ds()  # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype mismatch)
+        rows["polars-ds query_confusion_matrix(all_metrics=True)"] = timed(polars_ds)
+    except ImportError:
+        pass
+    except BaseException as err:  # a Rust panic (pyo3 PanicException) is a BaseException
+        if isinstance(err, KeyboardInterrupt):
+            raise
+        print(f"  (polars-ds query_confusion_matrix fails here: {type(err).__name__})")
+    try:
+        import polarbearings as pb
+
+        rows["polarbearings accuracy, precision, recall, f1_score"] = timed(
+            lambda: df.group_by(KEYS).agg(
+                pb.accuracy("y_true", "y_pred").alias("a"), pb.precision("y_true", "y_pred"),
+                pb.recall("y_true", "y_pred"), pb.f1_score("y_true", "y_pred")))
+    except ImportError:
+        pass
+    return rows
+
+
 def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
                   sk_groups: int | None, n_classes: int = 2) -> None:
     from sklearn import metrics as skm
@@ -100,6 +131,8 @@ def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
     rows["polars floor: group_by().agg(len)"] = timed(lambda: df.group_by(KEYS).agg(pl.len()))
     rows["polars floor: group_by(+labels).len"] = timed(
         lambda: df.group_by(*KEYS, "y_true", "y_pred").agg(pl.len()))
+    if n_classes == 2:
+        rows |= _binary_label_alternatives(df, timed)
     rows |= _sklearn_loops(df, sk, timed, sk_groups, what)
     if n_classes != 2:
         rows |= {f"{k} [per-class P/R/F only]": v for k, v in _sklearn_loops(
@@ -171,7 +204,16 @@ def roc(n_rows: int, n_groups: int, report: Report, timed: Timed,
     df = result_frame(n_rows, n_groups)
     rows = {
         "frameeval": timed(lambda: fe.roc_curve(df, truth="y_true", score="score", by=KEYS)),
+        "polars floor: group_by(keys, score).len": timed(
+            lambda: df.group_by(*KEYS, "score").agg(pl.len())),
     }
+    try:
+        import polarbearings as pb
+
+        rows["polarbearings roc_curve (every distinct score)"] = timed(
+            lambda: pb.roc_curve(df, "y_true", "score", by=KEYS).collect())
+    except ImportError:
+        pass
     rows |= _sklearn_loops(df, lambda y, p, s: skm.roc_curve(y, s, drop_intermediate=False),
                            timed, sk_groups, "roc_curve(drop_intermediate=False)")
     report(f"grouped ROC curves, {n_groups} groups", rows)
