@@ -314,66 +314,121 @@ def pair_up(
 ) -> pl.LazyFrame:
     """The pairing kernel of :func:`paired` (and of McNemar's pairing on ``instance``): ``value``
     of ``a`` and ``b`` as ``__a``, ``__b`` per ``*keys, *roles``, plus the ``extra``
-    aggregations, with the data ``checks`` enforced."""
-    pair = list(roles.values())
+    aggregations, with the data ``checks`` enforced.
+
+    Built from the stages below, which the Dask backend also uses on partitions holding whole
+    pair values (:func:`pair_rows`), merging the per-group parts (:func:`learner_rows`, the
+    gap list) before enforcing the same guards (:func:`rows_guard`, :func:`gap_guard`)."""
     check_learner_value(schema, func, learner, a, "a")
     check_learner_value(schema, func, learner, b, "b")
     check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
-    is_a, is_b = is_learner(learner, schema, a), is_learner(learner, schema, b)
-
-    rows = [
-        is_a.sum().cast(pl.Int64).alias("__rows_a"),
-        is_b.sum().cast(pl.Int64).alias("__rows_b"),
-    ]
+    rows = learner_rows(schema, learner, a, b)
     counts = lf.group_by(keys).agg(rows) if keys else lf.select(rows)
+    piv = pair_rows(
+        lf,
+        schema,
+        func,
+        keys,
+        roles,
+        learner,
+        a,
+        b,
+        value=value,
+        checks=checks,
+        what=what,
+        extra=extra,
+    )
+    piv = checks.enforce(piv, keys)
+    gaps = per_group_list(piv.filter(is_gap()), keys, gap_text(roles, a, b))
+    piv = attach(piv, gaps, keys)
+    piv = enforce(piv, gap_guard(func, roles, a, b, keys)).drop("__n", "__list")
+    counts = enforce(counts, rows_guard(func, a, b, keys))
+    # joining the checked counts makes their guard part of the plan
+    if keys:
+        return piv.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
+    return piv.join(counts, how="cross").drop("__rows_a", "__rows_b")
+
+
+def learner_rows(schema: pl.Schema, learner: str, a: Any, b: Any) -> list[pl.Expr]:
+    """``__rows_a``, ``__rows_b`` (Int64): the rows of learners ``a`` and ``b`` (per group;
+    partial counts merge by summing)."""
+    return [
+        is_learner(learner, schema, a).sum().cast(pl.Int64).alias("__rows_a"),
+        is_learner(learner, schema, b).sum().cast(pl.Int64).alias("__rows_b"),
+    ]
+
+
+def rows_guard(func: str, a: Any, b: Any, keys: Sequence[str]) -> pl.Expr:
+    """Both learners must have rows in the group (on ``__rows_a``, ``__rows_b``)."""
+    return guard(
+        (pl.col("__rows_a") == 0) | (pl.col("__rows_b") == 0),
+        "InsufficientDataError",
+        f"{func}(): learners a={a!r} and b={b!r} must both have rows, got {{}} rows of a "
+        f"and {{}} rows of b{{}}.",
+        pl.col("__rows_a"),
+        pl.col("__rows_b"),
+        group_text(keys),
+    )
+
+
+def pair_rows(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    roles: Mapping[str, str],
+    learner: str,
+    a: Any,
+    b: Any,
+    *,
+    value: pl.Expr,
+    checks: Checks,
+    what: str,
+    extra: Sequence[pl.Expr] = (),
+) -> pl.LazyFrame:
+    """``*keys, *pair, __a, __b, *extra`` and the per-pair counts of ``checks`` (not enforced):
+    one row per pair value of ``a``'s and ``b``'s rows. Raises in-plan on a null pair value and
+    on duplicate (pair, learner) rows — checks that need all rows of a pair value together."""
+    pair = list(roles.values())
+    is_a, is_b = is_learner(learner, schema, a), is_learner(learner, schema, b)
     mine = not_null_rows(lf.filter(is_a | is_b), func, keys, roles)
     mine = check_unique(
         mine, [*keys, *pair, learner], func, f"one {what} per learner and {'/'.join(pair)}"
     )
-    piv = mine.group_by(*keys, *pair).agg(
+    return mine.group_by(*keys, *pair).agg(
         value.filter(is_a).first().alias("__a"),
         value.filter(is_b).first().alias("__b"),
         *extra,
         *checks.aggs(),
     )
-    piv = checks.enforce(piv, keys)
 
+
+def is_gap() -> pl.Expr:
+    """A pair value (a row of :func:`pair_rows`) that lacks ``a``'s or ``b``'s value."""
+    return pl.col("__a").is_null() | pl.col("__b").is_null()
+
+
+def gap_text(roles: Mapping[str, str], a: Any, b: Any) -> pl.Expr:
+    """``instance=7 has no value for b='B'``: a gap described (on :func:`pair_rows` rows)."""
     where = pl.concat_str(
-        [pl.concat_str([pl.lit(f"{p}="), value_text(p)]) for p in pair], separator=" "
+        [pl.concat_str([pl.lit(f"{p}="), value_text(p)]) for p in roles.values()], separator=" "
     )
     side = pl.when(pl.col("__a").is_null()).then(pl.lit(f"a={a!r}")).otherwise(pl.lit(f"b={b!r}"))
-    text = pl.concat_str([where, pl.lit(" has no value for "), side])
-    gaps = per_group_list(piv.filter(pl.col("__a").is_null() | pl.col("__b").is_null()), keys, text)
-    piv = attach(piv, gaps, keys)
-    piv = enforce(
-        piv,
-        guard(
-            pl.col("__n") > 0,
-            "InsufficientDataError",
-            f"{func}(): learners a={a!r} and b={b!r} must both have a value for every "
-            f"{'/'.join(pair)}, got {{}} missing: {{}}{{}}.",
-            pl.col("__n"),
-            pl.col("__list"),
-            group_text(keys),
-        ),
-    ).drop("__n", "__list")
+    return pl.concat_str([where, pl.lit(" has no value for "), side])
 
-    counts = enforce(
-        counts,
-        guard(
-            (pl.col("__rows_a") == 0) | (pl.col("__rows_b") == 0),
-            "InsufficientDataError",
-            f"{func}(): learners a={a!r} and b={b!r} must both have rows, got {{}} rows of a "
-            f"and {{}} rows of b{{}}.",
-            pl.col("__rows_a"),
-            pl.col("__rows_b"),
-            group_text(keys),
-        ),
+
+def gap_guard(func: str, roles: Mapping[str, str], a: Any, b: Any, keys: Sequence[str]) -> pl.Expr:
+    """No gaps in the group (on ``__n``, ``__list`` of :func:`per_group_list`)."""
+    pair = "/".join(roles.values())
+    return guard(
+        pl.col("__n") > 0,
+        "InsufficientDataError",
+        f"{func}(): learners a={a!r} and b={b!r} must both have a value for every "
+        f"{pair}, got {{}} missing: {{}}{{}}.",
+        pl.col("__n"),
+        pl.col("__list"),
+        group_text(keys),
     )
-    # joining the checked counts makes their guard part of the plan
-    if keys:
-        return piv.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
-    return piv.join(counts, how="cross").drop("__rows_a", "__rows_b")
 
 
 # ---------------------------------------------------------------------------------------------

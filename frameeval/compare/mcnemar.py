@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from frameeval._frame import finish
+from frameeval._frame import collect, finish
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import Checks, check_labels, check_parameter, label_expr, require_columns
 from frameeval.compare._common import (
@@ -22,10 +22,16 @@ from frameeval.compare._common import (
     check_distinct,
     check_outputs,
     enforce,
+    gap_guard,
+    gap_text,
     guard,
+    is_gap,
+    learner_rows,
     literal,
     open_frame,
+    pair_rows,
     pair_up,
+    rows_guard,
     scipy_step,
     value_text,
 )
@@ -33,6 +39,7 @@ from frameeval.compare._common import (
 __all__ = ["contingency_table", "mcnemar"]
 
 _CELLS = ("e00", "e01", "e10", "e11")
+_GAPS = 5  # unpaired instances listed in the error message
 _TABLE_OUT = ["a", "b", "cell", "b_correct", "a_correct", "count"]
 _MCNEMAR_OUT = [
     "a",
@@ -48,6 +55,56 @@ _MCNEMAR_OUT = [
 ]
 
 
+def _label_checks(func: str, schema: pl.Schema, truth: str, pred: str) -> Checks:
+    checks = Checks(func)
+    checks.label(truth, "truth", schema[truth])
+    checks.label(pred, "pred", schema[pred])
+    return checks
+
+
+def _pairing(schema: pl.Schema, truth: str) -> list[pl.Expr]:
+    """The extra per-instance aggregation: how many truths the instance has (must be 1)."""
+    return [label_expr(truth, schema).n_unique().cast(pl.Int64).alias("__truths")]
+
+
+def _correct(schema: pl.Schema, truth: str, pred: str) -> pl.Expr:
+    return label_expr(truth, schema) == label_expr(pred, schema)
+
+
+def _truth_guard(func: str, truth: str, instance: str, where: str) -> pl.Expr:
+    """One truth per instance (``__truths``; ``where`` holds the instance's value)."""
+    return guard(
+        pl.col("__truths") > 1,
+        "InvalidValueError",
+        f"{func}(): column {truth!r} (truth=) must be the same for both learners of an "
+        f"instance, got {{}} different values for {instance}={{}}.",
+        pl.col("__truths"),
+        value_text(where),
+    )
+
+
+def _cell_aggs() -> list[pl.Expr]:
+    """``e00, e01, e10, e11`` (Int64) from the paired correctness ``__a``, ``__b``."""
+    ca, cb = pl.col("__a"), pl.col("__b")
+    cells = {
+        "e00": cb & ca,  # both correct
+        "e01": cb & ~ca,  # b correct, a wrong
+        "e10": ~cb & ca,  # b wrong, a correct
+        "e11": ~cb & ~ca,  # both wrong
+    }
+    return [cond.sum().cast(pl.Int64).alias(name) for name, cond in cells.items()]
+
+
+def _with_learners(
+    counts: pl.LazyFrame, keys: list[str], schema: pl.Schema, learner: str, a: Any, b: Any
+) -> pl.LazyFrame:
+    if not keys:
+        counts = counts.filter(pl.sum_horizontal(_CELLS) > 0)
+    return counts.with_columns(
+        literal(a, schema, learner).alias("a"), literal(b, schema, learner).alias("b")
+    )
+
+
 def _counts(
     data: IntoFrame,
     func: str,
@@ -60,16 +117,13 @@ def _counts(
     by: Keys,
     outputs: list[str],
 ) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema]:
-    """``*keys, e00, e01, e10, e11`` (Int64) with the pairing and label checks in the plan."""
+    """``*keys, a, b, e00, e01, e10, e11`` (Int64) with the pairing and label checks in the
+    plan."""
     lf, eager, keys, schema = open_frame(data, func, by)
     require_columns(schema, func, truth=truth, pred=pred, learner=learner, instance=instance)
     check_distinct(func, keys, truth=truth, pred=pred, learner=learner, instance=instance)
     check_outputs(func, keys, outputs)
     check_labels(schema, func, truth=truth, pred=pred)
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    checks.label(pred, "pred", schema[pred])
-    actual = label_expr(truth, schema)
     piv = pair_up(
         lf,
         schema,
@@ -79,37 +133,124 @@ def _counts(
         learner,
         a,
         b,
-        value=actual == label_expr(pred, schema),
+        value=_correct(schema, truth, pred),
+        checks=_label_checks(func, schema, truth, pred),
+        what="prediction",
+        extra=_pairing(schema, truth),
+    )
+    piv = enforce(piv, _truth_guard(func, truth, instance, instance))
+    aggs = _cell_aggs()
+    counts = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
+    return _with_learners(counts, keys, schema, learner, a, b), eager, keys, schema
+
+
+# ---------------------------------------------------------------------------------------------
+# the same counts from parts of the data (the Dask backend, frameeval.dask)
+# ---------------------------------------------------------------------------------------------
+def _partial(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    truth: str,
+    pred: str,
+    a: Any,
+    b: Any,
+    learner: str,
+    instance: str,
+    keys: list[str],
+) -> pl.LazyFrame:
+    """Per group, the mergeable statistics of a part of the data that holds *whole instances*
+    (every row of an instance, as after a shuffle by ``*keys, instance``): the rows of a and b,
+    the cells e00…e11, the label-check counts, the number of unpaired instances with the first
+    five descriptions, and the smallest instance with two truths (``__inst``, ``__truths``).
+
+    Raises in-plan, exactly as on one machine, on a null instance and on duplicate (instance,
+    learner) rows: those checks see all rows of an instance. The others are enforced on the
+    merged statistics by :func:`_from_partials`."""
+    roles = {"instance": instance}
+    checks = _label_checks(func, schema, truth, pred)
+    piv = pair_rows(
+        lf,
+        schema,
+        func,
+        keys,
+        roles,
+        learner,
+        a,
+        b,
+        value=_correct(schema, truth, pred),
         checks=checks,
         what="prediction",
-        extra=[actual.n_unique().cast(pl.Int64).alias("__truths")],
+        extra=_pairing(schema, truth),
     )
-    piv = enforce(
-        piv,
-        guard(
-            pl.col("__truths") > 1,
-            "InvalidValueError",
-            f"{func}(): column {truth!r} (truth=) must be the same for both learners of an "
-            f"instance, got {{}} different values for {instance}={{}}.",
-            pl.col("__truths"),
-            value_text(instance),
-        ),
-    )
-    ca, cb = pl.col("__a"), pl.col("__b")
-    cells = {
-        "e00": cb & ca,  # both correct
-        "e01": cb & ~ca,  # b correct, a wrong
-        "e10": ~cb & ca,  # b wrong, a correct
-        "e11": ~cb & ~ca,  # both wrong
-    }
-    aggs = [cond.sum().cast(pl.Int64).alias(name) for name, cond in cells.items()]
-    counts = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
+    two = pl.col(instance).filter(pl.col("__truths") > 1).min()
+    stats = [
+        *_cell_aggs(),
+        *checks.merge(),
+        is_gap().sum().cast(pl.Int64).alias("__n"),
+        gap_text(roles, a, b).filter(is_gap()).sort().head(_GAPS).implode().alias("__list"),
+        two.alias("__inst"),
+        pl.col("__truths").filter(pl.col(instance) == two).first().alias("__truths"),
+    ]
+    rows = learner_rows(schema, learner, a, b)
     if not keys:
-        counts = counts.filter(pl.sum_horizontal(_CELLS) > 0)
-    counts = counts.with_columns(
-        literal(a, schema, learner).alias("a"), literal(b, schema, learner).alias("b")
+        return lf.select(rows).join(piv.select(stats), how="cross")
+    per_group = piv.group_by(keys).agg(stats)
+    # groups with rows but no instance of a or b: zero counts (other statistics stay null)
+    summed = [*_CELLS, "__n", *(c for c in checks.names if not c.endswith("_value"))]
+    return (
+        lf.group_by(keys)
+        .agg(rows)
+        .join(per_group, on=keys, how="left", nulls_equal=True)
+        .with_columns(pl.col(summed).fill_null(0))
     )
-    return counts, eager, keys, schema
+
+
+def _merge(
+    parts: pl.LazyFrame, schema: pl.Schema, func: str, truth: str, pred: str, keys: list[str]
+) -> pl.LazyFrame:
+    """Merge :func:`_partial` tables (sums; min for a check's smallest offending value and for
+    the instance with two truths; the first five gap descriptions of the union)."""
+    checks = _label_checks(func, schema, truth, pred)
+    two = pl.col("__inst").min()
+    aggs = [
+        pl.col("__rows_a", "__rows_b", *_CELLS, "__n").sum(),
+        *checks.merge(),
+        pl.col("__list")
+        .list.explode(keep_nulls=False, empty_as_null=False)
+        .sort()
+        .head(_GAPS)
+        .implode(),
+        two.alias("__inst"),
+        pl.col("__truths").filter(pl.col("__inst") == two).first(),
+    ]
+    return parts.group_by(keys).agg(aggs) if keys else parts.select(aggs)
+
+
+def _from_partials(
+    merged: pl.DataFrame,
+    schema: pl.Schema,
+    func: str,
+    truth: str,
+    pred: str,
+    a: Any,
+    b: Any,
+    learner: str,
+    instance: str,
+    keys: list[str],
+) -> pl.LazyFrame:
+    """``*keys, a, b, e00…e11`` from the merged :func:`_partial` statistics, after enforcing the
+    group-scoped checks in the order they fire on one machine: both learners have rows, the
+    labels are valid, every instance is paired, every instance has one truth."""
+    roles = {"instance": instance}
+    table = merged.sort(keys, nulls_last=True) if keys else merged
+    table = collect(enforce(table.lazy(), rows_guard(func, a, b, keys)))
+    table = collect(_label_checks(func, schema, truth, pred).enforce(table.lazy(), keys))
+    table = table.with_columns(pl.col("__list").list.join(", "))
+    table = collect(enforce(table.lazy(), gap_guard(func, roles, a, b, keys)))
+    table = collect(enforce(table.lazy(), _truth_guard(func, truth, instance, "__inst")))
+    counts = table.lazy().select(*keys, *_CELLS)
+    return _with_learners(counts, keys, schema, learner, a, b)
 
 
 def contingency_table(
@@ -172,13 +313,18 @@ def contingency_table(
     counts, eager, keys, _ = _counts(
         data, func, truth, pred, a, b, learner, instance, by, _TABLE_OUT
     )
+    return finish(_table(counts, keys), eager)
+
+
+def _table(counts: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """Table 2.4 in long form (the output of :func:`contingency_table`) from the cell counts."""
     long = counts.unpivot(index=[*keys, "a", "b"], on=list(_CELLS), variable_name="cell")
     long = long.with_columns(
         pl.col("value").alias("count"),
         pl.col("cell").is_in(["e00", "e01"]).alias("b_correct"),
         pl.col("cell").is_in(["e00", "e10"]).alias("a_correct"),
     ).select(*keys, *_TABLE_OUT)
-    return finish(long.sort([*keys, "cell"], nulls_last=True), eager)
+    return long.sort([*keys, "cell"], nulls_last=True)
 
 
 def _mcnemar_scipy(e01: np.ndarray, e10: np.ndarray, exact: np.ndarray, alpha: np.ndarray):
@@ -282,6 +428,12 @@ def mcnemar(
     counts, eager, keys, _ = _counts(
         data, func, truth, pred, a, b, learner, instance, by, _MCNEMAR_OUT
     )
+    return finish(_test(counts, keys, exact, alpha), eager)
+
+
+def _test(counts: pl.LazyFrame, keys: list[str], exact: bool, alpha: float) -> pl.LazyFrame:
+    """McNemar's test (the output of :func:`mcnemar`, sorted by keys) from the cell counts
+    ``*keys, a, b, e00, e01, e10, e11``."""
     out = counts.with_columns(
         pl.lit(1.0 if exact else 0.0).alias("__exact"),
         pl.lit(alpha).alias("alpha"),
@@ -301,4 +453,4 @@ def mcnemar(
         better_expr(pl.col("e01") < pl.col("e10"), pl.col("e01") > pl.col("e10"))
     )
     out = out.select(*keys, *_MCNEMAR_OUT)
-    return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
+    return out.sort(keys, nulls_last=True) if keys else out
