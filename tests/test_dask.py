@@ -21,7 +21,11 @@ from polars.testing import assert_frame_equal
 import frameeval as fe
 from frameeval.exceptions import (
     ColumnNotFoundError,
+    DuplicateKeyError,
+    EmptyFrameError,
+    InsufficientDataError,
     InvalidParameterError,
+    InvalidValueError,
     MissingValueError,
     NegativeValueError,
     UnknownLabelError,
@@ -265,4 +269,259 @@ def test_default_scheduler_without_client(data: tuple[pl.DataFrame, list[str]]) 
         fed.ranking_report(paths, truth="y", score="s", by="g").select("g", "roc_auc"),
         fe.ranking_report(df, truth="y", score="s", by="g").select("g", "roc_auc"),
         check_exact=True,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# shuffle by key: McNemar / contingency table (by *by, instance), bootstrap (by the by keys)
+# ---------------------------------------------------------------------------------------------
+def _predictions(seed: int, n: int = 240) -> pl.DataFrame:
+    """Predictions of learners A, B and C (ignored by the pairing) on n instances, each in one
+    group ``g``, in random row order."""
+    rng = np.random.default_rng(seed)
+    base = pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b", "c"], n),
+            "fold": rng.integers(0, 2, n),
+            "instance": rng.permutation(n),
+            "y": rng.integers(0, 3, n),
+        }
+    )
+    learners = [
+        base.with_columns(
+            pl.lit(name).alias("learner"),
+            pl.Series("p", rng.integers(0, 3, n)),
+            pl.Series("s", rng.random(n).round(2)),
+        )
+        for name in "ABC"
+    ]
+    df = pl.concat(learners).with_columns((pl.col("y") == 1).cast(pl.Int64).alias("yb"))
+    return df.sample(fraction=1.0, shuffle=True, seed=seed)
+
+
+def _ddf(df: pl.DataFrame, npartitions: int = 4) -> Any:
+    """A dask DataFrame of ``df`` with Arrow dtypes (Int64 with nulls stays Int64)."""
+    return dd.from_pandas(df.to_pandas(use_pyarrow_extension_array=True), npartitions=npartitions)
+
+
+@pytest.mark.parametrize(
+    ("seed", "kwargs"),
+    [(1, {}), (2, {"by": "g"}), (3, {"by": ["g", "fold"], "exact": True, "alpha": 0.1})],
+    ids=["no-by", "by-g", "by-g-fold-exact"],
+)
+def test_mcnemar_and_contingency_table_equal_single_machine(
+    client: Any, seed: int, kwargs: dict[str, Any]
+) -> None:
+    """Bit-identical: the cells are integer counts and the test is the same code on them."""
+    df = _predictions(seed)
+    ddf = _ddf(df)
+    pairing = {"a": "A", "b": "B"}
+    got = fed.mcnemar(ddf, "y", "p", **pairing, **kwargs, client=client, split_every=2)
+    assert_frame_equal(got, fe.mcnemar(df, "y", "p", **pairing, **kwargs), check_exact=True)
+    table = {k: v for k, v in kwargs.items() if k == "by"}
+    assert_frame_equal(
+        fed.contingency_table(ddf, "y", "p", **pairing, **table, client=client),
+        fe.contingency_table(df, "y", "p", **pairing, **table),
+        check_exact=True,
+    )
+
+
+# float summaries of the replicates (sums whose rounding in Polars depends on the other groups
+# of the frame, on one machine too): equal to rounding
+LOOSE = {"percentile": ["bias", "std_error"], "bca": ["bias", "std_error", "lower", "upper"]}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"by": ["g", "learner"]},
+        {"by": ["g", "learner"], "stratify": "yb"},
+        {"by": "learner", "method": "bca"},
+        {},
+    ],
+    ids=["by-g-learner", "stratified", "bca", "one-group"],
+)
+def test_bootstrap_equals_single_machine(client: Any, kwargs: dict[str, Any]) -> None:
+    """The draws hash (seed, replicate, slot) with the units in instance order: a group gives
+    the same replicates in any partition, so the replicates are bit-identical."""
+    df = _predictions(4)
+    if "by" not in kwargs:
+        df = df.filter(pl.col("learner") == "A")  # one group: one row per instance
+    ddf = _ddf(df)
+    measures = [fe.accuracy("y", "p"), fe.roc_auc("yb", "s")]
+    common = {"instance": "instance", "seed": 7, **kwargs}
+    method = common.get("method", "percentile")
+    got = fed.bootstrap_ci(ddf, measures, n=60, **common, client=client)
+    expected = fe.bootstrap_ci(df, measures, n=60, **common)
+    loose = LOOSE[method]
+    assert_frame_equal(got.drop(loose), expected.drop(loose), check_exact=True)
+    assert_frame_equal(
+        got.select(loose), expected.select(loose), check_exact=False, rel_tol=1e-13, abs_tol=1e-15
+    )
+    common.pop("method", None)
+    assert_frame_equal(
+        fed.bootstrap_replicates(ddf, measures, n=20, **common, client=client),
+        fe.bootstrap_replicates(df, measures, n=20, **common),
+        check_exact=True,
+    )
+
+
+def test_shuffle_from_parquet_paths(client: Any, tmp_path: Path) -> None:
+    df = _predictions(5)
+    paths = []
+    for i, part in enumerate(df.iter_slices(250)):
+        paths.append(str(tmp_path / f"pairs-{i}.parquet"))
+        part.write_parquet(paths[-1])
+    pairing = {"a": "A", "b": "B", "by": "g"}
+    assert_frame_equal(
+        fed.mcnemar(paths, "y", "p", **pairing, client=client, split_every=2),
+        fe.mcnemar(df, "y", "p", **pairing),
+        check_exact=True,
+    )
+    common = {"by": ["g", "learner"], "instance": "instance", "n": 20, "seed": 3}
+    assert_frame_equal(
+        fed.bootstrap_replicates(
+            str(tmp_path / "pairs-*.parquet"), fe.accuracy("y", "p"), **common, client=client
+        ),
+        fe.bootstrap_replicates(df, fe.accuracy("y", "p"), **common),
+        check_exact=True,
+    )
+
+
+def _where(**values: Any) -> pl.Expr:
+    return pl.all_horizontal([pl.col(k) == v for k, v in values.items()])
+
+
+def _set(column: str, value: Any, condition: pl.Expr) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    return lambda df: df.with_columns(
+        pl.when(condition).then(pl.lit(value)).otherwise(pl.col(column)).alias(column)
+    )
+
+
+def _unpaired(df: pl.DataFrame) -> pl.DataFrame:
+    """B loses 7 instances of group a: more than the five the message lists."""
+    gone = df.filter(_where(g="a", learner="B"))["instance"].sort().head(7)
+    return df.filter(~(_where(g="a", learner="B") & pl.col("instance").is_in(gone.implode())))
+
+
+def _first(df: pl.DataFrame, **values: Any) -> int:
+    return df.filter(_where(**values))["instance"].min()
+
+
+PAIRED = {"truth": "y", "pred": "p", "a": "A", "b": "B", "by": "g"}
+BOOT = {"measure": fe.accuracy("y", "p"), "by": "learner", "instance": "instance", "n": 10}
+
+
+@pytest.mark.parametrize(
+    ("func", "kwargs", "corrupt", "error"),
+    [
+        (
+            "mcnemar",
+            PAIRED,
+            _set("y", None, _where(g="b") & (pl.col("instance") % 5 == 0)),
+            MissingValueError,
+        ),
+        (
+            "contingency_table",
+            PAIRED,
+            lambda df: _set("p", 1.5, _where(g="c", learner="B") & (pl.col("instance") % 7 == 0))(
+                df.with_columns(pl.col("p").cast(pl.Float64))
+            ),
+            UnknownLabelError,
+        ),
+        (
+            "mcnemar",
+            PAIRED,
+            lambda df: pl.concat([df, df.filter(_where(learner="A")).head(1)]),
+            DuplicateKeyError,
+        ),
+        ("mcnemar", PAIRED, _unpaired, InsufficientDataError),
+        (
+            "mcnemar",
+            PAIRED,
+            lambda df: _set("y", 9, _where(learner="A", instance=_first(df, g="b")))(df),
+            InvalidValueError,
+        ),
+        (
+            "mcnemar",
+            PAIRED,
+            lambda df: _set("instance", None, _where(learner="B", instance=_first(df, g="a")))(df),
+            MissingValueError,
+        ),
+        (
+            "mcnemar",
+            PAIRED,
+            lambda df: df.filter(~_where(g="c", learner="B")),
+            InsufficientDataError,
+        ),
+        (
+            "bootstrap_ci",
+            BOOT,
+            lambda df: pl.concat([df, df.filter(_where(learner="C")).head(1)]),
+            DuplicateKeyError,
+        ),
+        (
+            "bootstrap_replicates",
+            BOOT,
+            lambda df: _set("instance", None, _where(learner="B") & (pl.col("y") == 2))(df),
+            MissingValueError,
+        ),
+    ],
+    ids=[
+        "null-truth",
+        "float-label",
+        "duplicate-prediction",
+        "unpaired-instances",
+        "two-truths",
+        "null-instance",
+        "learner-without-rows",
+        "bootstrap-duplicate-instance",
+        "bootstrap-null-instance",
+    ],
+)
+def test_shuffle_errors_match_single_machine(
+    client: Any,
+    func: str,
+    kwargs: dict[str, Any],
+    corrupt: Callable[[pl.DataFrame], pl.DataFrame],
+    error: type[Exception],
+) -> None:
+    """Same typed error and the same text (column, group, count, value) as on one machine,
+    whether the check is merged over partitions or made in the partition holding the rows."""
+    df = corrupt(_predictions(6))
+    single = _message(lambda: getattr(fe, func)(df, **kwargs))
+    distributed_ = _message(lambda: getattr(fed, func)(_ddf(df), **kwargs, client=client))
+    assert single[0] is error
+    assert distributed_ == single
+
+
+def test_shuffle_parameter_errors(client: Any) -> None:
+    df = _predictions(7, 30)
+    ddf = _ddf(df, 2)
+    with pytest.raises(
+        ColumnNotFoundError, match=re.escape("mcnemar(): column 'row' (instance=) not found")
+    ):
+        fed.mcnemar(ddf, "y", "p", a="A", b="B", instance="row", client=client)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape("contingency_table(): a= and b= must be different learners, got 'A'"),
+    ):
+        fed.contingency_table(ddf, "y", "p", a="A", b="A", client=client)
+    with pytest.raises(
+        InvalidParameterError, match=re.escape("mcnemar(): split_every must be an int >= 2, got 1.")
+    ):
+        fed.mcnemar(ddf, "y", "p", a="A", b="B", client=client, split_every=1)
+    with pytest.raises(
+        InvalidParameterError,
+        match=re.escape(
+            "bootstrap_ci(): instance= must name the resampling unit on Dask, got None."
+        ),
+    ):
+        fed.bootstrap_ci(ddf, fe.accuracy("y", "p"), by="learner", client=client)
+    empty = df.head(0)
+    single = _message(lambda: fe.mcnemar(empty, "y", "p", a="A", b="B", by="g"))
+    assert single[0] is EmptyFrameError
+    assert (
+        _message(lambda: fed.mcnemar(_ddf(empty, 1), "y", "p", a="A", b="B", by="g", client=client))
+        == single
     )
