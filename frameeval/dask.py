@@ -277,6 +277,7 @@ def _run(
     }
     level = [delayed(_partial)(task, spec) for task in tasks]
     merged = _compute(_reduce(level, _combine, split_every, columns), client)
+    _not_empty(merged.height, func)  # every row lands in some group: no groups, no rows
     check_columns = [c for c in merged.columns if c.startswith(_CHECK)]
     enforced = collect(_enforce(merged, func, schema, spec, keys)).drop(check_columns, strict=False)
     return single(enforced, **kwargs, by=by, weight=_COUNT)

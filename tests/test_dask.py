@@ -525,3 +525,16 @@ def test_shuffle_parameter_errors(client: Any) -> None:
         _message(lambda: fed.mcnemar(_ddf(empty, 1), "y", "p", a="A", b="B", by="g", client=client))
         == single
     )
+
+
+def test_mergeable_functions_on_empty_data_raise_like_one_machine(client: Any) -> None:
+    """An empty input is the single-machine EmptyFrameError (the Dask result is eager)."""
+    empty = pl.DataFrame({"g": [1], "y": [1], "p": [0], "s": [0.5]}).head(0)
+    single = _message(lambda: fe.confusion_matrix(empty, truth="y", pred="p", by="g"))
+    assert single[0] is EmptyFrameError
+    assert _message(lambda: fed.confusion_matrix(
+        _ddf(empty, 1), truth="y", pred="p", by="g", client=client)) == single
+    single = _message(lambda: fe.ranking_report(empty, truth="y", score="s", by="g"))
+    assert single[0] is EmptyFrameError
+    assert _message(lambda: fed.ranking_report(
+        _ddf(empty, 1), truth="y", score="s", by="g", client=client)) == single
