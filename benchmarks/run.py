@@ -5,17 +5,27 @@ Usage: ``python -m benchmarks [--scale small|medium|large] [--only NAME ...]``
 Every comparison runs in the same process on the same data, so ratios are meaningful on any
 machine; absolute times are for the machine in docs/performance.md. Each row shows, ratio first,
 the time relative to frameeval's, the best wall time of a few runs, and the peak memory the run
-added on top of what the process already held (Linux: the resident-set high-water mark, reset
-before the run through ``/proc/self/clear_refs``, minus the resident set at its start; it sees
-Polars' and NumPy's native allocations, which ``tracemalloc`` does not).
+added on top of what the process already held.
+
+Peak memory is measured in a second pass, a child process per task (``--memory-pass``) in which
+Polars' allocator (jemalloc) returns freed memory at once (``_RJEM_MALLOC_CONF=dirty_decay_ms:0,
+muzzy_decay_ms:0``): only then does the resident set follow what is live, instead of keeping
+what earlier runs freed. There each row runs once, on Linux, between a reset of the resident-set
+high-water mark (``/proc/self/clear_refs``) and a read of ``VmHWM`` — which sees Polars' and
+NumPy's native allocations, unlike ``tracemalloc``. That allocator setting slows Polars down
+(up to 2×), so the times come from the first pass, with the default allocator.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import platform
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,10 +33,16 @@ from typing import Any, NamedTuple
 
 import polars as pl
 
-SCALES = {"small": (1_000_000, 1_000), "medium": (10_000_000, 1_000), "large": (50_000_000, 1_000)}
+SCALES = {
+    "tiny": (20_000, 20),  # for the tests
+    "small": (1_000_000, 1_000),
+    "medium": (10_000_000, 1_000),
+    "large": (50_000_000, 1_000),
+}
 KEYS = ["dataset", "model", "fold"]
 _STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
+_RETURN_AT_ONCE = {"_RJEM_MALLOC_CONF": "dirty_decay_ms:0,muzzy_decay_ms:0"}
 
 
 class Measure(NamedTuple):
@@ -61,14 +77,14 @@ def peak_memory(fn: Callable[[], Any]) -> int | None:
 
 
 def timed(fn: Callable[[], Any], repeat: int = 3) -> Measure:
-    """Best wall time of ``repeat`` runs, and the peak extra memory of one more run."""
+    """Best wall time of ``repeat`` runs (memory comes from the memory pass)."""
     best = float("inf")
     for _ in range(repeat):
         gc.collect()
         start = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - start)
-    return Measure(best, peak_memory(fn))
+    return Measure(best)
 
 
 def _mib(peak: int | None) -> str:
@@ -86,25 +102,67 @@ def report(task: str, rows: dict[str, Measure | float]) -> None:
         print(f"  {m.seconds / base:10.2f}x  {m.seconds:7.3f} s  {_mib(m.peak_bytes)}  {name}{note}")
 
 
+def _memory_pass(scale: str, task: str, sklearn_groups: int | None) -> dict[str, dict[str, int]]:
+    """Run one task in a child process with the returning allocator; peak bytes per row."""
+    command = [sys.executable, "-m", "benchmarks", "--scale", scale, "--only", task,
+               "--memory-pass"]
+    if sklearn_groups is not None:
+        command += ["--sklearn-groups", str(sklearn_groups)]
+    done = subprocess.run(command, env=os.environ | _RETURN_AT_ONCE, capture_output=True,
+                          text=True, check=False, cwd=Path(__file__).resolve().parent.parent)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        print(f"  (memory pass of {task} failed: {done.stderr.strip().splitlines()[-1:]})")
+        return {}
+    return json.loads(lines[-1])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", choices=list(SCALES), default="small")
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--sklearn-groups", type=int, default=None,
                         help="time the scikit-learn loop on this many groups and extrapolate")
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
+    parser.add_argument("--memory-pass", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     n_rows, n_groups = SCALES[args.scale]
-    print(f"# frameeval benchmarks — scale {args.scale}: {n_rows:,} rows, {n_groups:,} groups")
-    print(f"# {platform.platform()}, python {platform.python_version()}, polars {pl.__version__}, "
-          f"threads {pl.thread_pool_size()}")
 
     from benchmarks import tasks
 
     unknown = set(args.only or []) - set(tasks.TASKS)
     if unknown:
         parser.error(f"unknown task(s) {sorted(unknown)}; tasks: {sorted(tasks.TASKS)}")
-    for name, task in tasks.TASKS.items():
-        if args.only and name not in args.only:
-            continue
-        task(n_rows, n_groups, report, timed, args.sklearn_groups)
+    chosen = [name for name in tasks.TASKS if not args.only or name in args.only]
+
+    if args.memory_pass:  # child: each row once, peak memory only, JSON on the last line
+        peaks: dict[str, dict[str, int]] = {}
+
+        def once(fn: Callable[[], Any], repeat: int = 1) -> Measure:
+            return Measure(1.0, peak_memory(fn))
+
+        def collect(task: str, rows: dict[str, Measure | float]) -> None:
+            peaks[task] = {k: v.peak_bytes for k, v in rows.items()
+                           if isinstance(v, Measure) and v.peak_bytes is not None}
+
+        for name in chosen:
+            tasks.TASKS[name](n_rows, n_groups, collect, once, args.sklearn_groups)
+        print(json.dumps(peaks))
+        return 0
+
+    print(f"# frameeval benchmarks — scale {args.scale}: {n_rows:,} rows, {n_groups:,} groups")
+    print(f"# {platform.platform()}, python {platform.python_version()}, polars {pl.__version__}, "
+          f"threads {pl.thread_pool_size()}")
+    for name in chosen:
+        found = {} if args.no_memory else _memory_pass(args.scale, name, args.sklearn_groups)
+
+        def with_peaks(task: str, rows: dict[str, Measure | float],
+                       found: dict[str, dict[str, int]] = found) -> None:
+            merged = {}
+            for row, m in rows.items():
+                m = m if isinstance(m, Measure) else Measure(m)
+                merged[row] = m._replace(peak_bytes=found.get(task, {}).get(row))
+            report(task, merged)
+
+        tasks.TASKS[name](n_rows, n_groups, with_peaks, timed, args.sklearn_groups)
     return 0

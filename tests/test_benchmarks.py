@@ -33,3 +33,14 @@ def test_peak_memory_sees_native_allocations() -> None:
     peak = peak_memory(lambda: np.ones(50_000_000).sum())  # 400 MB from NumPy's allocator
     if peak is not None:  # Linux only
         assert peak > 300 * 2**20
+
+
+def test_suite_command_prints_times_and_measured_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m benchmarks`` end to end at the tiny scale, with the child memory pass."""
+    from benchmarks.run import main
+
+    assert main(["--scale", "tiny", "--only", "label_metrics"]) == 0
+    out = capsys.readouterr().out
+    assert "## grouped label metrics, 2 classes" in out
+    assert "MiB  frameeval" in out  # the memory pass reported frameeval's row
+    assert "memory pass of" not in out  # ... and did not fail
