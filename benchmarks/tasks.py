@@ -95,19 +95,36 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
     return rows
 
 
+def _floors(df: pl.DataFrame, *labels: str) -> dict[str, Callable[[], Any]]:
+    """The bare Polars counts, on both engines: eager ``DataFrame.group_by`` (the in-memory
+    engine) and ``LazyFrame.collect()`` (Polars 2's default, the streaming engine)."""
+    floors: dict[str, Callable[[], Any]] = {
+        "polars floor: group_by(keys).len, eager": lambda: df.group_by(KEYS).agg(pl.len()),
+        "polars floor: group_by(keys).len, lazy (streaming)":
+            lambda: df.lazy().group_by(KEYS).agg(pl.len()).collect(),
+    }
+    if labels:
+        floors["polars floor: group_by(keys + labels).len, eager"] = (
+            lambda: df.group_by(*KEYS, *labels).agg(pl.len()))
+        floors["polars floor: group_by(keys + labels).len, lazy (streaming)"] = (
+            lambda: df.lazy().group_by(*KEYS, *labels).agg(pl.len()).collect())
+    return floors
+
+
 def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
                   sk_groups: int | None, n_classes: int = 2) -> None:
     from sklearn import metrics as skm
 
     df = result_frame(n_rows, n_groups, n_classes=n_classes)
+    rows = {"frameeval": timed(
+        lambda: fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS))}
     if n_classes == 2:
-        def frameeval_run() -> pl.DataFrame:
-            return df.group_by(KEYS).agg(
-                fe.accuracy("y_true", "y_pred"),
-                fe.precision("y_true", "y_pred"),
-                fe.recall("y_true", "y_pred"),
-                fe.f1("y_true", "y_pred"),
-            )
+        four = [fe.accuracy("y_true", "y_pred"), fe.precision("y_true", "y_pred"),
+                fe.recall("y_true", "y_pred"), fe.f1("y_true", "y_pred")]
+        rows["frameeval: 4 expressions, lazy group_by().agg().collect()"] = timed(
+            lambda: df.lazy().group_by(KEYS).agg(four).collect())
+        rows["frameeval: 4 expressions, eager df.group_by().agg()"] = timed(
+            lambda: df.group_by(KEYS).agg(four))
 
         def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
             return (skm.accuracy_score(y, p), skm.precision_score(y, p),
@@ -115,22 +132,12 @@ def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
 
         what = "accuracy, precision, recall, f1 per group"
     else:
-        def frameeval_run() -> pl.DataFrame:
-            return fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS)
-
         def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
             # the same table as frameeval's report: per class P/R/F1/support + the averages
             return skm.classification_report(y, p, output_dict=True, zero_division=np.nan)
 
         what = "classification_report(output_dict=True) per group"
-
-    rows = {"frameeval": timed(frameeval_run)}
-    if n_classes == 2:
-        rows["frameeval classification_report"] = timed(
-            lambda: fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS))
-    rows["polars floor: group_by().agg(len)"] = timed(lambda: df.group_by(KEYS).agg(pl.len()))
-    rows["polars floor: group_by(+labels).len"] = timed(
-        lambda: df.group_by(*KEYS, "y_true", "y_pred").agg(pl.len()))
+    rows |= {name: timed(fn) for name, fn in _floors(df, "y_true", "y_pred").items()}
     if n_classes == 2:
         rows |= _binary_label_alternatives(df, timed)
     rows |= _sklearn_loops(df, sk, timed, sk_groups, what)
@@ -138,8 +145,7 @@ def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
         rows |= {f"{k} [per-class P/R/F only]": v for k, v in _sklearn_loops(
             df, lambda y, p, s: skm.precision_recall_fscore_support(y, p, zero_division=np.nan),
             timed, sk_groups, "precision_recall_fscore_support").items()}
-    task = f"grouped label metrics, {n_classes} classes"
-    report(task, rows)
+    report(f"grouped label metrics ({n_classes} classes): classification_report", rows)
 
 
 def label_metrics_10(n_rows: int, n_groups: int, report: Report, timed: Timed,
@@ -154,9 +160,9 @@ def confusion(n_rows: int, n_groups: int, report: Report, timed: Timed,
     df = result_frame(n_rows, n_groups, n_classes=10)
     rows = {
         "frameeval": timed(lambda: fe.confusion_matrix(df, truth="y_true", pred="y_pred", by=KEYS)),
-        "polars floor: group_by(+labels).len": timed(
-            lambda: df.group_by(*KEYS, "y_true", "y_pred").agg(pl.len())),
     }
+    rows |= {name: timed(fn) for name, fn in _floors(df, "y_true", "y_pred").items()
+             if "labels" in name}
     rows |= _sklearn_loops(df, lambda y, p, s: skm.confusion_matrix(y, p), timed, sk_groups,
                            "confusion_matrix")
     report("grouped confusion matrices, 10 classes", rows)
@@ -169,10 +175,14 @@ def auc(n_rows: int, n_groups: int, report: Report, timed: Timed,
     df = result_frame(n_rows, n_groups)
     rows = {
         "frameeval": timed(lambda: df.group_by(KEYS).agg(fe.roc_auc("y_true", "score"))),
+        "frameeval: the expression, lazy group_by().agg().collect()": timed(
+            lambda: df.lazy().group_by(KEYS).agg(fe.roc_auc("y_true", "score")).collect()),
         "frameeval ranking_report (count table)": timed(
             lambda: fe.ranking_report(df, truth="y_true", score="score", by=KEYS)),
-        "polars floor: group_by().agg(len)": timed(lambda: df.group_by(KEYS).agg(pl.len())),
+        "polars: bare rank-sum, group_by(keys).agg(score.rank().sum())": timed(
+            lambda: df.group_by(KEYS).agg(pl.col("score").rank().sum())),
     }
+    rows |= {name: timed(fn) for name, fn in _floors(df).items()}
     try:
         import polars_ds as pds
 

@@ -41,6 +41,6 @@ def test_suite_command_prints_times_and_measured_memory(capsys: pytest.CaptureFi
 
     assert main(["--scale", "tiny", "--only", "label_metrics"]) == 0
     out = capsys.readouterr().out
-    assert "## grouped label metrics, 2 classes" in out
+    assert "## grouped label metrics (2 classes)" in out
     assert "MiB  frameeval" in out  # the memory pass reported frameeval's row
     assert "memory pass of" not in out  # ... and did not fail
