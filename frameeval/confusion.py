@@ -132,6 +132,24 @@ def _per_class(
 ) -> pl.LazyFrame:
     """``*keys, label, tp, support, n_pred`` for every class of the group's label set."""
     count = pl.col("count").cast(pl.Float64)
+    if labels is None:
+        # the label set is truth ∪ pred: each count cell adds to its actual class (support, and
+        # tp on the diagonal) and to its predicted class (n_pred) — one stacked aggregation,
+        # no label-set step and no joins
+        zero = pl.lit(0.0, dtype=pl.Float64)
+        as_actual = counts.select(
+            *keys, pl.col("actual").alias("label"),
+            pl.when(pl.col("actual") == pl.col("predicted")).then(count).otherwise(zero)
+            .alias("tp"),
+            count.alias("support"), zero.alias("n_pred"),
+        )
+        as_predicted = counts.select(
+            *keys, pl.col("predicted").alias("label"), zero.alias("tp"), zero.alias("support"),
+            count.alias("n_pred"),
+        )
+        return pl.concat([as_actual, as_predicted]).group_by(*keys, "label").agg(
+            pl.col("tp", "support", "n_pred").sum()
+        )
     true_side = counts.group_by(*keys, pl.col("actual").alias("label")).agg(
         tp=count.filter(pl.col("actual") == pl.col("predicted")).sum(),
         support=count.sum(),
