@@ -116,7 +116,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def _same(name: str, got: pl.DataFrame, expected: pl.DataFrame) -> None:
+def assert_same_as_single_machine(name: str, got: pl.DataFrame, expected: pl.DataFrame) -> None:
     exact = name not in UNORDERED_FLOAT_SUMS
     tolerance = {} if exact else {"rel_tol": 1e-14, "abs_tol": 0.0}
     assert_frame_equal(got, expected, check_exact=exact, **tolerance)
@@ -130,7 +130,7 @@ def test_parquet_paths_equal_single_machine(
     df, paths = data
     expected = getattr(fe, func)(df, **kwargs)
     got = getattr(fed, func)(paths, **kwargs, client=client, split_every=3)
-    _same(func, got, expected)
+    assert_same_as_single_machine(func, got, expected)
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_dask_dataframe_equals_single_machine(
     df, _ = data
     ddf = dd.from_pandas(df.to_pandas(), npartitions=5)
     expected = getattr(fe, func)(df, **kwargs)
-    _same(func, getattr(fed, func)(ddf, **kwargs, client=client), expected)
+    assert_same_as_single_machine(func, getattr(fed, func)(ddf, **kwargs, client=client), expected)
 
 
 def test_string_and_categorical_labels(client: Any, tmp_path: Path) -> None:

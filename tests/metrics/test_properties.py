@@ -177,7 +177,7 @@ def compare(actual: pl.DataFrame, expected: pl.DataFrame, variants: list[Variant
 # ---------------------------------------------------------------------------------------------
 # the properties, as functions of (frame, variants), so any list of measures can be checked
 # ---------------------------------------------------------------------------------------------
-def check_row_order(df: pl.DataFrame, order: list[int], variants: list[Variant]) -> None:
+def assert_row_order_invariant(df: pl.DataFrame, order: list[int], variants: list[Variant]) -> None:
     shuffled = df[order]
     for weight in (None, "wf"):
         compare(
@@ -188,7 +188,7 @@ def check_row_order(df: pl.DataFrame, order: list[int], variants: list[Variant])
         )
 
 
-def check_grouped(df: pl.DataFrame, variants: list[Variant]) -> None:
+def assert_grouped_equals_alone(df: pl.DataFrame, variants: list[Variant]) -> None:
     for weight in (None, "wf"):
         grouped = agg(df, variants, weight).sort("g")
         alone = pl.concat(
@@ -204,7 +204,7 @@ def check_grouped(df: pl.DataFrame, variants: list[Variant]) -> None:
         compare(over, grouped, variants, f".over(g) != group_by(g) (weight={weight})")
 
 
-def check_lazy(df: pl.DataFrame, variants: list[Variant]) -> None:
+def assert_lazy_equals_eager(df: pl.DataFrame, variants: list[Variant]) -> None:
     for weight in (None, "wf"):
         lazy = agg(df.lazy(), variants, weight)
         assert isinstance(lazy, pl.LazyFrame)
@@ -224,8 +224,8 @@ def check_lazy(df: pl.DataFrame, variants: list[Variant]) -> None:
     )
 
 
-def check_range(df: pl.DataFrame, variants: list[Variant]) -> None:
-    # integer weights are covered through check_repeated_rows (= unweighted on repeated rows)
+def assert_in_range_or_null(df: pl.DataFrame, variants: list[Variant]) -> None:
+    # integer weights are covered through assert_weights_equal_repeats (= unweighted on repeated rows)
     for weight in (None, "wf"):
         out = agg(df, variants, weight)
         for v in variants:
@@ -239,7 +239,7 @@ def check_range(df: pl.DataFrame, variants: list[Variant]) -> None:
                 )
 
 
-def check_repeated_rows(df: pl.DataFrame, variants: list[Variant]) -> None:
+def assert_weights_equal_repeats(df: pl.DataFrame, variants: list[Variant]) -> None:
     weighted = agg(df, variants, "w").sort("g")
     repeated = df.select(pl.all().repeat_by("w").explode()).drop_nulls("g")
     plain = agg(repeated, variants, None).sort("g")
@@ -254,7 +254,7 @@ def check_repeated_rows(df: pl.DataFrame, variants: list[Variant]) -> None:
     compare(kept, plain, variants, "integer weights != repeated rows")
 
 
-def check_name_and_dtype(df: pl.DataFrame, variants: list[Variant]) -> None:
+def assert_name_and_dtype(df: pl.DataFrame, variants: list[Variant]) -> None:
     for v in variants:
         out = df.select(build(v.measure, v.average))
         assert out.columns == [v.measure.name], f"{v.label}: named {out.columns}"
@@ -279,31 +279,31 @@ def test_every_registered_measure_is_handled() -> None:
 @kinds
 @given(df=result_frames(), data=st.data())
 def test_row_order_invariance(kind: str, df: pl.DataFrame, data: st.DataObject) -> None:
-    check_row_order(df, data.draw(st.permutations(range(df.height))), registered(kind))
+    assert_row_order_invariant(df, data.draw(st.permutations(range(df.height))), registered(kind))
 
 
 @kinds
 @given(df=result_frames())
 def test_grouped_equals_each_group_alone(kind: str, df: pl.DataFrame) -> None:
-    check_grouped(df, registered(kind))
+    assert_grouped_equals_alone(df, registered(kind))
 
 
 @kinds
 @given(df=result_frames())
 def test_lazy_equals_eager(kind: str, df: pl.DataFrame) -> None:
-    check_lazy(df, registered(kind))
+    assert_lazy_equals_eager(df, registered(kind))
 
 
 @kinds
 @given(df=result_frames())
 def test_value_in_range_or_null(kind: str, df: pl.DataFrame) -> None:
-    check_range(df, registered(kind))
+    assert_in_range_or_null(df, registered(kind))
 
 
 @kinds
 @given(df=result_frames())
 def test_integer_weights_equal_repeated_rows(kind: str, df: pl.DataFrame) -> None:
-    check_repeated_rows(df, registered(kind))
+    assert_weights_equal_repeats(df, registered(kind))
 
 
 @kinds
@@ -319,7 +319,7 @@ def test_expression_is_named_after_the_measure(kind: str) -> None:
             "w": [1, 2, 1],
         }
     )
-    check_name_and_dtype(df, registered(kind))
+    assert_name_and_dtype(df, registered(kind))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -348,12 +348,12 @@ STAND_IN = [
 def test_score_kind_is_handled(df: pl.DataFrame, data: st.DataObject) -> None:
     """Until roc_auc & co. are registered, a stand-in score measure runs every property, so the
     score branch of these tests is known to work."""
-    check_row_order(df, data.draw(st.permutations(range(df.height))), STAND_IN)
-    check_grouped(df, STAND_IN)
-    check_lazy(df, STAND_IN)
-    check_range(df, STAND_IN)
-    check_repeated_rows(df, STAND_IN)
-    check_name_and_dtype(df, STAND_IN)
+    assert_row_order_invariant(df, data.draw(st.permutations(range(df.height))), STAND_IN)
+    assert_grouped_equals_alone(df, STAND_IN)
+    assert_lazy_equals_eager(df, STAND_IN)
+    assert_in_range_or_null(df, STAND_IN)
+    assert_weights_equal_repeats(df, STAND_IN)
+    assert_name_and_dtype(df, STAND_IN)
 
 
 def test_an_unknown_kind_fails_loudly() -> None:
