@@ -400,7 +400,56 @@ def dask_run(n_rows: int, n_groups: int, report: Report, timed: Timed,
     report(f"Dask vs one machine: confusion + report + exact AUC, {n_rows:,} rows", rows)
 
 
+def _import_seconds(module: str) -> float:
+    """Cumulative import time of ``module`` in a fresh interpreter (``-X importtime``), best of 5."""
+    import re
+    import subprocess
+    import sys
+
+    best = float("inf")
+    for _ in range(5):  # loop-ok: repeated measurement
+        done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
+                              capture_output=True, text=True, check=True)
+        match = re.search(rf"\|\s*(\d+) \| {re.escape(module)}$", done.stderr, re.M)
+        if match:
+            best = min(best, int(match.group(1)) / 1e6)
+    return best
+
+
+def import_time(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                sk_groups: int | None) -> None:
+    """First contact: ``import frameeval`` (cumulative, ``-X importtime``, fresh interpreter)
+    next to ``import polars`` alone, ``frameeval --help`` (wall time of the command), and what
+    the first comparison test adds (scipy loads on first use)."""
+    import subprocess
+    import sys
+    import time
+
+    from benchmarks.run import Measure
+
+    def wall(*args: str) -> float:
+        best = float("inf")
+        for _ in range(5):  # loop-ok: repeated measurement
+            start = time.perf_counter()
+            subprocess.run([sys.executable, *args], capture_output=True, check=True)
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    rows: dict[str, Measure | float] = {
+        "frameeval": Measure(_import_seconds("frameeval"), None, "import frameeval, cumulative"),
+        "import polars alone": Measure(_import_seconds("polars"), None, "cumulative"),
+        "frameeval --help": Measure(wall("-m", "frameeval", "--help"), None, "wall, whole command"),
+        "python -c pass": Measure(wall("-c", "pass"), None, "wall, the interpreter alone"),
+        "import frameeval.compare (scipy, on first use)": Measure(
+            _import_seconds("frameeval.compare"), None, "cumulative"),
+        "import frameeval.charts (altair, on first use)": Measure(
+            _import_seconds("frameeval.charts"), None, "cumulative"),
+    }
+    report("import time: first contact", rows)
+
+
 TASKS: dict[str, Callable[..., None]] = {
+    "import_time": import_time,
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
     "confusion": confusion,

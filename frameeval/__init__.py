@@ -5,27 +5,12 @@ Measures are Polars expressions (``fe.accuracy``, ``fe.f1``…) that work inside
 take a DataFrame or LazyFrame and return the same kind.
 """
 
-from frameeval import charts, compare, datasets, exceptions, report, split
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from frameeval import datasets, exceptions, split
 from frameeval._frame import collect
 from frameeval._version import __version__
-from frameeval.compare import (
-    average_ranks,
-    binomial_distribution,
-    binomial_test,
-    bonferroni_dunn,
-    bonferroni_dunn_q,
-    contingency_table,
-    cv5x2_t_test,
-    friedman,
-    holm,
-    mcnemar,
-    nemenyi,
-    nemenyi_q,
-    paired_t_test,
-    rank_table,
-    t_test,
-    wilcoxon,
-)
 from frameeval.confusion import (
     classification_report,
     confusion_matrix,
@@ -70,16 +55,96 @@ from frameeval.metrics import (
     tnr,
     tpr,
 )
-from frameeval.report import report as write_report
-from frameeval.uncertainty import (
-    bootstrap_ci,
-    bootstrap_replicates,
-    corrected_resampled_t_test,
-    cv5x2_f_test,
-    delong_ci,
-    delong_test,
-    roc_band,
-)
+
+# Heavy parts load on first use (PEP 562): the comparison tests and the uncertainty module need
+# scipy, charts and the report need altair / vl-convert. ``fe.friedman``, ``fe.charts.roc`` and
+# ``from frameeval import friedman`` work as before; ``import frameeval`` stays light.
+_LAZY_MODULES = {"charts", "compare", "report", "uncertainty"}
+_LAZY_NAMES: dict[str, tuple[str, str]] = {
+    **{
+        name: ("frameeval.compare", name)
+        for name in (
+            "average_ranks",
+            "binomial_distribution",
+            "binomial_test",
+            "bonferroni_dunn",
+            "bonferroni_dunn_q",
+            "contingency_table",
+            "cv5x2_t_test",
+            "friedman",
+            "holm",
+            "mcnemar",
+            "nemenyi",
+            "nemenyi_q",
+            "paired_t_test",
+            "rank_table",
+            "t_test",
+            "wilcoxon",
+        )
+    },
+    **{
+        name: ("frameeval.uncertainty", name)
+        for name in (
+            "bootstrap_ci",
+            "bootstrap_replicates",
+            "corrected_resampled_t_test",
+            "cv5x2_f_test",
+            "delong_ci",
+            "delong_test",
+            "roc_band",
+        )
+    },
+    "write_report": ("frameeval.report", "report"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_MODULES:
+        module = importlib.import_module(f"frameeval.{name}")
+        globals()[name] = module
+        return module
+    if name in _LAZY_NAMES:
+        module_name, attr = _LAZY_NAMES[name]
+        value = getattr(importlib.import_module(module_name), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'frameeval' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
+
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
+    from frameeval import charts, compare, report, uncertainty
+    from frameeval.compare import (
+        average_ranks,
+        binomial_distribution,
+        binomial_test,
+        bonferroni_dunn,
+        bonferroni_dunn_q,
+        contingency_table,
+        cv5x2_t_test,
+        friedman,
+        holm,
+        mcnemar,
+        nemenyi,
+        nemenyi_q,
+        paired_t_test,
+        rank_table,
+        t_test,
+        wilcoxon,
+    )
+    from frameeval.report import report as write_report
+    from frameeval.uncertainty import (
+        bootstrap_ci,
+        bootstrap_replicates,
+        corrected_resampled_t_test,
+        cv5x2_f_test,
+        delong_ci,
+        delong_test,
+        roc_band,
+    )
 
 __all__ = [
     "MEASURES",
