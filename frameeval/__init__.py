@@ -9,7 +9,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from frameeval import datasets, exceptions, split
+from frameeval._frame import DASK_FORMS as _DASK_FORMS
 from frameeval._frame import collect
+from frameeval._frame import dask_form as _dask_form
 from frameeval._version import __version__
 from frameeval.confusion import (
     classification_report,
@@ -55,6 +57,21 @@ from frameeval.metrics import (
     tnr,
     tpr,
 )
+
+# a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
+best_threshold = _dask_form(best_threshold)
+break_even_point = _dask_form(break_even_point)
+classification_report = _dask_form(classification_report)
+confusion_matrix = _dask_form(confusion_matrix)
+cost_curve = _dask_form(cost_curve)
+cost_lines = _dask_form(cost_lines)
+cost_sensitive_error = _dask_form(cost_sensitive_error)
+expected_total_cost = _dask_form(expected_total_cost)
+macro_micro = _dask_form(macro_micro)
+pr_curve = _dask_form(pr_curve)
+ranking_report = _dask_form(ranking_report)
+roc_convex_hull = _dask_form(roc_convex_hull)
+roc_curve = _dask_form(roc_curve)
 
 # Heavy parts load on first use (PEP 562): the comparison tests and the uncertainty module need
 # scipy, charts and the report need altair / vl-convert. ``fe.friedman``, ``fe.charts.roc`` and
@@ -106,6 +123,8 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY_NAMES:
         module_name, attr = _LAZY_NAMES[name]
         value = getattr(importlib.import_module(module_name), attr)
+        if name in _DASK_FORMS:
+            value = _dask_form(value)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'frameeval' has no attribute {name!r}")
@@ -116,8 +135,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
-    from frameeval import charts, compare, report, uncertainty
-    from frameeval.compare import (
+    from frameeval.compare import (  # type: ignore[no-redef]
         average_ranks,
         binomial_distribution,
         binomial_test,

@@ -9,14 +9,41 @@ frameeval collects, an embedded check that fails is re-raised as its ``FrameEval
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ParamSpec, TypeVar
 
 import polars as pl
 
 from frameeval import exceptions
 from frameeval.exceptions import FrameEvalError, InvalidParameterError
+
+#: the top-level functions with a form in :mod:`frameeval.dask` (tests check it is that list)
+DASK_FORMS = frozenset(
+    {
+        "best_threshold",
+        "bootstrap_ci",
+        "bootstrap_replicates",
+        "break_even_point",
+        "classification_report",
+        "confusion_matrix",
+        "contingency_table",
+        "cost_curve",
+        "cost_lines",
+        "cost_sensitive_error",
+        "expected_total_cost",
+        "macro_micro",
+        "mcnemar",
+        "pr_curve",
+        "ranking_report",
+        "roc_convex_hull",
+        "roc_curve",
+    }
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _EMBEDDED = re.compile(r'frameeval\[(\w+)\]: (.*?)(?:"\]|", "|"\)|"$|\n)', re.S)
 
@@ -33,10 +60,47 @@ def to_lazy(data: Any, func: str) -> tuple[pl.LazyFrame, bool]:
         if isinstance(converted, pl.Series):  # a pyarrow Array / ChunkedArray
             converted = converted.to_frame()
         return converted.lazy(), True
+    if is_dask(data):
+        hint = (
+            f"call frameeval.dask.{func}(data, ...), which runs it on the Dask cluster"
+            if func in DASK_FORMS
+            else f"{func}() has no Dask form (see frameeval.dask for those that do); "
+            "collect the data first (data.compute()) if it fits in memory"
+        )
+        raise InvalidParameterError(
+            f"{func}(): data must be a polars DataFrame or LazyFrame (or a pandas DataFrame / "
+            f"pyarrow Table), got a Dask {type(data).__name__} ({type(data).__module__}).\n"
+            f"Hint: {hint}."
+        )
     raise InvalidParameterError(
         f"{func}(): data must be a polars DataFrame or LazyFrame (or a pandas DataFrame / "
-        f"pyarrow Table), got {type(data).__name__}."
+        f"pyarrow Table), got {type(data).__name__} ({type(data).__module__})."
     )
+
+
+def is_dask(data: Any) -> bool:
+    """A Dask collection (legacy ``dask.dataframe`` or dask-expr), recognised without importing
+    Dask."""
+    return any(
+        cls.__module__.split(".")[0] in {"dask", "dask_expr"} for cls in type(data).__mro__
+    )
+
+
+def dask_form(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` that hands a Dask DataFrame (first argument or ``data=``) to
+    ``frameeval.dask.<name>``, the same call on the cluster; other inputs go to ``fn``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        data = args[0] if args else kwargs.get("data")
+        if is_dask(data):
+            import frameeval.dask
+
+            form: Callable[P, R] = getattr(frameeval.dask, fn.__name__)
+            return form(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    return wrapper
 
 
 def finish(lf: pl.LazyFrame, eager: bool) -> Any:

@@ -103,6 +103,7 @@ import frameeval.confusion as _confusion
 import frameeval.curves as _curves
 import frameeval.uncertainty as _uncertainty
 from frameeval._frame import as_keys, collect
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Keys
 from frameeval._validate import Checks, check_not_empty_eager, label_dtype, label_expr
 from frameeval.compare import contingency_table as _contingency_table
@@ -359,7 +360,7 @@ def _pairs(
     pred: str,
     a: Any,
     b: Any,
-    learner: str,
+    learner: str | None,
     instance: str,
     by: Keys,
     client: Any,
@@ -369,6 +370,9 @@ def _pairs(
     partition, tree-reduce, enforce the checks on the merged counts."""
     _check_split(split_every, func)
     ddf, schema = _frame(data, func)
+    (learner,) = resolve_roles(
+        pl.LazyFrame(schema=schema), func, [truth, pred, instance, by], learner=learner
+    )
     # schema checks (missing column, dtype, parameters) exactly as on one machine: no data read
     pairing = {"a": a, "b": b, "learner": learner, "instance": instance, "by": by}
     single(pl.LazyFrame(schema=schema), truth, pred, **pairing, **kwargs)
@@ -1048,7 +1052,7 @@ def contingency_table(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
+    learner: str | None = None,
     instance: str = "instance",
     by: Keys = None,
     client: Any = None,
@@ -1123,7 +1127,7 @@ def mcnemar(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
+    learner: str | None = None,
     instance: str = "instance",
     by: Keys = None,
     exact: bool = False,

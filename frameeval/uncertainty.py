@@ -36,6 +36,7 @@ import polars as pl
 from scipy import special, stats
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
@@ -1237,7 +1238,7 @@ def delong_test(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
+    learner: str | None = None,
     instance: str = "instance",
     by: Keys = None,
     pos_label: Any = None,
@@ -1311,6 +1312,7 @@ def delong_test(
     >>> out.select("roc_auc_a", "roc_auc_b", "reject").row(0)
     (1.0, 0.6666666666666666, False)
     """
+    learner, = resolve_roles(data, "delong_test", [by, truth, score, instance], learner=learner)
     func = "delong_test"
     alpha = _check_level(alpha, func, "alpha")
     lf, eager, keys, schema, is_pos, checks = _open_scores(
@@ -1551,7 +1553,7 @@ def corrected_resampled_t_test(
     b: Any,
     n_train: float,
     n_test: float,
-    learner: str = "learner",
+    learner: str | None = None,
     pair: str | Sequence[str] = "fold",
     by: Keys = None,
     higher_is_better: bool | None = None,
@@ -1631,6 +1633,7 @@ def corrected_resampled_t_test(
     >>> round(out["statistic"][0], 4)  # 0.0275 / (0.015 · √(1/4 + 1/3))
     2.4004
     """
+    learner, = resolve_roles(data, "corrected_resampled_t_test", [by, metric, pair], learner=learner)
     func = "corrected_resampled_t_test"
     alpha = _check_level(alpha, func, "alpha")
     for name, value in (("n_train", n_train), ("n_test", n_test)):
@@ -1704,9 +1707,9 @@ def cv5x2_f_test(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
-    repeat: str = "repeat",
-    fold: str = "fold",
+    learner: str | None = None,
+    repeat: str | None = None,
+    fold: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -1778,6 +1781,7 @@ def cv5x2_f_test(
     >>> round(out["critical_value"][0], 4)
     4.7351
     """
+    learner, repeat, fold = resolve_roles(data, "cv5x2_f_test", [by, metric], learner=learner, repeat=repeat, fold=fold)
     func = "cv5x2_f_test"
     alpha = _check_level(alpha, func, "alpha")
     check_parameter(

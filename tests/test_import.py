@@ -37,7 +37,7 @@ def test_lazy_names_resolve_to_the_same_objects() -> None:
     from frameeval import bootstrap_ci, friedman, write_report
 
     assert friedman is frameeval.compare.friedman is fe.friedman
-    assert bootstrap_ci is frameeval.uncertainty.bootstrap_ci
+    assert bootstrap_ci.__wrapped__ is frameeval.uncertainty.bootstrap_ci  # the Dask dispatch
     assert write_report is frameeval.report.report
     assert fe.charts.roc is frameeval.charts.roc
     assert fe.compare is frameeval.compare and fe.report is frameeval.report
@@ -53,6 +53,12 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         fe.nope  # noqa: B018
+
+
+def test_each_subpackage_imports_first_in_a_fresh_interpreter() -> None:
+    for module in ("frameeval.uncertainty", "frameeval.compare", "frameeval.charts",
+                   "frameeval.report", "frameeval.cli"):
+        _loaded_after(f"import {module}")
 
 
 def test_first_use_loads_scipy() -> None:

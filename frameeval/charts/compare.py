@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys
+from frameeval._roles import resolve as resolve_roles
 from frameeval._validate import check_parameter, require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
@@ -428,7 +429,7 @@ def cd_diagram(
     cd: Any = None,
     *,
     style: Literal["interval", "demsar"] = "interval",
-    learner: str = "learner",
+    learner: str | None = None,
     average_rank: str = "average_rank",
     by: str | Sequence[str] | None = None,
     facet: str | Sequence[str] | None = None,
@@ -485,6 +486,9 @@ def cd_diagram(
     ['point', 'rule']
     """
     func = "cd_diagram"
+    (learner,) = resolve_roles(
+        ranks, func, [average_rank, by, "cd", "n_blocks", "n_learners"], learner=learner
+    )
     check_parameter(
         style in ("interval", "demsar"),
         func,
@@ -756,7 +760,7 @@ def rank_heatmap(
     ranks: Any,
     average: Any = None,
     *,
-    learner: str = "learner",
+    learner: str | None = None,
     rank: str = "rank",
     block: str | Sequence[str] | None = None,
     facet: str | Sequence[str] | None = None,
@@ -802,6 +806,7 @@ def rank_heatmap(
     ['rect', 'text']
     """
     func = "rank_heatmap"
+    (learner,) = resolve_roles(ranks, func, [rank, block, facet], learner=learner)
     lf = b.lazy(ranks, func)
     schema = b.columns(lf, func, numeric={"rank": rank}, learner=learner)
     facets = b.facet_columns(facet, schema, func)
@@ -895,7 +900,7 @@ def metric_distribution(
     scores: Any,
     metric: str | None = None,
     *,
-    learner: str = "learner",
+    learner: str | None = None,
     color: str | None = None,
     facet: str | Sequence[str] | None = None,
     points: bool = True,
@@ -941,6 +946,7 @@ def metric_distribution(
     ['boxplot', 'point']
     """
     func = "metric_distribution"
+    (learner,) = resolve_roles(scores, func, [metric, color, facet], learner=learner)
     lf = b.lazy(scores, func)
     schema = lf.collect_schema()
     if metric is None:

@@ -19,6 +19,8 @@ statistics frame, inside the lazy plan — a LazyFrame in gives a LazyFrame out,
 when it is collected. Critical values come from the distributions, never from copied tables.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.one_learner import binomial_distribution, binomial_test, t_test
 from frameeval.compare.post_hoc import (
@@ -31,8 +33,18 @@ from frameeval.compare.post_hoc import (
 from frameeval.compare.ranks import average_ranks, friedman, rank_table
 from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon
 
-# the resampling-corrected two-learner tests (issue 10) sit next to the others
-from frameeval.uncertainty import corrected_resampled_t_test, cv5x2_f_test
+# the resampling-corrected two-learner tests (issue 10) sit next to the others; they live in
+# frameeval.uncertainty, which imports this package's plumbing: resolved on first use (PEP 562)
+if TYPE_CHECKING:
+    from frameeval.uncertainty import corrected_resampled_t_test, cv5x2_f_test
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("corrected_resampled_t_test", "cv5x2_f_test"):
+        import frameeval.uncertainty
+
+        return getattr(frameeval.uncertainty, name)
+    raise AttributeError(f"module 'frameeval.compare' has no attribute {name!r}")
 
 __all__ = [
     "average_ranks",

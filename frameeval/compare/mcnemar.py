@@ -14,6 +14,7 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import collect, finish
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import Checks, check_labels, check_parameter, label_expr, require_columns
 from frameeval.compare._common import (
@@ -260,7 +261,7 @@ def contingency_table(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
+    learner: str | None = None,
     instance: str = "instance",
     by: Keys = None,
 ) -> Any:
@@ -309,6 +310,7 @@ def contingency_table(
     >>> fe.contingency_table(df, "y", "p", a="A", b="B").select("cell", "count").rows()
     [('e00', 1), ('e01', 0), ('e10', 1), ('e11', 1)]
     """
+    learner, = resolve_roles(data, "contingency_table", [by, truth, pred, instance], learner=learner)
     func = "contingency_table"
     counts, eager, keys, _ = _counts(
         data, func, truth, pred, a, b, learner, instance, by, _TABLE_OUT
@@ -355,7 +357,7 @@ def mcnemar(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
+    learner: str | None = None,
     instance: str = "instance",
     by: Keys = None,
     exact: bool = False,
@@ -422,6 +424,7 @@ def mcnemar(
     >>> fe.mcnemar(df, "y", "p", a="A", b="B").select("e01", "e10", "statistic", "df").row(0)
     (0, 3, 1.3333333333333333, 1)
     """
+    learner, = resolve_roles(data, "mcnemar", [by, truth, pred, instance], learner=learner)
     func = "mcnemar"
     alpha = check_alpha(alpha, func)
     check_parameter(isinstance(exact, bool), func, f"exact must be a bool, got {exact!r}.")

@@ -17,6 +17,7 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import check_numeric, check_parameter, require_columns
 from frameeval.compare._common import (
@@ -240,8 +241,8 @@ def nemenyi(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -302,6 +303,7 @@ def nemenyi(
     >>> round(out["cd"][0], 4)  # q = 2.3437 (Table 2.7: 2.344), CD = q √(3·4 / (6·4))
     1.6572
     """
+    block, learner = resolve_roles(data, "nemenyi", [by, metric], block=block, learner=learner)
     return _post_hoc(
         data, "nemenyi", metric, block, learner, by, higher_is_better, alpha, control=None
     )
@@ -312,8 +314,8 @@ def bonferroni_dunn(
     metric: str,
     *,
     control: Any,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -374,6 +376,7 @@ def bonferroni_dunn(
     >>> fe.bonferroni_dunn(df, "error_rate", control="A").select("a", "b", "reject").rows()
     [('B', 'A', False), ('C', 'A', False)]
     """
+    block, learner = resolve_roles(data, "bonferroni_dunn", [by, metric], block=block, learner=learner)
     func = "bonferroni_dunn"
     lf, _ = to_lazy(data, func)
     schema = lf.collect_schema()

@@ -16,6 +16,7 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import finish
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval.compare._common import (
     cells,
@@ -107,8 +108,8 @@ def rank_table(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
 ) -> Any:
@@ -155,6 +156,7 @@ def rank_table(
     >>> fe.rank_table(df, "accuracy")["rank"].to_list()
     [1.0, 2.0, 3.0, 3.0, 1.5, 1.5]
     """
+    block, learner = resolve_roles(data, "rank_table", [by, metric], block=block, learner=learner)
     func = "rank_table"
     ranks, eager, keys = ranked(
         data, func, metric, block, learner, by, higher_is_better, [metric, "rank"]
@@ -167,8 +169,8 @@ def average_ranks(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
 ) -> Any:
@@ -203,6 +205,7 @@ def average_ranks(
     >>> fe.average_ranks(df, "accuracy").rows()
     [('A', 2.0, 2), ('B', 1.75, 2), ('C', 2.25, 2)]
     """
+    block, learner = resolve_roles(data, "average_ranks", [by, metric], block=block, learner=learner)
     func = "average_ranks"
     ranks, eager, keys = ranked(
         data, func, metric, block, learner, by, higher_is_better, ["average_rank", "n_blocks"]
@@ -240,8 +243,8 @@ def friedman(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -317,6 +320,7 @@ def friedman(
     >>> out.select("chi2", "f_statistic", "df1", "df2").row(0)
     (4.5, 3.857142857142857, 2, 6)
     """
+    block, learner = resolve_roles(data, "friedman", [by, metric], block=block, learner=learner)
     func = "friedman"
     alpha = check_alpha(alpha, func)
     ranks, eager, keys = ranked(

@@ -14,6 +14,7 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import finish
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import check_parameter, require_columns
 from frameeval.compare._common import (
@@ -98,7 +99,7 @@ def paired_t_test(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
+    learner: str | None = None,
     pair: str = "fold",
     by: Keys = None,
     higher_is_better: bool | None = None,
@@ -165,6 +166,7 @@ def paired_t_test(
     >>> out.select("n_pairs", "mean", "df", "better").row(0)
     (3, -0.11, 2, 'A')
     """
+    learner, = resolve_roles(data, "paired_t_test", [by, metric, pair], learner=learner)
     func = "paired_t_test"
     alpha = check_alpha(alpha, func)
     lf, eager, keys, schema = open_frame(data, func, by)
@@ -204,9 +206,9 @@ def cv5x2_t_test(
     *,
     a: Any,
     b: Any,
-    learner: str = "learner",
-    repeat: str = "repeat",
-    fold: str = "fold",
+    learner: str | None = None,
+    repeat: str | None = None,
+    fold: str | None = None,
     variant: Literal["textbook", "dietterich"] = "textbook",
     by: Keys = None,
     higher_is_better: bool | None = None,
@@ -277,6 +279,7 @@ def cv5x2_t_test(
     >>> fe.cv5x2_t_test(df, "error_rate", a="A", b="B").select("df", "better").row(0)
     (5, 'A')
     """
+    learner, repeat, fold = resolve_roles(data, "cv5x2_t_test", [by, metric], learner=learner, repeat=repeat, fold=fold)
     func = "cv5x2_t_test"
     alpha = check_alpha(alpha, func)
     check_parameter(
@@ -404,8 +407,8 @@ def wilcoxon(
     *,
     a: Any = None,
     b: Any = None,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     zero_method: Literal["zsplit", "wilcox", "pratt"] = "zsplit",
@@ -508,6 +511,7 @@ def wilcoxon(
     ...     "statistic", "exact", "p_value", "better").row(0)
     (0.0, True, 0.03125, 'A')
     """
+    block, learner = resolve_roles(data, "wilcoxon", [by, metric], block=block, learner=learner)
     func = "wilcoxon"
     alpha = check_alpha(alpha, func)
     check_parameter(
