@@ -1,4 +1,10 @@
-"""The ``frameeval`` command. Thin: parses arguments, calls the library, prints."""
+"""The ``frameeval`` command. Thin: parses arguments, checks them on the data's schema (and a
+cheap scan of the truth column), calls the library, prints.
+
+Exit codes: 0 success; 2 a usage error (a flag, a column name, a label, the input or output
+path) — one line on stderr naming the flag, found before any work; 1 an error in the data found
+while computing (one line on stderr).
+"""
 
 from __future__ import annotations
 
@@ -6,56 +12,106 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from frameeval._version import __version__
 
+EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
+_ROLE_HELP = {
+    "truth": "the true label column",
+    "pred": "the predicted (hard) label column",
+    "score": "the score column (numeric, larger = more positive), for ROC, P-R and cost curves",
+    "learner": "the learner (model) column",
+    "fold": "the cross-validation fold column",
+    "repeat": "the repetition (run, seed) column",
+    "instance": "the test-instance (row id) column, for McNemar's pairing",
+}
 
-def _report(args: argparse.Namespace) -> int:
+
+class _UsageError(Exception):
+    """A command-line mistake: one line, exit code 2."""
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Help that shows each option's default (where it has one worth showing)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (
+            action.option_strings
+            and "%(default)" not in text
+            and action.default not in (None, False, argparse.SUPPRESS)
+        ):
+            text += " (default: %(default)s)"
+        return text
+
+
+def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if not args.example and args.results is None:
+        parser.print_usage(sys.stderr)
+        raise _UsageError("give RESULTS (a Parquet file, a glob of Parquet files, or a CSV file) "
+                          "or --example.")
+    if args.example and args.results is not None:
+        raise _UsageError("give either RESULTS or --example, not both.")
+    if Path(args.output).exists() and not args.force:
+        raise _UsageError(f"-o/--output {args.output!r} exists; pass --force to overwrite it.")
+
     from frameeval.datasets import EXAMPLE_RESULTS
     from frameeval.exceptions import FrameEvalError
-    from frameeval.report import report
-    from frameeval.report.roles import read_results
+    from frameeval.report.roles import (
+        Roles,
+        check_roles,
+        infer_roles,
+        numeric_score,
+        read_results,
+    )
 
-    if args.example == (args.results is not None):
-        raise _UsageError("give either RESULTS or --example, not both and not neither")
-    if Path(args.output).exists() and not args.force:
-        raise FrameEvalError(
-            f"output {args.output!r} exists; refusing to overwrite it without --force"
-        )
     source = str(EXAMPLE_RESULTS) if args.example else args.results
-    data = read_results(source)
+    if not args.example and not _matches(source):
+        raise _UsageError(f"RESULTS {source!r} must name a file or a glob of files, got no "
+                          "such file.")
+    try:  # everything the user typed is checked here, on the schema and a cheap scan
+        data = read_results(source)
+        given = Roles(truth=args.truth, pred=args.pred, score=args.score, learner=args.learner,
+                      dataset=args.by, fold=args.fold, repeat=args.repeat,
+                      instance=args.instance)
+        roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
+        pos_label = check_roles(data, roles, args.pos_label, cli=True)
+        data = numeric_score(data, roles)
+    except FrameEvalError as err:
+        raise _UsageError(_first_line(err).removeprefix("frameeval report: error: ")) from None
 
     def progress(message: str) -> None:
         if not args.quiet:
             print(f"frameeval: {message}…", file=sys.stderr, flush=True)
 
-    from frameeval.report.roles import Roles, infer_roles
-
-    given = Roles(truth=args.truth, pred=args.pred, score=args.score, learner=args.learner,
-                  dataset=args.by, fold=args.fold, repeat=args.repeat, instance=args.instance)
-    roles, inferred = infer_roles(data.collect_schema(), given)
     progress(f"columns: {roles.describe(inferred)}")
+    from frameeval.report import report
+
     path = report(
         data, args.output, truth=roles.truth, pred=roles.pred, score=roles.score,
         learner=roles.learner, dataset=roles.dataset, fold=roles.fold, repeat=roles.repeat,
         instance=roles.instance, alpha=args.alpha, cost01=args.cost01, cost10=args.cost10,
-        pos_label=_label(args.pos_label), title=args.title, force=args.force, progress=progress,
+        pos_label=pos_label, title=args.title, force=args.force, progress=progress,
     )
     print(f"frameeval: wrote {path}", file=sys.stderr)
-    return 0
+    return EXIT_OK
 
 
-def _label(value: str | None) -> object:
-    """A --pos-label string as the label it most likely is (an int where it parses)."""
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        return value
+def _matches(path: str) -> bool:
+    import glob
+
+    if any(ch in path for ch in "*?["):
+        return bool(glob.glob(path))
+    return Path(path).exists()
 
 
-def _demo(args: argparse.Namespace) -> int:
+def _first_line(err: BaseException) -> str:
+    text = str(err)
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import polars as pl
 
     import frameeval as fe
@@ -66,46 +122,64 @@ def _demo(args: argparse.Namespace) -> int:
     ).sort("learner")
     with pl.Config(tbl_rows=-1):
         print(table)
-    return 0
-
-
-class _UsageError(Exception):
-    pass
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="frameeval",
         description="Model evaluation and selection on long-format result frames.",
+        epilog="Exit codes: 0 success, 2 usage error (a flag, column, label or path), "
+        "1 data error found while computing. Errors are one line on stderr.",
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"frameeval {__version__}")
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     rep = sub.add_parser(
         "report",
         help="write a self-contained HTML report of a result table",
         description="Write one self-contained (offline) HTML report of a long result table "
-        "(Parquet, a glob of Parquet files, or CSV). Column roles not given are inferred "
-        "from common names and printed.",
+        "(one row per prediction: Parquet, a glob of Parquet files, or CSV). Column roles "
+        "not given are inferred from common names and printed; a role with several "
+        "candidate columns must be given.",
+        epilog="Exit codes: 0 success, 2 usage error, 1 data error.",
+        formatter_class=_Formatter,
     )
-    rep.add_argument("results", nargs="?", help="Parquet file, glob of Parquet files, or CSV")
+    rep.add_argument("results", nargs="?", metavar="RESULTS",
+                     help="Parquet file, glob of Parquet files (quote it), or CSV file")
     rep.add_argument("--example", action="store_true",
-                     help="use the embedded example results (real data, 5 learners x 4 data sets)")
-    rep.add_argument("-o", "--output", default="report.html", help="output HTML file")
-    rep.add_argument("--force", action="store_true", help="overwrite an existing output")
-    for role in ("truth", "pred", "score", "learner", "fold", "repeat", "instance"):
-        rep.add_argument(f"--{role}", default=None, metavar="COLUMN", help=f"the {role} column")
+                     help="use the embedded example results (real data, 5 learners x 4 data "
+                     "sets) instead of RESULTS")
+    rep.add_argument("-o", "--output", default="report.html", metavar="PATH",
+                     help="output HTML file")
+    rep.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    from frameeval._roles import COMMON_NAMES
+
+    for role, text in _ROLE_HELP.items():
+        names = ", ".join(COMMON_NAMES[role])
+        rep.add_argument(f"--{role}", default=None, metavar="COLUMN",
+                         help=f"{text} (default: the column named {names})")
     rep.add_argument("--by", default=None, metavar="COLUMN",
-                     help="the data set (block) column")
-    rep.add_argument("--pos-label", default=None, help="positive class of binary tasks")
-    rep.add_argument("--alpha", type=float, default=0.05, help="significance level")
+                     help="the data set (block) column; the tests compare learners over its "
+                     f"values (default: the column named {', '.join(COMMON_NAMES['block'])})")
+    rep.add_argument("--pos-label", default=None, metavar="LABEL",
+                     help="positive class of the binary data sets; required for string labels "
+                     "(default: 1, or True for boolean labels)")
+    rep.add_argument("--alpha", type=float, default=0.05, help="significance level of the tests")
     rep.add_argument("--cost01", type=float, default=1.0,
-                     help="cost of missing a positive (eq 2.23)")
-    rep.add_argument("--cost10", type=float, default=1.0, help="cost of a false alarm")
-    rep.add_argument("--title", default="frameeval report")
-    rep.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    rep.set_defaults(func=_report)
-    demo = sub.add_parser("demo", help="print a few measures of the embedded example")
-    demo.set_defaults(func=_demo)
+                     help="cost of missing a positive, for the cost curves (eq 2.23)")
+    rep.add_argument("--cost10", type=float, default=1.0,
+                     help="cost of a false alarm, for the cost curves (eq 2.23)")
+    rep.add_argument("--title", default="frameeval report", help="title of the HTML page")
+    rep.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    rep.set_defaults(func=_report, sub=rep)
+    demo = sub.add_parser(
+        "demo", help="print accuracy, F1 and AUC of the embedded example (no input needed)",
+        description="Print accuracy, F1 and ROC AUC of five learners on the embedded "
+        "breast-cancer example results: a first look without any data of your own.",
+        formatter_class=_Formatter,
+    )
+    demo.set_defaults(func=_demo, sub=demo)
     return parser
 
 
@@ -114,16 +188,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 0
+        return EXIT_OK
+    sub: Any = args.sub
     try:
-        return int(args.func(args))
+        return int(args.func(args, sub))
     except _UsageError as err:
-        parser.error(str(err))
+        print(f"{sub.prog}: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("frameeval: interrupted", file=sys.stderr)
+        return 130
     except Exception as err:  # a one-line message, not a traceback
-        first = str(err).splitlines()[0] if str(err) else type(err).__name__
-        print(f"frameeval: error: {first}", file=sys.stderr)
-        return 1
-    return 0
+        print(f"{sub.prog}: error: {_first_line(err)}", file=sys.stderr)
+        return EXIT_DATA
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,24 +2,35 @@
 
 from __future__ import annotations
 
+import difflib
 import glob
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from frameeval.exceptions import ColumnNotFoundError, InvalidParameterError
+from frameeval._roles import COMMON_NAMES, infer_column
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    InvalidDtypeError,
+    InvalidParameterError,
+    UnknownLabelError,
+)
 
+#: the common names of each role (the library's and the CLI's, from :mod:`frameeval._roles`)
 CANDIDATES: dict[str, tuple[str, ...]] = {
-    "truth": ("truth", "y_true", "y", "label", "target", "actual"),
-    "pred": ("pred", "y_pred", "prediction", "predicted"),
-    "score": ("score", "y_score", "proba", "probability", "prob"),
-    "learner": ("learner", "model", "classifier", "algorithm", "estimator"),
-    "dataset": ("dataset", "data_set", "data", "task"),
-    "fold": ("fold", "cv_fold", "split"),
-    "repeat": ("repeat", "run"),
-    "instance": ("instance", "row_id", "instance_id", "id"),
+    role: COMMON_NAMES["block" if role == "dataset" else role]
+    for role in ("truth", "pred", "score", "learner", "dataset", "fold", "repeat", "instance")
 }
+
+#: how the command line spells each role
+FLAGS = {"dataset": "--by"}
+
+
+def flag(role: str) -> str:
+    """The command-line flag of a role: ``--truth``, ``--by`` (the data set)."""
+    return FLAGS.get(role, f"--{role.replace('_', '-')}")
 
 
 @dataclass
@@ -65,33 +76,148 @@ def read_results(path: str) -> pl.LazyFrame:
     )
 
 
-def infer_roles(schema: pl.Schema, given: Roles) -> tuple[Roles, set[str]]:
-    """Fill the roles not given from well-known column names; check the given ones exist."""
+def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[Roles, set[str]]:
+    """Fill the roles not given from common column names (:mod:`frameeval._roles`); check the
+    given ones exist. With ``cli=True`` errors name the flags (``--by``, ``--truth``) and say
+    ``frameeval report: error:``; else the keywords of :func:`frameeval.write_report`."""
     names = list(schema.names())
-    lower = {n.lower(): n for n in names}
+    where = "frameeval report: error" if cli else "report()"
+
+    def spell(role: str) -> str:
+        role = "dataset" if role == "block" else role
+        return flag(role) if cli else f"{role}="
+
     roles = Roles(**{f.name: getattr(given, f.name) for f in fields(given)})
-    inferred: set[str] = set()
     for f in fields(roles):
         value = getattr(roles, f.name)
-        if value is not None:
-            if value not in schema:
-                raise ColumnNotFoundError(
-                    f"report(): column {value!r} (--{f.name}) not found, got columns {names}."
-                )
+        if value is not None and value not in schema:
+            close = difflib.get_close_matches(str(value), names, n=1)
+            maybe = f"; did you mean {close[0]!r}?" if close else ""
+            raise ColumnNotFoundError(
+                f"{where}: {spell(f.name)} must name a column, got {value!r}, which is not one "
+                f"of {names}{maybe}" + ("" if maybe else ".")
+            )
+    inferred: set[str] = set()
+    taken = [v for v in vars(roles).values() if v is not None]
+    for f in fields(roles):
+        if getattr(roles, f.name) is not None:
             continue
-        for candidate in CANDIDATES[f.name]:
-            if candidate in lower and lower[candidate] not in vars(roles).values():
-                setattr(roles, f.name, lower[candidate])
-                inferred.add(f.name)
-                break
-    if roles.truth is None:
-        raise ColumnNotFoundError(
-            f"report(): a truth column is required (--truth), got columns {names}.\n"
-            f"Hint: name it one of {list(CANDIDATES['truth'])} or pass --truth COLUMN."
+        role = "block" if f.name == "dataset" else f.name
+        column = infer_column(
+            names, role, where=where, exclude=taken, required=f.name == "truth", spell=spell
         )
+        if column is not None:
+            setattr(roles, f.name, column)
+            inferred.add(f.name)
+            taken.append(column)
     if roles.pred is None and roles.score is None:
         raise ColumnNotFoundError(
-            f"report(): a pred or score column is required (--pred / --score), got columns "
-            f"{names}."
+            f"{where}: {spell('pred')} or {spell('score')} must be given when no column has a "
+            f"common pred or score name ({', '.join(COMMON_NAMES['pred'] + COMMON_NAMES['score'])})"
+            f", got columns {names}."
         )
     return roles, inferred
+
+
+def check_roles(
+    data: pl.LazyFrame, roles: Roles, pos_label: Any = None, *, cli: bool = False
+) -> Any:
+    """Check the role columns' dtypes on the schema and the labels on a cheap scan (the truth
+    column's distinct values per data set), before any work; return ``pos_label`` as a label of
+    the truth column's dtype (a ``--pos-label`` string parsed to an int for integer labels).
+
+    Raises when the score is not numeric, truth and pred are of different families (numbers,
+    strings, booleans), or a binary data set's positive class is unknown: string labels need
+    ``pos_label``, numeric ones default to 1 (``True`` for booleans), and it must be a label.
+    """
+    where = "frameeval report: error" if cli else "report()"
+
+    def spell(role: str) -> str:
+        return flag(role) if cli else f"{role}="
+
+    schema = data.collect_schema()
+    if roles.score is not None and not schema[roles.score].is_numeric() and not _empty(
+        data, roles.score
+    ):
+        raise InvalidDtypeError(
+            f"{where}: {spell('score')} column {roles.score!r} must be numeric (larger = more "
+            f"positive), got {schema[roles.score]}."
+        )
+    truth = schema[roles.truth] if roles.truth else None
+    family = _family(truth) if truth is not None else None
+    if roles.pred is not None and _family(schema[roles.pred]) != family:
+        raise InvalidDtypeError(
+            f"{where}: {spell('pred')} column {roles.pred!r} must hold labels like "
+            f"{spell('truth')} column {roles.truth!r} ({truth}), got {schema[roles.pred]}."
+        )
+    column = pl.col(roles.truth)
+    per_set = data.group_by(roles.dataset or pl.lit(0)).agg(column.drop_nulls().n_unique())
+    binary = per_set.filter(column == 2).select(pl.len()).collect().item() > 0
+    labels = data.select(column.drop_nulls().unique()).collect().to_series()
+    shown = sorted(labels.head(20).to_list(), key=str)
+    label = _as_label(pos_label, truth, where, spell)
+    if label is None:
+        if not binary:
+            return None
+        if family == "string":
+            raise UnknownLabelError(
+                f"{where}: {spell('pos_label')} must name the positive class of the binary data "
+                f"sets when labels are strings, got labels {shown}."
+            )
+        label = True if family == "boolean" else 1
+        if label not in labels.to_list():
+            raise UnknownLabelError(
+                f"{where}: {spell('pos_label')} must name the positive class of the binary data "
+                f"sets when 1 is not a label, got labels {shown}."
+            )
+        return None
+    if label not in labels.to_list():
+        raise UnknownLabelError(
+            f"{where}: {spell('pos_label')} must be one of the labels of {spell('truth')} "
+            f"column {roles.truth!r}, got {pos_label!r}; labels: {shown}."
+        )
+    return label
+
+
+def _empty(data: pl.LazyFrame, column: str) -> bool:
+    """A column with no value at all (CSV infers an empty score column as text)."""
+    return bool(data.select(pl.col(column).drop_nulls().len() == 0).collect().item())
+
+
+def numeric_score(data: pl.LazyFrame, roles: Roles) -> pl.LazyFrame:
+    """``data`` with an all-null, non-numeric score column (from a CSV) cast to Float64."""
+    schema = data.collect_schema()
+    if roles.score is None or schema[roles.score].is_numeric():
+        return data
+    return data.with_columns(pl.col(roles.score).cast(pl.Float64))
+
+
+def _family(dtype: pl.DataType) -> str:
+    if dtype == pl.String or isinstance(dtype, pl.Categorical | pl.Enum):
+        return "string"
+    if dtype == pl.Boolean:
+        return "boolean"
+    return "numeric"
+
+
+def _as_label(value: Any, dtype: pl.DataType | None, where: str, spell: Any) -> Any:
+    """``pos_label`` (a string from the command line, or any label) in the truth's dtype."""
+    if value is None or dtype is None or not isinstance(value, str):
+        return value
+    family = _family(dtype)
+    if family == "string":
+        return value
+    if family == "boolean":
+        lowered = value.lower()
+        if lowered in {"true", "1"}:
+            return True
+        if lowered in {"false", "0"}:
+            return False
+    else:
+        try:
+            return int(value) if dtype.is_integer() else float(value)
+        except ValueError:
+            pass
+    raise InvalidParameterError(
+        f"{where}: {spell('pos_label')} must be a label of the {dtype} truth column, got {value!r}."
+    )
