@@ -582,6 +582,12 @@ def evaluate(
     learner's label, null if it returned only scores) and ``score`` (Float64, null if none).
     Sorted by learner, repeat, fold, role, instance.
 
+    One rule for names: the output uses the data contract's column names whatever the input's
+    (the ``truth=`` column comes out as ``truth``, the key as ``instance``), so every result
+    frame reads the same; :func:`learning_curve` and :func:`validation_curve` accept a
+    ``metric=`` over either name (``fe.accuracy("y", "pred")`` or ``fe.accuracy("truth",
+    "pred")``).
+
     Raises
     ------
     ColumnNotFoundError, DuplicateKeyError, UnknownLabelError
@@ -670,8 +676,24 @@ def _default_metric() -> pl.Expr:
     return error_rate("truth", "pred")
 
 
-def _scores(results: pl.DataFrame, keys: list[str], metric: pl.Expr, func: str) -> pl.DataFrame:
-    """Per split × role: the metric, with ``test`` renamed ``validation`` (model selection)."""
+def _scores(
+    results: pl.DataFrame,
+    keys: list[str],
+    metric: pl.Expr,
+    func: str,
+    names: Mapping[str | None, str] | None = None,
+) -> pl.DataFrame:
+    """Per split × role: the metric, with ``test`` renamed ``validation`` (model selection).
+
+    ``names`` maps the user's column names to the output's (``{"y": "truth"}``): the metric may
+    use either (one rule: the output uses the data contract's names; the user's own work too)."""
+    extra = [
+        pl.col(ours).alias(theirs)
+        for theirs, ours in (names or {}).items()
+        if theirs is not None and theirs not in results.columns
+    ]
+    if extra:
+        results = results.with_columns(extra)
     if results.filter(pl.col("role") == "validation").height:
         # train / validation / test splits: tuning never looks at the test set
         results = results.filter(pl.col("role") != "test")
@@ -686,9 +708,10 @@ def _scores(results: pl.DataFrame, keys: list[str], metric: pl.Expr, func: str) 
     try:
         out = results.group_by(by).agg(metric)
     except pl.exceptions.PolarsError as err:
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise InvalidParameterError(
-            f"{func}(): metric must be an aggregate expression over 'truth', 'pred', 'score', "
-            f"got an error ({err})."
+            f"{func}(): metric must be an aggregate expression over the columns "
+            f"{sorted(results.columns)}, got an error: {first}"
         ) from None
     return out.sort(by)
 
@@ -826,7 +849,8 @@ def learning_curve(
     schema = _output_schema(prep, columns, outcome)
     results = _results(outcome, func, ["learner", "train_size", "repeat", "fold", "role"], schema)
     _finish_errors(outcome, func, errors, results)
-    out = _scores(results, ["learner", "train_size"], expr, func)
+    names = {prep.truth: "truth", prep.key: "instance"}
+    out = _scores(results, ["learner", "train_size"], expr, func, names)
     return out if prep.eager else out.lazy()
 
 
@@ -948,7 +972,7 @@ def validation_curve(
     lazy = isinstance(res, pl.LazyFrame)
     res = res.collect() if lazy else res
     res = res.with_columns(pl.col("learner").cast(pl.Int64).alias("__fe_index"))
-    out = _scores(res, ["__fe_index"], expr, func)
+    out = _scores(res, ["__fe_index"], expr, func, {truth: "truth", instance: "instance"})
     table = pl.DataFrame(
         {
             "__fe_index": list(range(len(values))),
