@@ -1044,7 +1044,8 @@ def multiclass_roc_auc(
 
     * ``"none"`` — one row per class ``label``: the one-vs-rest AUC of that class's score
       (class vs all others, :func:`frameeval.roc_auc`); null when the class is absent from the
-      group or is its only class;
+      group or is its only class (an absent class's score column may be null in that group,
+      so data sets with different class sets share one call);
     * ``"macro"`` — the mean of the defined one-vs-rest AUCs;
     * ``"weighted"`` — their mean weighted by class prevalence (the classes' weight sums);
     * ``"ovo"`` — Hand & Till's M: the mean over unordered pairs {i, j} of both classes present
@@ -1135,6 +1136,16 @@ def multiclass_roc_auc(
     setup.checks.within(truth, "truth", classes, actual, dtype)
     w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
     k = len(classes)
+    # groups with different class sets (data sets of 3 and 10 classes in one frame): a class
+    # absent from a group may have null scores there; they enter no defined AUC (its mass is 0)
+    single = [c for c in columns if columns.count(c) == 1]
+    setup.lf = setup.lf.with_columns(
+        pl.when(pl.col(c).is_null() & ~(actual == cast[columns.index(c)]).any().over(setup.gkeys))
+        .then(pl.lit(0.0))
+        .otherwise(pl.col(c))
+        .alias(c)
+        for c in single
+    )
     wide: pl.LazyFrame | None = None
     for i, column in enumerate(columns):  # loop-ok: one aggregation per class column
         checks = setup.checks if i == 0 else Checks(func)
