@@ -36,6 +36,21 @@ def _has_entry(anchors: set[str], module: str, name: str) -> bool:
     )
 
 
+_ASSET = re.compile(r"<(?:script|link)\b[^>]*?\b(?:src|href)=[\"']?((?:https?:)?//[^\"' >]+)", re.I)
+
+
+def _external_assets(site: Path) -> list[tuple[str, str]]:
+    """(page, URL) of every ``<script src>`` / ``<link href>`` that leaves the site: the docs
+    must work offline (MathJax is vendored, web fonts are off)."""
+    found = []
+    for page in site.rglob("*.html"):
+        for tag in re.findall(r"<(?:script|link)\b[^>]*>", page.read_text("utf-8"), re.I):
+            if re.search(r"\brel=[\"']?(?:canonical|alternate)", tag):
+                continue  # a page's own address, not a resource it loads
+            found += [(str(page.relative_to(site)), url) for url in _ASSET.findall(tag)]
+    return found
+
+
 def test_mkdocs_build_strict_with_full_api_reference(tmp_path: Path) -> None:
     site = tmp_path / "site"
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
@@ -51,6 +66,9 @@ def test_mkdocs_build_strict_with_full_api_reference(tmp_path: Path) -> None:
     assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stderr[-8000:]}"
     for page in ("index.html", "getting-started/index.html", "coming-from/index.html"):
         assert (site / page).is_file(), f"the site has no {page}"
+
+    external = _external_assets(site)
+    assert not external, f"pages load scripts or styles from outside the site: {external[:5]}"
 
     anchors = _anchors(site)
     top = {n for n in fe.__all__ if n not in ("split", "compare", "charts")}
