@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import tempfile
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,21 @@ def _sklearn_loops(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray, 
     return rows
 
 
+@contextlib.contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null for a call into a third-party extension, whose panic
+    handler writes there directly (not through ``sys.stderr``); the caller prints one line."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]:
     """polars-ds and polarbearings, where installed: binary label measures per group (both take
     a score and a threshold; the 0/1 prediction with threshold 0.5 is the same labelling)."""
@@ -75,14 +93,16 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
             return df.group_by(KEYS).agg(
                 pds.query_confusion_matrix("y_true", "y_pred", all_metrics=True))
 
-        polars_ds()  # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype mismatch)
+        with _native_stderr_silenced():  # a Rust panic prints ~20 lines there before raising
+            polars_ds()  # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
         rows["polars-ds query_confusion_matrix(all_metrics=True)"] = timed(polars_ds)
     except ImportError:
         pass
     except BaseException as err:  # a Rust panic (pyo3 PanicException) is a BaseException
         if isinstance(err, KeyboardInterrupt):
             raise
-        print(f"  (polars-ds query_confusion_matrix fails here: {type(err).__name__})")
+        first = (str(err).strip().splitlines() or [""])[0][:100]
+        print(f"  (polars-ds query_confusion_matrix fails here: {type(err).__name__}: {first})")
     try:
         import polarbearings as pb
 

@@ -7,12 +7,15 @@ binary: 1 = malignant), wine, iris and digits (multiclass) — using frameeval's
 ``frameeval/datasets/example_results.parquet`` (what ``frameeval report --example`` reads).
 
 Run: ``python examples/make_example_results.py [--out PATH] [--small]`` (``--small``: two data
-sets, three learners, 3-fold — the test suite runs that).
+sets, three learners, 3-fold — the test suite runs that). Without ``--out`` the table goes to a
+temporary directory; the packaged table is replaced only when ``--out`` names it, and never by a
+``--small`` table (which would leave ``frameeval demo`` showing three learners).
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 import polars as pl
@@ -78,9 +81,16 @@ def make(small: bool = False) -> pl.DataFrame:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--small", action="store_true")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"output Parquet file (default: a new temporary directory; the "
+                        f"packaged table is {DEFAULT_OUT})")
+    parser.add_argument("--small", action="store_true",
+                        help="two data sets, three learners, 3-fold (what the tests run)")
     args = parser.parse_args()
+    if args.out is None:
+        args.out = Path(tempfile.mkdtemp(prefix="frameeval-example-")) / "example_results.parquet"
+    if args.small and args.out.resolve() == DEFAULT_OUT:
+        parser.error(f"--small must not overwrite the packaged table {DEFAULT_OUT}; pass --out")
     table = make(small=args.small)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     table.write_parquet(args.out, compression="zstd", statistics=True)
