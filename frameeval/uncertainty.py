@@ -870,9 +870,10 @@ def roc_band(
     n: int = 1000,
     level: float = 0.95,
     method: Literal["percentile", "bca"] = "percentile",
-    stratified: bool = True,
+    stratify: bool = True,
     seed: int = 0,
     batch_size: int | None = None,
+    stratified: bool | None = None,
 ) -> Any:
     """A pointwise bootstrap confidence band of the ROC curve (vertical averaging), per group.
 
@@ -899,8 +900,11 @@ def roc_band(
         Number of FPR values 0, 1/(points − 1), …, 1 (≥ 2).
     n, level, method, seed, batch_size
         As in :func:`bootstrap_ci`.
-    stratified
+    stratify
         Resample positives and negatives separately (default), keeping the class sizes.
+    stratified
+        Deprecated alias of ``stratify`` (one name per meaning, as in :func:`bootstrap_ci`);
+        it warns and will be removed in the next release.
 
     Returns
     -------
@@ -942,8 +946,17 @@ def roc_band(
         f"method must be 'percentile' or 'bca', got {method!r}.",
     )
     points = _check_int(points, func, "points", 2)
+    if stratified is not None:
+        import warnings
+
+        warnings.warn(
+            f"{func}(): stratified= is deprecated, use stratify= (the same meaning).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        stratify = stratified
     check_parameter(
-        isinstance(stratified, bool), func, f"stratified must be True or False, got {stratified!r}."
+        isinstance(stratify, bool), func, f"stratify must be True or False, got {stratify!r}."
     )
     lf, _ = to_lazy(data, func)
     schema = lf.collect_schema()
@@ -961,12 +974,12 @@ def roc_band(
     grid = [i / (points - 1) for i in range(points)]
     names = [f"__fe_tpr_{i}" for i in range(points)]
     measures = [_tpr_at(is_pos, score, f).alias(name) for f, name in zip(grid, names, strict=True)]
-    stratify = truth if stratified else None
     parts = _open_bootstrap(
-        data, func, measures, by, instance, stratify, n, seed, batch_size, _BAND_OUT, checks
+        data, func, measures, by, instance, truth if stratify else None, n, seed, batch_size,
+        _BAND_OUT, checks,
     )
     _check_distinct(func, parts["keys"], truth=truth, score=score, instance=instance)
-    out = _intervals(parts, level, method, instance, stratify).with_columns(
+    out = _intervals(parts, level, method, instance, truth if stratify else None).with_columns(
         pl.col("metric").replace_strict(names, grid, return_dtype=pl.Float64).alias("fpr"),
         pl.col("estimate").alias("tpr"),
     )
