@@ -74,7 +74,7 @@ def to_lazy(data: Any, func: str) -> tuple[pl.LazyFrame, bool]:
         )
     raise InvalidParameterError(
         f"{func}(): data must be a polars DataFrame or LazyFrame (or a pandas DataFrame / "
-        f"pyarrow Table), got {type(data).__name__} ({type(data).__module__})."
+        f"pyarrow Table), got {type(data).__name__}."
     )
 
 
