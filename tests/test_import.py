@@ -10,11 +10,11 @@ HEAVY = ("scipy", "altair", "vl_convert", "great_tables", "statsmodels", "dask",
 
 def _loaded_after(code: str) -> set[str]:
     probe = (
-        f"{code}\nimport sys\n"
-        "print('\\n'.join(sorted({m.split('.')[0] for m in sys.modules})))"
+        f"{code}\nimport sys\nprint('\\n'.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
     )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
     return set(out.stdout.split())
 
 
@@ -56,8 +56,13 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 
 
 def test_each_subpackage_imports_first_in_a_fresh_interpreter() -> None:
-    for module in ("frameeval.uncertainty", "frameeval.compare", "frameeval.charts",
-                   "frameeval.report", "frameeval.cli"):
+    for module in (
+        "frameeval.uncertainty",
+        "frameeval.compare",
+        "frameeval.charts",
+        "frameeval.report",
+        "frameeval.cli",
+    ):
         _loaded_after(f"import {module}")
 
 
