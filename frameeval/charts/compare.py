@@ -357,20 +357,25 @@ def _cd_frame(
     """Average ranks joined with their CD (a number, a frame ``*by, cd``, or a ``cd`` column)."""
     lf = b.lazy(ranks, func)
     schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
-    values = {learner, average_rank, "cd", "n_blocks", "n_learners"}
+    values = {learner, average_rank, "cd", "critical_value", "n_blocks", "n_learners"}
     keys = b.key_columns(schema, values, by, func)
     df = b.gather(lf, func, "ranks=")
     if cd is None:
+        if "cd" not in df.columns and "critical_value" in df.columns:
+            df = df.rename({"critical_value": "cd"})
         if "cd" not in df.columns:
             raise InvalidParameterError(
-                f"{func}(): cd= is required (a number or a frame with a 'cd' column, e.g. the "
-                "output of fe.nemenyi), got None."
+                f"{func}(): cd= is required (a number or a frame with a 'critical_value' column, "
+                "e.g. the output of fe.nemenyi), got None."
             )
     elif isinstance(cd, int | float) and not isinstance(cd, bool):
         check_parameter(np.isfinite(cd) and cd > 0, func, f"cd must be > 0, got {cd!r}.")
         df = df.with_columns(pl.lit(float(cd)).alias("cd"))
     else:
         clf = b.lazy(cd, func)
+        names = clf.collect_schema().names()
+        if "cd" not in names and "critical_value" in names:  # fe.nemenyi's CD column
+            clf = clf.rename({"critical_value": "cd"})
         cschema = b.columns(clf, func, numeric={"cd": "cd"})
         ckeys = [k for k in keys if k in cschema]
         cdf = b.gather(clf.select(*ckeys, "cd").unique(), func, "cd=")

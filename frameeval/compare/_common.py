@@ -75,6 +75,22 @@ def check_outputs(
         )
 
 
+def renamed_argument(func: str, old: str, new: str, old_value: Any, new_value: Any) -> Any:
+    """The value of argument ``new=``, taking a deprecated ``old=`` (with a DeprecationWarning
+    naming ``new=``) when it is given; both given is an error."""
+    if old_value is None:
+        return new_value
+    import warnings
+
+    warnings.warn(
+        f"{func}(): {old}= is deprecated and will be removed in the next release; use {new}= "
+        f"(the same column), got {old}={old_value!r}.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return old_value
+
+
 def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:
     """``higher_is_better``, or the direction of the registered measure named like ``metric``."""
     if higher_is_better is not None:

@@ -86,7 +86,7 @@ CASES = [
     Case(
         "paired_t_test",
         lambda: by_fold(metric_frame()),
-        lambda d, by: fe.paired_t_test(d, "error_rate", a="A", b="B", pair="split", by=by),
+        lambda d, by: fe.paired_t_test(d, "error_rate", a="A", b="B", block="split", by=by),
         (),
         two_learners=True,
     ),
