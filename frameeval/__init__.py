@@ -26,6 +26,15 @@ from frameeval.compare import (
     t_test,
     wilcoxon,
 )
+from frameeval.compare import (
+    bergmann_hommel,
+    cliques,
+    friedman_aligned_ranks,
+    quade,
+    rank_post_hoc,
+    shaffer,
+    skillings_mack,
+)
 from frameeval.confusion import (
     classification_report,
     confusion_matrix,
@@ -119,6 +128,13 @@ __all__ = [
     "fnr",
     "fpr",
     "friedman",
+    "friedman_aligned_ranks",
+    "bergmann_hommel",
+    "cliques",
+    "quade",
+    "rank_post_hoc",
+    "shaffer",
+    "skillings_mack",
     "holm",
     "learning_curve",
     "macro_micro",

@@ -232,12 +232,15 @@ def cells(
     block: str,
     learner: str,
     metric: str,
+    *,
+    complete: bool = True,
 ) -> pl.LazyFrame:
     """``*keys, <block>, <learner>, __value``: one value per group × block × learner.
 
     Raises in-plan on null/NaN/inf metric values, null block or learner, duplicate
-    (block, learner) rows, and on gaps: every learner of a group must have a value on every
-    block of the group (the complete N × k table of Table 2.5).
+    (block, learner) rows, and (unless ``complete=False``) on gaps: every learner of a group
+    must have a value on every block of the group (the complete N × k table of Table 2.5); the
+    message lists the first missing (block, learner) cells and points to ``skillings_mack``.
     """
     require_columns(schema, func, metric=metric, block=block, learner=learner)
     check_distinct(func, keys, metric=metric, block=block, learner=learner)
@@ -248,6 +251,8 @@ def cells(
         pl.col(metric).first().cast(pl.Float64).alias("__value"), *checks.aggs()
     )
     cell = checks.enforce(cell, keys).with_columns(learner_expr(learner, schema))
+    if not complete:
+        return cell
 
     present = cell.select(*keys, block, learner)
     learners = present.select(*keys, learner).unique()
@@ -269,7 +274,8 @@ def cells(
             pl.col("__n") > 0,
             "InsufficientDataError",
             f"{func}(): every learner must have a value on every block (a complete {block} × "
-            f"{learner} table), got {{}} missing: {{}}{{}}.",
+            f"{learner} table), got {{}} missing: {{}}{{}}. Hint: skillings_mack() tests "
+            "all learners at once with missing cells allowed.",
             pl.col("__n"),
             pl.col("__list"),
             group_text(keys),
