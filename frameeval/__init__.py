@@ -10,30 +10,28 @@ from frameeval._frame import collect
 from frameeval._version import __version__
 from frameeval.compare import (
     average_ranks,
+    bergmann_hommel,
     binomial_distribution,
     binomial_test,
     bonferroni_dunn,
     bonferroni_dunn_q,
+    cliques,
     contingency_table,
     cv5x2_t_test,
     friedman,
+    friedman_aligned_ranks,
     holm,
     mcnemar,
     nemenyi,
     nemenyi_q,
     paired_t_test,
-    rank_table,
-    t_test,
-    wilcoxon,
-)
-from frameeval.compare import (
-    bergmann_hommel,
-    cliques,
-    friedman_aligned_ranks,
     quade,
     rank_post_hoc,
+    rank_table,
     shaffer,
     skillings_mack,
+    t_test,
+    wilcoxon,
 )
 from frameeval.confusion import (
     classification_report,

@@ -24,7 +24,10 @@ statistics frame, inside the lazy plan — a LazyFrame in gives a LazyFrame out,
 when it is collected. Critical values come from the distributions, never from copied tables.
 """
 
+from frameeval.compare.cliques import cliques
 from frameeval.compare.mcnemar import contingency_table, mcnemar
+from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
+from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack
 from frameeval.compare.one_learner import binomial_distribution, binomial_test, t_test
 from frameeval.compare.post_hoc import (
     bonferroni_dunn,
@@ -33,9 +36,6 @@ from frameeval.compare.post_hoc import (
     nemenyi,
     nemenyi_q,
 )
-from frameeval.compare.cliques import cliques
-from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
-from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack
 from frameeval.compare.ranks import average_ranks, friedman, rank_table
 from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon
 

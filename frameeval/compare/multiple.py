@@ -251,15 +251,23 @@ def rank_post_hoc(
 
     * ``"friedman"`` — average ranks r̄ⱼ, z = (r̄_a − r̄_b) / √(k(k + 1) / 6N) (Demšar 2006,
       §3.2.2);
-    * ``"friedman_aligned_ranks"`` — average aligned ranks R̂ⱼ/N, z = Δ / √(k(N + 1) / 6);
-    * ``"quade"`` — T_j = Σ_i Q_i r_ij / (N(N + 1)/2),
-      z = Δ / √(k(k + 1)(2N + 1)(k − 1) / (18N(N + 1)));
+    * ``"friedman_aligned_ranks"`` — average aligned ranks R̂ⱼ/N, z = (R̂_a − R̂_b) / √(2W/(k − 1))
+      with W = Σ_ij (r_ij − r̄_i)² (the within-block spread of the aligned ranks, the
+      denominator of the omnibus statistic);
+    * ``"quade"`` — T_j = Σ_i Q_i r_ij / (N(N + 1)/2), z = (W_a − W_b) / √(2A/(k − 1)) with
+      W_j = Σ_i Q_i r_ij and Quade's A = Σ_ij S_ij² (without ties, Var(T_a − T_b) =
+      k(k + 1)(2N + 1) / (9N(N + 1)));
     * ``"skillings_mack"`` (missing cells allowed) — the weighted rank sums A_j of
       :func:`skillings_mack`, z = (A_a − A_b) / √(Σ_aa + Σ_bb − 2Σ_ab) with their covariance Σ
       (on a complete table this is the Friedman z).
 
     The two-sided p-values p = 2(1 − Φ(|z|)) are then corrected for the family of comparisons
-    (each ``by`` group is one family).
+    (each ``by`` group is one family). For aligned ranks and Quade the standard errors are the
+    exact variances of the score differences over the within-block permutations that the
+    omnibus test itself assumes; the closed forms printed by García et al. (2010) and used by
+    scmamp (√(k(N + 1)/6), and k(k + 1)(2N + 1)(k − 1)/(18N(N + 1)) for Quade) do not give a
+    standard normal z under the hypothesis except for Quade with k = 3 — see
+    docs/many-learners.md.
 
     Parameters
     ----------

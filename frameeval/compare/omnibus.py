@@ -181,15 +181,28 @@ def learner_scores(
         per = per.with_columns(pl.col("average_rank").alias("__score"))
         se = (k * (k + 1.0) / (6.0 * n)).sqrt()
     elif test == "friedman_aligned_ranks":
-        per = (
-            _aligned(cell, keys, block, hib)
-            .group_by(*keys, learner)
-            .agg(pl.col("aligned_rank").mean().alias("average_rank"))
+        aligned = _aligned(cell, keys, block, hib)
+        per = aligned.group_by(*keys, learner).agg(
+            pl.col("aligned_rank").mean().alias("average_rank")
         )
         per = per.with_columns(pl.col("average_rank").alias("__score"))
-        se = (k * (n + 1.0) / 6.0).sqrt()
+        # W = Σ_i Σ_j (r_ij − r̄_i)², the within-block sum of squares of the aligned ranks (the
+        # denominator of T); Var(R̄_a − R̄_b) = 2W / ((k − 1) N²) over within-block permutations
+        by_block = aligned.group_by(*keys, block).agg(
+            (pl.col("aligned_rank") ** 2).sum().alias("__ss"),
+            pl.col("aligned_rank").sum().alias("__s"),
+            pl.len().cast(pl.Float64).alias("__c"),
+        )
+        within = (pl.col("__ss") - pl.col("__s") ** 2 / pl.col("__c")).sum().alias("__spread")
+        design = _join(design, _per_group(by_block, keys, [within]), keys)
+        variance = 2.0 * pl.col("__spread") / (k - 1.0)
+        se = pl.when(variance > 0).then(variance.sqrt() / n)
     elif test == "quade":
         weighted = _quade_weights(cell, keys, block)
+        k_i = pl.len().over([*keys, block]).cast(pl.Float64)
+        weighted = weighted.with_columns(
+            (pl.col("__q") * (pl.col("rank") - (k_i + 1.0) / 2.0)).alias("__s")
+        )
         per = weighted.group_by(*keys, learner).agg(
             (pl.col("__q") * pl.col("rank")).sum().alias("__w"),
         )
@@ -197,7 +210,11 @@ def learner_scores(
             (pl.col("__w") / (n * (n + 1.0) / 2.0)).alias("average_rank")
         )
         per = per.with_columns(pl.col("average_rank").alias("__score")).drop("__w", "n_blocks")
-        se = (k * (k + 1.0) * (2.0 * n + 1.0) * (k - 1.0) / (18.0 * n * (n + 1.0))).sqrt()
+        # Quade's A = Σ S_ij²; Var(W_a − W_b) = 2A / (k − 1) over within-block permutations
+        spread = _per_group(weighted, keys, [(pl.col("__s") ** 2).sum().alias("__spread")])
+        design = _join(design, spread, keys)
+        variance = 2.0 * pl.col("__spread") / (k - 1.0)
+        se = pl.when(variance > 0).then(variance.sqrt() / (n * (n + 1.0) / 2.0))
     else:  # skillings_mack
         per = _sm_scores(cell, keys, block, learner).select(
             *keys, learner, "average_rank", pl.col("__adjusted").alias("__score")
@@ -440,8 +457,11 @@ def friedman_aligned_ranks(
     Tied aligned values share the mean rank; the aligned values are compared exactly (as
     k·x_ij − Σ_j x_ij), so round metrics reported with few decimals first. The formula has no
     tie correction: when every block is constant all aligned values tie and T = 0.
-    (``statistic`` would be null if the denominator were 0.) Post-hoc comparisons (García et al. 2010):
-    ``rank_post_hoc(..., test="friedman_aligned_ranks")``, z = (R̂_a − R̂_b)/N ÷ √(k(N + 1)/6).
+    (``statistic`` would be null if the denominator were 0.) Post-hoc comparisons:
+    ``rank_post_hoc(..., test="friedman_aligned_ranks")`` compares the average aligned ranks
+    R̂_j/N with z = (R̂_a − R̂_b) / √(2W/(k − 1)), W = Σ_ij (r_ij − r̄_i)² the denominator
+    above (the exact variance of R̂_a − R̂_b over within-block permutations; see
+    docs/many-learners.md for why not García et al.'s √(k(N + 1)/6)).
 
     References
     ----------
@@ -538,10 +558,12 @@ def quade(
     The metric values' differences matter here (through the block ranges), unlike in
     Friedman's test, so the metric must be commensurable across blocks at least in its
     ordering of ranges. When A = B (every weighted block ranks the learners identically)
-    ``statistic`` is +inf (``p_value`` 0), and null when also B = 0. Post-hoc comparisons
-    (García et al. 2010): ``rank_post_hoc(..., test="quade")`` with T_j = W_j / (N(N + 1)/2),
-    W_j = Σ_i Q_i r_ij (reported as ``average_rank``, a Q-weighted mean rank) and
-    z = (T_a − T_b) / √(k(k + 1)(2N + 1)(k − 1) / (18 N (N + 1))).
+    ``statistic`` is +inf (``p_value`` 0), and null when also B = 0. Post-hoc comparisons:
+    ``rank_post_hoc(..., test="quade")`` compares T_j = W_j / (N(N + 1)/2), W_j = Σ_i Q_i r_ij
+    (reported as ``average_rank``, a Q-weighted mean rank), with z = (W_a − W_b) / √(2A/(k − 1)),
+    the exact variance over within-block permutations; without ties this is García et al.'s z
+    with variance k(k + 1)(2N + 1)/(9N(N + 1)) for T_a − T_b instead of their printed
+    k(k + 1)(2N + 1)(k − 1)/(18N(N + 1)), which is right only for k = 3 (docs/many-learners.md).
 
     References
     ----------
