@@ -76,8 +76,9 @@ def check_outputs(
 
 
 def renamed_argument(func: str, old: str, new: str, old_value: Any, new_value: Any) -> Any:
-    """The value of argument ``new=``, taking a deprecated ``old=`` (with a DeprecationWarning
-    naming ``new=``) when it is given; both given is an error."""
+    """The value of argument ``new=``, or of the deprecated ``old=`` when that is given (it
+    wins, with a DeprecationWarning naming ``new=``: ``new=`` has a default, so whether both
+    were passed cannot be told)."""
     if old_value is None:
         return new_value
     import warnings
