@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> Path:
         f"Friedman (F form, eq 2.35): F = {row['statistic']:.3f}, "
         f"df = ({row['df1']}, {row['df2']}), p = {row['p_value']:.4f}, reject = {row['reject']}"
     )
-    print(f"Nemenyi CD = {nemenyi['cd'][0]:.3f} (α = {row['alpha']})")
+    print(f"Nemenyi CD = {nemenyi['critical_value'][0]:.3f} (α = {row['alpha']})")
     print(average.sort("average_rank"))
 
     fe.charts.save(fe.charts.cd_diagram(average, cd=nemenyi), out / "cd_diagram.svg")

@@ -358,20 +358,25 @@ def _cd_frame(
     """Average ranks joined with their CD (a number, a frame ``*by, cd``, or a ``cd`` column)."""
     lf = b.lazy(ranks, func)
     schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
-    values = {learner, average_rank, "cd", "n_blocks", "n_learners"}
+    values = {learner, average_rank, "cd", "critical_value", "n_blocks", "n_learners"}
     keys = b.key_columns(schema, values, by, func)
     df = b.gather(lf, func, "ranks=")
     if cd is None:
+        if "cd" not in df.columns and "critical_value" in df.columns:
+            df = df.rename({"critical_value": "cd"})
         if "cd" not in df.columns:
             raise InvalidParameterError(
-                f"{func}(): cd= is required (a number or a frame with a 'cd' column, e.g. the "
-                "output of fe.nemenyi), got None."
+                f"{func}(): cd= is required (a number or a frame with a 'critical_value' column, "
+                "e.g. the output of fe.nemenyi), got None."
             )
     elif isinstance(cd, int | float) and not isinstance(cd, bool):
         check_parameter(np.isfinite(cd) and cd > 0, func, f"cd must be > 0, got {cd!r}.")
         df = df.with_columns(pl.lit(float(cd)).alias("cd"))
     else:
         clf = b.lazy(cd, func)
+        names = clf.collect_schema().names()
+        if "cd" not in names and "critical_value" in names:  # fe.nemenyi's CD column
+            clf = clf.rename({"critical_value": "cd"})
         cschema = b.columns(clf, func, numeric={"cd": "cd"})
         ckeys = [k for k in keys if k in cschema]
         cdf = b.gather(clf.select(*ckeys, "cd").unique(), func, "cd=")
@@ -424,11 +429,21 @@ def cliques(df: pl.DataFrame, learner: str, average_rank: str, keys: Sequence[st
     return runs.with_columns(number.alias("clique")).select(*keys, "clique", "low", "high")
 
 
+_CD_TESTS = ("nemenyi", "wilcoxon_holm", "bonferroni_dunn")
+_CD_TEST_TEXT = {
+    "nemenyi": "Nemenyi test",
+    "wilcoxon_holm": "Wilcoxon signed-rank tests, Holm-corrected",
+    "bonferroni_dunn": "Bonferroni–Dunn test",
+}
+
+
 def cd_diagram(
     ranks: Any,
     cd: Any = None,
     *,
-    style: Literal["interval", "demsar"] = "interval",
+    style: Literal["interval", "demsar"] | None = None,
+    test: Literal["nemenyi", "wilcoxon_holm", "bonferroni_dunn"] | None = None,
+    control: Any = None,
     learner: str | None = None,
     average_rank: str = "average_rank",
     by: str | Sequence[str] | None = None,
@@ -448,11 +463,26 @@ def cd_diagram(
         ``cd`` column such as ``fe.nemenyi``'s output (one CD per group; joined on the key
         columns the two frames share). Optional when ``ranks`` has a ``cd`` column.
     style
-        ``"interval"`` (figure 2.8): one row per learner, its average rank as a dot and a segment
-        of length CD centred on it; two learners differ significantly when their segments do not
-        overlap. ``"demsar"``: an axis of ranks, learners labelled on the left and right, thick
-        bars joining groups (cliques) of learners whose ranks differ by at most CD, and a CD bar
-        for scale (Demšar 2006, figure 1).
+        ``"interval"`` (figure 2.8; the default without ``test``): one row per learner, its
+        average rank as a dot and a segment of length CD centred on it; two learners differ
+        significantly when their segments do not overlap. ``"demsar"`` (the default and only
+        layout with ``test``): an axis of ranks, learners labelled on the left and right, thick
+        bars joining groups (cliques) of learners not significantly different, and a CD bar for
+        scale (Demšar 2006, figure 1).
+    test
+        Draw the cliques from the decisions of a pairwise procedure, passed as ``cd``:
+        ``"nemenyi"`` (``fe.nemenyi``'s frame), ``"wilcoxon_holm"`` (``fe.wilcoxon(...,
+        adjust="holm")``'s frame: every pair, Holm-corrected — the CD diagram of Benavoli et
+        al. 2016 and aeon, without a CD bar since there is no single critical difference) or
+        ``"bonferroni_dunn"`` (``fe.bonferroni_dunn``'s frame, against its control). The bars
+        are :func:`frameeval.cliques` of the frame's ``reject`` column; the CD bar is its
+        ``critical_value`` (Nemenyi, Bonferroni–Dunn). Default None: cliques from the CD alone,
+        as before (for Nemenyi the two agree).
+    control
+        A learner: draw the comparisons against it only (Demšar 2006, figure 2) — one bar
+        joining the control with every learner not significantly different from it; its label
+        is marked "(control)". With ``test="bonferroni_dunn"`` it defaults to the frame's
+        control (its ``b`` column).
     learner, average_rank
         Column names.
     by
@@ -490,17 +520,143 @@ def cd_diagram(
         ranks, func, [average_rank, by, "cd", "n_blocks", "n_learners"], learner=learner
     )
     check_parameter(
-        style in ("interval", "demsar"),
+        style in ("interval", "demsar", None),
         func,
         f"style must be 'interval' or 'demsar', got {style!r}.",
     )
+    check_parameter(
+        test in (*_CD_TESTS, None),
+        func,
+        f"test must be 'nemenyi', 'wilcoxon_holm', 'bonferroni_dunn' or None, got {test!r}.",
+    )
+    if test is not None or control is not None:
+        check_parameter(
+            style in ("demsar", None),
+            func,
+            f"test= and control= draw the 'demsar' layout, got style={style!r}.",
+        )
+        return _cd_from_test(
+            ranks, cd, test, control, learner, average_rank, by, facet, title, width, height
+        )
     df, keys = _cd_frame(ranks, cd, learner, average_rank, by, func)
     facets = as_keys(facet) if facet is not None else keys
     require_columns(df.schema, func, facet=facets)
     k_max = int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())  # type: ignore[arg-type]
-    if style == "interval":
+    if style in ("interval", None):
         return _cd_interval(df, keys, facets, learner, average_rank, title, width, height, k_max)
     return _cd_demsar(df, keys, facets, learner, average_rank, title, width, height, k_max)
+
+
+def _cd_from_test(
+    ranks, pairwise, test, control, learner, average_rank, by, facet, title, width, height
+):
+    """The Demšar layout with cliques read from a pairwise procedure's ``reject`` column."""
+    from frameeval.compare.cliques import cliques as compute_cliques
+
+    func = "cd_diagram"
+    if pairwise is None or isinstance(pairwise, int | float):
+        raise InvalidParameterError(
+            f"{func}(): test= and control= need the pairwise frame of the procedure as cd= "
+            f"(columns a, b, reject), got {pairwise!r}."
+        )
+    lf = b.lazy(ranks, func)
+    schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
+    values = {learner, average_rank, "cd", "critical_value", "n_blocks", "n_learners"}
+    keys = b.key_columns(schema, values, by, func)
+    df = b.gather(lf, func, "ranks=").with_columns(pl.col(average_rank).cast(pl.Float64))
+    plf = b.lazy(pairwise, func)
+    pschema = b.columns(plf, func, a="a", b="b", reject="reject")
+    pkeys = [k for k in keys if k in pschema]
+    check_parameter(
+        pkeys == keys,
+        func,
+        f"the pairwise frame (cd=) must have the key columns of ranks {keys}, got "
+        f"{[k for k in keys if k not in pkeys]} missing.",
+    )
+    pw = b.gather(plf, func, "cd=")
+    if test == "wilcoxon_holm":
+        check_parameter(
+            "p_adjusted" in pw.columns,
+            func,
+            "test='wilcoxon_holm' needs Holm-corrected comparisons (a p_adjusted column, "
+            "fe.wilcoxon(..., adjust='holm')), got none.",
+        )
+    if test == "bonferroni_dunn" and control is None:
+        controls = pw.get_column("b").unique()
+        check_parameter(
+            controls.len() == 1,
+            func,
+            f"test='bonferroni_dunn' needs one control (column b), got {controls.to_list()}.",
+        )
+        control = controls.item()
+    show_cd = test in ("nemenyi", "bonferroni_dunn")
+    if show_cd:
+        column = "critical_value" if "critical_value" in pw.columns else "cd"
+        require_columns(pw.schema, func, critical_value=column)
+        cds = pw.select(*pkeys, pl.col(column).cast(pl.Float64).alias("cd"))
+        cds = cds.unique(pkeys, keep="first") if pkeys else cds.head(1)
+        df = (
+            df.drop("cd", strict=False).join(cds, on=pkeys, how="left", nulls_equal=True)
+            if pkeys
+            else df.drop("cd", strict=False).with_columns(
+                pl.lit(cds.get_column("cd")[0], dtype=pl.Float64).alias("cd")
+            )
+        )
+    else:
+        df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("cd"))
+    side = df.select(*keys, learner, pl.col(average_rank).alias("average_rank"))
+    if control is None:
+        members = compute_cliques(
+            pw.select(*pkeys, "a", "b", "reject"), side, learner=learner, by=pkeys or None
+        )
+    else:
+        against = pw.filter((pl.col("a") == control) | (pl.col("b") == control))
+        others = against.filter(~pl.col("reject").fill_null(False)).select(
+            *pkeys,
+            pl.when(pl.col("a") == control).then(pl.col("b")).otherwise(pl.col("a")).alias(learner),
+        )
+        chosen = pl.concat(
+            [others, side.filter(pl.col(learner) == control).select(*pkeys, learner)],
+            how="vertical_relaxed",
+        )
+        members = side.join(chosen.unique(), on=[*pkeys, learner], how="semi", nulls_equal=True)
+        size = pl.len().over(pkeys) if pkeys else pl.len()
+        members = members.with_columns(pl.lit(1, dtype=pl.Int64).alias("clique")).filter(size >= 2)
+        df = df.with_columns(
+            pl.when(b.as_text(learner) == str(control))
+            .then(pl.lit(" (control)"))
+            .otherwise(pl.lit(""))
+            .alias("__fe_mark")
+        )
+    clq = (
+        members.group_by(*pkeys, "clique")
+        .agg(pl.col("average_rank").min().alias("low"), pl.col("average_rank").max().alias("high"))
+        .sort([*pkeys, "clique"])
+        .select(*pkeys, (pl.col("clique") - 1).alias("clique"), "low", "high")
+    )
+    facets = as_keys(facet) if facet is not None else keys
+    require_columns(df.schema, func, facet=facets)
+    k_max = int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())  # type: ignore[arg-type]
+    name = _CD_TEST_TEXT[test] if test is not None else "pairwise tests"
+    subtitle = (
+        "axis: average rank (1 = best); thick bars join learners not significantly different "
+        + (f"from the control {control} " if control is not None else "")
+        + f"({name})"
+    )
+    return _cd_demsar(
+        df,
+        keys,
+        facets,
+        learner,
+        average_rank,
+        title,
+        width,
+        height,
+        k_max,
+        clq=clq,
+        show_cd=show_cd,
+        subtitle=subtitle,
+    )
 
 
 def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, k_max):
@@ -575,14 +731,28 @@ _ROW = 1.0  # label row height (y units)
 _CLIQUE = 0.4  # clique row height
 
 
-def _cd_demsar(df, keys, facets, learner, average_rank, title, width, height, k_max):
+def _cd_demsar(
+    df,
+    keys,
+    facets,
+    learner,
+    average_rank,
+    title,
+    width,
+    height,
+    k_max,
+    clq=None,
+    show_cd=True,
+    subtitle=None,
+):
     over = (lambda e: e.over(keys)) if keys else (lambda e: e)
     groups = keys or []
     ranked = df.sort([*groups, average_rank, learner], nulls_last=True).with_columns(
         over(pl.int_range(pl.len())).alias("__fe_i"),
         over(pl.len()).cast(pl.Int64).alias("__fe_k"),
     )
-    clq = cliques(df, learner, average_rank, keys)
+    if clq is None:
+        clq = cliques(df, learner, average_rank, keys)
     n_cliques = (
         clq.group_by(groups or pl.lit(0).alias("__fe_all")).len().drop("__fe_all", strict=False)
         if clq.height
@@ -611,7 +781,13 @@ def _cd_demsar(df, keys, facets, learner, average_rank, title, width, height, k_
         label_x.alias(b.X),
         pl.when(left).then(pl.lit("left")).otherwise(pl.lit("right")).alias(b.LAYER),
         pl.concat_str(
-            [b.as_text(learner), pl.lit(" ("), b.fixed(pl.col(average_rank), 2), pl.lit(")")]
+            [
+                b.as_text(learner),
+                pl.lit(" ("),
+                b.fixed(pl.col(average_rank), 2),
+                pl.lit(")"),
+                *([pl.col("__fe_mark")] if "__fe_mark" in ranked.columns else []),
+            ]
         ).alias(b.TEXT),
     )
     # the axis: a line from 1 to k, integer ticks with labels, and the CD bar above it
@@ -656,6 +832,8 @@ def _cd_demsar(df, keys, facets, learner, average_rank, title, width, height, k_
         pl.col("low").alias("__fe_low"),
         pl.col("high").alias("__fe_high"),
     )
+    if not show_cd:
+        cd_bar = None
     data, panel = b.add_facet(b.combine([learners, axis_line, ticks, cd_bar, bars]), facets)
     k_f = float(k_max)
     span = 0.15 * (k_f - 1) + 0.05
@@ -746,7 +924,7 @@ def _cd_demsar(df, keys, facets, learner, average_rank, title, width, height, k_
     chart = alt.layer(*layers, data=data).properties(
         width=width, height=height, view=alt.ViewBackground(stroke=None)
     )
-    subtitle = (
+    subtitle = subtitle or (
         "axis: average rank (1 = best); thick bars join learners whose ranks differ by at most "
         "CD (not significantly different)"
     )

@@ -9,7 +9,12 @@ Which test when (see ``docs/compare.md``):
 * two learners over many data sets — :func:`wilcoxon` (with :func:`holm` for many pairs);
 * many learners over many data sets — :func:`rank_table`, :func:`average_ranks`,
   :func:`friedman`, then :func:`nemenyi` (all pairs) or :func:`bonferroni_dunn` (against a
-  control); :func:`nemenyi_q` and :func:`bonferroni_dunn_q` give their q_α.
+  control); :func:`nemenyi_q` and :func:`bonferroni_dunn_q` give their q_α;
+* beyond Demšar (García & Herrera 2008; García et al. 2010; docs/many-learners.md) —
+  :func:`skillings_mack` (missing results allowed), :func:`friedman_aligned_ranks`,
+  :func:`quade`; their pairwise comparisons :func:`rank_post_hoc`, with :func:`shaffer` and
+  :func:`bergmann_hommel`'s corrections; :func:`cliques` (CD-diagram bars of any pairwise
+  result).
 
 Every test returns a tidy frame with ``statistic``, its degrees of freedom (``df`` or
 ``df1``/``df2`` where they exist), ``p_value``, ``critical_value``, ``alpha`` and ``reject``; the
@@ -21,7 +26,10 @@ when it is collected. Critical values come from the distributions, never from co
 
 from typing import TYPE_CHECKING, Any
 
+from frameeval.compare.cliques import cliques
 from frameeval.compare.mcnemar import contingency_table, mcnemar
+from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
+from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack
 from frameeval.compare.one_learner import binomial_distribution, binomial_test, t_test
 from frameeval.compare.post_hoc import (
     bonferroni_dunn,
@@ -48,6 +56,13 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "average_ranks",
+    "bergmann_hommel",
+    "cliques",
+    "friedman_aligned_ranks",
+    "quade",
+    "rank_post_hoc",
+    "shaffer",
+    "skillings_mack",
     "binomial_distribution",
     "binomial_test",
     "bonferroni_dunn",
@@ -66,4 +81,3 @@ __all__ = [
     "t_test",
     "wilcoxon",
 ]
-

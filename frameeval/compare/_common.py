@@ -75,6 +75,23 @@ def check_outputs(
         )
 
 
+def renamed_argument(func: str, old: str, new: str, old_value: Any, new_value: Any) -> Any:
+    """The value of argument ``new=``, or of the deprecated ``old=`` when that is given (it
+    wins, with a DeprecationWarning naming ``new=``: ``new=`` has a default, so whether both
+    were passed cannot be told)."""
+    if old_value is None:
+        return new_value
+    import warnings
+
+    warnings.warn(
+        f"{func}(): {old}= is deprecated and will be removed in the next release; use {new}= "
+        f"(the same column), got {old}={old_value!r}.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return old_value
+
+
 def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:
     """``higher_is_better``, or the direction of the registered measure named like ``metric``."""
     if higher_is_better is not None:
@@ -216,12 +233,15 @@ def cells(
     block: str,
     learner: str,
     metric: str,
+    *,
+    complete: bool = True,
 ) -> pl.LazyFrame:
     """``*keys, <block>, <learner>, __value``: one value per group × block × learner.
 
     Raises in-plan on null/NaN/inf metric values, null block or learner, duplicate
-    (block, learner) rows, and on gaps: every learner of a group must have a value on every
-    block of the group (the complete N × k table of Table 2.5).
+    (block, learner) rows, and (unless ``complete=False``) on gaps: every learner of a group
+    must have a value on every block of the group (the complete N × k table of Table 2.5); the
+    message lists the first missing (block, learner) cells and points to ``skillings_mack``.
     """
     require_columns(schema, func, metric=metric, block=block, learner=learner)
     check_distinct(func, keys, metric=metric, block=block, learner=learner)
@@ -232,6 +252,8 @@ def cells(
         pl.col(metric).first().cast(pl.Float64).alias("__value"), *checks.aggs()
     )
     cell = checks.enforce(cell, keys).with_columns(learner_expr(learner, schema))
+    if not complete:
+        return cell
 
     present = cell.select(*keys, block, learner)
     learners = present.select(*keys, learner).unique()
@@ -253,7 +275,8 @@ def cells(
             pl.col("__n") > 0,
             "InsufficientDataError",
             f"{func}(): every learner must have a value on every block (a complete {block} × "
-            f"{learner} table), got {{}} missing: {{}}{{}}.",
+            f"{learner} table), got {{}} missing: {{}}{{}}. Hint: skillings_mack() tests "
+            "all learners at once with missing cells allowed.",
             pl.col("__n"),
             pl.col("__list"),
             group_text(keys),

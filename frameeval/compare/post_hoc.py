@@ -44,7 +44,6 @@ _PAIRS_OUT = [
     "rank_difference",
     "statistic",
     "q_alpha",
-    "cd",
     "p_value",
     "critical_value",
     "alpha",
@@ -158,7 +157,7 @@ def _pairs_scipy(kind: str):
         else:
             q = _dunn_q(n_learners, alpha)
             p = np.minimum(2.0 * (n_learners - 1.0) * stats.norm.sf(z), 1.0)
-        return {"q_alpha": q, "cd": q * se, "p_value": p}
+        return {"q_alpha": q, "critical_value": q * se, "p_value": p}
 
     return compute
 
@@ -224,13 +223,10 @@ def _post_hoc(
         pairs,
         _pairs_scipy("nemenyi" if control is None else "dunn"),
         ["n_learners", "n_blocks", "rank_difference", "alpha"],
-        ["q_alpha", "cd", "p_value"],
+        ["q_alpha", "critical_value", "p_value"],
     )
     out = (
-        out.with_columns(
-            pl.col("cd").alias("critical_value"),
-            (pl.col("statistic") > pl.col("cd")).alias("reject"),
-        )
+        out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
         .with_columns(better_expr(pl.col("rank_difference") < 0, pl.col("rank_difference") > 0))
         .select(*keys, *_PAIRS_OUT)
     )
@@ -262,7 +258,7 @@ def nemenyi(
     Returns
     -------
     Same kind as ``data`` with one row per pair, sorted by keys, a, b: ``*by, a, b, n_learners,
-    n_blocks, average_rank_a, average_rank_b, rank_difference, statistic, q_alpha, cd, p_value,
+    n_blocks, average_rank_a, average_rank_b, rank_difference, statistic, q_alpha, p_value,
     critical_value, alpha, reject, better``:
 
     * ``a``, ``b`` — the learners compared, each unordered pair once (a < b in sort order);
@@ -270,11 +266,11 @@ def nemenyi(
     * ``average_rank_a``, ``average_rank_b`` — their average ranks (1 = best);
       ``rank_difference`` — average_rank_a − average_rank_b; ``statistic`` — its absolute
       value;
-    * ``q_alpha`` — Q_{1−α}(k, ∞)/√2 (:func:`nemenyi_q`, Table 2.7); ``cd`` — the critical
-      difference q_α √(k(k + 1) / 6N) (eq 2.36), repeated as ``critical_value``;
+    * ``q_alpha`` — Q_{1−α}(k, ∞)/√2 (:func:`nemenyi_q`, Table 2.7); ``critical_value`` — the
+      critical difference CD = q_α √(k(k + 1) / 6N) (eq 2.36; formerly repeated as ``cd``);
     * ``p_value`` — P(Q(k, ∞) > √2 · statistic / √(k(k + 1) / 6N)) from the studentized range
       distribution (it already accounts for all pairs);
-    * ``reject`` — statistic > cd: the two learners perform significantly differently;
+    * ``reject`` — statistic > critical_value (CD): the two learners perform significantly differently;
       ``better`` — the one with the smaller average rank when rejected, null otherwise.
 
     Notes
@@ -300,7 +296,7 @@ def nemenyi(
     >>> out = fe.nemenyi(df, "error_rate")
     >>> out.select("a", "b", "rank_difference", "reject").rows()
     [('A', 'B', -0.75, False), ('A', 'C', -1.5, False), ('B', 'C', -0.75, False)]
-    >>> round(out["cd"][0], 4)  # q = 2.3437 (Table 2.7: 2.344), CD = q √(3·4 / (6·4))
+    >>> round(out["critical_value"][0], 4)  # CD: q = 2.3437 (Table 2.7: 2.344), CD = q √(3·4 / (6·4))
     1.6572
     """
     block, learner = resolve_roles(data, "nemenyi", [by, metric], block=block, learner=learner)
@@ -339,18 +335,18 @@ def bonferroni_dunn(
     -------
     Same kind as ``data`` with one row per learner other than the control, sorted by keys and
     a: ``*by, a, b, n_learners, n_blocks, average_rank_a, average_rank_b, rank_difference,
-    statistic, q_alpha, cd, p_value, critical_value, alpha, reject, better``:
+    statistic, q_alpha, p_value, critical_value, alpha, reject, better``:
 
     * ``a`` — the learner compared, ``b`` — the control;
     * ``n_learners`` = k, ``n_blocks`` = N (Int64);
     * ``average_rank_a``, ``average_rank_b`` — their average ranks (1 = best);
       ``rank_difference`` — average_rank_a − average_rank_b; ``statistic`` — its absolute
       value;
-    * ``q_alpha`` — z_{1 − α/(2(k−1))} (:func:`bonferroni_dunn_q`); ``cd`` — q_α √(k(k + 1) / 6N),
-      repeated as ``critical_value``;
+    * ``q_alpha`` — z_{1 − α/(2(k−1))} (:func:`bonferroni_dunn_q`); ``critical_value`` — the
+      critical difference CD = q_α √(k(k + 1) / 6N) (formerly repeated as ``cd``);
     * ``p_value`` — the Bonferroni-adjusted two-sided normal p-value
       min(1, 2(k − 1) P(Z > statistic / √(k(k + 1) / 6N)));
-    * ``reject`` — statistic > cd (⇔ p_value < α); ``better`` — the one with the smaller
+    * ``reject`` — statistic > critical_value (⇔ p_value < α); ``better`` — the one with the smaller
       average rank when rejected, null otherwise.
 
     Notes

@@ -41,7 +41,6 @@ _FRIEDMAN_OUT = [
     "chi2_critical_value",
     "chi2_reject",
     "statistic",
-    "f_statistic",
     "df1",
     "df2",
     "p_value",
@@ -185,8 +184,8 @@ def average_ranks(
     -------
     Same kind as ``data`` with ``*by, <learner>, average_rank, n_blocks``: rᵢ, the mean over
     the N blocks of the learner's rank (Float64; 1 = best on every block), and N (Int64). Sorted
-    by keys and learner. This frame and :func:`nemenyi`'s ``cd`` are what a critical-difference
-    diagram (figure 2.8) draws.
+    by keys and learner. This frame and :func:`nemenyi`'s ``critical_value`` (the CD) are what a
+    critical-difference diagram (figure 2.8) draws.
 
     Notes
     -----
@@ -216,7 +215,7 @@ def average_ranks(
 
 def _friedman_scipy(
     chi2: np.ndarray,
-    f_statistic: np.ndarray,
+    statistic: np.ndarray,
     df1: np.ndarray,
     df2: np.ndarray,
     n_blocks: np.ndarray,
@@ -234,7 +233,7 @@ def _friedman_scipy(
     return {
         "chi2_p_value": stats.chi2.sf(chi2, df1),
         "chi2_critical_value": stats.chi2.isf(alpha, df1),
-        "p_value": stats.f.sf(f_statistic, df1, df2),
+        "p_value": stats.f.sf(statistic, df1, df2),
         "critical_value": stats.f.isf(alpha, df1, df2),
     }
 
@@ -274,15 +273,15 @@ def friedman(
     Returns
     -------
     Same kind as ``data`` with one row per group, sorted by keys: ``*by, n_learners, n_blocks,
-    chi2, chi2_df, chi2_p_value, chi2_critical_value, chi2_reject, statistic, f_statistic, df1,
-    df2, p_value, critical_value, alpha, reject``:
+    chi2, chi2_df, chi2_p_value, chi2_critical_value, chi2_reject, statistic, df1, df2, p_value,
+    critical_value, alpha, reject``:
 
     * ``n_learners`` = k, ``n_blocks`` = N (Int64);
     * ``chi2`` = τ_χ², ``chi2_df`` = k − 1, ``chi2_p_value`` = P(χ²_{k−1} > τ_χ²),
       ``chi2_critical_value`` = the upper-α quantile, ``chi2_reject`` = τ_χ² > it — the
       original Friedman test, for reference;
-    * ``statistic`` and ``f_statistic`` (the same value) = τ_F, ``df1`` = k − 1, ``df2`` =
-      (k − 1)(N − 1) (Int64), ``p_value`` = P(F > τ_F), ``critical_value`` = the upper-α
+    * ``statistic`` = τ_F (formerly repeated as ``f_statistic``, now removed), ``df1`` = k − 1,
+      ``df2`` = (k − 1)(N − 1) (Int64), ``p_value`` = P(F > τ_F), ``critical_value`` = the upper-α
       quantile of F(df1, df2) (Table 2.6), ``reject`` = τ_F > critical_value: the unprefixed
       decision columns belong to the F form the book recommends. If rejected, follow up with
       :func:`nemenyi` or :func:`bonferroni_dunn`.
@@ -317,7 +316,7 @@ def friedman(
     ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
     >>> with warnings.catch_warnings(action="ignore"):  # N = 4: too few for the χ² form
     ...     out = fe.friedman(df, "error_rate")
-    >>> out.select("chi2", "f_statistic", "df1", "df2").row(0)
+    >>> out.select("chi2", "statistic", "df1", "df2").row(0)
     (4.5, 3.857142857142857, 2, 6)
     """
     block, learner = resolve_roles(data, "friedman", [by, metric], block=block, learner=learner)
@@ -348,19 +347,19 @@ def friedman(
         pl.when(f_den == 0)
         .then(pl.lit(float("inf")))
         .otherwise((n - 1.0) * scaled / f_den)
-        .alias("f_statistic"),
+        .alias("statistic"),
         (pl.col("n_learners") - 1).alias("df1"),
         ((pl.col("n_learners") - 1) * (pl.col("n_blocks") - 1)).alias("df2"),
         pl.lit(alpha).alias("alpha"),
-    ).with_columns(pl.col("f_statistic").alias("statistic"))
+    )
     out = scipy_step(
         out,
         _friedman_scipy,
-        ["chi2", "f_statistic", "df1", "df2", "n_blocks", "alpha"],
+        ["chi2", "statistic", "df1", "df2", "n_blocks", "alpha"],
         ["chi2_p_value", "chi2_critical_value", "p_value", "critical_value"],
     )
     out = out.with_columns(
         (pl.col("chi2") > pl.col("chi2_critical_value")).alias("chi2_reject"),
-        (pl.col("f_statistic") > pl.col("critical_value")).alias("reject"),
+        (pl.col("statistic") > pl.col("critical_value")).alias("reject"),
     ).select(*keys, *_FRIEDMAN_OUT)
     return finish(out.sort(keys, nulls_last=True) if keys else out, eager)

@@ -31,6 +31,7 @@ from frameeval.compare._common import (
     mean_std,
     open_frame,
     paired,
+    renamed_argument,
     resolve_direction,
     scipy_step,
 )
@@ -100,10 +101,11 @@ def paired_t_test(
     a: Any,
     b: Any,
     learner: str | None = None,
-    pair: str = "fold",
+    block: str = "fold",
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    pair: str | None = None,
 ) -> Any:
     """Paired t test of two learners over k paired metric values, e.g. k-fold CV (chapter 2.4.2).
 
@@ -122,9 +124,10 @@ def paired_t_test(
         The two learners (values of the ``learner`` column). Differences are a − b.
     learner
         Column naming the learner.
-    pair
+    block
         Column identifying the split both learners were evaluated on (the same i-th training /
-        test split for A and B, as the book insists).
+        test split for A and B, as the book insists): the block that pairs the two values, as
+        in :func:`wilcoxon` and :func:`friedman`.
     by
         Key column(s): one test per group (e.g. ``"dataset"``).
     higher_is_better
@@ -132,6 +135,8 @@ def paired_t_test(
         measure of the same name (``"error_rate"``, ``"accuracy"``…); required otherwise.
     alpha
         Significance level α in (0, 1).
+    pair
+        Deprecated name of ``block=`` (a ``DeprecationWarning``; removed in the next release).
 
     Returns
     -------
@@ -166,13 +171,14 @@ def paired_t_test(
     >>> out.select("n_pairs", "mean", "df", "better").row(0)
     (3, -0.11, 2, 'A')
     """
-    learner, = resolve_roles(data, "paired_t_test", [by, metric, pair], learner=learner)
     func = "paired_t_test"
+    block = renamed_argument(func, "pair", "block", pair, block)
+    learner, = resolve_roles(data, func, [by, metric, block], learner=learner)
     alpha = check_alpha(alpha, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _PAIRED_OUT)
     hib = resolve_direction(func, metric, higher_is_better)
-    piv = paired(lf, schema, func, keys, {"pair": pair}, learner, metric, a, b)
+    piv = paired(lf, schema, func, keys, {"block": block}, learner, metric, a, b)
     mean, std = mean_std(pl.col("__a") - pl.col("__b"))
     aggs = [pl.len().cast(pl.Int64).alias("n_pairs"), mean.alias("mean"), std.alias("std")]
     out = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
@@ -183,7 +189,7 @@ def paired_t_test(
         guard(
             pl.col("n_pairs") < 2,
             "InsufficientDataError",
-            f"{func}(): needs at least 2 values of {pair!r} with both learners, got {{}}{{}}.",
+            f"{func}(): needs at least 2 values of {block!r} with both learners, got {{}}{{}}.",
             pl.col("n_pairs"),
             group_text(keys),
         ),

@@ -217,9 +217,9 @@ def _compare(page: Page, df: pl.DataFrame, roles: Roles, alpha: float) -> None:
                                  learner=roles.learner, higher_is_better=True)
         nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
         page.table(nemenyi.select("a", "b", "average_rank_a", "average_rank_b",
-                                  "rank_difference", "cd", "reject"),
+                                  "rank_difference", "critical_value", "reject"),
                    caption="Nemenyi post-hoc test (eq 2.36)")
-        cd = nemenyi["cd"][0]
+        cd = nemenyi["critical_value"][0]
         page.chart(charts.cd_diagram(ranks, cd, learner=roles.learner,
                                      title=f"Average ranks with critical difference (α = {alpha})"))
         page.chart(charts.cd_diagram(ranks, cd, style="demsar", learner=roles.learner,
@@ -236,7 +236,7 @@ def _compare(page: Page, df: pl.DataFrame, roles: Roles, alpha: float) -> None:
             data = per_split.with_columns(
                 pl.format("{}-{}", roles.repeat, roles.fold).alias("__split"))
             pair = "__split"
-        ttest = fe.paired_t_test(data, "accuracy", a=a, b=b, learner=roles.learner, pair=pair,
+        ttest = fe.paired_t_test(data, "accuracy", a=a, b=b, learner=roles.learner, block=pair,
                                  by=roles.dataset, higher_is_better=True, alpha=alpha)
         page.table(ttest, caption=f"Paired t test per data set over folds ({a} − {b})")
         if roles.instance:

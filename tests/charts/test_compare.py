@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given
@@ -288,6 +289,78 @@ def test_demsar_layout():
         layer["mark"].get("align") for layer in spec["layer"] if layer["mark"]["type"] == "text"
     ]
     assert "right" in aligns and "left" in aligns
+
+
+def _demsar_frames():
+    import frameeval as fe
+    from tests.compare.test_demsar_example import table
+
+    df = table(paper_order=True)
+    kw = dict(block="data_set", higher_is_better=True)
+    return fe, df, kw, fe.average_ranks(df, "auc", **kw)
+
+
+def _bars(spec: dict) -> list[tuple[float, float]]:
+    return sorted(
+        (r["__fe_low"], r["__fe_high"]) for r in _data(spec) if r["__fe_layer"] == "clique"
+    )
+
+
+def test_cd_diagram_from_each_procedure():
+    """Issue 17: cliques drawn from the decisions of Nemenyi, Wilcoxon–Holm and Bonferroni–Dunn
+    (``fe.cliques`` of their ``reject``); the CD bar only where a CD exists."""
+    fe, df, kw, ranks = _demsar_frames()
+    nemenyi = fe.nemenyi(df, "auc", alpha=0.10, **kw)
+    spec = charts.cd_diagram(ranks, nemenyi, test="nemenyi").to_dict()
+    # Demšar's figure 1 at α = 0.10: {m+cf, m, cf} and {cf, C4.5}, as the CD layout gives
+    assert _bars(spec) == _bars(charts.cd_diagram(ranks, nemenyi, style="demsar").to_dict())
+    assert len(_bars(spec)) == 2
+    assert [r["__fe_text"] for r in _data(spec) if r["__fe_layer"] == "cd"] == ["CD = 1.12"]
+
+    holm = fe.wilcoxon(df, "auc", adjust="holm", **kw)
+    spec = charts.cd_diagram(ranks, holm, test="wilcoxon_holm").to_dict()
+    members = fe.cliques(holm, ranks)
+    expected = sorted(
+        (p["average_rank"].min(), p["average_rank"].max()) for p in members.partition_by("clique")
+    )
+    np.testing.assert_allclose(_bars(spec), expected, rtol=1e-12)
+    assert not [r for r in _data(spec) if r["__fe_layer"] == "cd"]
+    assert "Holm" in str(spec["title"])
+
+    dunn = fe.bonferroni_dunn(df, "auc", control="C4.5", alpha=0.10, **kw)
+    spec = charts.cd_diagram(ranks, dunn, test="bonferroni_dunn").to_dict()
+    # C4.5 differs from C4.5+m and C4.5+m+cf, not from C4.5+cf
+    np.testing.assert_allclose(_bars(spec), [(40.5 / 14, 44 / 14)], rtol=1e-12)
+    texts = [r["__fe_text"] for r in _data(spec) if r["__fe_layer"] in ("left", "right")]
+    assert "C4.5 (3.14) (control)" in texts
+    cd = dunn["critical_value"][0]
+    assert [r["__fe_x2"] for r in _data(spec) if r["__fe_layer"] == "cd"] == [1 + cd]
+
+
+def test_cd_diagram_against_a_control_and_by_groups():
+    fe, df, kw, ranks = _demsar_frames()
+    nemenyi = fe.nemenyi(df, "auc", alpha=0.10, **kw)
+    spec = charts.cd_diagram(ranks, nemenyi, test="nemenyi", control="C4.5+m+cf").to_dict()
+    np.testing.assert_allclose(_bars(spec), [(27.5 / 14, 40.5 / 14)], rtol=1e-12)
+    two = pl.concat([df.with_columns(metric=pl.lit(m)) for m in ("auc", "auc2")])
+    ranks2 = fe.average_ranks(two, "auc", by="metric", **kw)
+    pairs2 = fe.nemenyi(two, "auc", by="metric", alpha=0.10, **kw)
+    spec = charts.cd_diagram(ranks2, pairs2, test="nemenyi").to_dict()
+    assert spec["facet"]["field"] == "metric"
+    assert len(_bars(spec)) == 4
+
+
+def test_cd_diagram_test_errors():
+    fe, df, kw, ranks = _demsar_frames()
+    with pytest.raises(InvalidParameterError, match=r"test must be 'nemenyi', 'wilcoxon_holm'"):
+        charts.cd_diagram(ranks, 1.0, test="tukey")
+    with pytest.raises(InvalidParameterError, match=r"need the pairwise frame of the procedure"):
+        charts.cd_diagram(ranks, 1.0, test="nemenyi")
+    with pytest.raises(InvalidParameterError, match=r"draw the 'demsar' layout"):
+        charts.cd_diagram(ranks, fe.nemenyi(df, "auc", **kw), test="nemenyi", style="interval")
+    plain = fe.wilcoxon(df, "auc", **kw)
+    with pytest.raises(InvalidParameterError, match=r"needs Holm-corrected comparisons"):
+        charts.cd_diagram(ranks, plain, test="wilcoxon_holm")
 
 
 def test_cd_diagram_errors():

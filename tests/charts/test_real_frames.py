@@ -46,7 +46,7 @@ def test_cd_diagram_from_fe_average_ranks_and_fe_nemenyi(per_block, style):
     chart = charts.cd_diagram(ranks, pairs, style=style)
     _render(chart)
     rows = _data(chart.to_dict())
-    cd = pairs["cd"][0]
+    cd = pairs["critical_value"][0]
     assert {r["cd"] for r in rows if "cd" in r and r["cd"] is not None} == {cd}
     if style == "demsar":
         drawn = {

@@ -94,7 +94,7 @@ def test_friedman_statistics():
     out = fe.friedman(table(paper_order=True), "auc", **KW).row(0, named=True)
     assert (out["n_learners"], out["n_blocks"], out["df1"], out["df2"]) == (4, 14, 3, 39)
     assert round(out["chi2"], 2) == 9.28
-    assert round(out["f_statistic"], 2) == 3.69
+    assert round(out["statistic"], 2) == 3.69
     assert round(out["critical_value"], 2) == 2.85
     assert out["reject"] is True
 
@@ -103,12 +103,12 @@ def test_nemenyi_critical_differences():
     df = table(paper_order=True)
     at_05 = fe.nemenyi(df, "auc", alpha=0.05, **KW)
     at_10 = fe.nemenyi(df, "auc", alpha=0.10, **KW)
-    assert round(at_05["q_alpha"][0], 3) == 2.569 and round(at_05["cd"][0], 2) == 1.25
-    assert round(at_10["q_alpha"][0], 3) == 2.291 and round(at_10["cd"][0], 2) == 1.12
+    assert round(at_05["q_alpha"][0], 3) == 2.569 and round(at_05["critical_value"][0], 2) == 1.25
+    assert round(at_10["q_alpha"][0], 3) == 2.291 and round(at_10["critical_value"][0], 2) == 1.12
     assert not at_05["reject"].any()
     rejected = at_10.filter("reject").select("a", "b", "better").rows()
     assert rejected == [("C4.5", "C4.5+m", "C4.5+m"), ("C4.5", "C4.5+m+cf", "C4.5+m+cf")]
-    assert at_05["cd"][0] == pytest.approx(2.569 * np.sqrt(4 * 5 / (6 * 14)), abs=1e-3)
+    assert at_05["critical_value"][0] == pytest.approx(2.569 * np.sqrt(4 * 5 / (6 * 14)), abs=1e-3)
 
 
 def test_wilcoxon_c45_m_against_c45():

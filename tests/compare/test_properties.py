@@ -86,7 +86,7 @@ CASES = [
     Case(
         "paired_t_test",
         lambda: by_fold(metric_frame()),
-        lambda d, by: fe.paired_t_test(d, "error_rate", a="A", b="B", pair="split", by=by),
+        lambda d, by: fe.paired_t_test(d, "error_rate", a="A", b="B", block="split", by=by),
         (),
         two_learners=True,
     ),
@@ -159,6 +159,56 @@ CASES = [
         ("a", "b"),
         two_learners=True,
     ),
+    Case(
+        "skillings_mack",
+        lambda: by_block(metric_frame()).filter(
+            ~((pl.col("block") == "d3") & (pl.col("learner") == "C"))
+        ),
+        lambda d, by: fe.skillings_mack(d, "error_rate", by=by),
+        (),
+    ),
+    Case(
+        "friedman_aligned_ranks",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.friedman_aligned_ranks(d, "error_rate", by=by),
+        (),
+    ),
+    Case(
+        "quade",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.quade(d, "error_rate", by=by),
+        (),
+    ),
+    Case(
+        "shaffer",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.shaffer(d, "error_rate", by=by),
+        ("a", "b"),
+        test=False,
+    ),
+    Case(
+        "bergmann_hommel",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.bergmann_hommel(d, "error_rate", by=by, test="quade"),
+        ("a", "b"),
+        test=False,
+    ),
+    Case(
+        "rank_post_hoc_skillings_mack",
+        lambda: by_block(metric_frame()).filter(
+            ~((pl.col("block") == "d3") & (pl.col("learner") == "C"))
+        ),
+        lambda d, by: fe.rank_post_hoc(d, "error_rate", test="skillings_mack", by=by),
+        ("a", "b"),
+        test=False,
+    ),
+    Case(
+        "cliques",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.cliques(fe.rank_post_hoc(d, "error_rate", by=by, adjust=None), by=by),
+        ("clique", "average_rank", "learner"),
+        test=False,
+    ),
 ]
 IDS = [c.name for c in CASES]
 
@@ -215,3 +265,42 @@ def test_grouped_equals_each_group_alone(case):
     for g in (1, 2):
         alone = run(case, df.filter(pl.col("g") == g).drop("g"), None)
         assert_frames_close(grouped.filter(pl.col("g") == g).drop("g"), alone)
+
+
+def test_every_many_learner_test_takes_one_long_frame_with_one_comparison_per_metric():
+    """Issue 17: the same long frame ``metric, block, learner, value`` (two metrics stacked)
+    goes to every test over blocks, one comparison per metric via ``by="metric"``; each
+    metric's rows equal the test on that metric alone."""
+    wide = by_block(metric_frame()).filter(pl.col("g") == 1)
+    long = pl.concat(
+        [
+            wide.select("block", "learner", pl.lit("error").alias("metric"), "error_rate"),
+            wide.select(
+                "block",
+                "learner",
+                pl.lit("squared").alias("metric"),
+                (pl.col("error_rate") ** 2).alias("error_rate"),
+            ),
+        ]
+    ).rename({"error_rate": "value"})
+    kw = dict(higher_is_better=False)
+    calls = {
+        "wilcoxon": lambda d, by: fe.wilcoxon(d, "value", by=by, adjust="holm", **kw),
+        "friedman": lambda d, by: fe.friedman(d, "value", by=by, **kw),
+        "nemenyi": lambda d, by: fe.nemenyi(d, "value", by=by, **kw),
+        "bonferroni_dunn": lambda d, by: fe.bonferroni_dunn(d, "value", control="A", by=by, **kw),
+        "skillings_mack": lambda d, by: fe.skillings_mack(d, "value", by=by, **kw),
+        "friedman_aligned_ranks": lambda d, by: fe.friedman_aligned_ranks(d, "value", by=by, **kw),
+        "quade": lambda d, by: fe.quade(d, "value", by=by, **kw),
+        "rank_post_hoc": lambda d, by: fe.rank_post_hoc(d, "value", by=by, **kw),
+        "shaffer": lambda d, by: fe.shaffer(d, "value", by=by, **kw),
+        "bergmann_hommel": lambda d, by: fe.bergmann_hommel(d, "value", by=by, **kw),
+    }
+    for name, call in calls.items():
+        with warnings.catch_warnings(action="ignore"):
+            together = call(long, "metric")
+            assert together.columns[0] == "metric", name
+            for metric in ("error", "squared"):
+                alone = call(long.filter(pl.col("metric") == metric).drop("metric"), None)
+                mine = together.filter(pl.col("metric") == metric).drop("metric")
+                assert_frames_close(mine, alone)

@@ -398,3 +398,19 @@ def test_wilcoxon_errors():
         fe.wilcoxon(gap, "v", higher_is_better=True)
     with pytest.raises(InvalidParameterError, match="zero_method must be 'zsplit', 'wilcox' or"):
         fe.wilcoxon(df, "v", higher_is_better=True, zero_method="drop")
+
+
+def test_paired_t_test_pair_is_a_deprecated_name_of_block():
+    """Issue 14 part 4: ``pair=`` and ``block=`` named one role; ``block=`` is the name now and
+    ``pair=`` keeps working for one release with a DeprecationWarning naming it."""
+    df = pl.DataFrame(
+        {
+            "learner": ["A"] * 3 + ["B"] * 3,
+            "split": [1, 2, 3] * 2,
+            "error_rate": [0.10, 0.12, 0.11, 0.20, 0.25, 0.21],
+        }
+    )
+    new = fe.paired_t_test(df, "error_rate", a="A", b="B", block="split")
+    with pytest.warns(DeprecationWarning, match=r"paired_t_test\(\): pair= is deprecated.*block="):
+        old = fe.paired_t_test(df, "error_rate", a="A", b="B", pair="split")
+    assert old.equals(new)
