@@ -68,7 +68,8 @@ def pair_table(
     check_pair(schema, func, learner, a, b)
     if a is not None:
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
-    cell = cells(lf, schema, func, keys, block, learner, metric)
+    # used three times below: computed once (an in-plan cache node, nothing is collected)
+    cell = cells(lf, schema, func, keys, block, learner, metric).cache()
     presence = [
         pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
         pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),

@@ -121,7 +121,7 @@ def comparison_matrix(
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _OUT, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
-    table = pair_table(lf, schema, func, keys, block, learner, metric, pairs="ordered")
+    table = pair_table(lf, schema, func, keys, block, learner, metric, pairs="ordered").cache()
     pair = [*keys, "a", "b"]
     d = pl.col("__va") - pl.col("__vb")
     win, loss = (d > 0, d < 0) if hib else (d < 0, d > 0)
@@ -136,9 +136,11 @@ def comparison_matrix(
     from frameeval.compare.two_learners import wilcoxon
 
     # the validated table, once per learner, for the pairwise test (its checks cannot fire)
-    cells = table.select(
-        *keys, pl.col("a").alias("__learner"), block, pl.col("__va").alias("__value")
-    ).unique(subset=[*keys, "__learner", block])
+    cells = (
+        table.select(*keys, pl.col("a").alias("__learner"), block, pl.col("__va").alias("__value"))
+        .unique(subset=[*keys, "__learner", block])
+        .cache()
+    )
     tests = wilcoxon(
         cells,
         "__value",
@@ -154,7 +156,9 @@ def comparison_matrix(
         m = pl.col("p_value").is_not_null().sum().cast(pl.Float64)
         m = m.over(keys) if keys else m
         tests = tests.with_columns(
-            pl.min_horizontal(m * pl.col("p_value"), pl.lit(1.0)).alias("p_adjusted")
+            pl.when(pl.col("p_value").is_not_null())
+            .then(pl.min_horizontal(m * pl.col("p_value"), pl.lit(1.0)))
+            .alias("p_adjusted")
         )
     else:
         tests = tests.with_columns(pl.col("p_value").alias("p_adjusted"))
