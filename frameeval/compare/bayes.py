@@ -406,7 +406,7 @@ def _list_step(
         lists = series.struct.field("__d")
         lengths = lists.list.len().fill_null(0).to_numpy()
         flat = lists.explode().cast(pl.Float64).to_numpy()
-        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+        starts = (np.cumsum(lengths) - lengths).astype(np.int64)
         diffs = [flat[s : s + n] for s, n in zip(starts, lengths, strict=True)]  # loop-ok: views
         result = compute(diffs)
         return pl.DataFrame(

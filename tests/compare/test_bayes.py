@@ -405,3 +405,13 @@ def test_bayes_errors():
     lazy = sr(df.lazy().filter(pl.col("learner") == "A"), "accuracy", rope=0.0)
     with pytest.raises(InsufficientDataError, match="needs at least 2 learners"):
         fe.collect(lazy)
+
+
+def test_empty_groups_give_empty_frames():
+    lf = pl.LazyFrame({"g": [1], "block": ["a"], "learner": ["A"], "v": [0.5]}).filter(
+        pl.col("g") > 5
+    )
+    kw = {"rope": 0.0, "by": "g", "higher_is_better": True}
+    assert fe.bayes_signed_rank(lf, "v", **kw).collect().height == 0
+    assert fe.compare.bayes_signed_rank_samples(lf, "v", **kw).collect().height == 0
+    assert fe.bayes_correlated_t(lf, "v", fold="block", **kw).collect().height == 0
