@@ -42,7 +42,7 @@ __all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples
 _PROBS = ["p_a_better", "p_rope", "p_b_better"]
 _MEANS = ["mean_a_better", "mean_rope", "mean_b_better"]
 _CORRELATED_OUT = ["a", "b", "mean_difference", *_PROBS]
-_SIGNED_RANK_OUT = ["a", "b", "n_blocks", "mean_difference", *_PROBS, *_MEANS]
+_SIGNED_RANK_OUT = ["a", "b", "mean_difference", *_PROBS, *_MEANS, "n_blocks"]
 _SAMPLES_OUT = ["a", "b", "sample", "a_better", "rope", "b_better"]
 
 #: Memory bounds of the signed-rank sampler (in float64 values): one chunk of Dirichlet weights
@@ -511,18 +511,19 @@ def bayes_signed_rank(
 
     Returns
     -------
-    Same kind as ``data`` with ``*by, a, b, n_blocks, mean_difference, p_a_better, p_rope,
-    p_b_better, mean_a_better, mean_rope, mean_b_better``, one row per group and pair, sorted
-    by keys, a, b:
+    Same kind as ``data`` with ``*by, a, b, mean_difference, p_a_better, p_rope, p_b_better,
+    mean_a_better, mean_rope, mean_b_better, n_blocks``, one row per group and pair, sorted by
+    keys, a, b (the first columns are those of :func:`bayes_correlated_t`):
 
-    * ``n_blocks`` — N (Int64); ``mean_difference`` — the mean of a − b (raw);
+    * ``mean_difference`` — the mean of a − b (raw);
     * ``p_a_better``, ``p_rope``, ``p_b_better`` — the share of posterior samples in which that
       region is the most probable one (θ largest), as baycomp's ``SignedRankTest`` reports
       them; they sum to 1. A sample where two regions tie (e.g. every difference 0 at
       ``rope=0``) counts half to each (baycomp gives it to "a better");
     * ``mean_a_better``, ``mean_rope``, ``mean_b_better`` — the posterior means E[θ] of the
       three region probabilities, computed exactly from the Dirichlet moments
-      E[wᵢwⱼ] = (αᵢαⱼ + [i = j] αᵢ) / (α₀(α₀ + 1)), not sampled.
+      E[wᵢwⱼ] = (αᵢαⱼ + [i = j] αᵢ) / (α₀(α₀ + 1)), not sampled;
+    * ``n_blocks`` — N, the number of blocks (Int64).
 
     At ``rope=0`` the ROPE is empty: ``p_rope`` = ``mean_rope`` = 0.
 

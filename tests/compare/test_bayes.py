@@ -291,12 +291,12 @@ def test_signed_rank_seed_lazy_grouped_and_pairs():
         "g",
         "a",
         "b",
-        "n_blocks",
         "mean_difference",
         *PROBS,
         "mean_a_better",
         "mean_rope",
         "mean_b_better",
+        "n_blocks",
     ]
     assert_frames_close(fe.bayes_signed_rank(df, "v", seed=4, **kw), out, 0.0)
     assert_frames_close(fe.bayes_signed_rank(shuffled(df), "v", seed=4, **kw), out)
