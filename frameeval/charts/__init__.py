@@ -6,6 +6,7 @@ returns an Altair chart; nothing is recomputed. :func:`save` writes a chart as s
 HTML, SVG, PNG or the Vega-Lite JSON spec. See docs/charts.md for a picture of each.
 """
 
+from frameeval.charts.bayes import bayes_matrix, posterior_simplex
 from frameeval.charts.compare import (
     binomial,
     cd_diagram,
@@ -16,10 +17,14 @@ from frameeval.charts.compare import (
 from frameeval.charts.confusion import confusion_heatmap
 from frameeval.charts.curves import cost_curve, pr, roc
 from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
+from frameeval.charts.matrix import comparison_matrix
 from frameeval.charts.save import save, to_html
 from frameeval.charts.uncertainty import forest, roc_band
 
 __all__ = [
+    "bayes_matrix",
+    "comparison_matrix",
+    "posterior_simplex",
     "bias_variance",
     "binomial",
     "cd_diagram",

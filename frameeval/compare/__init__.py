@@ -7,6 +7,9 @@ Which test when (see ``docs/compare.md``):
 * two learners on one data set — :func:`paired_t_test` (k-fold), :func:`cv5x2_t_test` (5×2cv),
   :func:`mcnemar` / :func:`contingency_table` (predictions on one test set);
 * two learners over many data sets — :func:`wilcoxon` (with :func:`holm` for many pairs);
+* two learners with a region of practical equivalence — :func:`bayes_correlated_t` (one data
+  set's cross-validation), :func:`bayes_signed_rank` (over data sets); :func:`effect_size` says
+  how large a difference is; :func:`comparison_matrix` puts every pair side by side (the MCM);
 * many learners over many data sets — :func:`rank_table`, :func:`average_ranks`,
   :func:`friedman`, then :func:`nemenyi` (all pairs) or :func:`bonferroni_dunn` (against a
   control); :func:`nemenyi_q` and :func:`bonferroni_dunn_q` give their q_α;
@@ -27,6 +30,13 @@ when it is collected. Critical values come from the distributions, never from co
 from typing import TYPE_CHECKING, Any
 
 from frameeval.compare.cliques import cliques
+from frameeval.compare.bayes import (
+    bayes_correlated_t,
+    bayes_signed_rank,
+    bayes_signed_rank_samples,
+)
+from frameeval.compare.effect_size import effect_size
+from frameeval.compare.matrix import comparison_matrix
 from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
 from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack
@@ -63,14 +73,19 @@ __all__ = [
     "rank_post_hoc",
     "shaffer",
     "skillings_mack",
+    "bayes_correlated_t",
+    "bayes_signed_rank",
+    "bayes_signed_rank_samples",
     "binomial_distribution",
     "binomial_test",
     "bonferroni_dunn",
     "bonferroni_dunn_q",
+    "comparison_matrix",
     "contingency_table",
     "corrected_resampled_t_test",
     "cv5x2_f_test",
     "cv5x2_t_test",
+    "effect_size",
     "friedman",
     "holm",
     "mcnemar",

@@ -315,7 +315,21 @@ def gallery() -> dict[str, Any]:
     intervals = fe.delong_ci(s, "truth", "score", by=by)
     band = fe.roc_band(breast(s), "truth", "score", by="learner", n=30, points=6, seed=0)
 
+    blocks = metric_table().with_columns(
+        pl.concat_str([pl.col("dataset"), pl.col("fold").cast(pl.String)], separator="/").alias(
+            "block"
+        )
+    )
+    bayes = {"rope": 0.01, "n_samples": 2000, "seed": 0}
+    signed_rank = fe.bayes_signed_rank(blocks, "accuracy", **bayes)
+    posterior = fe.compare.bayes_signed_rank_samples(
+        blocks, "accuracy", a="logistic", b="tree", **bayes
+    )
+
     return {
+        "posterior_simplex": charts.posterior_simplex(posterior, signed_rank, max_points=500),
+        "bayes_matrix": charts.bayes_matrix(signed_rank),
+        "comparison_matrix": charts.comparison_matrix(fe.comparison_matrix(blocks, "accuracy")),
         "forest": charts.forest(intervals, reference=0.5),
         "roc_band": charts.roc_band(band),
         "roc": charts.roc(breast(roc), breast(auc)),

@@ -15,6 +15,9 @@ GALLERY = examples.gallery()
 
 #: Marks every picture must contain (Vega's SVG class names, ``mark-<type>``).
 EXPECTED_MARKS = {
+    "posterior_simplex": {"rule", "symbol", "text"},
+    "bayes_matrix": {"rect", "text"},
+    "comparison_matrix": {"rect", "text"},
     "forest": {"rule", "symbol"},
     "roc_band": {"area", "line"},
     "roc": {"line", "symbol"},

@@ -1,0 +1,163 @@
+"""The multiple comparison matrix (Ismail-Fawaz et al. 2023) as a heatmap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from frameeval._validate import check_parameter
+from frameeval.charts import _base as b
+from frameeval.charts import _theme as theme
+
+_VALUES = ["mean_difference", "wins", "ties", "losses", "p_value", "p_adjusted"]
+
+
+def comparison_matrix(
+    matrix: Any,
+    *,
+    higher_is_better: bool = True,
+    alpha: float = 0.05,
+    facet: str | list[str] | None = None,
+    title: str | None = "Multiple comparison matrix",
+    width: int | None = None,
+    height: int | None = None,
+) -> Any:
+    """Heatmap of ``fe.comparison_matrix``: one cell per ordered pair (row a, column b).
+
+    Each cell shows the mean difference a − b, the wins / ties / losses of the row learner and
+    the corrected p-value (bold when below ``alpha``); the colour is the mean difference on a
+    diverging scale centred at 0, blue where the row learner is better.
+
+    Parameters
+    ----------
+    matrix
+        Output of ``fe.comparison_matrix``: ``*by, a, b, mean_difference, wins, ties, losses,
+        p_value, p_adjusted``.
+    higher_is_better
+        Direction of the metric, only to orient the colours (blue = the row is better).
+    alpha
+        Cells with ``p_adjusted`` < α get bold text.
+    facet
+        Key column(s), one panel per group (default: every column other than the matrix's).
+    title, width, height
+        Title and panel size in pixels (default 110 px per column, 64 px per row).
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    Learners are ordered by name on both axes; the diagonal is empty. Nothing is recomputed.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"block": list("abcde") * 2, "learner": ["A"] * 5 + ["B"] * 5,
+    ...                    "accuracy": [0.9, 0.8, 0.7, 0.6, 0.8, 0.8, 0.7, 0.7, 0.5, 0.6]})
+    >>> spec = fe.charts.comparison_matrix(fe.comparison_matrix(df, "accuracy")).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rect', 'text', 'text']
+    """
+    import altair as alt
+
+    func = "comparison_matrix"
+    check_parameter(
+        isinstance(higher_is_better, bool),
+        func,
+        f"higher_is_better must be True or False, got {higher_is_better!r}.",
+    )
+    check_parameter(
+        isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0 < alpha < 1,
+        func,
+        f"alpha must be in (0, 1), got {alpha!r}.",
+    )
+    lf = b.lazy(matrix, func)
+    schema = b.columns(lf, func, numeric={c: c for c in _VALUES}, a="a", b="b")
+    facets = (
+        b.facet_columns(facet, schema, func)
+        if facet is not None
+        else [c for c in schema.names() if c not in {"a", "b", *_VALUES}]
+    )
+    df = b.gather(lf.select(*facets, "a", "b", *_VALUES), func, "matrix=")
+    largest = df["mean_difference"].abs().max()
+    extent = float(largest) if isinstance(largest, int | float) and largest > 0 else 1.0
+    record = pl.concat_str([b.as_text(c) for c in ("wins", "ties", "losses")], separator=" / ")
+    df = df.with_columns(
+        pl.concat_str(
+            [
+                b.significant(pl.col("mean_difference"), 3).fill_null("undefined"),
+                record,
+                pl.lit("p = ") + b.significant(pl.col("p_adjusted"), 3).fill_null("undefined"),
+            ],
+            separator="\n",
+        ).alias(b.TEXT),
+        (pl.col("p_adjusted") < alpha).fill_null(False).alias("__fe_significant"),
+    )
+    df = df.with_columns(
+        (pl.col("mean_difference").abs() > 0.6 * extent).fill_null(False).alias("__fe_dark")
+    )
+    learners = sorted(set(df["a"].to_list()) | set(df["b"].to_list()), key=str)
+    data, panel = b.add_facet(b.sanitize(df), facets)
+    x = alt.X(
+        field="b",
+        type="nominal",
+        sort=learners,
+        axis=theme.axis("column learner (b)", orient="top", labelAngle=0),
+    )
+    y = alt.Y(field="a", type="nominal", sort=learners, axis=theme.axis("row learner (a)"))
+    layers = [
+        alt.Chart()
+        .mark_rect(stroke="white", strokeWidth=1)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color(
+                field="mean_difference",
+                type="quantitative",
+                scale=alt.Scale(
+                    scheme="redblue", domain=[-extent, extent], reverse=not higher_is_better
+                ),
+                legend=theme.legend("mean difference (row − column)"),
+            ),
+            tooltip=[
+                *b.key_tooltips(facets),
+                b.tooltip("a", label="row (a)"),
+                b.tooltip("b", label="column (b)"),
+                b.tooltip("mean_difference", "quantitative", ".4~g"),
+                b.tooltip("wins", "quantitative"),
+                b.tooltip("ties", "quantitative"),
+                b.tooltip("losses", "quantitative"),
+                b.tooltip("p_value", "quantitative", ".4~g"),
+                b.tooltip("p_adjusted", "quantitative", ".4~g"),
+            ],
+        ),
+        *[
+            alt.Chart()
+            .mark_text(
+                fontSize=theme.FONT_SIZE,
+                lineBreak="\n",
+                baseline="middle",
+                dy=-(theme.FONT_SIZE + 2),
+                fontWeight="bold" if bold else "normal",
+            )
+            .encode(
+                x=x,
+                y=y,
+                text=alt.Text(field=b.TEXT, type="nominal"),
+                color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
+            )
+            .transform_filter("datum['__fe_significant']" if bold else "!datum['__fe_significant']")
+            for bold in (False, True)
+        ],
+    ]
+    k = len(learners)
+    chart = alt.layer(*layers, data=data).properties(
+        width=width or max(160, 110 * k), height=height or max(70, 64 * k)
+    )
+    subtitle = (
+        f"cell: mean difference row − column; wins / ties / losses of the row; corrected "
+        f"p-value (bold: < {alpha:g})"
+    )
+    return b.facet_chart(chart, panel, theme.title(title, subtitle))

@@ -1,0 +1,125 @@
+"""Pairs of learners side by side on the blocks of a complete block × learner table: the shared
+reshape of the Bayesian tests, the multiple comparison matrix and the effect sizes.
+
+:func:`pair_table` validates the long frame with :func:`frameeval.compare._common.cells` (finite
+metric values, no null block or learner, one value per block × learner, a complete table), checks
+the design (two learners, two blocks, the named learners present) in-plan, and self-joins the
+table on the block: one row per group × pair of learners × block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from frameeval._validate import check_parameter, require_columns
+from frameeval.compare._common import (
+    cells,
+    check_learner_value,
+    enforce,
+    group_text,
+    guard,
+    is_learner,
+)
+
+Pairs = Literal["unordered", "ordered"]
+
+
+def check_pair(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
+    """``a=`` and ``b=`` name one pair (both given, different, of the learner dtype) or neither."""
+    check_parameter(
+        (a is None) == (b is None),
+        func,
+        f"a= and b= must be given together (one pair) or not at all (every pair), got "
+        f"a={a!r} and b={b!r}.",
+    )
+    if a is None:
+        return
+    require_columns(schema, func, learner=learner)
+    check_learner_value(schema, func, learner, a, "a")
+    check_learner_value(schema, func, learner, b, "b")
+    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+
+
+def pair_table(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    block: str,
+    learner: str,
+    metric: str,
+    a: Any = None,
+    b: Any = None,
+    *,
+    pairs: Pairs = "unordered",
+    min_blocks: int = 2,
+    block_text: str | None = None,
+) -> pl.LazyFrame:
+    """``*keys, a, b, <block>, __va, __vb``: the metric of learners ``a`` and ``b`` on each block.
+
+    With ``a``/``b`` given: that pair only (rows of other learners are ignored). Otherwise every
+    pair of the group's learners — each once with a < b in sort order (``"unordered"``) or both
+    ways (``"ordered"``). Raises in-plan (``InsufficientDataError``) when a group has fewer
+    than 2 learners or ``min_blocks`` blocks, or lacks ``a`` or ``b``.
+    """
+    check_pair(schema, func, learner, a, b)
+    if a is not None:
+        lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
+    # used three times below: computed once (an in-plan cache node, nothing is collected)
+    cell = cells(lf, schema, func, keys, block, learner, metric).cache()
+    presence = [
+        pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
+        pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),
+        (pl.col(learner) == pl.lit(a)).any().alias("__has_a")
+        if a is not None
+        else pl.lit(True).alias("__has_a"),
+        (pl.col(learner) == pl.lit(b)).any().alias("__has_b")
+        if b is not None
+        else pl.lit(True).alias("__has_b"),
+    ]
+    counts = cell.group_by(keys).agg(presence) if keys else cell.select(presence)
+    counts = enforce(
+        counts,
+        guard(
+            ~(pl.col("__has_a") & pl.col("__has_b")),
+            "InsufficientDataError",
+            f"{func}(): learners a={a!r} and b={b!r} must both have values, got none of {{}}{{}}.",
+            pl.when(pl.col("__has_a")).then(pl.lit(f"b={b!r}")).otherwise(pl.lit(f"a={a!r}")),
+            group_text(keys),
+        ),
+        guard(
+            pl.col("__learners") < 2,
+            "InsufficientDataError",
+            f"{func}(): needs at least 2 learners, got {{}}{{}}.",
+            pl.col("__learners"),
+            group_text(keys),
+        ),
+        guard(
+            pl.col("__blocks") < min_blocks,
+            "InsufficientDataError",
+            f"{func}(): needs at least {min_blocks} values of {block_text or repr(block)} per "
+            f"learner, got {{}}{{}}.",
+            pl.col("__blocks"),
+            group_text(keys),
+        ),
+    )
+    if keys:
+        cell = cell.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
+    else:
+        cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
+    left = cell.rename({learner: "a", "__value": "__va"})
+    right = cell.rename({learner: "b", "__value": "__vb"})
+    table = left.join(right, on=[*keys, block], how="inner", nulls_equal=True)
+    if a is not None:
+        return table.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
+    if pairs == "ordered":
+        return table.filter(pl.col("a") != pl.col("b"))
+    return table.filter(pl.col("a") < pl.col("b"))
+
+
+def sorted_out(frame: pl.LazyFrame, keys: Sequence[str], columns: Sequence[str]) -> pl.LazyFrame:
+    """The output columns (keys first), sorted by keys, a, b."""
+    return frame.select(*keys, *columns).sort([*keys, "a", "b"], nulls_last=True)

@@ -1,0 +1,667 @@
+"""Bayesian comparison of two learners with a region of practical equivalence (ROPE): the
+correlated Bayesian t test on one data set's cross-validation scores (Corani & Benavoli 2015) and
+the Bayesian signed-rank test over data sets (Benavoli et al. 2014), as in baycomp.
+
+Instead of a p-value, each comparison gives the posterior probabilities of three regions of the
+difference d = a − b: "a is practically better", "practically equivalent" (|d| ≤ rope) and "b is
+practically better" (Benavoli, Corani, Demšar & Zaffalon 2017, "Time for a change"). "Better"
+follows the metric's direction (``higher_is_better``); ``mean_difference`` is always the raw
+mean of a − b.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from frameeval._frame import finish
+from frameeval._typing import IntoFrame, Keys
+from frameeval._validate import check_parameter, require_columns
+from frameeval.compare._common import (
+    attach,
+    check_distinct,
+    check_outputs,
+    enforce,
+    group_text,
+    guard,
+    is_learner,
+    mean_std,
+    not_null_rows,
+    open_frame,
+    resolve_direction,
+    scipy_step,
+    value_text,
+)
+from frameeval.compare._pairs import check_pair, pair_table, sorted_out
+
+__all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples"]
+
+_PROBS = ["p_a_better", "p_rope", "p_b_better"]
+_MEANS = ["mean_a_better", "mean_rope", "mean_b_better"]
+_CORRELATED_OUT = ["a", "b", "mean_difference", *_PROBS]
+_SIGNED_RANK_OUT = ["a", "b", "mean_difference", *_PROBS, *_MEANS, "n_blocks"]
+_SAMPLES_OUT = ["a", "b", "sample", "a_better", "rope", "b_better"]
+
+#: Memory bounds of the signed-rank sampler (in float64 values): one chunk of Dirichlet weights
+#: (samples × blocks) and one chunk of quadratic forms (pairs × samples × blocks).
+_WEIGHTS_CHUNK = 2**18
+_FORMS_CHUNK = 2**22
+
+
+def _check_rope(rope: Any, func: str) -> float:
+    ok = (
+        isinstance(rope, int | float)
+        and not isinstance(rope, bool)
+        and np.isfinite(rope)
+        and rope >= 0
+    )
+    check_parameter(
+        ok,
+        func,
+        f"rope must be a finite number >= 0 (the half-width of the region of practical "
+        f"equivalence, in metric units), got {rope!r}.",
+    )
+    return float(rope)
+
+
+# ---------------------------------------------------------------------------------------------
+# correlated Bayesian t test
+# ---------------------------------------------------------------------------------------------
+def _t_probs(mean: np.ndarray, scale: np.ndarray, df: np.ndarray, rope: np.ndarray):
+    """P(d > rope), P(|d| ≤ rope), P(d < −rope) for d ~ t_df(mean, scale); a point mass at the
+    mean when scale = 0 (baycomp's rule: at rope = 0 a zero mean splits 1/2–1/2)."""
+    from scipy import stats
+
+    spread = scale > 0
+    safe = np.where(spread, scale, 1.0)
+    upper = stats.t.sf(rope, df, loc=mean, scale=safe)
+    lower = stats.t.cdf(-rope, df, loc=mean, scale=safe)
+    half = 0.5 * (mean == 0)
+    point_upper = np.where(rope == 0, (mean > 0) + half, mean > rope)
+    point_lower = np.where(rope == 0, (mean < 0) + half, mean < -rope)
+    upper = np.where(spread, upper, point_upper)
+    lower = np.where(spread, lower, point_lower)
+    inside = np.where(rope == 0, 0.0, 1.0 - upper - lower)
+    return {"p_a_better": upper, "p_rope": inside, "p_b_better": lower}
+
+
+def bayes_correlated_t(
+    data: IntoFrame,
+    metric: str,
+    *,
+    rope: float,
+    a: Any = None,
+    b: Any = None,
+    learner: str = "learner",
+    fold: str = "fold",
+    repeat: str | None = None,
+    rho: float | None = None,
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+) -> Any:
+    """Correlated Bayesian t test of two learners on the k-fold (× repeats) scores of one data
+    set (Corani & Benavoli 2015), with a region of practical equivalence.
+
+    The n = k × repeats differences dᵢ = aᵢ − bᵢ of cross-validation are correlated (their
+    training sets overlap); with correlation ρ between them and a non-informative prior, the
+    posterior of the mean difference μ is a Student t distribution
+
+        μ | d ~ t_{n−1}(location = d̄, scale² = (1/n + ρ/(1 − ρ)) · s²),
+
+    with d̄ and s² the sample mean and variance (ddof = 1) of the differences. ρ = n_test /
+    (n_test + n_train) = 1/k is Nadeau & Bengio's correction; the probabilities of the three
+    regions μ > rope, |μ| ≤ rope and μ < −rope are read from its CDF (no sampling).
+
+    Parameters
+    ----------
+    data
+        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
+        one row per learner × fold (× repeat) (× ``by`` group), e.g. one data set's CV results.
+    metric
+        Column with the metric values.
+    rope
+        Half-width r ≥ 0 of the region of practical equivalence [−r, r], in metric units (e.g.
+        0.01 for one point of accuracy). ``rope=0`` gives the two-region test (``p_rope`` = 0).
+    a, b
+        One pair of learners (both), or neither: every pair of the group's learners, each once
+        (a < b in sort order). Rows of other learners are ignored when a pair is given.
+    learner, fold
+        Columns naming the learner and the fold; both learners need a value on every fold.
+    repeat
+        Optional column naming the repetition of cross-validation (a fold is then identified by
+        repeat and fold).
+    rho
+        Correlation ρ in [0, 1) between the differences; default 1/k with k = n / repeats, the
+        number of folds per repetition (then every repetition must have the same number of
+        folds, k ≥ 2). ``rho=0`` gives the ordinary (uncorrelated) Bayesian t test.
+    by
+        Key column(s): one set of comparisons per group (e.g. per data set).
+    higher_is_better
+        Direction of ``metric``: which side of the ROPE means "a is better". Default: the
+        direction of the registered measure of the same name; required otherwise.
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, a, b, mean_difference, p_a_better, p_rope, p_b_better``,
+    one row per group and pair, sorted by keys, a, b:
+
+    * ``mean_difference`` — d̄, the mean of a − b over the folds (raw: not direction-adjusted);
+    * ``p_a_better`` — posterior probability that a is practically better: P(μ > rope) for a
+      higher-is-better metric, P(μ < −rope) for a lower-is-better one;
+    * ``p_rope`` — P(|μ| ≤ rope), the practical equivalence (0 when ``rope=0``);
+    * ``p_b_better`` — posterior probability that b is practically better.
+
+    The three sum to 1.
+
+    Notes
+    -----
+    baycomp's ``CorrelatedTTest(x=a, y=b, rope, runs)`` computes the same posterior of b − a;
+    its ``(p_left, p_rope, p_right)`` are (``p_a_better``, ``p_rope``, ``p_b_better``) for a
+    higher-is-better metric — the tests check agreement to 1e-9. Zero variance (all differences
+    equal): the posterior is a point mass at d̄ (baycomp's rule), so each region has probability
+    0 or 1, with d̄ on the ROPE's boundary counted as equivalent; at ``rope=0`` a zero d̄ gives
+    ``p_a_better`` = ``p_b_better`` = 0.5. Needs at least 2 learners and 2 folds with both
+    learners in every group (``InsufficientDataError``); a complete fold × learner table
+    (``InsufficientDataError`` listing the gaps).
+
+    Decide with the probabilities, e.g. "a is practically better" when ``p_a_better`` > 0.95;
+    when no region dominates, the data do not settle the question (Benavoli et al. 2017).
+
+    References
+    ----------
+    Corani & Benavoli (2015), "A Bayesian approach for comparing cross-validated algorithms on
+    multiple data sets", Machine Learning 100(2). Nadeau & Bengio (2003), "Inference for the
+    generalization error", Machine Learning 52(3). Benavoli, Corani, Demšar & Zaffalon (2017),
+    "Time for a change: a tutorial for comparing multiple classifiers through Bayesian
+    analysis", JMLR 18(77).
+
+    See Also
+    --------
+    bayes_signed_rank : the same question over many data sets.
+    paired_t_test : the frequentist (uncorrected) test of the same differences.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"learner": ["A"] * 5 + ["B"] * 5, "fold": list(range(5)) * 2,
+    ...                    "accuracy": [0.81, 0.83, 0.80, 0.84, 0.82,
+    ...                                 0.78, 0.80, 0.79, 0.80, 0.77]})
+    >>> out = fe.bayes_correlated_t(df, "accuracy", rope=0.01)
+    >>> out.select("a", "b", pl.col("mean_difference").round(6)).row(0)
+    ('A', 'B', 0.032)
+    >>> [round(p, 3) for p in out.select("p_a_better", "p_rope", "p_b_better").row(0)]
+    [0.954, 0.039, 0.007]
+    """
+    func = "bayes_correlated_t"
+    rope = _check_rope(rope, func)
+    check_parameter(
+        rho is None
+        or (isinstance(rho, int | float) and not isinstance(rho, bool) and 0.0 <= rho < 1.0),
+        func,
+        f"rho must be None or a number in [0, 1), got {rho!r}.",
+    )
+    lf, eager, keys, schema = open_frame(data, func, by)
+    check_outputs(func, keys, _CORRELATED_OUT, learner=learner, fold=fold, repeat=repeat)
+    hib = resolve_direction(func, metric, higher_is_better)
+    require_columns(schema, func, metric=metric, learner=learner, fold=fold, repeat=repeat)
+    check_distinct(func, keys, metric=metric, learner=learner, fold=fold, repeat=repeat)
+    check_pair(schema, func, learner, a, b)
+    if a is not None:
+        lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
+    if repeat is None:
+        block, block_text = fold, repr(fold)
+    else:
+        block, block_text = f"{repeat}/{fold}", f"{repeat!r}/{fold!r}"
+        check_parameter(
+            block not in schema,
+            func,
+            f"the data must not have a column named {block!r} (used to pair repeat and fold), "
+            f"got one.",
+        )
+        lf = not_null_rows(lf, func, keys, {"repeat": repeat, "fold": fold})
+        lf = lf.with_columns(
+            pl.concat_str([value_text(repeat), value_text(fold)], separator="/").alias(block)
+        )
+    table = pair_table(
+        lf, lf.collect_schema(), func, keys, block, learner, metric, a, b, block_text=block_text
+    )
+    mean, std = mean_std(pl.col("__va") - pl.col("__vb"))
+    stats_ = table.group_by(*keys, "a", "b").agg(
+        pl.len().cast(pl.Float64).alias("__n"), mean.alias("mean_difference"), std.alias("__s")
+    )
+    n = pl.col("__n")
+    if rho is not None:
+        correction = pl.lit(rho / (1.0 - rho))
+    else:
+        # ρ = 1/k with k = n / repeats folds per repetition: ρ/(1 − ρ) = 1/(k − 1)
+        if repeat is None:
+            design = stats_.with_columns(
+                pl.lit(1, dtype=pl.Int64).alias("__repeats"),
+                n.cast(pl.Int64).alias("__min"),
+                n.cast(pl.Int64).alias("__max"),
+            )
+        else:
+            per_repeat = lf.group_by(*keys, repeat).agg(
+                pl.col(fold).n_unique().cast(pl.Int64).alias("__folds")
+            )
+            aggs = [
+                pl.len().cast(pl.Int64).alias("__repeats"),
+                pl.col("__folds").min().alias("__min"),
+                pl.col("__folds").max().alias("__max"),
+            ]
+            shape = per_repeat.group_by(keys).agg(aggs) if keys else per_repeat.select(aggs)
+            design = attach(stats_, shape, keys)
+        stats_ = enforce(
+            design,
+            guard(
+                pl.col("__min") != pl.col("__max"),
+                "InvalidValueError",
+                f"{func}(): rho=None (1/k) needs the same number of folds in every repeat, got "
+                f"{{}} to {{}} folds per {repeat!r}{{}}.\nHint: pass rho= explicitly.",
+                pl.col("__min"),
+                pl.col("__max"),
+                group_text(keys),
+            ),
+            guard(
+                pl.col("__min") < 2,
+                "InsufficientDataError",
+                f"{func}(): rho=None (1/k) needs at least 2 folds per repeat, got {{}}{{}}.",
+                pl.col("__min"),
+                group_text(keys),
+            ),
+        )
+        folds = n / pl.col("__repeats").cast(pl.Float64)
+        correction = 1.0 / (folds - 1.0)
+    advantage = pl.col("mean_difference") if hib else -pl.col("mean_difference")
+    stats_ = stats_.with_columns(
+        advantage.alias("__mean"),
+        ((1.0 / n + correction).sqrt() * pl.col("__s")).alias("__scale"),
+        (n - 1.0).alias("__df"),
+        pl.lit(rope).alias("__rope"),
+    )
+    out = scipy_step(stats_, _t_probs, ["__mean", "__scale", "__df", "__rope"], _PROBS)
+    return finish(sorted_out(out, keys, _CORRELATED_OUT), eager)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bayesian signed-rank test
+# ---------------------------------------------------------------------------------------------
+def _check_sampler(n_samples: Any, seed: Any, prior: Any, func: str) -> None:
+    check_parameter(
+        bool(
+            isinstance(n_samples, int | np.integer)
+            and not isinstance(n_samples, bool)
+            and n_samples > 0
+        ),
+        func,
+        f"n_samples must be a positive integer, got {n_samples!r}.",
+    )
+    check_parameter(
+        bool(
+            isinstance(seed, int | np.integer) and not isinstance(seed, bool) and 0 <= seed < 2**64
+        ),
+        func,
+        f"seed must be an integer in [0, 2**64), got {seed!r}.",
+    )
+    check_parameter(
+        isinstance(prior, int | float)
+        and not isinstance(prior, bool)
+        and np.isfinite(prior)
+        and prior >= 0,
+        func,
+        f"prior must be a finite number >= 0 (the weight of the pseudo-observation at 0), "
+        f"got {prior!r}.",
+    )
+
+
+def signed_rank_posterior(
+    diffs: Sequence[np.ndarray],
+    rope: float,
+    prior: float,
+    n_samples: int,
+    seed: int,
+    keep_samples: bool = False,
+) -> dict[str, Any]:
+    """The Bayesian signed-rank posterior of each difference vector (positive = a better).
+
+    Dirichlet-process posterior with a pseudo-observation z₀ = 0 of weight ``prior``: the
+    weights w ~ Dirichlet(prior, 1, …, 1) over (z₀, z₁…z_n), and in each sample
+
+        θ_a = Σᵢⱼ wᵢ wⱼ H(zᵢ + zⱼ − 2r),  θ_b = Σᵢⱼ wᵢ wⱼ H(−zᵢ − zⱼ − 2r),  θ_rope = 1 − θ_a − θ_b
+
+    with H the Heaviside step (H(0) = 1/2). Returns the share of samples in which each region is
+    the largest (ties split evenly), the exact posterior means E[θ] (from E[wᵢwⱼ] of the
+    Dirichlet), and with ``keep_samples`` the samples themselves (pairs × n_samples × 3).
+
+    Every vector is sampled with ``numpy.random.default_rng(seed)``: vectors of the same length
+    share their weights, so a comparison's result does not depend on the others computed with
+    it. Memory is bounded by drawing the weights in chunks (:data:`_WEIGHTS_CHUNK`,
+    :data:`_FORMS_CHUNK`).
+    """
+    count = len(diffs)
+    wins = np.zeros((count, 3))
+    means = np.zeros((count, 3))
+    kept = np.zeros((count, n_samples, 3)) if keep_samples else None
+    sizes = np.array([d.size for d in diffs], dtype=np.int64)
+    for size in np.unique(sizes):  # loop-ok: one vectorised kernel per distinct number of blocks
+        rows = np.flatnonzero(sizes == size)
+        z = np.zeros((rows.size, size + 1))
+        z[:, 1:] = np.stack([diffs[int(i)] for i in rows])
+        sums = z[:, :, None] + z[:, None, :]
+        above = (sums > 2 * rope) + 0.5 * (sums == 2 * rope)
+        below = (-sums > 2 * rope) + 0.5 * (-sums == 2 * rope)
+        alpha = np.ones(size + 1)
+        alpha[0] = prior
+        total = alpha.sum()
+        moments = (np.outer(alpha, alpha) + np.diag(alpha)) / (total * (total + 1.0))
+        mean_a = (above * moments).sum(axis=(1, 2))
+        mean_b = (below * moments).sum(axis=(1, 2))
+        means[rows] = np.column_stack([mean_a, 1.0 - mean_a - mean_b, mean_b])
+        if rope == 0:
+            means[rows, 1] = 0.0
+        rng = np.random.default_rng(seed)
+        chunk = max(64, _WEIGHTS_CHUNK // (size + 1))
+        block = max(1, _FORMS_CHUNK // (chunk * (size + 1)))
+        done = 0
+        while done < n_samples:  # loop-ok: chunks of samples (bounded memory)
+            step = min(chunk, n_samples - done)
+            gamma = rng.standard_gamma(alpha, size=(step, size + 1))
+            weights = gamma / gamma.sum(axis=1, keepdims=True)
+            for start in range(0, rows.size, block):  # loop-ok: chunks of pairs (memory)
+                part = slice(start, start + block)
+                theta_a = (np.matmul(weights, above[part]) * weights).sum(axis=2)
+                theta_b = (np.matmul(weights, below[part]) * weights).sum(axis=2)
+                theta_r = np.zeros_like(theta_a) if rope == 0 else 1.0 - theta_a - theta_b
+                theta = np.stack([theta_a, theta_r, theta_b], axis=2)
+                top = theta == theta.max(axis=2, keepdims=True)
+                wins[rows[part]] += (top / top.sum(axis=2, keepdims=True)).sum(axis=1)
+                if kept is not None:
+                    kept[rows[part], done : done + step] = theta
+            done += step
+    out: dict[str, Any] = {
+        "p_a_better": wins[:, 0] / n_samples,
+        "p_rope": wins[:, 1] / n_samples,
+        "p_b_better": wins[:, 2] / n_samples,
+        "mean_a_better": means[:, 0],
+        "mean_rope": means[:, 1],
+        "mean_b_better": means[:, 2],
+    }
+    if kept is not None:
+        out["samples"] = kept
+    return out
+
+
+def _list_step(
+    frame: pl.LazyFrame,
+    compute: Callable[[list[np.ndarray]], Mapping[str, np.ndarray]],
+    outputs: Mapping[str, pl.DataType],
+) -> pl.LazyFrame:
+    """Add ``outputs`` computed in one call from the list column ``__d`` (one float array per
+    row), inside the plan (run when the frame is collected)."""
+
+    def run(series: pl.Series, **_: Any) -> pl.Series:  # polars passes return_dtype=
+        lists = series.struct.field("__d")
+        lengths = lists.list.len().fill_null(0).to_numpy()
+        flat = lists.explode().cast(pl.Float64).to_numpy()
+        starts = (np.cumsum(lengths) - lengths).astype(np.int64)
+        diffs = [flat[s : s + n] for s, n in zip(starts, lengths, strict=True)]  # loop-ok: views
+        result = compute(diffs)
+        return pl.DataFrame(
+            {name: result[name] for name in outputs}, schema=dict(outputs)
+        ).to_struct("__bayes")
+
+    dtype = pl.Struct(dict(outputs))
+    step = pl.struct(["__d"]).map_batches(run, return_dtype=dtype).alias("__bayes")
+    return frame.with_columns(step).unnest("__bayes")
+
+
+def _signed_rank_pairs(
+    data: IntoFrame,
+    func: str,
+    metric: str,
+    rope: Any,
+    a: Any,
+    b: Any,
+    block: str,
+    learner: str,
+    n_samples: Any,
+    seed: Any,
+    prior: Any,
+    by: Keys,
+    higher_is_better: bool | None,
+    outputs: list[str],
+) -> tuple[pl.LazyFrame, bool, list[str], float]:
+    """``*keys, a, b, n_blocks, mean_difference, __d`` (differences ordered by block, positive
+    = a better) after every check."""
+    rope = _check_rope(rope, func)
+    _check_sampler(n_samples, seed, prior, func)
+    lf, eager, keys, schema = open_frame(data, func, by)
+    check_outputs(func, keys, outputs, block=block, learner=learner)
+    hib = resolve_direction(func, metric, higher_is_better)
+    table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
+    d = pl.col("__va") - pl.col("__vb")
+    stats_ = table.group_by(*keys, "a", "b").agg(
+        pl.len().cast(pl.Int64).alias("n_blocks"),
+        d.mean().alias("mean_difference"),
+        (d if hib else -d).sort_by(pl.col(block)).alias("__d"),
+    )
+    return stats_, eager, keys, rope
+
+
+def bayes_signed_rank(
+    data: IntoFrame,
+    metric: str,
+    *,
+    rope: float,
+    a: Any = None,
+    b: Any = None,
+    block: str = "block",
+    learner: str = "learner",
+    n_samples: int = 50_000,
+    seed: int = 0,
+    prior: float = 0.5,
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+) -> Any:
+    """Bayesian signed-rank test of two learners over N data sets (Benavoli et al. 2014), with a
+    region of practical equivalence.
+
+    The differences zᵢ = aᵢ − bᵢ on the N blocks (data sets) are modelled by a Dirichlet process
+    whose prior puts a pseudo-observation z₀ = 0 of weight ``prior``. A posterior sample is a
+    weight vector w ~ Dirichlet(prior, 1, …, 1) over (z₀, z₁…z_N), and its probabilities of the
+    three regions are those of the Walsh averages (zᵢ + zⱼ)/2 — the quantity the Wilcoxon
+    signed-rank test ranks:
+
+        θ_a = Σᵢⱼ wᵢ wⱼ H(zᵢ + zⱼ − 2r),   θ_b = Σᵢⱼ wᵢ wⱼ H(−zᵢ − zⱼ − 2r),   θ_rope = 1 − θ_a − θ_b
+
+    (H the Heaviside step with H(0) = 1/2, r the ROPE half-width, z oriented so that positive
+    means a better).
+
+    Parameters
+    ----------
+    data
+        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
+        one row per block × learner (× ``by`` group), e.g. the mean CV accuracy per data set.
+    metric
+        Column with the metric values.
+    rope
+        Half-width r ≥ 0 of the region of practical equivalence [−r, r], in metric units.
+    a, b
+        One pair of learners (both), or neither: every pair, each once (a < b in sort order).
+    block, learner
+        Columns naming the block (data set) and the learner; every compared learner needs a
+        value on every block of its group.
+    n_samples
+        Number of posterior samples (Monte-Carlo error of a probability ≤ 0.5/√n_samples, about
+        0.002 at the default 50,000).
+    seed
+        Seed of the ``numpy.random.Generator`` (``numpy.random.default_rng(seed)``). Every
+        comparison is sampled from a generator with this seed, so a pair's result does not
+        depend on the other pairs or groups (but their Monte-Carlo errors are correlated).
+    prior
+        Weight s ≥ 0 of the prior pseudo-observation at 0 (baycomp's ``prior``, default 0.5).
+    by
+        Key column(s): one set of comparisons per group.
+    higher_is_better
+        Direction of ``metric``: which side means "a is better". Default: the direction of the
+        registered measure of the same name; required otherwise.
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, a, b, mean_difference, p_a_better, p_rope, p_b_better,
+    mean_a_better, mean_rope, mean_b_better, n_blocks``, one row per group and pair, sorted by
+    keys, a, b (the first columns are those of :func:`bayes_correlated_t`):
+
+    * ``mean_difference`` — the mean of a − b (raw);
+    * ``p_a_better``, ``p_rope``, ``p_b_better`` — the share of posterior samples in which that
+      region is the most probable one (θ largest), as baycomp's ``SignedRankTest`` reports
+      them; they sum to 1. A sample where two regions tie (e.g. every difference 0 at
+      ``rope=0``) counts half to each (baycomp gives it to "a better");
+    * ``mean_a_better``, ``mean_rope``, ``mean_b_better`` — the posterior means E[θ] of the
+      three region probabilities, computed exactly from the Dirichlet moments
+      E[wᵢwⱼ] = (αᵢαⱼ + [i = j] αᵢ) / (α₀(α₀ + 1)), not sampled;
+    * ``n_blocks`` — N, the number of blocks (Int64).
+
+    At ``rope=0`` the ROPE is empty: ``p_rope`` = ``mean_rope`` = 0.
+
+    Notes
+    -----
+    baycomp's ``SignedRankTest(x=a, y=b, rope, prior=prior)`` samples the same posterior for
+    b − a; its ``(p_left, p_rope, p_right)`` are (``p_a_better``, ``p_rope``, ``p_b_better``)
+    for a higher-is-better metric, up to Monte-Carlo error (the tests check |Δp| ≤ 0.02). The
+    sampling is vectorised (all pairs with the same N share one chunked draw of weights) and
+    runs inside the plan when a LazyFrame result is collected. Needs at least 2 learners and 2
+    blocks per group and a complete block × learner table (``InsufficientDataError``).
+
+    References
+    ----------
+    Benavoli, Corani, Mangili, Zaffalon & Ruggeri (2014), "A Bayesian Wilcoxon signed-rank test
+    based on the Dirichlet process", ICML, PMLR 32(2). Benavoli, Corani, Demšar & Zaffalon
+    (2017), "Time for a change: a tutorial for comparing multiple classifiers through Bayesian
+    analysis", JMLR 18(77).
+
+    See Also
+    --------
+    bayes_correlated_t : the same question on one data set's cross-validation.
+    bayes_signed_rank_samples : the posterior samples (for the simplex chart).
+    wilcoxon : the frequentist signed-rank test.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(6)] * 2,
+    ...                    "learner": ["A"] * 6 + ["B"] * 6,
+    ...                    "accuracy": [0.81, 0.72, 0.93, 0.64, 0.85, 0.76,
+    ...                                 0.80, 0.70, 0.90, 0.60, 0.80, 0.70]})
+    >>> out = fe.bayes_signed_rank(df, "accuracy", rope=0.01, n_samples=2000, seed=1)
+    >>> out.select("a", "b", "n_blocks").row(0)
+    ('A', 'B', 6)
+    >>> out["p_a_better"].item() > 0.9
+    True
+    """
+    func = "bayes_signed_rank"
+    stats_, eager, keys, rope = _signed_rank_pairs(
+        data,
+        func,
+        metric,
+        rope,
+        a,
+        b,
+        block,
+        learner,
+        n_samples,
+        seed,
+        prior,
+        by,
+        higher_is_better,
+        _SIGNED_RANK_OUT,
+    )
+    size, draw, weight = int(n_samples), int(seed), float(prior)
+    out = _list_step(
+        stats_,
+        lambda diffs: signed_rank_posterior(diffs, rope, weight, size, draw),
+        {name: pl.Float64() for name in [*_PROBS, *_MEANS]},
+    )
+    return finish(sorted_out(out, keys, _SIGNED_RANK_OUT), eager)
+
+
+def bayes_signed_rank_samples(
+    data: IntoFrame,
+    metric: str,
+    *,
+    rope: float,
+    a: Any = None,
+    b: Any = None,
+    block: str = "block",
+    learner: str = "learner",
+    n_samples: int = 5_000,
+    seed: int = 0,
+    prior: float = 0.5,
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+) -> Any:
+    """The posterior samples of :func:`bayes_signed_rank`: one row per sample of each pair,
+    the three region probabilities that ``charts.posterior_simplex`` draws in a triangle.
+
+    Parameters
+    ----------
+    data, metric, rope, a, b, block, learner, seed, prior, by, higher_is_better
+        As in :func:`bayes_signed_rank`; with the same ``seed`` and ``n_samples`` these are the
+        very samples whose winners give its ``p_a_better``, ``p_rope``, ``p_b_better``.
+    n_samples
+        Samples per pair (default 5,000: the output has that many rows per pair).
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, a, b, sample, a_better, rope, b_better``, sorted by keys,
+    a, b, sample: ``sample`` — 0…n_samples − 1 (Int64); ``a_better``, ``rope``, ``b_better`` —
+    the sample's θ_a, θ_rope, θ_b (they sum to 1).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(6)] * 2,
+    ...                    "learner": ["A"] * 6 + ["B"] * 6,
+    ...                    "accuracy": [0.81, 0.72, 0.93, 0.64, 0.85, 0.76,
+    ...                                 0.80, 0.70, 0.90, 0.60, 0.80, 0.70]})
+    >>> s = fe.compare.bayes_signed_rank_samples(df, "accuracy", rope=0.01, n_samples=100)
+    >>> s.shape, round(s.select(pl.col("a_better") + pl.col("rope") + pl.col("b_better"))
+    ...                 .to_series().max(), 9)
+    ((100, 6), 1.0)
+    """
+    func = "bayes_signed_rank_samples"
+    stats_, eager, keys, rope = _signed_rank_pairs(
+        data,
+        func,
+        metric,
+        rope,
+        a,
+        b,
+        block,
+        learner,
+        n_samples,
+        seed,
+        prior,
+        by,
+        higher_is_better,
+        _SAMPLES_OUT,
+    )
+    size, draw, weight = int(n_samples), int(seed), float(prior)
+    regions = ["a_better", "rope", "b_better"]
+
+    def compute(diffs: list[np.ndarray]) -> dict[str, Any]:
+        kept = signed_rank_posterior(diffs, rope, weight, size, draw, keep_samples=True)
+        samples = kept["samples"]
+        return {
+            name: pl.Series(list(samples[:, :, j]), dtype=pl.List(pl.Float64))
+            for j, name in enumerate(regions)
+        }
+
+    out = _list_step(stats_, compute, {name: pl.List(pl.Float64) for name in regions})
+    out = out.with_columns(pl.int_ranges(0, pl.col("a_better").list.len()).alias("sample"))
+    out = out.explode(["sample", *regions]).with_columns(pl.col("sample").cast(pl.Int64))
+    out = out.select(*keys, *_SAMPLES_OUT).sort([*keys, "a", "b", "sample"], nulls_last=True)
+    return finish(out, eager)
