@@ -19,6 +19,7 @@ statistics frame, inside the lazy plan — a LazyFrame in gives a LazyFrame out,
 when it is collected. Critical values come from the distributions, never from copied tables.
 """
 
+from frameeval.compare.auto import Comparison, compare_learners
 from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.one_learner import binomial_distribution, binomial_test, t_test
 from frameeval.compare.post_hoc import (
@@ -35,6 +36,8 @@ from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon
 from frameeval.uncertainty import corrected_resampled_t_test, cv5x2_f_test
 
 __all__ = [
+    "Comparison",
+    "compare_learners",
     "average_ranks",
     "binomial_distribution",
     "binomial_test",
