@@ -383,7 +383,10 @@ def compare_learners(
     cliques = _cliques(ranks, post_hoc, keys)
     verdicts = _verdicts(design, checks, omnibus, post_hoc, ranks, effects, ctx)
     procs = design.get_column("procedure").unique(maintain_order=True).to_list()
-    text = "\n\n".join(verdicts.get_column("verdict").to_list())
+    text = "\n\n".join(
+        (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
+        for row in verdicts.iter_rows(named=True)  # loop-ok: joins the paragraphs
+    )
     return Comparison(
         procedure=", ".join(procs),
         verdict=text,
@@ -553,7 +556,9 @@ def _checks(cells: pl.DataFrame, design: pl.DataFrame, ctx: _Context) -> pl.Data
         pl.Series("p_value", p).fill_nan(None),
         (ctx.alpha / pl.col("n_learners").cast(pl.Float64)).alias("alpha"),
     ).with_columns((pl.col("p_value") >= pl.col("alpha")).fill_null(False).alias("passed"))
-    shapiro = shapiro.select(list(schema))
+    shapiro = shapiro.rename({learner: "learner"} if learner != "learner" else {}).select(
+        list(schema)
+    )
 
     normal = (
         shapiro.group_by(keys).agg(pl.col("passed").all().alias("__normal"))
@@ -561,12 +566,13 @@ def _checks(cells: pl.DataFrame, design: pl.DataFrame, ctx: _Context) -> pl.Data
         else shapiro.select(pl.col("passed").all().alias("__normal"))
     )
     homo = _homogeneity(part, normal, eligible, ctx)
-    return _sort(pl.concat([shapiro, homo.select(list(schema))]), keys, "check", "learner")
+    both = [shapiro] if homo is None else [shapiro, homo.select(list(schema))]
+    return _sort(pl.concat(both), keys, "check", "learner")
 
 
 def _homogeneity(
     part: pl.DataFrame, normal: pl.DataFrame, eligible: pl.DataFrame, ctx: _Context
-) -> pl.DataFrame:
+) -> pl.DataFrame | None:
     """Bartlett's test (groups whose learners all look normal) or Levene's test with the median
     (Brown–Forsythe) for the others, for k > 2 learners, as closed forms over Polars
     aggregates (scipy's ``bartlett`` and ``levene`` formulas)."""
@@ -574,7 +580,9 @@ def _homogeneity(
 
     keys, learner = ctx.keys, ctx.learner
     big = eligible.filter(pl.col("n_learners") > 2)
-    part = _semi(part, big.select(keys), keys) if keys else (part if big.height else part.clear())
+    if big.height == 0:
+        return None
+    part = _semi(part, big.select(keys), keys)
     if keys:
         part = part.join(normal, on=keys, nulls_equal=True)
     else:
@@ -605,8 +613,6 @@ def _homogeneity(
         (n * pl.col("__zbar") ** 2).sum().alias("__z2"),
     ]
     g = per.group_by(keys).agg(aggs) if keys else per.select(aggs)
-    if g.height == 0:
-        return pl.DataFrame()
     kk, nt = pl.col("__k"), pl.col("__ntot")
     sp2 = pl.col("__pooled") / (nt - kk)
     bartlett = ((nt - kk) * sp2.log() - pl.col("__logs")) / (
@@ -1430,8 +1436,6 @@ def _verdicts(
             effects.filter(sel),
             ctx,
         )
-        if keys:
-            text = ", ".join(f"{k}={row[k]}" for k in keys) + ": " + text
         texts.append(text)
     return pl.concat(
         [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
