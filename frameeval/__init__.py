@@ -24,6 +24,7 @@ from frameeval.compare import (
     nemenyi_q,
     paired_t_test,
     rank_table,
+    results_table,
     t_test,
     wilcoxon,
 )
@@ -132,6 +133,7 @@ __all__ = [
     "paired_t_test",
     "precision",
     "rank_table",
+    "results_table",
     "recall",
     "rmse",
     "roc_band",

@@ -30,6 +30,7 @@ from frameeval.compare.post_hoc import (
     nemenyi_q,
 )
 from frameeval.compare.ranks import average_ranks, friedman, rank_table
+from frameeval.compare.table import results_table
 from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon
 
 # the resampling-corrected two-learner tests (issue 10) sit next to the others
@@ -54,6 +55,7 @@ __all__ = [
     "nemenyi_q",
     "paired_t_test",
     "rank_table",
+    "results_table",
     "t_test",
     "wilcoxon",
 ]
