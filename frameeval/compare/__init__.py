@@ -59,4 +59,3 @@ __all__ = [
     "t_test",
     "wilcoxon",
 ]
-

@@ -514,7 +514,7 @@ def _checks(cells: pl.DataFrame, design: pl.DataFrame, ctx: _Context) -> pl.Data
     from scipy import stats
 
     keys, learner = ctx.keys, ctx.learner
-    schema = {
+    schema: dict[str, Any] = {
         **{k: cells.schema[k] for k in keys},
         "check": pl.String,
         "learner": pl.String,

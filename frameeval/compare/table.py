@@ -382,10 +382,11 @@ def _gt(cells: _Cells) -> GT:
         values.append(cells.ranks[j])
         columns[cid] = values
     frame = pl.DataFrame(columns, schema={c: pl.String for c in columns})
+    labels: dict[str, Any] = dict(zip(ids, cells.learners, strict=True))
     table = (
         GT(frame, rowname_col=stub)
         .tab_stubhead(label=cells.block)
-        .cols_label(**dict(zip(ids, cells.learners, strict=True)))
+        .cols_label(cases=labels)
         .cols_align("right", columns=ids)
         .tab_source_note(cells.note)
     )
