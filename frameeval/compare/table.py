@@ -462,9 +462,7 @@ def _latex(cells: _Cells) -> str:
 
 
 def _markdown_escape(text: str) -> str:
-    return (
-        str(text).replace("\\", "\\\\").replace("|", r"\|").replace("*", r"\*").replace("_", r"\_")
-    )
+    return str(text).replace("\\", "\\\\").replace("|", r"\|").replace("*", r"\*")
 
 
 def _markdown(cells: _Cells) -> str:
@@ -494,4 +492,4 @@ def _markdown(cells: _Cells) -> str:
         lines.append("| " + " | ".join(row) + " |")
     ranks = [f"**{v}**" if j in cells.best_rank else v for j, v in enumerate(cells.ranks)]
     lines.append("| " + " | ".join([AVERAGE_RANK_ROW, *ranks]) + " |")
-    return "\n".join(lines) + "\n\n" + cells.note + "\n"
+    return "\n".join(lines) + "\n\n" + cells.note
