@@ -81,6 +81,7 @@ _LAZY_NAMES: dict[str, tuple[str, str]] = {
     **{
         name: ("frameeval.compare", name)
         for name in (
+            "Comparison",
             "average_ranks",
             "bayes_correlated_t",
             "bayes_signed_rank",
@@ -90,6 +91,7 @@ _LAZY_NAMES: dict[str, tuple[str, str]] = {
             "bonferroni_dunn",
             "bonferroni_dunn_q",
             "cliques",
+            "compare_learners",
             "comparison_matrix",
             "contingency_table",
             "cv5x2_t_test",
@@ -104,6 +106,7 @@ _LAZY_NAMES: dict[str, tuple[str, str]] = {
             "quade",
             "rank_post_hoc",
             "rank_table",
+            "results_table",
             "shaffer",
             "skillings_mack",
             "t_test",
@@ -147,6 +150,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from frameeval.compare import (  # type: ignore[no-redef]
+        Comparison,
         average_ranks,
         bayes_correlated_t,
         bayes_signed_rank,
@@ -156,6 +160,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         bonferroni_dunn,
         bonferroni_dunn_q,
         cliques,
+        compare_learners,
         comparison_matrix,
         contingency_table,
         cv5x2_t_test,
@@ -170,6 +175,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         quade,
         rank_post_hoc,
         rank_table,
+        results_table,
         shaffer,
         skillings_mack,
         t_test,
@@ -187,6 +193,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     )
 
 __all__ = [
+    "Comparison",
     "FrameEvalError",
     "MEASURES",
     "__version__",
@@ -211,6 +218,7 @@ __all__ = [
     "cliques",
     "collect",
     "compare",
+    "compare_learners",
     "comparison_matrix",
     "confusion_matrix",
     "contingency_table",
@@ -257,6 +265,7 @@ __all__ = [
     "ranking_report",
     "recall",
     "report",
+    "results_table",
     "rmse",
     "roc_auc",
     "roc_band",

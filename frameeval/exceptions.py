@@ -22,6 +22,7 @@ __all__ = [
     "InvalidValueError",
     "MissingValueError",
     "NegativeValueError",
+    "NotAvailableError",
     "UnknownLabelError",
 ]
 
@@ -71,3 +72,7 @@ class EmptyFrameError(InvalidValueError):
 
 class InsufficientDataError(InvalidValueError):
     """Too few rows, blocks or learners for the requested computation (e.g. Friedman with N < 2)."""
+
+
+class NotAvailableError(FrameEvalError, NotImplementedError):
+    """A procedure needs a part of frameeval that is not available (yet) in this version."""

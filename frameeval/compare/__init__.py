@@ -37,6 +37,7 @@ from frameeval.compare.bayes import (
 )
 from frameeval.compare.effect_size import effect_size
 from frameeval.compare.matrix import comparison_matrix
+from frameeval.compare.auto import Comparison, compare_learners
 from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
 from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack
@@ -49,6 +50,7 @@ from frameeval.compare.post_hoc import (
     nemenyi_q,
 )
 from frameeval.compare.ranks import average_ranks, friedman, rank_table
+from frameeval.compare.table import results_table
 from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon
 
 # the resampling-corrected two-learner tests (issue 10) sit next to the others; they live in
@@ -65,6 +67,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'frameeval.compare' has no attribute {name!r}")
 
 __all__ = [
+    "Comparison",
+    "compare_learners",
     "average_ranks",
     "bergmann_hommel",
     "cliques",
@@ -93,6 +97,7 @@ __all__ = [
     "nemenyi_q",
     "paired_t_test",
     "rank_table",
+    "results_table",
     "t_test",
     "wilcoxon",
 ]

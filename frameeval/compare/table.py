@@ -1,0 +1,495 @@
+"""Publication tables of results: blocks (data sets) as rows, learners as columns, the best of
+each row in bold, the second underlined, a mark on cells significantly worse than the row's best,
+and the average ranks at the bottom — as a great-tables ``GT``, booktabs LaTeX or Markdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import polars as pl
+
+from frameeval._frame import collect, to_lazy
+from frameeval._typing import IntoFrame
+from frameeval._validate import check_not_empty_eager, check_numeric, require_columns
+from frameeval.compare._common import (
+    check_distinct,
+    check_parameter,
+    enforce,
+    guard,
+    learner_expr,
+    not_null_rows,
+    resolve_direction,
+)
+from frameeval.compare.auto import BLOCK_NAMES, LEARNER_NAMES, TEST_NAMES, Comparison, _infer
+
+if TYPE_CHECKING:
+    from great_tables import GT
+
+__all__ = ["latex_escape", "results_table"]
+
+_FUNC = "results_table"
+#: the mark on a cell significantly worse than its row's best
+WORSE_MARK = "†"
+AVERAGE_RANK_ROW = "average rank"
+
+_AGGREGATES = {
+    "mean_std": "mean ± standard deviation",
+    "mean_ci": "mean ± half-width of the 95% t confidence interval",
+    "median_iqr": "median [first quartile, third quartile]",
+}
+
+
+@dataclass(frozen=True)
+class _Cells:
+    blocks: list[Any]
+    learners: list[str]
+    text: dict[tuple[int, int], str]  # (row, column) → value text
+    best: set[tuple[int, int]]
+    second: set[tuple[int, int]]
+    worse: set[tuple[int, int]]
+    ranks: list[str]
+    best_rank: set[int]
+    note: str
+    block: str
+
+
+def latex_escape(text: str) -> str:
+    r"""Escape LaTeX's special characters ``\ & % $ # _ { } ~ ^`` in a name.
+
+    Examples
+    --------
+    >>> from frameeval.compare.table import latex_escape
+    >>> print(latex_escape("svm_rbf 10% & #1"))
+    svm\_rbf 10\% \& \#1
+    """
+    out = []
+    for ch in str(text):
+        if ch == "\\":
+            out.append(r"\textbackslash{}")
+        elif ch in "&%$#_{}":
+            out.append("\\" + ch)
+        elif ch == "~":
+            out.append(r"\textasciitilde{}")
+        elif ch == "^":
+            out.append(r"\textasciicircum{}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def results_table(
+    data: IntoFrame,
+    metric: str,
+    *,
+    block: str | None = None,
+    learner: str | None = None,
+    higher_is_better: bool | None = None,
+    aggregate: Literal["mean_std", "mean_ci", "median_iqr"] = "mean_std",
+    significance: Comparison | None = None,
+    decimals: int = 3,
+    format: Literal["gt", "latex", "markdown"] = "gt",
+) -> GT | str:
+    """The results table of a study: blocks as rows, learners as columns.
+
+    Every cell summarises the learner's ``metric`` values on the block (one value, or several —
+    folds, repeats — aggregated as ``aggregate`` says), e.g. ``0.962 ± 0.012``. The best cell of
+    each row is bold and the second best underlined (compared as displayed, i.e. rounded to
+    ``decimals``; ties share the mark); with
+    ``significance``, cells significantly worse than the row's best carry a † mark. The last
+    row holds each learner's average rank over the blocks (Table 2.5; the best in bold), and a
+    footnote names the aggregate, the marks, the test and α.
+
+    Parameters
+    ----------
+    data
+        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
+        one or more rows per block × learner.
+    metric
+        Column with the metric values.
+    block, learner
+        Columns naming the rows (data sets) and the columns (learners); default: inferred from
+        the column names as in :func:`compare_learners`.
+    higher_is_better
+        Direction of ``metric``; default: the registered measure of the same name.
+    aggregate
+        ``"mean_std"`` (``mean ± sd``, sd with ddof = 1), ``"mean_ci"`` (``mean ± t_{0.975,
+        n−1} sd/√n``) or ``"median_iqr"`` (``median [q1, q3]``, linear quantiles). A cell with a
+        single value shows the value alone. The best / second best and the ranks use the mean
+        (median for ``"median_iqr"``).
+    significance
+        A :class:`Comparison` (the result of :func:`compare_learners` on the same data): a cell is
+        marked † when its learner is significantly worse than the row's best learner by the
+        comparison's post-hoc test. A comparison made per block (``by=`` the block column, e.g.
+        over folds) gives each row its own decisions; otherwise the decisions over all blocks
+        apply to every row.
+    decimals
+        Digits after the decimal point.
+    format
+        ``"gt"`` (a ``great_tables.GT``), ``"latex"`` (a booktabs LaTeX ``tabular`` string,
+        with a footnote row) or ``"markdown"`` (a GitHub Markdown string).
+
+    Returns
+    -------
+    great_tables.GT or str
+
+    Notes
+    -----
+    The table is a boundary: the (small) block × learner summary is collected. great-tables'
+    ``as_latex()`` drops cell styles and footnotes, so the LaTeX string is written here, with
+    the marks in the cell text: ``\\textbf{}`` (best), ``\\underline{}`` (second),
+    ``\\textsuperscript{\\dag}`` (significantly worse); learner and block names are escaped
+    (``\\ & % $ # _ { } ~ ^``). It needs ``\\usepackage{booktabs}``. In Markdown, bold is
+    ``**…**`` and underline ``<u>…</u>``.
+
+    References
+    ----------
+    Demšar (2006), JMLR 7 (Table 6, the average-rank row). great-tables (Posit).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"data_set": ["d1", "d1", "d2", "d2"], "learner": ["A", "B"] * 2,
+    ...                    "accuracy": [0.90, 0.80, 0.70, 0.75]})
+    >>> print(fe.results_table(df, "accuracy", format="markdown"))
+    | data_set | A | B |
+    |---|---|---|
+    | d1 | **0.900** | <u>0.800</u> |
+    | d2 | <u>0.700</u> | **0.750** |
+    | average rank | **1.500** | **1.500** |
+    <BLANKLINE>
+    Bold: best per row; underlined: second best. Values: mean ± standard deviation.
+    """
+    check_parameter(
+        aggregate in _AGGREGATES,
+        _FUNC,
+        f"aggregate must be one of {sorted(_AGGREGATES)}, got {aggregate!r}.",
+    )
+    check_parameter(
+        format in ("gt", "latex", "markdown"),
+        _FUNC,
+        f"format must be 'gt', 'latex' or 'markdown', got {format!r}.",
+    )
+    check_parameter(
+        isinstance(decimals, int) and not isinstance(decimals, bool) and 0 <= decimals <= 12,
+        _FUNC,
+        f"decimals must be an integer in [0, 12], got {decimals!r}.",
+    )
+    check_parameter(
+        significance is None or isinstance(significance, Comparison),
+        _FUNC,
+        "significance must be None or the result of compare_learners, got "
+        f"{type(significance).__name__}.",
+    )
+    lf, eager = to_lazy(data, _FUNC)
+    schema = lf.collect_schema()
+    require_columns(schema, _FUNC, metric=metric)
+    block = _infer_role(schema, block, BLOCK_NAMES, "block")
+    learner = _infer_role(schema, learner, LEARNER_NAMES, "learner")
+    require_columns(schema, _FUNC, block=block, learner=learner)
+    check_distinct(_FUNC, [], metric=metric, block=block, learner=learner)
+    check_numeric(schema, _FUNC, metric=metric)
+    check_not_empty_eager(data, eager, lf, _FUNC)
+    hib = resolve_direction(_FUNC, metric, higher_is_better)
+
+    summary = collect(_summary(lf, schema, block, learner, metric, aggregate, hib, decimals))
+    cells = _layout(summary, block, learner, aggregate, significance, decimals, hib)
+    if format == "latex":
+        return _latex(cells)
+    if format == "markdown":
+        return _markdown(cells)
+    return _gt(cells)
+
+
+def _infer_role(schema: pl.Schema, given: str | None, names: tuple[str, ...], role: str) -> str:
+    try:
+        return _infer(schema, given, names, role)
+    except Exception as err:  # the same message, under this function's name
+        raise type(err)(str(err).replace("compare_learners()", f"{_FUNC}()")) from None
+
+
+def _summary(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    block: str,
+    learner: str,
+    metric: str,
+    aggregate: str,
+    hib: bool,
+    decimals: int,
+) -> pl.LazyFrame:
+    """``block, learner, center, low, high, spread, n, rank`` per block × learner."""
+    from frameeval.compare._common import scipy_step
+
+    lf = not_null_rows(lf, _FUNC, [], {"block": block, "learner": learner})
+    x = pl.col(metric).cast(pl.Float64)
+    lf = enforce(
+        lf,
+        guard(
+            x.is_null() | x.is_nan() | x.is_infinite(),
+            "MissingValueError",
+            f"{_FUNC}(): column {metric!r} (metric=) must be finite, got {{}} for "
+            f"{learner}={{}} on {block}={{}}.",
+            x.cast(pl.String).fill_null("null"),
+            pl.col(learner).cast(pl.String),
+            pl.col(block).cast(pl.String),
+        ),
+    )
+    lf = lf.with_columns(learner_expr(learner, schema).cast(pl.String).alias(learner))
+    out = lf.group_by(block, learner).agg(
+        pl.len().cast(pl.Float64).alias("n"),
+        x.mean().alias("__mean"),
+        x.std(ddof=1).alias("__std"),
+        x.median().alias("__median"),
+        x.quantile(0.25, "linear").alias("__q1"),
+        x.quantile(0.75, "linear").alias("__q3"),
+    )
+
+    def t975(n):
+        from scipy import stats
+
+        return {"__t": stats.t.ppf(0.975, n - 1)}
+
+    out = scipy_step(out, t975, ["n"], ["__t"])
+    center = pl.col("__median") if aggregate == "median_iqr" else pl.col("__mean")
+    spread = {
+        "mean_std": pl.col("__std"),
+        "mean_ci": pl.col("__t") * pl.col("__std") / pl.col("n").sqrt(),
+        "median_iqr": pl.lit(None, dtype=pl.Float64),
+    }[aggregate]
+    out = out.with_columns(
+        center.alias("center"),
+        spread.alias("spread"),
+        pl.col("__q1").alias("low"),
+        pl.col("__q3").alias("high"),
+    ).with_columns(
+        pl.col("center").rank("average", descending=hib).over(block).alias("rank"),
+        pl.col("center").round(decimals).rank("dense", descending=hib).over(block).alias("__dense"),
+    )
+    return out.select(block, learner, "center", "spread", "low", "high", "n", "rank", "__dense")
+
+
+def _fmt(value: float, decimals: int) -> str:
+    return f"{value:.{decimals}f}"
+
+
+def _layout(
+    summary: pl.DataFrame,
+    block: str,
+    learner: str,
+    aggregate: str,
+    significance: Comparison | None,
+    decimals: int,
+    hib: bool,
+) -> _Cells:
+    avg = (
+        summary.group_by(learner)
+        .agg(pl.col("rank").mean().alias("average_rank"))
+        .sort("average_rank", learner)
+    )
+    learners = avg.get_column(learner).to_list()
+    blocks = summary.get_column(block).unique().sort().to_list()
+    col = {name: j for j, name in enumerate(learners)}
+    row = {name: i for i, name in enumerate(blocks)}
+    text: dict[tuple[int, int], str] = {}
+    best: set[tuple[int, int]] = set()
+    second: set[tuple[int, int]] = set()
+    row_best: dict[int, list[str]] = {}
+    for r in summary.iter_rows(named=True):  # loop-ok: rendering the (small) summary
+        i, j = row[r[block]], col[r[learner]]
+        value = _fmt(r["center"], decimals)
+        if aggregate == "median_iqr":
+            if r["n"] > 1:
+                value += f" [{_fmt(r['low'], decimals)}, {_fmt(r['high'], decimals)}]"
+        elif r["spread"] is not None and r["n"] > 1:
+            value += f" ± {_fmt(r['spread'], decimals)}"
+        text[(i, j)] = value
+        if r["__dense"] == 1:
+            best.add((i, j))
+            row_best.setdefault(i, []).append(r[learner])
+        elif r["__dense"] == 2:
+            second.add((i, j))
+    worse: set[tuple[int, int]] = set()
+    note = "Bold: best per row; underlined: second best"
+    if significance is not None:
+        worse = _worse(significance, summary, block, learner, row, col, row_best)
+        tests = significance.design.get_column("post_hoc_test").drop_nulls().unique().to_list()
+        names = ", ".join(TEST_NAMES.get(t, t) for t in sorted(tests)) or "no post-hoc test"
+        note += (
+            f"; {WORSE_MARK}: significantly worse than the row's best ({names}, "
+            f"α = {significance.alpha:g})"
+        )
+    note += f". Values: {_AGGREGATES[aggregate]}."
+    ranks = avg.get_column("average_rank").to_list()
+    low = min(ranks) if ranks else None
+    return _Cells(
+        blocks=blocks,
+        learners=learners,
+        text=text,
+        best=best,
+        second=second,
+        worse=worse,
+        ranks=[_fmt(v, decimals) for v in ranks],
+        best_rank={j for j, v in enumerate(ranks) if v == low},
+        note=note,
+        block=block,
+    )
+
+
+def _worse(
+    result: Comparison,
+    summary: pl.DataFrame,
+    block: str,
+    learner: str,
+    row: dict[Any, int],
+    col: dict[str, int],
+    row_best: dict[int, list[str]],
+) -> set[tuple[int, int]]:
+    """Cells whose learner is significantly worse than (one of) the row's best learners."""
+    ph = result.post_hoc.filter(pl.col("reject").fill_null(False) & pl.col("better").is_not_null())
+    per_block = list(result.by) == [block]
+    pairs: dict[Any, set[tuple[str, str]]] = {}
+    for r in ph.iter_rows(named=True):  # loop-ok: rendering
+        worse = r["b"] if r["better"] == r["a"] else r["a"]
+        key = r[block] if per_block else None
+        pairs.setdefault(key, set()).add((r["better"], worse))
+    marked = set()
+    for name, i in row.items():  # loop-ok: rendering, one row per block
+        decided = pairs.get(name if per_block else None, set())
+        for j_name, j in col.items():  # loop-ok: rendering
+            leaders = row_best.get(i, [])
+            if j_name not in leaders and any((b, j_name) in decided for b in leaders):
+                marked.add((i, j))
+    return marked
+
+
+# ---------------------------------------------------------------------------------------------
+# renderers
+# ---------------------------------------------------------------------------------------------
+def _gt(cells: _Cells) -> GT:
+    from great_tables import GT, loc, style
+
+    stub = "__row"
+    columns: dict[str, list[str]] = {stub: [str(b) for b in cells.blocks] + [AVERAGE_RANK_ROW]}
+    ids = [f"c{j}" for j in range(len(cells.learners))]
+    for j, cid in enumerate(ids):
+        values = []
+        for i in range(len(cells.blocks)):
+            value = cells.text.get((i, j), "")
+            if (i, j) in cells.worse:
+                value += f" {WORSE_MARK}"
+            values.append(value)
+        values.append(cells.ranks[j])
+        columns[cid] = values
+    frame = pl.DataFrame(columns, schema={c: pl.String for c in columns})
+    labels: dict[str, Any] = dict(zip(ids, cells.learners, strict=True))
+    table = (
+        GT(frame, rowname_col=stub)
+        .tab_stubhead(label=cells.block)
+        .cols_label(cases=labels)
+        .cols_align("right", columns=ids)
+        .tab_source_note(cells.note)
+    )
+    last = len(cells.blocks)
+    for marks, css in (
+        (cells.best, style.text(weight="bold")),
+        (cells.second, style.text(decorate="underline")),
+    ):
+        for j, cid in enumerate(ids):  # loop-ok: rendering, one style call per column
+            rows = sorted(i for (i, jj) in marks if jj == j)
+            if rows:
+                table = table.tab_style(css, loc.body(columns=cid, rows=rows))
+    for j in sorted(cells.best_rank):  # loop-ok: rendering
+        table = table.tab_style(style.text(weight="bold"), loc.body(columns=ids[j], rows=[last]))
+    table = table.tab_style(style.borders(sides="top", weight="2px"), loc.body(rows=[last]))
+    return table
+
+
+def _mark(
+    text: str,
+    i: int,
+    j: int,
+    cells: _Cells,
+    bold: tuple[str, str],
+    under: tuple[str, str],
+    worse: str,
+) -> str:
+    if (i, j) in cells.best:
+        text = bold[0] + text + bold[1]
+    elif (i, j) in cells.second:
+        text = under[0] + text + under[1]
+    if (i, j) in cells.worse:
+        text += worse
+    return text
+
+
+def _latex(cells: _Cells) -> str:
+    k = len(cells.learners)
+    head = " & ".join([latex_escape(cells.block), *(latex_escape(n) for n in cells.learners)])
+    lines = [
+        r"\begin{tabular}{l" + "r" * k + "}",
+        r"\toprule",
+        head + r" \\",
+        r"\midrule",
+    ]
+    for i, name in enumerate(cells.blocks):  # loop-ok: rendering
+        row = [latex_escape(str(name))]
+        for j in range(k):
+            text = cells.text.get((i, j), "").replace("±", r"$\pm$")
+            row.append(
+                _mark(
+                    text,
+                    i,
+                    j,
+                    cells,
+                    (r"\textbf{", "}"),
+                    (r"\underline{", "}"),
+                    r"\textsuperscript{\dag}",
+                )
+            )
+        lines.append(" & ".join(row) + r" \\")
+    lines.append(r"\midrule")
+    ranks = [
+        (r"\textbf{" + v + "}") if j in cells.best_rank else v for j, v in enumerate(cells.ranks)
+    ]
+    lines.append(" & ".join([AVERAGE_RANK_ROW, *ranks]) + r" \\")
+    lines.append(r"\bottomrule")
+    note = latex_escape(cells.note).replace(WORSE_MARK, r"\dag{}").replace("±", r"$\pm$")
+    note = note.replace("α", r"$\alpha$")
+    lines.append(r"\multicolumn{" + str(k + 1) + r"}{l}{\footnotesize " + note + r"} \\")
+    lines.append(r"\end{tabular}")
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_escape(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", r"\|").replace("*", r"\*")
+
+
+def _markdown(cells: _Cells) -> str:
+    k = len(cells.learners)
+    head = (
+        "| "
+        + " | ".join(
+            [_markdown_escape(cells.block), *(_markdown_escape(n) for n in cells.learners)]
+        )
+        + " |"
+    )
+    lines = [head, "|" + "---|" * (k + 1)]
+    for i, name in enumerate(cells.blocks):  # loop-ok: rendering
+        row = [_markdown_escape(str(name))]
+        for j in range(k):
+            row.append(
+                _mark(
+                    cells.text.get((i, j), ""),
+                    i,
+                    j,
+                    cells,
+                    ("**", "**"),
+                    ("<u>", "</u>"),
+                    f" {WORSE_MARK}",
+                )
+            )
+        lines.append("| " + " | ".join(row) + " |")
+    ranks = [f"**{v}**" if j in cells.best_rank else v for j, v in enumerate(cells.ranks)]
+    lines.append("| " + " | ".join([AVERAGE_RANK_ROW, *ranks]) + " |")
+    return "\n".join(lines) + "\n\n" + cells.note

@@ -1,0 +1,416 @@
+"""compare_learners: the automatic choice against autorank 1.3, the statistics against
+statsmodels / scipy, Demšar's (2006) worked example, grouped = per group, and bad input."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import warnings
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import frameeval as fe
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    DuplicateKeyError,
+    InsufficientDataError,
+    InvalidParameterError,
+    InvalidValueError,
+    NotAvailableError,
+)
+from tests.compare.test_demsar_example import table
+
+KW = {"block": "data_set", "higher_is_better": True}
+AUTORANK = {"ttest": "t", "wilcoxon": "wilcoxon", "anova": "anova", "friedman": "friedman"}
+HAS_SKILLINGS_MACK = hasattr(fe.compare, "skillings_mack")
+HAS_BAYES = hasattr(fe.compare, "bayes_signed_rank")
+
+
+def wide(df: pl.DataFrame, block: str = "data_set", metric: str = "auc"):
+    return df.pivot(on="learner", index=block, values=metric).sort(block).drop(block).to_pandas()
+
+
+def autorank_result(df: pl.DataFrame, block: str = "data_set", metric: str = "auc", alpha=0.05):
+    from autorank import autorank
+
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return autorank(wide(df, block, metric), alpha=alpha)
+
+
+def long_table(values: np.ndarray, learners=None) -> pl.DataFrame:
+    n, k = values.shape
+    learners = learners or [f"L{j}" for j in range(k)]
+    rows = [(f"d{i:02d}", learners[j], float(values[i, j])) for i in range(n) for j in range(k)]
+    return pl.DataFrame(rows, schema=["data_set", "learner", "auc"], orient="row")
+
+
+# ---------------------------------------------------------------------------------------------
+# Demšar (2006), Table 6
+# ---------------------------------------------------------------------------------------------
+def test_demsar_automatic_choice_agrees_with_autorank():
+    """autorank 1.3 on Demšar's table: every column passes Shapiro–Wilk at 0.05/4 (p = 0.020 …
+    0.034) and Bartlett's p = 0.993, so both choose repeated-measures ANOVA + Tukey HSD."""
+    df = table(paper_order=True)
+    result = fe.compare_learners(df, "auc", **KW)
+    ar = autorank_result(df)
+    assert result.procedure == AUTORANK[ar.omnibus] == "anova"
+    assert result.omnibus["p_value"][0] == pytest.approx(ar.pvalue, abs=1e-12)
+    shapiro = result.checks.filter(pl.col("check") == "shapiro_wilk")
+    got = dict(zip(shapiro["learner"], shapiro["p_value"], strict=True))
+    expected = dict(zip(ar.rankdf.index, ar.pvals_shapiro, strict=True))
+    for name, p in expected.items():
+        assert got[name] == pytest.approx(p, abs=1e-12)
+    bartlett = result.checks.filter(pl.col("check") == "bartlett").row(0, named=True)
+    assert bartlett["p_value"] == pytest.approx(ar.pval_homogeneity, abs=1e-9)
+    assert "Tukey HSD" in result.verdict and "C4.5+m+cf has the best mean" in result.verdict
+
+
+def test_demsar_forced_friedman_reproduces_the_paper():
+    """Demšar (2006) §3.2.2: χ²_F = 9.28, F_F = 3.69 (F(3, 39) critical 2.85), CD = 1.25 at
+    α = 0.05 (no pair differs), 1.12 at α = 0.10 (C4.5 worse than C4.5+m and C4.5+m+cf)."""
+    df = table(paper_order=True)
+    result = fe.compare_learners(df, "auc", procedure="friedman", **KW)
+    om = result.omnibus.row(0, named=True)
+    assert om["test"] == "friedman_iman_davenport"
+    assert round(om["chi2"], 2) == 9.28 and round(om["statistic"], 2) == 3.69
+    assert (om["df1"], om["df2"]) == (3.0, 39.0) and om["reject"] is True
+    assert round(result.post_hoc["critical_value"][0], 2) == 1.25
+    assert not result.post_hoc["reject"].any()
+    assert result.ranks.row(0, named=True)["learner"] == "C4.5+m+cf"
+    v = result.verdict
+    assert v.startswith("C4.5+m+cf ranks best (average rank 1.96)")
+    assert "F_F = 3.69" in v and "χ²_F = 9.28" in v and "CD = 1.25" in v
+    assert "no pair differs significantly by the Nemenyi test" in v
+
+    ten = fe.compare_learners(df, "auc", procedure="friedman", alpha=0.10, **KW)
+    assert round(ten.post_hoc["critical_value"][0], 2) == 1.12
+    differ = ten.post_hoc.filter("reject").select("a", "b", "better").rows()
+    assert sorted(differ) == [("C4.5", "C4.5+m", "C4.5+m"), ("C4.5", "C4.5+m+cf", "C4.5+m+cf")]
+    assert "C4.5+m+cf > C4.5" in ten.verdict and "C4.5+m > C4.5" in ten.verdict
+    cliques = ten.cliques.group_by("clique").agg(pl.col("learner").sort()).sort("clique")
+    assert cliques["learner"].to_list() == [
+        ["C4.5+cf", "C4.5+m", "C4.5+m+cf"],
+        ["C4.5", "C4.5+cf"],
+    ]
+
+
+def test_anova_and_tukey_against_statsmodels():
+    """Repeated-measures ANOVA = statsmodels AnovaRM; Tukey HSD = statsmodels'
+    MultiComparison.tukeyhsd (what autorank runs) and scipy.stats.tukey_hsd."""
+    from statsmodels.stats.anova import AnovaRM
+    from statsmodels.stats.multicomp import MultiComparison
+
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(12, 4)) + np.array([0.0, 0.3, 0.9, 1.0]) + rng.normal(size=(12, 1))
+    df = long_table(values)
+    result = fe.compare_learners(df, "auc", procedure="anova", **KW)
+    pdf = df.to_pandas()
+    table_ = AnovaRM(pdf, "auc", "data_set", within=["learner"]).fit().anova_table
+    om = result.omnibus.row(0, named=True)
+    assert om["statistic"] == pytest.approx(table_["F Value"].iloc[0], rel=1e-9)
+    assert om["p_value"] == pytest.approx(table_["Pr > F"].iloc[0], rel=1e-9)
+    assert (om["df1"], om["df2"]) == (3.0, 33.0)
+    tukey = MultiComparison(pdf["auc"], pdf["learner"]).tukeyhsd()
+    ph = result.post_hoc.sort("a", "b")
+    # statsmodels lists pairs (group1, group2) in sorted order with meandiff = group2 − group1
+    np.testing.assert_allclose(ph["p_value"].to_numpy(), tukey.pvalues, atol=1e-9)
+    np.testing.assert_allclose(ph["difference"].to_numpy(), -tukey.meandiffs, atol=1e-12)
+    assert ph["reject"].to_list() == list(tukey.reject)
+    sp = stats.tukey_hsd(*values.T)
+    for row in ph.iter_rows(named=True):
+        i, j = int(row["a"][1:]), int(row["b"][1:])
+        assert row["p_value"] == pytest.approx(sp.pvalue[i, j], abs=1e-9)
+
+
+def test_two_normal_learners_paired_t_equals_scipy():
+    rng = np.random.default_rng(11)
+    a = rng.normal(0.80, 0.03, size=15)
+    b = a - 0.02 + rng.normal(0, 0.01, size=15)
+    df = long_table(np.column_stack([a, b]), ["A", "B"])
+    result = fe.compare_learners(df, "auc", **KW)
+    assert result.procedure == "t"
+    om = result.omnibus.row(0, named=True)
+    ref = stats.ttest_rel(a, b)
+    assert om["statistic"] == pytest.approx(ref.statistic, rel=1e-9)
+    assert om["p_value"] == pytest.approx(ref.pvalue, rel=1e-9)
+    assert result.post_hoc.row(0, named=True)["better"] == "A"
+    assert "significantly better than B" in result.verdict and "paired t test" in result.verdict
+
+
+def test_two_learners_not_normal_use_wilcoxon():
+    a = np.array([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.9, 0.2, 0.1, 0.1, 0.1])
+    b = a - np.linspace(0.01, 0.05, 12)
+    df = long_table(np.column_stack([a, b]), ["A", "B"])
+    result = fe.compare_learners(df, "auc", **KW)
+    assert result.procedure == "wilcoxon" == AUTORANK[autorank_result(df).omnibus]
+    ref = stats.wilcoxon(a, b)
+    assert result.omnibus["p_value"][0] == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+def test_effect_sizes_against_autorank_formulas():
+    """Cohen's d when all learners look normal, Akinshin's γ otherwise (autorank's choice and
+    formulas), each learner against the best."""
+    from autorank._util import _akinshin_gamma, _cohen_d
+
+    rng = np.random.default_rng(8)
+    skewed = long_table(rng.exponential(size=(10, 3)) ** 3 + [0.0, 0.5, 1.0])
+    for df, method in ((table(paper_order=True), "cohen_d"), (skewed, "akinshin_gamma")):
+        fn = _cohen_d if method == "cohen_d" else _akinshin_gamma
+        data = wide(df)
+        es = fe.compare_learners(df, "auc", **KW).effect_sizes
+        assert es["method"].unique().to_list() == [method]
+        ref = es["reference"][0]
+        for row in es.iter_rows(named=True):
+            expected = fn(data[ref], data[row["learner"]])
+            assert row["effect_size"] == pytest.approx(expected, abs=1e-9)
+    words = fe.compare_learners(table(paper_order=True), "auc", **KW).effect_sizes
+    assert words["magnitude"].unique().to_list() == ["negligible"]
+    assert words["effect_size"].to_list()[0] == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# randomized tables: the automatic choice agrees with autorank's
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def study(draw):
+    k = draw(st.integers(2, 5))
+    n = draw(st.integers(5, 14))
+    seed = draw(st.integers(0, 2**31 - 1))
+    kind = draw(st.sampled_from(["normal", "skewed", "heteroscedastic", "grid"]))
+    rng = np.random.default_rng(seed)
+    shift = rng.normal(0, 0.5, size=k)
+    if kind == "normal":
+        values = rng.normal(size=(n, k)) + shift
+    elif kind == "skewed":
+        values = rng.exponential(size=(n, k)) ** 2 + shift
+    elif kind == "heteroscedastic":
+        values = rng.normal(size=(n, k)) * np.linspace(0.2, 3.0, k) + shift
+    else:
+        values = rng.integers(0, 5, size=(n, k)) / 4 + 0.001 * np.arange(k)
+    return long_table(values)
+
+
+@settings(max_examples=10)
+@given(study())
+def test_choice_agrees_with_autorank(df):
+    result = fe.compare_learners(df, "auc", **KW)
+    ar = autorank_result(df)
+    assert result.procedure == AUTORANK[ar.omnibus]
+
+
+# ---------------------------------------------------------------------------------------------
+# frames: grouped = per group, row order, lazy input
+# ---------------------------------------------------------------------------------------------
+def _grouped_input() -> pl.DataFrame:
+    rng = np.random.default_rng(5)
+    parts = [
+        table(paper_order=True).with_columns(pl.lit("demsar").alias("study")),
+        long_table(rng.normal(size=(8, 2)) + [0, 1]).with_columns(pl.lit("normal2").alias("study")),
+        long_table(rng.exponential(size=(9, 3)) ** 3).with_columns(
+            pl.lit("skewed3").alias("study")
+        ),
+    ]
+    return pl.concat(parts)
+
+
+def test_grouped_equals_per_group_and_row_order():
+    df = _grouped_input()
+    grouped = fe.compare_learners(df, "auc", by="study", **KW)
+    assert grouped.design["study"].to_list() == ["demsar", "normal2", "skewed3"]
+    assert grouped.procedure == "anova, t, friedman"
+    for name, part in df.partition_by("study", as_dict=True).items():
+        single = fe.compare_learners(part.drop("study"), "auc", **KW)
+        for frame, other in zip(
+            grouped.to_frame().values(), single.to_frame().values(), strict=True
+        ):
+            mine = frame.filter(pl.col("study") == name[0]).drop("study")
+            assert mine.columns == other.columns
+            assert mine.equals(other) or _close(mine, other)
+        assert f"study={name[0]}: " + single.verdict in grouped.verdict
+    shuffled = fe.compare_learners(
+        df.sample(fraction=1.0, shuffle=True, seed=2), "auc", by="study", **KW
+    )
+    assert shuffled.verdict == grouped.verdict
+    lazy = fe.compare_learners(df.lazy(), "auc", by="study", **KW)
+    assert lazy.verdict == grouped.verdict
+
+
+def _close(a: pl.DataFrame, b: pl.DataFrame) -> bool:
+    for col in a.columns:
+        x, y = a[col], b[col]
+        if x.dtype.is_float():
+            np.testing.assert_allclose(x.to_numpy(), y.to_numpy(), rtol=1e-12, equal_nan=True)
+        else:
+            assert x.to_list() == y.to_list()
+    return True
+
+
+def test_to_frame_and_chart():
+    result = fe.compare_learners(table(paper_order=True), "auc", procedure="friedman", **KW)
+    frames = result.to_frame()
+    assert list(frames) == [
+        "design",
+        "checks",
+        "omnibus",
+        "post_hoc",
+        "ranks",
+        "effect_sizes",
+        "cliques",
+        "verdicts",
+    ]
+    spec = result.chart().to_dict()
+    assert "Friedman + Nemenyi" in str(spec["title"])
+    assert str(result) == result.verdict
+
+
+def test_block_and_learner_inferred_from_column_names():
+    df = table(paper_order=True).rename({"data_set": "dataset", "learner": "model"})
+    result = fe.compare_learners(df, "auc", higher_is_better=True)
+    assert (result.block, result.learner) == ("dataset", "model")
+    with pytest.raises(ColumnNotFoundError, match=r"compare_learners\(\): block= is required"):
+        fe.compare_learners(df.rename({"dataset": "x"}), "auc", higher_is_better=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# bad input: a verdict that says what cannot be concluded, or a typed error
+# ---------------------------------------------------------------------------------------------
+def test_one_learner_one_block_and_ties_give_a_verdict():
+    one = table(paper_order=True).filter(pl.col("learner") == "C4.5")
+    result = fe.compare_learners(one, "auc", **KW)
+    assert result.procedure == "none" and result.omnibus.height == 0
+    assert result.verdict == (
+        "Nothing can be concluded: only one learner (C4.5): there is nothing to compare."
+    )
+    block = table(paper_order=True).filter(pl.col("data_set") == "iris")
+    result = fe.compare_learners(block, "auc", **KW)
+    assert (
+        result.verdict == "Nothing can be concluded: only 1 block: a comparison needs at least 2."
+    )
+    tied = table(paper_order=True).with_columns(pl.lit(0.5).alias("auc"))
+    result = fe.compare_learners(tied, "auc", **KW)
+    assert result.procedure == "none"
+    assert "have the same auc on every one of the 14 blocks" in result.verdict
+    # forced on tied data: the test runs and does not reject
+    forced = fe.compare_learners(tied, "auc", procedure="friedman", **KW)
+    assert forced.omnibus["reject"].to_list() == [False]
+
+
+def test_few_blocks_use_rank_tests_and_say_so():
+    df = table(paper_order=True).filter(pl.col("data_set").is_in(["iris", "wine"]))
+    result = fe.compare_learners(df, "auc", **KW)
+    assert result.procedure == "friedman"
+    assert "normality cannot be checked" in result.verdict
+    assert "little power" in result.verdict
+
+
+def test_errors():
+    df = table(paper_order=True)
+    with pytest.raises(DuplicateKeyError, match=r"compare_learners\(\): rows must be unique"):
+        fe.compare_learners(pl.concat([df, df.head(1)]), "auc", **KW)
+    inf = df.with_columns(
+        pl.when(pl.col("data_set") == "iris").then(float("inf")).otherwise("auc").alias("auc")
+    )
+    with pytest.raises(InvalidValueError, match=r"metric=\) must be finite, got inf"):
+        fe.compare_learners(inf, "auc", **KW)
+    with pytest.raises(
+        InsufficientDataError, match=r"procedure='t' compares exactly 2 learners, got 4"
+    ):
+        fe.compare_learners(df, "auc", procedure="t", **KW)
+    with pytest.raises(InvalidParameterError, match=r"procedure must be 'auto' or one of"):
+        fe.compare_learners(df, "auc", procedure="magic", **KW)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match=r"rope must be a number >= 0, got -1"):
+        fe.compare_learners(df, "auc", rope=-1, **KW)
+    with pytest.raises(InvalidParameterError, match=r"alpha must be in \(0, 1\)"):
+        fe.compare_learners(df, "auc", alpha=2, **KW)
+    nan = df.with_columns(
+        pl.when((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5"))
+        .then(float("nan"))
+        .otherwise("auc")
+        .alias("auc")
+    )
+    with pytest.raises(
+        InsufficientDataError,
+        match=r"needs every learner to have a value on every block, got 1 missing",
+    ):
+        fe.compare_learners(nan, "auc", procedure="friedman", **KW)
+
+
+@pytest.mark.skipif(HAS_SKILLINGS_MACK, reason="skillings_mack is available: see the next test")
+def test_missing_cells_not_available_yet():
+    df = table(paper_order=True)
+    nan = df.with_columns(
+        pl.when((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5"))
+        .then(float("nan"))
+        .otherwise("auc")
+        .alias("auc")
+    )
+    with pytest.raises(
+        NotAvailableError,
+        match=r"needs frameeval.compare.skillings_mack, which is not available yet, got 1 "
+        r"missing cells: learner=C4.5 on data_set=iris\.",
+    ):
+        fe.compare_learners(nan, "auc", **KW)
+    with pytest.raises(NotAvailableError, match=r"missing cells"):
+        fe.compare_learners(
+            df.filter(~((pl.col("data_set") == "wine") & (pl.col("learner") == "C4.5"))),
+            "auc",
+            **KW,
+        )
+
+
+@pytest.mark.skipif(not HAS_SKILLINGS_MACK, reason="needs frameeval.compare.skillings_mack")
+def test_missing_cells_use_skillings_mack():
+    df = table(paper_order=True)
+    gap = df.filter(~((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5")))
+    result = fe.compare_learners(gap, "auc", **KW)
+    assert result.procedure == "skillings_mack"
+    om = result.omnibus.row(0, named=True)
+    assert om["test"] == "skillings_mack" and om["n_learners"] == 4 and om["n_blocks"] == 14
+    direct = fe.compare.skillings_mack(
+        gap,
+        metric="auc",
+        block="data_set",
+        learner="learner",
+        higher_is_better=True,
+        alpha=0.05,
+        by=None,
+    )
+    assert om["p_value"] == pytest.approx(direct["p_value"][0], abs=1e-12)
+    assert "Skillings–Mack" in result.verdict
+
+
+@pytest.mark.skipif(HAS_BAYES, reason="bayes_signed_rank is available: see the next test")
+def test_rope_not_available_yet():
+    with pytest.raises(
+        NotAvailableError,
+        match=r"needs frameeval.compare.bayes_signed_rank, which is not available yet, got rope=0.01",
+    ):
+        fe.compare_learners(table(paper_order=True), "auc", rope=0.01, **KW)
+
+
+@pytest.mark.skipif(not HAS_BAYES, reason="needs frameeval.compare.bayes_signed_rank")
+def test_rope_uses_bayes_signed_rank():
+    df = table(paper_order=True)
+    result = fe.compare_learners(df, "auc", rope=0.01, **KW)
+    assert result.procedure == "bayes_signed_rank"
+    assert result.post_hoc.height == 6 and result.omnibus.height == 0
+    direct = fe.compare.bayes_signed_rank(
+        df,
+        metric="auc",
+        block="data_set",
+        learner="learner",
+        rope=0.01,
+        n_samples=50_000,
+        seed=0,
+        higher_is_better=True,
+        by=None,
+    )
+    got = result.post_hoc.sort("a", "b")["p_rope"].to_numpy()
+    np.testing.assert_allclose(got, direct.sort("a", "b")["p_rope"].to_numpy(), atol=1e-12)
+    assert "Bayesian signed-rank test (rope = 0.01)" in result.verdict
