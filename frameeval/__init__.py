@@ -8,6 +8,13 @@ take a DataFrame or LazyFrame and return the same kind.
 from frameeval import charts, compare, datasets, exceptions, report, split
 from frameeval._frame import collect
 from frameeval._version import __version__
+from frameeval.calibration import (
+    brier_decomposition,
+    calibration_curve,
+    calibration_error,
+    multiclass_brier_score,
+    multiclass_log_loss,
+)
 from frameeval.compare import (
     average_ranks,
     binomial_distribution,
@@ -70,6 +77,7 @@ from frameeval.metrics import (
     tnr,
     tpr,
 )
+from frameeval.metrics.probability import brier_score, log_loss
 from frameeval.report import report as write_report
 from frameeval.uncertainty import (
     bootstrap_ci,
@@ -155,4 +163,11 @@ __all__ = [
     "roc_auc",
     "roc_convex_hull",
     "roc_curve",
+    "brier_decomposition",
+    "brier_score",
+    "calibration_curve",
+    "calibration_error",
+    "log_loss",
+    "multiclass_brier_score",
+    "multiclass_log_loss",
 ]
