@@ -224,6 +224,15 @@ def _multiclass_input(
     )
     inp = _open(data, func, truth, columns, by, weight, outputs)
     k = len(classes)
+    dtype = label_dtype(inp.schema, truth)
+    cast = pl.Series("label", classes).cast(dtype, strict=False)
+    check_parameter(
+        cast.null_count() == 0,
+        func,
+        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
+    )
+    actual = label_expr(truth, inp.schema)
+    inp.checks.within(truth, "truth", classes, actual, dtype)
     if list_column is not None:
         dtype = inp.schema[list_column]
         inner = dtype.inner if isinstance(dtype, pl.List | pl.Array) else None
@@ -261,15 +270,6 @@ def _multiclass_input(
         "sum of",
         example=total,
     )
-    dtype = label_dtype(inp.schema, truth)
-    cast = pl.Series("label", classes).cast(dtype, strict=False)
-    check_parameter(
-        cast.null_count() == 0,
-        func,
-        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
-    )
-    actual = label_expr(truth, inp.schema)
-    inp.checks.within(truth, "truth", classes, actual, dtype)
     index = actual.replace_strict(cast, pl.Series(range(k)), default=None, return_dtype=pl.Int64)
     inp.lf = inp.lf.with_columns(
         *[(p + 0.0).alias(f"__fe_p{i}") for i, p in enumerate(probabilities)],
