@@ -6,6 +6,7 @@ returns an Altair chart; nothing is recomputed. :func:`save` writes a chart as s
 HTML, SVG, PNG or the Vega-Lite JSON spec. See docs/charts.md for a picture of each.
 """
 
+from frameeval.charts.calibration import calibration
 from frameeval.charts.compare import (
     binomial,
     cd_diagram,
@@ -22,6 +23,7 @@ from frameeval.charts.uncertainty import forest, roc_band
 __all__ = [
     "bias_variance",
     "binomial",
+    "calibration",
     "cd_diagram",
     "confusion_heatmap",
     "cost_curve",
