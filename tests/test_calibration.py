@@ -444,3 +444,46 @@ def test_empty_eager_frame_is_an_error() -> None:
         match=r"^calibration_error\(\): data must have at least one row",
     ):
         fe.calibration_error(df, truth="y", score="p")
+
+
+def test_docs_worked_example() -> None:
+    """The numbers of docs/probabilities.md ("Worked example"), on the embedded results."""
+    df = fe.datasets.example_results().filter(pl.col("dataset") == "breast_cancer")
+    scores = df.group_by("learner").agg(
+        fe.log_loss("truth", "score"), fe.brier_score("truth", "score")
+    )
+    uniform = fe.calibration_error(df, truth="truth", score="score", by="learner")
+    quantile = fe.calibration_error(
+        df, truth="truth", score="score", by="learner", strategy="quantile"
+    ).rename({"ece": "ece_quantile", "mce": "mce_quantile"})
+    murphy = fe.brier_decomposition(df, truth="truth", score="score", by="learner", bins=10)
+    table = (
+        scores.join(uniform, on="learner")
+        .join(quantile, on="learner")
+        .join(murphy, on="learner")
+        .sort("learner")
+        .select(
+            "learner",
+            "log_loss",
+            "brier_score",
+            "ece",
+            "ece_quantile",
+            "reliability",
+            "resolution",
+            "uncertainty",
+        )
+        .with_columns(pl.exclude("learner").round(4))
+    )
+    assert table.rows() == [
+        ("decision_tree", 2.7239, 0.0756, 0.0756, 0.0756, 0.0066, 0.1648, 0.2338),
+        ("knn", 0.2604, 0.0273, 0.0179, 0.0123, 0.0018, 0.2083, 0.2338),
+        ("logistic_regression", 0.0714, 0.0187, 0.0132, 0.0072, 0.002, 0.2172, 0.2338),
+        ("naive_bayes", 0.5973, 0.0553, 0.0555, 0.0378, 0.0052, 0.1829, 0.2338),
+        ("random_forest", 0.1666, 0.0301, 0.024, 0.0273, 0.0025, 0.2058, 0.2338),
+    ]
+    nb = df.filter(pl.col("learner") == "naive_bayes")
+    first = fe.calibration_curve(nb, truth="truth", score="score", bins=5).row(0, named=True)
+    assert first["count"] == 362
+    assert round(first["mean_score"], 3) == 0.001
+    assert round(first["fraction_positive"], 3) == 0.058
+    assert (round(first["ci_low"], 3), round(first["ci_high"], 3)) == (0.038, 0.087)

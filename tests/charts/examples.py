@@ -314,10 +314,12 @@ def gallery() -> dict[str, Any]:
 
     intervals = fe.delong_ci(s, "truth", "score", by=by)
     band = fe.roc_band(breast(s), "truth", "score", by="learner", n=30, points=6, seed=0)
+    calibration = fe.calibration_curve(breast(s), "truth", "score", by="learner", bins=5)
 
     return {
         "forest": charts.forest(intervals, reference=0.5),
         "roc_band": charts.roc_band(band),
+        "calibration": charts.calibration(calibration),
         "roc": charts.roc(breast(roc), breast(auc)),
         "roc_facet": charts.roc(roc, auc, facet="dataset"),
         "pr": charts.pr(breast(pr), breast(bep)),

@@ -17,6 +17,7 @@ GALLERY = examples.gallery()
 EXPECTED_MARKS = {
     "forest": {"rule", "symbol"},
     "roc_band": {"area", "line"},
+    "calibration": {"line", "rule", "symbol", "rect"},
     "roc": {"line", "symbol"},
     "roc_facet": {"line", "text"},
     "pr": {"line", "symbol", "text"},
