@@ -95,7 +95,9 @@ def calibration(
     data, panel = b.add_facet(b.sanitize(df), facets)
 
     unit = alt.Scale(domain=[0, 1], nice=False)
-    colors = {"color": b.color_encoding(color, color, data)} if color is not None else {}
+    colors: dict[str, Any] = {}
+    if color is not None:
+        colors["color"] = b.color_encoding(color, color, data)
     ink: dict[str, Any] = {} if colors else {"color": theme.INK}
     used = [color, *facets]
     details = [alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in used]
@@ -120,7 +122,8 @@ def calibration(
             y=alt.Y(field="y", type="quantitative", scale=unit),
         )
     )
-    base = alt.Chart().encode(x=x, **colors, **({"detail": details} if details else {}))
+    shared: dict[str, Any] = {"x": x, **colors, **({"detail": details} if details else {})}
+    base = alt.Chart().encode(**shared)
     line = base.mark_line(strokeWidth=1.5, **ink).encode(
         y=alt.Y(field="fraction_positive", type="quantitative", scale=unit, axis=y_axis),
         order=alt.Order(field="mean_score", type="quantitative"),
