@@ -446,8 +446,8 @@ def expression_guard(
     """Guard for an expression builder: null while the group is valid, raising otherwise.
 
     Checks: no nulls in ``labels`` columns; no null/NaN/inf in ``numbers``, ``probabilities``
-    and ``weight``; ``probabilities`` in [0, 1]; ``weight`` >= 0. Dtypes are unknown when an expression is built, so NaN/inf go through a
-    Float64 cast. The conditions are a few cheap aggregations (``null_count`` is free where a
+    and ``weight``; ``probabilities`` in [0, 1]; ``weight`` >= 0. Dtypes are unknown when an
+    expression is built, so NaN/inf go through a Float64 cast. The conditions are a few cheap aggregations (``null_count`` is free where a
     column has no validity mask); the messages are static text chosen per group.
     """
     cases: list[tuple[pl.Expr, str]] = []
