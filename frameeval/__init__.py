@@ -34,6 +34,7 @@ from frameeval.curves import (
 from frameeval.decompose import bias_variance, bootstrap_predictions
 from frameeval.evaluate import evaluate, learning_curve, validation_curve
 from frameeval.exceptions import FrameEvalError
+from frameeval.metrics.probability import brier_score, log_loss
 from frameeval.metrics import (
     MEASURES,
     accuracy,
@@ -125,6 +126,16 @@ _LAZY_NAMES: dict[str, tuple[str, str]] = {
             "roc_band",
         )
     },
+    **{
+        name: ("frameeval.calibration", name)
+        for name in (
+            "brier_decomposition",
+            "calibration_curve",
+            "calibration_error",
+            "multiclass_brier_score",
+            "multiclass_log_loss",
+        )
+    },
     "write_report": ("frameeval.report", "report"),
 }
 
@@ -181,6 +192,13 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         t_test,
         wilcoxon,
     )
+    from frameeval.calibration import (
+        brier_decomposition,
+        calibration_curve,
+        calibration_error,
+        multiclass_brier_score,
+        multiclass_log_loss,
+    )
     from frameeval.report import report as write_report
     from frameeval.uncertainty import (
         bootstrap_ci,
@@ -213,6 +231,10 @@ __all__ = [
     "bootstrap_predictions",
     "bootstrap_replicates",
     "break_even_point",
+    "brier_decomposition",
+    "brier_score",
+    "calibration_curve",
+    "calibration_error",
     "charts",
     "classification_report",
     "cliques",
@@ -245,10 +267,13 @@ __all__ = [
     "friedman_aligned_ranks",
     "holm",
     "learning_curve",
+    "log_loss",
     "macro_micro",
     "mae",
     "mcnemar",
     "mse",
+    "multiclass_brier_score",
+    "multiclass_log_loss",
     "multiclass_roc_auc",
     "nemenyi",
     "nemenyi_q",

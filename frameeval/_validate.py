@@ -28,6 +28,7 @@ from frameeval.exceptions import (
     FrameEvalError,
     InvalidDtypeError,
     InvalidParameterError,
+    InvalidValueError,
     MissingValueError,
     NegativeValueError,
     UnknownLabelError,
@@ -298,6 +299,20 @@ class Checks:
             example=expr,
         )
 
+    def rule(
+        self,
+        bad: pl.Expr,
+        error: type[FrameEvalError],
+        message: str,
+        example: pl.Expr | None = None,
+    ) -> None:
+        """A per-group check on any per-row expression: ``bad`` marks the rows that break it.
+
+        ``message`` is ``"<what> <rule>, got"`` (without the function name); with ``example``
+        the smallest offending value of ``example`` is appended.
+        """
+        self._add(bad, error, message, example=example)
+
     def present(self, expr: pl.Expr, message: str) -> None:
         """Fails when no row of the whole frame satisfies ``expr`` (e.g. pos_label absent)."""
         self._add(expr, UnknownLabelError, message, scope="total", total_ok_if_positive=True)
@@ -426,23 +441,30 @@ def expression_guard(
     labels: Iterable[tuple[str, str]] = (),
     numbers: Iterable[tuple[str, str]] = (),
     weight: str | None = None,
+    probabilities: Iterable[tuple[str, str]] = (),
 ) -> pl.Expr:
     """Guard for an expression builder: null while the group is valid, raising otherwise.
 
-    Checks: no nulls in ``labels`` columns; no null/NaN/inf in ``numbers`` and ``weight``;
-    ``weight`` >= 0. Dtypes are unknown when an expression is built, so NaN/inf go through a
-    Float64 cast. The conditions are a few cheap aggregations (``null_count`` is free where a
+    Checks: no nulls in ``labels`` columns; no null/NaN/inf in ``numbers``, ``probabilities``
+    and ``weight``; ``probabilities`` in [0, 1]; ``weight`` >= 0. Dtypes are unknown when an
+    expression is built, so NaN/inf go through a Float64 cast. The conditions are a few cheap aggregations (``null_count`` is free where a
     column has no validity mask); the messages are static text chosen per group.
     """
     cases: list[tuple[pl.Expr, str]] = []
     for column, role in labels:
         cases.append((pl.col(column).null_count() > 0, _message(
             MissingValueError, func, f"column {column!r} ({role}=) must not contain nulls, got null")))
-    for column, role in [*numbers, *([(weight, "weight")] if weight else [])]:
+    probabilities = list(probabilities)
+    for column, role in [*numbers, *probabilities, *([(weight, "weight")] if weight else [])]:
         cases.append((pl.col(column).null_count() > 0, _message(
             MissingValueError, func, f"column {column!r} ({role}=) must not contain nulls, got null")))
         cases.append((~pl.col(column).cast(pl.Float64).is_finite().all(), _message(
             MissingValueError, func, f"column {column!r} ({role}=) must be finite, got NaN or inf")))
+    for column, role in probabilities:
+        value = pl.col(column).cast(pl.Float64)
+        cases.append(((value.min() < 0) | (value.max() > 1), _message(
+            InvalidValueError, func,
+            f"column {column!r} ({role}=) must be a probability in [0, 1], got a value outside it")))
     if weight:
         cases.append((pl.col(weight).min() < 0, _message(
             NegativeValueError, func, f"column {weight!r} (weight=) must be >= 0, got a negative value")))

@@ -7,6 +7,7 @@ HTML, SVG, PNG or the Vega-Lite JSON spec. See docs/charts.md for a picture of e
 """
 
 from frameeval.charts.bayes import bayes_matrix, posterior_simplex
+from frameeval.charts.calibration import calibration
 from frameeval.charts.compare import (
     binomial,
     cd_diagram,
@@ -27,6 +28,7 @@ __all__ = [
     "posterior_simplex",
     "bias_variance",
     "binomial",
+    "calibration",
     "cd_diagram",
     "confusion_heatmap",
     "cost_curve",

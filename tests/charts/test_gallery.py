@@ -20,6 +20,7 @@ EXPECTED_MARKS = {
     "comparison_matrix": {"rect", "text"},
     "forest": {"rule", "symbol"},
     "roc_band": {"area", "line"},
+    "calibration": {"line", "rule", "symbol", "rect"},
     "roc": {"line", "symbol"},
     "roc_facet": {"line", "text"},
     "pr": {"line", "symbol", "text"},

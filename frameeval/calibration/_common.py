@@ -1,0 +1,330 @@
+"""Shared door and binning of the calibration functions: validated binary / multiclass input
+(probability checks in the plan) and scikit-learn's calibration_curve bins, grouped.
+
+See :mod:`frameeval.calibration` for the conventions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._typing import IntoFrame, Keys
+from frameeval._validate import (
+    Checks,
+    check_label_list,
+    check_labels,
+    check_not_empty_eager,
+    check_numeric,
+    check_parameter,
+    label_dtype,
+    label_expr,
+    require_columns,
+    resolve_pos_label,
+)
+from frameeval.exceptions import InvalidDtypeError, InvalidValueError, MissingValueError
+
+TOLERANCE = 1e-6
+"""Default tolerance of the multiclass check |Σ_k p_k − 1| ≤ tolerance."""
+
+ALL = "__fe_all"  # constant key when by= is empty
+PROB, OUTCOME, TRUE_CLASS, BIN, CLASS = "__fe_p", "__fe_y", "__fe_t", "__fe_bin", "__fe_class"
+COUNT, SUM_P, SUM_Y, SUM_SQ, WITHIN_VAR, WITHIN_COV, EDGES, FBAR = (
+    "count",
+    "__fe_sp",
+    "__fe_sy",
+    "__fe_sq",
+    "__fe_wv",
+    "__fe_wc",
+    "__fe_edges",
+    "__fe_fbar",
+)
+
+Strategy = Literal["uniform", "quantile"]
+
+
+# ---------------------------------------------------------------------------------------------
+# door: frames, keys, checks
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Input:
+    lf: pl.LazyFrame
+    eager: bool
+    keys: list[str]  # the user's by= keys
+    gkeys: list[str]  # keys, or a constant column when by= is empty
+    schema: pl.Schema
+    checks: Checks
+
+    def done(self, out: pl.LazyFrame, *columns: str) -> Any:
+        if self.keys or columns:
+            out = out.sort(*self.keys, *columns, nulls_last=True)
+        if ALL in out.collect_schema():
+            out = out.drop(ALL)
+        return finish(out, self.eager)
+
+
+def _open(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    columns: Sequence[str],
+    by: Keys,
+    weight: str | None,
+    outputs: Sequence[str],
+) -> Input:
+    lf, eager = to_lazy(data, func)
+    keys = as_keys(by)
+    schema = lf.collect_schema()
+    require_columns(schema, func, truth=truth, score=list(columns), by=keys, weight=weight)
+    for name in outputs:
+        check_parameter(
+            name not in keys, func, f"by= must not use the output column name {name!r}."
+        )
+    check_labels(schema, func, truth=truth)
+    check_numeric(schema, func, weight=weight)
+    check_not_empty_eager(data, eager, lf, func)
+    checks = Checks(func)
+    checks.label(truth, "truth", schema[truth])
+    if weight:
+        checks.finite(weight, "weight", schema[weight])
+        checks.non_negative(weight, "weight")
+    gkeys = keys or [ALL]
+    if not keys:
+        lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
+    return Input(lf, eager, keys, gkeys, schema, checks)
+
+
+def _probability_rules(checks: Checks, column: str, value: pl.Expr | None = None) -> None:
+    """Range rule (and, for a list element ``value``, the completeness rules) of a probability."""
+    where = f"column {column!r} (score=)"
+    if value is not None:
+        checks.rule(value.is_null(), MissingValueError, f"{where} must not contain nulls, got null")
+        checks.rule(
+            ~value.is_finite(), MissingValueError, f"{where} must be finite, got NaN or inf"
+        )
+    v = pl.col(column).cast(pl.Float64) if value is None else value
+    checks.rule(
+        (v < 0) | (v > 1),
+        InvalidValueError,
+        f"{where} must be a probability in [0, 1], got",
+        example=v,
+    )
+
+
+def binary_input(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    score: str,
+    by: Keys,
+    pos_label: Any,
+    outputs: Sequence[str],
+) -> Input:
+    """Validated input of a binary task with ``PROB`` (the score, Float64) and ``OUTCOME`` (1.0 for a
+    positive row, else 0.0)."""
+    inp = _open(data, func, truth, [score], by, None, outputs)
+    check_numeric(inp.schema, func, score=score)
+    positive_label = resolve_pos_label(inp.schema, func, truth, pos_label)
+    positive = label_expr(truth, inp.schema) == positive_label
+    inp.checks.finite(score, "score", inp.schema[score])
+    _probability_rules(inp.checks, score)
+    inp.checks.present(
+        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
+    )
+    inp.lf = inp.lf.with_columns(
+        (pl.col(score).cast(pl.Float64) + 0.0).alias(PROB), positive.cast(pl.Float64).alias(OUTCOME)
+    )
+    return inp
+
+
+def multiclass_input(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    score: Mapping[Any, str] | Sequence[str] | str,
+    labels: Sequence[Any] | None,
+    by: Keys,
+    weight: str | None,
+    tolerance: float,
+    outputs: Sequence[str],
+) -> tuple[Input, int]:
+    """Validated multiclass input with ``__fe_p{k}`` (probability of class k, Float64) and
+    ``TRUE_CLASS`` (the index of the row's true class in ``labels``); returns it and the class count."""
+    check_parameter(
+        isinstance(tolerance, int | float)
+        and not isinstance(tolerance, bool)
+        and 0.0 <= tolerance < 1.0,
+        func,
+        f"tolerance must be a number in [0, 1), got {tolerance!r}.",
+    )
+    list_column: str | None = None
+    if isinstance(score, Mapping):
+        check_parameter(
+            labels is None,
+            func,
+            "labels= must be None when score= is a mapping {class: "
+            f"column}}, got labels={labels!r}.",
+        )
+        classes, columns = list(score.keys()), list(score.values())
+    else:
+        check_parameter(
+            labels is not None,
+            func,
+            "labels= is required when score= is a list of columns or a list column "
+            "(the class of each probability), got None.",
+        )
+        classes = list(labels or [])
+        if isinstance(score, str):
+            list_column, columns = score, [score]
+        else:
+            columns = list(score)
+            check_parameter(
+                len(classes) == len(columns),
+                func,
+                f"labels= must name one class per score column, got {len(classes)} labels for "
+                f"{len(columns)} columns.",
+            )
+    classes = check_label_list(func, classes) or []
+    check_parameter(
+        len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."
+    )
+    inp = _open(data, func, truth, columns, by, weight, outputs)
+    k = len(classes)
+    dtype = label_dtype(inp.schema, truth)
+    cast = pl.Series("label", classes).cast(dtype, strict=False)
+    check_parameter(
+        cast.null_count() == 0,
+        func,
+        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
+    )
+    actual = label_expr(truth, inp.schema)
+    inp.checks.within(truth, "truth", classes, actual, dtype)
+    if list_column is not None:
+        dtype = inp.schema[list_column]
+        inner = dtype.inner if isinstance(dtype, pl.List | pl.Array) else None
+        if inner is None or not (inner.is_float() or inner.is_integer()):
+            raise InvalidDtypeError(
+                f"{func}(): column {list_column!r} (score=) must be a numeric List or Array "
+                f"column when score= names one column, got {dtype}.\nHint: for a binary task "
+                "pass the probability of the positive class to the binary function."
+            )
+        as_list = pl.col(list_column).cast(pl.List(pl.Float64))
+        inp.checks.not_null(list_column, "score")
+        inp.checks.rule(
+            as_list.list.len() != k,
+            InvalidValueError,
+            f"column {list_column!r} (score=) must hold {k} probabilities per row (one per "
+            "label), got",
+            example=as_list.list.len(),
+        )
+        probabilities = [as_list.list.get(i, null_on_oob=True) for i in range(k)]
+        for p in probabilities:  # loop-ok: one rule set per class, built once
+            _probability_rules(inp.checks, list_column, p)
+        where = f"column {list_column!r}"
+    else:
+        for column in columns:  # loop-ok: one rule set per class column
+            check_numeric(inp.schema, func, score=column)
+            inp.checks.finite(column, "score", inp.schema[column])
+            _probability_rules(inp.checks, column)
+        probabilities = [pl.col(c).cast(pl.Float64) for c in columns]
+        where = f"columns {list(columns)!r}"
+    total = pl.sum_horizontal(probabilities)
+    inp.checks.rule(
+        (total - 1.0).abs() > tolerance,
+        InvalidValueError,
+        f"probabilities in {where} (score=) must sum to 1 within {tolerance:g} per row, got a "
+        "sum of",
+        example=total,
+    )
+    index = actual.replace_strict(cast, pl.Series(range(k)), default=None, return_dtype=pl.Int64)
+    inp.lf = inp.lf.with_columns(
+        *[(p + 0.0).alias(f"__fe_p{i}") for i, p in enumerate(probabilities)],
+        index.alias(TRUE_CLASS),
+    )
+    return inp, k
+
+
+def check_bins(func: str, bins: Any, strategy: Any, allow_none: bool = False) -> None:
+    ok = (allow_none and bins is None) or (
+        isinstance(bins, int) and not isinstance(bins, bool) and bins >= 1
+    )
+    rule = "None or an integer >= 1" if allow_none else "an integer >= 1"
+    check_parameter(ok, func, f"bins must be {rule}, got {bins!r}.")
+    check_parameter(
+        strategy in ("uniform", "quantile"),
+        func,
+        f"strategy must be 'uniform' or 'quantile', got {strategy!r}.",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# binning (scikit-learn's calibration_curve, grouped)
+# ---------------------------------------------------------------------------------------------
+def _percentiles(value: pl.Expr, bins: int) -> pl.Expr:
+    """Per group: numpy.percentile(value, linspace(0, 1, bins + 1) * 100), method "linear",
+    with numpy's arithmetic (virtual index (n − 1)·q, its lerp switching ends at γ = ½)."""
+    q = np.true_divide(np.linspace(0.0, 1.0, bins + 1) * 100, 100)
+    s = value.sort()
+    last = (pl.len() - 1).cast(pl.Float64)
+    virtual = pl.lit(pl.Series(q, dtype=pl.Float64)) * last
+    previous = virtual.floor()
+    above = virtual >= last
+    lo = pl.when(above).then(last).otherwise(previous).cast(pl.Int64)
+    hi = pl.when(above).then(last).otherwise(previous + 1.0).cast(pl.Int64)
+    gamma = pl.when(above).then(virtual + 1.0).otherwise(virtual - previous)
+    a, b = s.gather(lo), s.gather(hi)
+    diff = b - a
+    return pl.when(gamma >= 0.5).then(b - diff * (1.0 - gamma)).otherwise(a + diff * gamma)
+
+
+def bin_stats(
+    lf: pl.LazyFrame,
+    gkeys: Sequence[str],
+    keys: Sequence[str],
+    checks: Checks,
+    bins: int,
+    strategy: str,
+    extra: Sequence[pl.Expr] = (),
+) -> pl.LazyFrame:
+    """``*gkeys, __fe_bin, bin_lower, bin_upper, count, Σp, Σy, *extra`` per non-empty bin, from a
+    frame with ``PROB`` and ``OUTCOME``; the checks are aggregated (and enforced) in the same pass."""
+    p = pl.col(PROB)
+    base = [
+        pl.len().cast(pl.Int64).alias(COUNT),
+        p.sum().alias(SUM_P),
+        pl.col(OUTCOME).sum().alias(SUM_Y),
+        *extra,
+    ]
+    if strategy == "uniform":
+        edges = pl.Series(np.linspace(0.0, 1.0, bins + 1), dtype=pl.Float64)
+        binned = lf.with_columns(
+            pl.lit(edges[1:-1]).search_sorted(p, side="left").cast(pl.Int64).alias(BIN)
+        )
+        stats = checks.enforce(binned.group_by(*gkeys, BIN).agg(*base, *checks.aggs()), keys)
+        return stats.with_columns(
+            pl.lit(edges).gather(pl.col(BIN)).alias("bin_lower"),
+            pl.lit(edges).gather(pl.col(BIN) + 1).alias("bin_upper"),
+        )
+    edge = _percentiles(p, bins)
+    groups = lf.group_by(*gkeys).agg(
+        edge.alias(EDGES),
+        edge.slice(1, bins - 1).search_sorted(p, side="left").cast(pl.Int64).alias(BIN),
+        p,
+        pl.col(OUTCOME),
+        *checks.aggs(),
+    )
+    groups = checks.enforce(groups, keys)
+    rows = groups.select(*gkeys, BIN, PROB, OUTCOME).explode(BIN, PROB, OUTCOME)
+    stats = rows.group_by(*gkeys, BIN).agg(*base)
+    return stats.join(
+        groups.select(*gkeys, EDGES), on=list(gkeys), how="left", nulls_equal=True
+    ).select(
+        pl.exclude(EDGES),
+        pl.col(EDGES).list.get(pl.col(BIN)).alias("bin_lower"),
+        pl.col(EDGES).list.get(pl.col(BIN) + 1).alias("bin_upper"),
+    )

@@ -1,0 +1,141 @@
+"""Murphy's decomposition of the Brier score (with Stephenson et al.'s within-bin terms)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from frameeval._typing import IntoFrame, Keys
+from frameeval.calibration._common import (
+    COUNT,
+    FBAR,
+    OUTCOME,
+    PROB,
+    SUM_P,
+    SUM_SQ,
+    SUM_Y,
+    WITHIN_COV,
+    WITHIN_VAR,
+    Strategy,
+    bin_stats,
+    binary_input,
+    check_bins,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# the Murphy decomposition
+# ---------------------------------------------------------------------------------------------
+def brier_decomposition(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    bins: int | None = None,
+    strategy: Strategy = "uniform",
+    pos_label: Any = None,
+) -> Any:
+    """Murphy's decomposition of the Brier score into reliability, resolution and uncertainty.
+
+    Parameters
+    ----------
+    data, truth, score, by, pos_label
+        As in :func:`calibration_curve`.
+    bins
+        None (default): the forecasts are grouped at their distinct values, and the identity
+        is exact. An integer: they are grouped into the bins of :func:`calibration_curve`
+        (with ``strategy``), and the two within-bin terms are reported too.
+    strategy
+        The binning when ``bins`` is an integer: ``"uniform"`` or ``"quantile"``.
+
+    Returns
+    -------
+    Same kind as ``data``, sorted by the keys, with columns ``*by, brier, reliability,
+    resolution, uncertainty`` and, when ``bins`` is an integer, ``within_bin_variance,
+    within_bin_covariance`` (all Float64).
+
+    Notes
+    -----
+    For N rows with outcomes oᵢ ∈ {0, 1} and forecasts fᵢ, grouped into K sets (distinct
+    forecasts or bins) of n_k rows with mean forecast f̄_k and fraction of positives ō_k, and ō
+    the group's fraction of positives (Murphy 1973):
+
+        brier       = 1/N Σᵢ (fᵢ − oᵢ)²                      (the Brier score)
+        reliability = 1/N Σ_k n_k (f̄_k − ō_k)²                (lower is better)
+        resolution  = 1/N Σ_k n_k (ō_k − ō)²                  (higher is better)
+        uncertainty = ō (1 − ō)                               (of the data, not the model)
+
+    With distinct forecasts (``bins=None``) brier = reliability − resolution + uncertainty
+    holds exactly (to rounding, 1e-12). Binned forecasts add the within-bin variance of the
+    forecasts and their covariance with the outcomes (Stephenson, Coelho & Jolliffe 2008):
+
+        within_bin_variance   = 1/N Σ_k Σ_{i∈k} (fᵢ − f̄_k)²
+        within_bin_covariance = 2/N Σ_k Σ_{i∈k} (oᵢ − ō_k)(fᵢ − f̄_k)
+
+    and brier = reliability − resolution + uncertainty + within_bin_variance −
+    within_bin_covariance. A group with one class has uncertainty = resolution = 0 (both
+    defined) and brier = reliability (+ the within-bin terms). Rows are not weighted.
+
+    References
+    ----------
+    Murphy, A. H. (1973). A new vector partition of the probability score. Journal of Applied
+    Meteorology 12(4), 595–600.
+    Stephenson, D. B., Coelho, C. A. S. & Jolliffe, I. T. (2008). Two extra components in the
+    Brier score decomposition. Weather and Forecasting 23(4), 752–757.
+
+    See Also
+    --------
+    frameeval.brier_score, calibration_curve
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 0, 1, 1], "p": [0.2, 0.2, 0.2, 0.8, 0.8, 0.8]})
+    >>> fe.brier_decomposition(df, truth="y", score="p").select(pl.all().round(6)).rows()
+    [(0.24, 0.017778, 0.027778, 0.25)]
+    """
+    func = "brier_decomposition"
+    check_bins(func, bins, strategy, allow_none=True)
+    outputs = ["brier", "reliability", "resolution", "uncertainty"]
+    if bins is not None:
+        outputs += ["within_bin_variance", "within_bin_covariance"]
+    inp = binary_input(data, func, truth, score, by, pos_label, outputs)
+    p, y = pl.col(PROB), pl.col(OUTCOME)
+    squares = ((p - y) ** 2).sum().alias(SUM_SQ)
+    if bins is None:
+        stats = inp.lf.group_by(*inp.gkeys, PROB).agg(
+            pl.len().cast(pl.Int64).alias(COUNT), y.sum().alias(SUM_Y), squares, *inp.checks.aggs()
+        )
+        stats = inp.checks.enforce(stats, inp.keys).with_columns(pl.col(PROB).alias(FBAR))
+        extra: list[pl.Expr] = []
+    else:
+        within = [
+            ((p - p.mean()) ** 2).sum().alias(WITHIN_VAR),
+            ((y - y.mean()) * (p - p.mean())).sum().alias(WITHIN_COV),
+        ]
+        stats = bin_stats(
+            inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, [squares, *within]
+        ).with_columns((pl.col(SUM_P) / pl.col(COUNT).cast(pl.Float64)).alias(FBAR))
+        extra = [
+            (pl.col(WITHIN_VAR).sum() / pl.col("__fe_total").first()).alias("within_bin_variance"),
+            (2.0 * pl.col(WITHIN_COV).sum() / pl.col("__fe_total").first()).alias(
+                "within_bin_covariance"
+            ),
+        ]
+    n = pl.col(COUNT).cast(pl.Float64)
+    stats = stats.with_columns(
+        n.sum().over(inp.gkeys).alias("__fe_total"),
+        (pl.col(SUM_Y).sum().over(inp.gkeys) / n.sum().over(inp.gkeys)).alias("__fe_base"),
+        (pl.col(SUM_Y) / n).alias("__fe_obar"),
+    )
+    total, base, obar = pl.col("__fe_total"), pl.col("__fe_base"), pl.col("__fe_obar")
+    out = stats.group_by(inp.gkeys).agg(
+        (pl.col(SUM_SQ).sum() / total.first()).alias("brier"),
+        ((n * (pl.col(FBAR) - obar) ** 2).sum() / total.first()).alias("reliability"),
+        ((n * (obar - base) ** 2).sum() / total.first()).alias("resolution"),
+        (base.first() * (1.0 - base.first())).alias("uncertainty"),
+        *extra,
+    )
+    return inp.done(out)

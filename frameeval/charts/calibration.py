@@ -1,0 +1,166 @@
+"""The reliability diagram: a calibration curve with its intervals over a histogram of counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from frameeval.charts import _base as b
+from frameeval.charts import _theme as theme
+
+VALUES = (
+    "bin",
+    "bin_lower",
+    "bin_upper",
+    "mean_score",
+    "fraction_positive",
+    "count",
+    "ci_low",
+    "ci_high",
+)
+
+
+def calibration(
+    curve: Any,
+    *,
+    by: str | Sequence[str] | None = None,
+    color: str | None = None,
+    facet: str | Sequence[str] | None = None,
+    title: str | None = "Reliability diagram",
+    width: int = theme.SQUARE,
+    height: int = theme.SQUARE,
+    histogram_height: int = 80,
+) -> Any:
+    """Reliability diagram: fraction of positives against mean predicted probability per bin,
+    with confidence-interval bars, the diagonal of perfect calibration, and the number of rows
+    per bin underneath.
+
+    Parameters
+    ----------
+    curve
+        Output of ``fe.calibration_curve``: ``*by, bin, bin_lower, bin_upper, mean_score,
+        fraction_positive, count, ci_low, ci_high`` (DataFrame or LazyFrame; collected here).
+    by
+        Key columns of ``curve``; by default every column other than the value columns.
+    color
+        Key column coloured by; default the last key not used for ``facet``. Other keys still
+        draw separate curves (Vega-Lite ``detail``).
+    facet
+        Key column(s) giving one panel each (several columns are combined into one label).
+    title, width, height
+        Chart title and the size of one diagram in pixels.
+    histogram_height
+        Height in pixels of the count histogram under each diagram.
+
+    Returns
+    -------
+    alt.VConcatChart
+        The diagram (layers: diagonal, curve, interval bars, points) above the histogram
+        (bars spanning ``bin_lower``–``bin_upper``, height ``count``; overlaid, not stacked,
+        when coloured). With ``facet`` each of the two is faceted by the same key.
+
+    Notes
+    -----
+    A calibrated score puts every point on the dashed diagonal (fraction_positive =
+    mean_score); points below it are over-confident bins, above it under-confident ones. The
+    vertical bars are ``ci_low``–``ci_high`` (not drawn when they are null, i.e. ``ci=None``);
+    the histogram shows how much data each point rests on. Nothing is recomputed.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 0, 1, 1], "p": [0.1, 0.2, 0.3, 0.6, 0.8, 0.9]})
+    >>> chart = fe.charts.calibration(fe.calibration_curve(df, truth="y", score="p", bins=2))
+    >>> [layer["mark"]["type"] for layer in chart.to_dict()["vconcat"][0]["layer"]]
+    ['line', 'line', 'rule', 'point']
+    """
+    import altair as alt
+
+    func = "calibration"
+    lf = b.lazy(curve, func)
+    numeric = {c: c for c in ("mean_score", "fraction_positive", "count", "bin_lower", "bin_upper")}
+    schema = b.columns(lf, func, numeric=numeric)
+    keys = b.key_columns(schema, VALUES, by, func)
+    facets = b.facet_columns(facet, schema, func)
+    color = b.resolve_color(color, keys, facets, func)
+    shown = [*keys, *[c for c in VALUES if c in schema]]
+    df = b.gather(lf.select(shown), func, "curve=")
+    if "ci_low" not in df.columns:
+        df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_low"))
+    if "ci_high" not in df.columns:
+        df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_high"))
+    df = df.sort(*keys, "mean_score", nulls_last=True)
+    data, panel = b.add_facet(b.sanitize(df), facets)
+
+    unit = alt.Scale(domain=[0, 1], nice=False)
+    colors: dict[str, Any] = {}
+    if color is not None:
+        colors["color"] = b.color_encoding(color, color, data)
+    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
+    used = [color, *facets]
+    details = [alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in used]
+    tips = [
+        *b.key_tooltips(keys),
+        b.tooltip("bin", "quantitative", label="bin"),
+        b.tooltip("bin_lower", "quantitative", ".3f", "from"),
+        b.tooltip("bin_upper", "quantitative", ".3f", "to"),
+        b.tooltip("mean_score", "quantitative", ".3f", "mean score"),
+        b.tooltip("fraction_positive", "quantitative", ".3f", "fraction positive"),
+        b.tooltip("ci_low", "quantitative", ".3f", "interval from"),
+        b.tooltip("ci_high", "quantitative", ".3f", "interval to"),
+        b.tooltip("count", "quantitative", label="rows"),
+    ]
+    x = alt.X(field="mean_score", type="quantitative", scale=unit, axis=theme.axis("Mean score"))
+    y_axis = theme.axis("Fraction of positives")
+    diagonal = (
+        alt.Chart(pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]}))
+        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=unit),
+            y=alt.Y(field="y", type="quantitative", scale=unit),
+        )
+    )
+    shared: dict[str, Any] = {"x": x, **colors, **({"detail": details} if details else {})}
+    base = alt.Chart().encode(**shared)
+    line = base.mark_line(strokeWidth=1.5, **ink).encode(
+        y=alt.Y(field="fraction_positive", type="quantitative", scale=unit, axis=y_axis),
+        order=alt.Order(field="mean_score", type="quantitative"),
+    )
+    bars = base.mark_rule(strokeWidth=1.5, **ink).encode(
+        y=alt.Y(field="ci_low", type="quantitative", scale=unit),
+        y2=alt.Y2(field="ci_high"),
+        tooltip=tips,
+    )
+    points = base.mark_point(filled=True, size=45, **ink).encode(
+        y=alt.Y(field="fraction_positive", type="quantitative", scale=unit),
+        tooltip=tips,
+    )
+    diagram = alt.layer(diagonal, line, bars, points, data=data).properties(
+        width=width, height=height
+    )
+    histogram = (
+        alt.Chart(data)
+        .mark_bar(opacity=0.55 if colors else 0.8, **ink)
+        .encode(
+            x=alt.X(field="bin_lower", type="quantitative", scale=unit, axis=theme.axis("Score")),
+            x2=alt.X2(field="bin_upper"),
+            y=alt.Y(field="count", type="quantitative", stack=None, axis=theme.axis("Rows")),
+            y2=alt.Y2(datum=0),
+            tooltip=tips,
+            **colors,
+        )
+        .properties(width=width, height=histogram_height)
+    )
+    if panel.field is not None:
+        columns = max(1, min(3, panel.count))
+        header = theme.header(panel.title)
+        facet_field = alt.Facet(field=b.field(panel.field), type="nominal", header=header)
+        diagram = diagram.facet(facet=facet_field, columns=columns)
+        histogram = histogram.facet(
+            facet=alt.Facet(field=b.field(panel.field), type="nominal", header=None),
+            columns=columns,
+        )
+    subtitle = "dashed: perfect calibration; bars: confidence interval; below: rows per bin"
+    return alt.vconcat(diagram, histogram, spacing=6).properties(title=theme.title(title, subtitle))
