@@ -25,22 +25,24 @@ def _report(args: argparse.Namespace) -> int:
     source = str(EXAMPLE_RESULTS) if args.example else args.results
     data = read_results(source)
 
-    def progress(message: str) -> None:
-        if not args.quiet:
-            print(f"frameeval: {message}…", file=sys.stderr, flush=True)
+    from frameeval.report.build import STEPS
+    from frameeval.report.progress import ConsoleProgress
 
+    progress = ConsoleProgress(STEPS, quiet=args.quiet)  # a tqdm bar on a TTY, else lines
     from frameeval.report.roles import Roles, infer_roles
 
     given = Roles(truth=args.truth, pred=args.pred, score=args.score, learner=args.learner,
                   dataset=args.by, fold=args.fold, repeat=args.repeat, instance=args.instance)
     roles, inferred = infer_roles(data.collect_schema(), given)
     progress(f"columns: {roles.describe(inferred)}")
-    path = report(
-        data, args.output, truth=roles.truth, pred=roles.pred, score=roles.score,
-        learner=roles.learner, dataset=roles.dataset, fold=roles.fold, repeat=roles.repeat,
-        instance=roles.instance, alpha=args.alpha, cost01=args.cost01, cost10=args.cost10,
-        pos_label=_label(args.pos_label), title=args.title, force=args.force, progress=progress,
-    )
+    with progress:
+        path = report(
+            data, args.output, truth=roles.truth, pred=roles.pred, score=roles.score,
+            learner=roles.learner, dataset=roles.dataset, fold=roles.fold, repeat=roles.repeat,
+            instance=roles.instance, alpha=args.alpha, cost01=args.cost01, cost10=args.cost10,
+            pos_label=_label(args.pos_label), title=args.title, force=args.force,
+            progress=progress,
+        )
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return 0
 
