@@ -182,7 +182,9 @@ def roc(
     layers = [_guide(diagonal, strokeDash=[5, 4]), line, *b.summary_layer(summary, data, "right")]
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: random guessing (AUC = 0.5)"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.facet_chart(
+        chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
+    )
 
 
 def _iso_f1(levels: Sequence[float]) -> pl.DataFrame:
@@ -286,6 +288,7 @@ def pr(
         facet=facets,
         anchor=(0.03, 0.05, 0.07),
     )
+    summary = b.beside(summary, width, facets)
     df = summary.apply(df).with_columns(pl.lit("curve").alias(b.LAYER))
     points = None
     if break_even is not None:
@@ -359,10 +362,17 @@ def pr(
             )
             .transform_filter(b.layer_filter("bep"))
         )
-    layers.extend(b.summary_layer(summary, data, "left"))
+    layers.extend(b.summary_layer(summary, data, "left", pixels=True))
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: P = R (break-even points ◆ lie on it); dotted: iso-F1 lines"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.facet_chart(
+        chart,
+        panel,
+        theme.title(title, subtitle),
+        panel_width=width,
+        legend=color is not None,
+        spacing=_beside_room(summary),
+    )
 
 
 def cost_curve(
@@ -387,7 +397,9 @@ def cost_curve(
         envelope. Drawn as a thick line over the shaded area under it.
     lines
         Optional output of ``fe.cost_lines``: ``*by, point, p_cost, norm_cost``, two rows per
-        ROC point (the segment from (0, FPR) to (1, FNR)). Drawn as thin lines.
+        ROC point (the segment from (0, FPR) to (1, FNR)). The segments that form the lower
+        envelope (the ROC hull points) are drawn as thin lines; the others are left out (the
+        subtitle says so).
     expected_cost
         Optional output of ``fe.expected_total_cost``: ``*by, expected_total_cost`` (the shaded
         area, eq 2.25 integrated), shown in the legend or inside each panel.
@@ -453,10 +465,11 @@ def cost_curve(
         facet=facets,
         anchor=(0.5, 0.95, -0.07),
     )
+    summary = b.beside(summary, width, facets)
     df = summary.apply(df).with_columns(pl.lit("envelope").alias(b.LAYER))
     segments = None
     if lines is not None:
-        segments = summary.apply(_thin_lines(lines, keys, budget, func)).with_columns(
+        segments = summary.apply(_thin_lines(lines, keys, budget, func, lf)).with_columns(
             pl.lit("lines").alias(b.LAYER)
         )
     data, panel = b.add_facet(b.combine([df, segments, summary.rows]), facets)
@@ -520,14 +533,39 @@ def cost_curve(
         )
         .transform_filter(b.layer_filter("envelope"))
     )
-    layers.extend(b.summary_layer(summary, data, "center"))
+    layers.extend(b.summary_layer(summary, data, "center", pixels=True))
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = "thin: one line per ROC point; thick: lower envelope; shaded: expected total cost"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    subtitle = "thick: lower envelope; shaded: expected total cost"
+    if segments is not None:
+        subtitle = "thin: the cost lines forming the envelope (one per ROC hull point); " + subtitle
+    return b.facet_chart(
+        chart,
+        panel,
+        theme.title(title, subtitle),
+        panel_width=width,
+        legend=color is not None,
+        spacing=_beside_room(summary),
+    )
 
 
-def _thin_lines(lines: Any, keys: list[str], budget: int, func: str) -> pl.DataFrame:
-    """The cost-line rows to draw: whole segments, thinned as points (FPR, FNR) of the ROC path."""
+def _beside_room(summary: b.Summary) -> int | None:
+    """Facet spacing that leaves room for summary text drawn beside each panel."""
+    if summary.rows is None:
+        return None
+    longest = summary.rows.get_column(b.TEXT).str.len_chars().max()
+    return int(min(320, 20 + 6.5 * (longest or 0)))
+
+
+def _thin_lines(
+    lines: Any, keys: list[str], budget: int, func: str, envelope: pl.LazyFrame
+) -> pl.DataFrame:
+    """The cost-line rows to draw: the segments that form the lower envelope, whole, thinned as
+    points (FPR, FNR) of the ROC path when there are more than the budget.
+
+    A segment from (0, FPR) to (1, FNR) forms the envelope when at least two envelope vertices
+    lie on it (within 1e-9): the envelope is made of pieces of such segments (the ROC hull
+    points), and every other segment touches it at most at one vertex. The fan of hundreds of
+    segments above the envelope is not drawn."""
     llf = b.lazy(lines, func)
     names = llf.collect_schema().names()
     if "point" not in names and "threshold" in names:
@@ -542,6 +580,29 @@ def _thin_lines(lines: Any, keys: list[str], budget: int, func: str) -> pl.DataF
         pl.col("norm_cost").sort_by("p_cost").first().alias("__fe_fpr"),
         pl.col("norm_cost").sort_by("p_cost").last().alias("__fe_fnr"),
     )
+    vertices = envelope.select(
+        *keys, pl.col("p_cost").alias("__fe_vp"), pl.col("norm_cost").alias("__fe_vc")
+    )
+    paired = (
+        ends.join(vertices, on=keys, how="inner", nulls_equal=True)
+        if keys
+        else ends.join(vertices, how="cross")
+    )
+    touching = (
+        paired.filter(
+            (
+                pl.col("__fe_fpr")
+                + (pl.col("__fe_fnr") - pl.col("__fe_fpr")) * pl.col("__fe_vp")
+                - pl.col("__fe_vc")
+            ).abs()
+            <= 1e-9
+        )
+        .group_by([*keys, "point"])
+        .agg(pl.len().alias("__fe_on"))
+        .filter(pl.col("__fe_on") >= 2)
+        .select(*keys, "point")
+    )
+    ends = ends.join(touching, on=[*keys, "point"], how="semi", nulls_equal=True)
     kept = thin_curve(
         ends,
         "__fe_fpr",
