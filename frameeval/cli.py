@@ -41,7 +41,7 @@ def _report(args: argparse.Namespace) -> int:
             learner=roles.learner, dataset=roles.dataset, fold=roles.fold, repeat=roles.repeat,
             instance=roles.instance, alpha=args.alpha, cost01=args.cost01, cost10=args.cost10,
             pos_label=_label(args.pos_label), title=args.title, force=args.force,
-            progress=progress,
+            progress=progress, score_decimals=args.score_decimals,
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return 0
@@ -104,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="cost of missing a positive (eq 2.23)")
     rep.add_argument("--cost10", type=float, default=1.0, help="cost of a false alarm")
     rep.add_argument("--title", default="frameeval report")
+    rep.add_argument("--score-decimals", type=int, default=None, metavar="N",
+                     help="round scores to N decimals before ROC/AUC/P-R/cost curves (for "
+                     "continuous scores on very large inputs; default: exact)")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     rep.set_defaults(func=_report)
     demo = sub.add_parser("demo", help="print a few measures of the embedded example")

@@ -27,7 +27,7 @@ import polars as pl
 import frameeval as fe
 from frameeval import charts
 from frameeval._frame import to_lazy, translate
-from frameeval.curves import score_counts
+from frameeval.curves import SCORE_PARTS, score_counts
 from frameeval.report.answer import Answer, answer
 from frameeval.report.page import Page
 from frameeval.report.roles import Roles
@@ -94,8 +94,10 @@ class Counts:
     scores: pl.DataFrame | None = None  # dataset, learner, truth, score, N
 
 
-def count_tables(lf: pl.LazyFrame, roles: Roles, say: Progress = lambda m: None) -> Counts:
-    """Scan ``lf`` (streaming) into the label and score count tables."""
+def count_tables(lf: pl.LazyFrame, roles: Roles, say: Progress = lambda m: None,
+                 score_decimals: int | None = None) -> Counts:
+    """Scan ``lf`` (streaming) into the label and score count tables (scores rounded to
+    ``score_decimals`` first when given)."""
     dataset, learner, truth = roles.dataset, roles.learner, roles.truth
     splits = [c for c in (roles.repeat, roles.fold) if c]
     say(STEPS[0])
@@ -109,6 +111,7 @@ def count_tables(lf: pl.LazyFrame, roles: Roles, say: Progress = lambda m: None)
         bad = score.is_null() | (score.is_nan() if lf.collect_schema()[roles.score].is_float()
                                  else pl.lit(False))
         per_dataset.append(bad.sum().cast(pl.Int64).alias("missing_scores"))
+        per_dataset.append(score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"))
     labels, summary = _collect(labels_plan.sort(label_keys, nulls_last=True),
                                lf.group_by(dataset).agg(per_dataset).sort(dataset))
     classes = labels.group_by(dataset).agg(pl.col(truth).n_unique().alias("classes"))
@@ -121,10 +124,36 @@ def count_tables(lf: pl.LazyFrame, roles: Roles, say: Progress = lambda m: None)
     say(STEPS[1])
     if scored:
         keys = [dataset, learner, truth]
-        rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, roles.score)
-        table = score_counts(rows, keys, pl.col(roles.score), [pl.len().cast(pl.Int64).alias(N)])
+        value = pl.col(roles.score)
+        if score_decimals is not None:
+            value = value.cast(pl.Float64).round(score_decimals)
+        rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, value)
+        table = score_counts(rows, keys, pl.col(roles.score), [pl.len().cast(pl.Int64).alias(N)],
+                             parts=_score_parts(counts, roles))
         (counts.scores,) = _collect(table.sort(*keys, roles.score))
     return counts
+
+
+#: Score-count cells per piece: past this, the score table is built in pieces (see
+#: :func:`frameeval.curves.score_counts`) so that the streaming group_by's memory stays bounded.
+CELLS_PER_PIECE = 2_500_000
+
+
+def _score_parts(counts: Counts, roles: Roles) -> int:
+    """How many pieces the score count table is built in: one while it is small (every piece
+    re-reads the input), up to :data:`SCORE_PARTS` for many distinct scores. The number of cells
+    is estimated from the approximate distinct scores per data set (HyperLogLog, from the first
+    scan): at most rows, and at most distinct scores × learners × 2 classes."""
+    learners = counts.labels.group_by(roles.dataset).agg(
+        pl.col(roles.learner).n_unique().cast(pl.Int64).alias("__fe_k"))
+    cells = (
+        counts.summary.filter(pl.col(roles.dataset).is_in(counts.scored))
+        .join(learners, on=roles.dataset)
+        .select(pl.min_horizontal("predictions", pl.col("distinct_scores") * pl.col("__fe_k") * 2)
+                .sum())
+        .item()
+    )
+    return int(min(SCORE_PARTS, max(1, -(-(cells or 0) // CELLS_PER_PIECE))))
 
 
 def build_report(
@@ -138,8 +167,13 @@ def build_report(
     title: str = "frameeval report",
     source: str = "",
     progress: Progress | None = None,
+    score_decimals: int | None = None,
 ) -> Page:
-    """Build the report page for a result frame whose columns are named by ``roles``."""
+    """Build the report page for a result frame whose columns are named by ``roles``.
+
+    ``score_decimals`` rounds the scores before the ROC / P-R / cost analysis (every distinct
+    score is a row of its count table: continuous scores on tens of millions of rows make that
+    table as long as the input); the page says so. ``None`` keeps them exact."""
     say = _quiet(progress)
     lf, _ = to_lazy(data, "report")
     if roles.dataset is None:
@@ -148,7 +182,7 @@ def build_report(
     if roles.learner is None:
         lf = lf.with_columns(pl.lit("model").alias("learner"))
         roles.learner = "learner"
-    counts = count_tables(lf, roles, say)
+    counts = count_tables(lf, roles, say, score_decimals)
     page = Page(title=title)
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
@@ -164,6 +198,9 @@ def build_report(
             _measures(page, counts, roles, pos_label)
         if roles.score is not None:
             say(STEPS[5])
+            if score_decimals is not None and counts.scores is not None:
+                page.text(f"Scores are rounded to {score_decimals} decimals for the ROC, AUC, "
+                          "P-R and cost analysis (score_decimals / --score-decimals).", css="note")
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
         if roles.pred is not None:
             say(STEPS[6])
