@@ -182,6 +182,7 @@ def facet_chart(
 
     With ``panel_width`` the number of columns is also capped so that the panels (plus their
     y axis, ``spacing`` and, with ``legend``, a legend column) fit in :data:`theme.PAGE` pixels.
+    ``spacing`` is the gap between columns (rows keep 20 px).
     When the last row is not full, every panel draws its own x axis, so no empty cell shows a
     bare axis.
     """
@@ -195,7 +196,7 @@ def facet_chart(
     out = chart.facet(
         facet=alt.Facet(field=field(facet.field), type="nominal", header=theme.header(facet.title)),
         columns=columns,
-        **({"spacing": spacing} if spacing is not None else {}),
+        **({"spacing": alt.RowColnumber(row=20, column=spacing)} if spacing is not None else {}),
     ).properties(title=chart_title)
     if resolve:
         out = out.resolve_scale(**resolve)
@@ -237,16 +238,24 @@ def key_tooltips(keys: Iterable[str]) -> list[alt.Tooltip]:
 
 
 def color_encoding(
-    name: str, label: str, df: pl.DataFrame, sort: list[Any] | None = None, **extra: Any
+    name: str,
+    label: str,
+    df: pl.DataFrame,
+    sort: list[Any] | None = None,
+    *,
+    legend_offset: int | None = None,
+    **extra: Any,
 ) -> alt.Color:
-    """A categorical colour encoding on ``name`` with a legend titled ``label``."""
+    """A categorical colour encoding on ``name`` with a legend titled ``label`` (``legend_offset``
+    pixels right of the plot: room for labels drawn beside it)."""
     order = sort if sort is not None else value_order(df, name)
+    offset = {} if legend_offset is None else {"offset": legend_offset}
     return alt.Color(
         field=field(name),
         type="nominal",
         sort=order,
         scale=alt.Scale(scheme=theme.scheme(len(order))),
-        legend=theme.legend(label),
+        legend=theme.legend(label, **offset),
         **extra,
     )
 

@@ -307,6 +307,8 @@ def pr(
             pl.lit("bep").alias(b.LAYER),
         )
     data, panel = b.add_facet(b.combine([df, points, summary.rows]), facets)
+    # iso-F1 labels sit just right of the plot (clear of the curves), the legend beyond them
+    legend_room = max(_beside_room(summary) or 0, 52 if f1_lines else 0) or None
     used = [color, *facets]
     tips = [
         *b.key_tooltips(keys),
@@ -322,7 +324,7 @@ def pr(
         ends = _iso_f1(f1_lines).group_by("line").agg(pl.col("y").last()).with_columns(x=1.0)
         layers.append(
             alt.Chart(ends)
-            .mark_text(align="right", dx=-3, dy=-6, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)
+            .mark_text(align="left", dx=4, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)
             .encode(
                 x=alt.X(field="x", type="quantitative", scale=_UNIT),
                 y=alt.Y(field="y", type="quantitative", scale=_UNIT),
@@ -342,7 +344,7 @@ def pr(
             order=alt.Order(field=ORDER, type="quantitative"),
             **_details(keys, used),
             tooltip=tips,
-            **_color(summary, color, data),
+            **_color(summary, color, data, legend_offset=legend_room),
         )
         .transform_filter(b.layer_filter("curve"))
     )
@@ -358,7 +360,7 @@ def pr(
                     *b.key_tooltips(keys),
                     b.tooltip("break_even_point", "quantitative", ".3f", "break-even point"),
                 ],
-                **_color(summary, color, data),
+                **_color(summary, color, data, legend_offset=legend_room),
             )
             .transform_filter(b.layer_filter("bep"))
         )
@@ -371,7 +373,7 @@ def pr(
         theme.title(title, subtitle),
         panel_width=width,
         legend=color is not None,
-        spacing=_beside_room(summary),
+        spacing=legend_room,
     )
 
 
@@ -478,7 +480,7 @@ def cost_curve(
     y_axis = theme.axis("Normalised cost cost_norm")
     x = alt.X(field="p_cost", type="quantitative", scale=_UNIT, axis=x_axis)
     y = alt.Y(field="norm_cost", type="quantitative", scale=_UNIT, axis=y_axis, stack=None)
-    colors = _color(summary, color, data)
+    colors = _color(summary, color, data, legend_offset=_beside_room(summary))
     layers: list[alt.Chart] = []
     if segments is not None:
         layers.append(

@@ -38,7 +38,7 @@ nav.toc ol{margin:.2em 0;padding-left:1.4em}nav.toc li{margin:.1em 0}
 h3{font-size:1.05em;margin:1.2em 0 .3em}caption{caption-side:top;text-align:left;color:#555;
 padding:.2em 0}section.answer{background:#f8fbff;border:1px solid #cfe0f5;border-radius:6px;
 padding:.2em 1.2em 1em;margin:1em 0}p.verdict{font-size:1.08em}.skip{color:#555;font-style:italic}
-a.download{display:inline-block;margin:.2em 1em .6em 0;font-size:.9em}tr.rank td{background:#f6f6f6}
+p.download{margin:.2em 0 .6em;font-size:.9em}tr.rank td{background:#f6f6f6}
 """
 
 
@@ -105,8 +105,8 @@ class Page:
         """A link that saves ``text`` as ``filename``: embedded as a data URI, so offline."""
         href = f"data:{mime};charset=utf-8,{quote(text, safe='')}"
         self._body.append(
-            f'<a class="download" download="{html.escape(filename, quote=True)}" '
-            f'href="{href}">{html.escape(label or "Download " + filename)}</a>'
+            f'<p class="download"><a download="{html.escape(filename, quote=True)}" '
+            f'href="{href}">{html.escape(label or "Download " + filename)}</a></p>'
         )
 
     def text(self, text: str, css: str | None = None) -> None:
