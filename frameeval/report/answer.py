@@ -40,7 +40,8 @@ def _number(value: Any) -> str:
 
 
 def _results_table(per_block: pl.DataFrame, metric: str, block: str, learner: str,
-                   ranks: pl.DataFrame | None, higher_is_better: bool) -> tuple[str, str]:
+                   ranks: pl.DataFrame | None, higher_is_better: bool,
+                   description: str) -> tuple[str, str]:
     """The stand-in results table (HTML with the best cell of each row in bold) and its CSV."""
     order = (ranks.sort("average_rank", learner)[learner].to_list() if ranks is not None
              else sorted(per_block[learner].unique().to_list()))
@@ -62,8 +63,10 @@ def _results_table(per_block: pl.DataFrame, metric: str, block: str, learner: st
         by_name = dict(zip(ranks[learner].to_list(), ranks["average_rank"].to_list(), strict=True))
         cells = "".join(f"<td>{by_name[name]:.2f}</td>" for name in order)
         body.append(f'<tr class="rank"><td class="text">average rank</td>{cells}</tr>')
-    caption = (f"<caption>{html.escape(metric)} per {html.escape(block)} (mean over the "
-               "evaluation splits); best of each row in bold</caption>")
+    best_word = "highest" if higher_is_better else "lowest"
+    caption = (f"<caption>{html.escape(metric)} per {html.escape(block)}"
+               f"{' (' + html.escape(description) + ')' if description else ''}; the {best_word} "
+               "of each row in bold; learners by average rank</caption>")
     table = f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     long = per_block.select(block, learner, metric).sort(block, learner)
     if ranks is not None:
@@ -79,10 +82,12 @@ def answer(
     learner: str,
     higher_is_better: bool = True,
     alpha: float = 0.05,
+    description: str = "",
 ) -> Answer:
     """The answer for ``metric``: which learner is best, and what the tests allow one to say.
 
-    ``per_block`` holds one row per block (data set) and learner: ``block, learner, metric``.
+    ``per_block`` holds one row per block (data set) and learner: ``block, learner, metric``;
+    ``description`` says how the metric was obtained per block (shown in the table caption).
     Every number comes from ``fe.friedman``, ``fe.nemenyi`` and ``fe.average_ranks``.
     """
     import frameeval as fe
@@ -91,11 +96,13 @@ def answer(
     blocks = per_block[block].n_unique()
     csv_name = f"results-{metric}.csv"
     if learners < 2:
-        table, csv = _results_table(per_block, metric, block, learner, None, higher_is_better)
+        table, csv = _results_table(per_block, metric, block, learner, None, higher_is_better,
+                                    description)
         return Answer(metric, f"Only one learner: nothing to compare on {metric}.", table,
                       downloads={csv_name: ("text/csv", csv)})
     if blocks < 2:
-        table, csv = _results_table(per_block, metric, block, learner, None, higher_is_better)
+        table, csv = _results_table(per_block, metric, block, learner, None, higher_is_better,
+                                    description)
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
         verdict = (
             f"{top[learner]} has the best {metric} ({top[metric]:.3f}) on the one {block}. "
@@ -135,7 +142,8 @@ def answer(
             f"significantly ({', '.join(shown)}{more})."
         )
     # SWAP: table = fe.results_table(per_block, ..., significance=result).as_raw_html()
-    table, csv = _results_table(per_block, metric, block, learner, ranks, higher_is_better)
+    table, csv = _results_table(per_block, metric, block, learner, ranks, higher_is_better,
+                                 description)
     return Answer(metric, " ".join(sentences), table, ranks=ranks, cd=cd,
                   downloads={csv_name: ("text/csv", csv)})
 

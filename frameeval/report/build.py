@@ -17,6 +17,7 @@ its own streamed plan. Curves are thinned by the chart functions before they rea
 
 from __future__ import annotations
 
+import html
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,6 +52,8 @@ N = "__fe_n"
 MAX_ANNOTATED = 6
 #: More data sets than this: the per-fold box plots become one box plot over data sets.
 MAX_FACETS = 6
+#: Tables show at most this many rows (the rest: a CSV download).
+MAX_ROWS = 200
 #: More pairs than this: the Nemenyi table lists only the pairs that differ.
 MAX_PAIRS = 45
 
@@ -246,12 +249,15 @@ def _comparison_tables(counts: Counts, roles: Roles, pos_label: Any) -> dict[str
 def _answers(tables: dict[str, pl.DataFrame], roles: Roles, alpha: float) -> list[Answer]:
     kw = dict(block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha)
     found = []
+    split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
     if "accuracy" in tables:
-        found.append(answer(tables["accuracy"], "accuracy", **kw))  # type: ignore[arg-type]
+        found.append(answer(tables["accuracy"], "accuracy", description=split,  # type: ignore[arg-type]
+                            **kw))
     ranking = tables.get("ranking")
     if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
         auc = ranking.select(*_keys(roles), "roc_auc").drop_nulls("roc_auc")
-        found.append(answer(auc, "roc_auc", **kw))  # type: ignore[arg-type]
+        found.append(answer(auc, "roc_auc", description="pooled over the folds; binary data "  # type: ignore[arg-type]
+                            "sets with scores", **kw))
     return found
 
 
@@ -319,6 +325,9 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
         pl.col("f1_micro").alias("micro_f1"),
     ).sort(keys)
     page.table(table, caption="Pooled over folds: accuracy, and macro / micro averages over classes")
+    if table.height > MAX_ROWS:
+        page.download("measures.csv", "text/csv", table.write_csv(),
+                      f"Download all {table.height} rows as CSV")
     page.text(
         "macro_f1 is F1 of macro-P and macro-R (eq 2.14); mean_f1 is the mean of the per-class F1 "
         "(scikit-learn's macro F1). They differ when a class's precision and recall differ."
@@ -336,11 +345,19 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
                   "2.12–2.17): binary data sets only; every data set here has 3+ classes — see "
                   "the macro / micro averages over classes above.", css="skip")
     matrix = fe.confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)  # type: ignore[arg-type]
-    for dataset in sorted(labels[roles.dataset].unique().to_list()):  # loop-ok: one chart each
+    datasets = sorted(labels[roles.dataset].unique().to_list())
+    folded = len(datasets) > MAX_FACETS
+    if folded:
+        page.text(f"Confusion matrices of the {len(datasets)} data sets: open one below.")
+    for dataset in datasets:  # loop-ok: one chart per data set
         sub = matrix.filter(pl.col(roles.dataset) == dataset).drop(roles.dataset)
-        page.chart(charts.confusion_heatmap(
-            sub, normalize="true", facet=roles.learner,
-            title=f"Confusion matrices (row-normalised): {dataset}"))
+        title = f"Confusion matrices (row-normalised): {dataset}"
+        if folded:
+            page.raw(f"<details><summary>{html.escape(title)}</summary>")
+        page.chart(charts.confusion_heatmap(sub, normalize="true", facet=roles.learner,
+                                            title=title))
+        if folded:
+            page.raw("</details>")
 
 
 def _curves(page: Page, counts: Counts, roles: Roles, pos_label: Any, cost01: float,
@@ -436,10 +453,15 @@ def _compare(page: Page, lf: pl.LazyFrame, counts: Counts, roles: Roles, alpha: 
                                "cd", "reject")
         caption = "Nemenyi post-hoc test (eq 2.36)"
         if shown.height > MAX_PAIRS:
-            caption += (f": the {shown['reject'].sum()} of {shown.height} pairs that differ "
-                        "significantly (all pairs: the CD diagrams)")
-            shown = shown.filter(pl.col("reject"))
-        page.table(shown, caption=caption)
+            differ = int(shown["reject"].sum())
+            caption += (f": the {differ} of {shown.height} pairs that differ significantly "
+                        "(all pairs: the CD diagrams and the CSV)")
+            page.table(shown.filter(pl.col("reject")) if differ else None, caption=caption,
+                       empty="No pair differs significantly.")
+            page.download("nemenyi-accuracy.csv", "text/csv", shown.write_csv(),
+                          "Download all pairs as CSV")
+        else:
+            page.table(shown, caption=caption)
         cd = nemenyi["cd"][0]
         page.chart(charts.cd_diagram(ranks, cd, learner=roles.learner,
                                      title=f"Average ranks with critical difference (α = {alpha})"))

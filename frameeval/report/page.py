@@ -39,6 +39,7 @@ h3{font-size:1.05em;margin:1.2em 0 .3em}caption{caption-side:top;text-align:left
 padding:.2em 0}section.answer{background:#f8fbff;border:1px solid #cfe0f5;border-radius:6px;
 padding:.2em 1.2em 1em;margin:1em 0}p.verdict{font-size:1.08em}.skip{color:#555;font-style:italic}
 p.download{margin:.2em 0 .6em;font-size:.9em}tr.rank td{background:#f6f6f6}
+details{margin:.3em 0}details>summary{cursor:pointer;font-weight:600}
 """
 
 
@@ -113,9 +114,14 @@ class Page:
         cls = f' class="{html.escape(css, quote=True)}"' if css else ""
         self._body.append(f"<p{cls}>{html.escape(text)}</p>")
 
-    def table(self, frame: pl.DataFrame, caption: str | None = None) -> None:
+    def table(self, frame: pl.DataFrame | None, caption: str | None = None,
+              empty: str = "No rows.") -> None:
+        """A captioned table (at most 200 rows shown); ``empty`` stands in for no rows."""
         if caption:
             self._body.append(f'<p class="caption"><b>{html.escape(caption)}</b></p>')
+        if frame is None or frame.height == 0:
+            self._body.append(f'<p class="skip">{html.escape(empty)}</p>')
+            return
         self._body.append(f'<div class="scroll">{table_html(frame)}</div>')
 
     def chart(self, chart: Any) -> None:
