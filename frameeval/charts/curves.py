@@ -321,7 +321,13 @@ def pr(
     layers: list[alt.Chart] = []
     if f1_lines:
         layers.append(_guide(_iso_f1(f1_lines), strokeDash=[2, 3], opacity=0.8))
-        ends = _iso_f1(f1_lines).group_by("line").agg(pl.col("y").last()).with_columns(x=1.0)
+        ends = (
+            _iso_f1(f1_lines)
+            .group_by("line")
+            .agg(pl.col("y").last())
+            .sort("line")
+            .with_columns(x=1.0)
+        )
         layers.append(
             alt.Chart(ends)
             .mark_text(align="left", dx=4, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)

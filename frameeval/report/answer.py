@@ -118,7 +118,9 @@ def answer(
     pairs = fe.nemenyi(per_block, metric, alpha=alpha, **kw)
     cd = float(pairs["cd"][0])
     best = ranks.row(0, named=True)
-    differ = pairs.filter(pl.col("reject")).sort("rank_difference", descending=True)
+    differ = pairs.filter(pl.col("reject")).sort(
+        pl.col("rank_difference").abs(), "a", "b", descending=[True, False, False]
+    )
     sentences = [
         f"{best[learner]} ranks best on {metric} (average rank {best['average_rank']:.2f} of "
         f"{learners} learners over N = {blocks} {block}s)."

@@ -18,8 +18,14 @@ __all__ = ["ConsoleProgress"]
 class ConsoleProgress:
     """A ``progress`` callback for the console; use as a context manager (closes the bar)."""
 
-    def __init__(self, steps: tuple[str, ...], *, quiet: bool = False,
-                 stream: TextIO | None = None, bar: bool | None = None) -> None:
+    def __init__(
+        self,
+        steps: tuple[str, ...],
+        *,
+        quiet: bool = False,
+        stream: TextIO | None = None,
+        bar: bool | None = None,
+    ) -> None:
         self.steps = steps
         self.quiet = quiet
         self.stream = stream if stream is not None else sys.stderr
@@ -28,8 +34,14 @@ class ConsoleProgress:
         if not quiet and (bar if bar is not None else isatty()):
             from tqdm import tqdm
 
-            self._bar = tqdm(total=len(steps), file=self.stream, unit="step", leave=False,
-                             bar_format="frameeval: {l_bar}{bar}| {n}/{total} [{elapsed}]")
+            self._bar = tqdm(
+                total=len(steps),
+                file=self.stream,
+                unit="step",
+                leave=False,
+                mininterval=0,
+                bar_format="frameeval: {l_bar}{bar}| {n}/{total} [{elapsed}]",
+            )
 
     def __call__(self, message: str) -> None:
         if self.quiet:
