@@ -84,9 +84,7 @@ def generate(
                 )
             )
         frame = pl.concat(frames).with_columns(pl.lit(f"dataset_{d:02d}").alias("dataset"))
-        frame.select("dataset", pl.exclude("dataset")).write_parquet(
-            path, row_group_size=500_000
-        )
+        frame.select("dataset", pl.exclude("dataset")).write_parquet(path, row_group_size=500_000)
     return paths
 
 

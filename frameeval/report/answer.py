@@ -39,19 +39,26 @@ def _number(value: Any) -> str:
     return "undefined" if value is None else f"{value:.3g}"
 
 
-def _results_table(per_block: pl.DataFrame, metric: str, block: str, learner: str,
-                   ranks: pl.DataFrame | None, higher_is_better: bool,
-                   description: str) -> tuple[str, str]:
+def _results_table(
+    per_block: pl.DataFrame,
+    metric: str,
+    block: str,
+    learner: str,
+    ranks: pl.DataFrame | None,
+    higher_is_better: bool,
+    description: str,
+) -> tuple[str, str]:
     """The stand-in results table (HTML with the best cell of each row in bold) and its CSV."""
-    order = (ranks.sort("average_rank", learner)[learner].to_list() if ranks is not None
-             else sorted(per_block[learner].unique().to_list()))
+    order = (
+        ranks.sort("average_rank", learner)[learner].to_list()
+        if ranks is not None
+        else sorted(per_block[learner].unique().to_list())
+    )
     wide = per_block.pivot(on=learner, index=block, values=metric).sort(block)
     wide = wide.select(block, *[str(name) for name in order if str(name) in wide.columns])
     best = (pl.max_horizontal if higher_is_better else pl.min_horizontal)(pl.exclude(block))
     flags = wide.select((pl.exclude(block) == best).fill_null(False)).rows()
-    head = "".join(
-        f"<th>{html.escape(str(c)).replace('_', '_<wbr>')}</th>" for c in wide.columns
-    )
+    head = "".join(f"<th>{html.escape(str(c)).replace('_', '_<wbr>')}</th>" for c in wide.columns)
     body = []
     for values, marks in zip(wide.rows(), flags, strict=True):  # loop-ok: rendering rows
         cells = [f'<td class="text">{html.escape(str(values[0]))}</td>']
@@ -61,12 +68,14 @@ def _results_table(per_block: pl.DataFrame, metric: str, block: str, learner: st
         body.append("<tr>" + "".join(cells) + "</tr>")
     if ranks is not None:
         by_name = dict(zip(ranks[learner].to_list(), ranks["average_rank"].to_list(), strict=True))
-        cells = "".join(f"<td>{by_name[name]:.2f}</td>" for name in order)
-        body.append(f'<tr class="rank"><td class="text">average rank</td>{cells}</tr>')
+        ranked = "".join(f"<td>{by_name[name]:.2f}</td>" for name in order)
+        body.append(f'<tr class="rank"><td class="text">average rank</td>{ranked}</tr>')
     best_word = "highest" if higher_is_better else "lowest"
-    caption = (f"<caption>{html.escape(metric)} per {html.escape(block)}"
-               f"{' (' + html.escape(description) + ')' if description else ''}; the {best_word} "
-               "of each row in bold; learners by average rank</caption>")
+    caption = (
+        f"<caption>{html.escape(metric)} per {html.escape(block)}"
+        f"{' (' + html.escape(description) + ')' if description else ''}; the {best_word} "
+        "of each row in bold; learners by average rank</caption>"
+    )
     table = f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     long = per_block.select(block, learner, metric).sort(block, learner)
     if ranks is not None:
@@ -96,13 +105,19 @@ def answer(
     blocks = per_block[block].n_unique()
     csv_name = f"results-{metric}.csv"
     if learners < 2:
-        table, csv = _results_table(per_block, metric, block, learner, None, higher_is_better,
-                                    description)
-        return Answer(metric, f"Only one learner: nothing to compare on {metric}.", table,
-                      downloads={csv_name: ("text/csv", csv)})
+        table, csv = _results_table(
+            per_block, metric, block, learner, None, higher_is_better, description
+        )
+        return Answer(
+            metric,
+            f"Only one learner: nothing to compare on {metric}.",
+            table,
+            downloads={csv_name: ("text/csv", csv)},
+        )
     if blocks < 2:
-        table, csv = _results_table(per_block, metric, block, learner, None, higher_is_better,
-                                    description)
+        table, csv = _results_table(
+            per_block, metric, block, learner, None, higher_is_better, description
+        )
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
         verdict = (
             f"{top[learner]} has the best {metric} ({top[metric]:.3f}) on the one {block}. "
@@ -112,10 +127,25 @@ def answer(
         return Answer(metric, verdict, table, downloads={csv_name: ("text/csv", csv)})
     # SWAP: result = fe.compare_learners(per_block, metric=metric, block=block, learner=learner,
     #       higher_is_better=higher_is_better, alpha=alpha); verdict = result.verdict
-    kw = dict(block=block, learner=learner, higher_is_better=higher_is_better)
-    ranks = fe.average_ranks(per_block, metric, **kw).sort("average_rank", learner)
-    omnibus = fe.friedman(per_block, metric, alpha=alpha, **kw).row(0, named=True)
-    pairs = fe.nemenyi(per_block, metric, alpha=alpha, **kw)
+    ranks = fe.average_ranks(
+        per_block, metric, block=block, learner=learner, higher_is_better=higher_is_better
+    ).sort("average_rank", learner)
+    omnibus = fe.friedman(
+        per_block,
+        metric,
+        block=block,
+        learner=learner,
+        higher_is_better=higher_is_better,
+        alpha=alpha,
+    ).row(0, named=True)
+    pairs = fe.nemenyi(
+        per_block,
+        metric,
+        block=block,
+        learner=learner,
+        higher_is_better=higher_is_better,
+        alpha=alpha,
+    )
     cd = float(pairs["cd"][0])
     best = ranks.row(0, named=True)
     differ = pairs.filter(pl.col("reject")).sort(
@@ -144,8 +174,14 @@ def answer(
             f"significantly ({', '.join(shown)}{more})."
         )
     # SWAP: table = fe.results_table(per_block, ..., significance=result).as_raw_html()
-    table, csv = _results_table(per_block, metric, block, learner, ranks, higher_is_better,
-                                 description)
-    return Answer(metric, " ".join(sentences), table, ranks=ranks, cd=cd,
-                  downloads={csv_name: ("text/csv", csv)})
-
+    table, csv = _results_table(
+        per_block, metric, block, learner, ranks, higher_is_better, description
+    )
+    return Answer(
+        metric,
+        " ".join(sentences),
+        table,
+        ranks=ranks,
+        cd=cd,
+        downloads={csv_name: ("text/csv", csv)},
+    )

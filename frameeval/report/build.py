@@ -97,8 +97,12 @@ class Counts:
     scores: pl.DataFrame | None = None  # dataset, learner, truth, score, N
 
 
-def count_tables(lf: pl.LazyFrame, roles: Roles, say: Progress = lambda m: None,
-                 score_decimals: int | None = None) -> Counts:
+def count_tables(
+    lf: pl.LazyFrame,
+    roles: Roles,
+    say: Progress = lambda m: None,
+    score_decimals: int | None = None,
+) -> Counts:
     """Scan ``lf`` (streaming) into the label and score count tables (scores rounded to
     ``score_decimals`` first when given)."""
     dataset, learner, truth = roles.dataset, roles.learner, roles.truth
@@ -111,12 +115,15 @@ def count_tables(lf: pl.LazyFrame, roles: Roles, say: Progress = lambda m: None,
         per_dataset.insert(0, pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances"))
     if roles.score:
         score = pl.col(roles.score)
-        bad = score.is_null() | (score.is_nan() if lf.collect_schema()[roles.score].is_float()
-                                 else pl.lit(False))
+        bad = score.is_null() | (
+            score.is_nan() if lf.collect_schema()[roles.score].is_float() else pl.lit(False)
+        )
         per_dataset.append(bad.sum().cast(pl.Int64).alias("missing_scores"))
         per_dataset.append(score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"))
-    labels, summary = _collect(labels_plan.sort(label_keys, nulls_last=True),
-                               lf.group_by(dataset).agg(per_dataset).sort(dataset))
+    labels, summary = _collect(
+        labels_plan.sort(label_keys, nulls_last=True),
+        lf.group_by(dataset).agg(per_dataset).sort(dataset),
+    )
     classes = labels.group_by(dataset).agg(pl.col(truth).n_unique().alias("classes"))
     binary = sorted(classes.filter(pl.col("classes") == 2)[dataset].to_list())
     scored: list[Any] = []
@@ -131,8 +138,13 @@ def count_tables(lf: pl.LazyFrame, roles: Roles, say: Progress = lambda m: None,
         if score_decimals is not None:
             value = value.cast(pl.Float64).round(score_decimals)
         rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, value)
-        table = score_counts(rows, keys, pl.col(roles.score), [pl.len().cast(pl.Int64).alias(N)],
-                             parts=_score_parts(counts, roles))
+        table = score_counts(
+            rows,
+            keys,
+            pl.col(roles.score),
+            [pl.len().cast(pl.Int64).alias(N)],
+            parts=_score_parts(counts, roles),
+        )
         (counts.scores,) = _collect(table.sort(*keys, roles.score))
     return counts
 
@@ -148,12 +160,14 @@ def _score_parts(counts: Counts, roles: Roles) -> int:
     is estimated from the approximate distinct scores per data set (HyperLogLog, from the first
     scan): at most rows, and at most distinct scores × learners × 2 classes."""
     learners = counts.labels.group_by(roles.dataset).agg(
-        pl.col(roles.learner).n_unique().cast(pl.Int64).alias("__fe_k"))
+        pl.col(roles.learner).n_unique().cast(pl.Int64).alias("__fe_k")
+    )
     cells = (
         counts.summary.filter(pl.col(roles.dataset).is_in(counts.scored))
         .join(learners, on=roles.dataset)
-        .select(pl.min_horizontal("predictions", pl.col("distinct_scores") * pl.col("__fe_k") * 2)
-                .sum())
+        .select(
+            pl.min_horizontal("predictions", pl.col("distinct_scores") * pl.col("__fe_k") * 2).sum()
+        )
         .item()
     )
     return int(min(SCORE_PARTS, max(1, -(-(cells or 0) // CELLS_PER_PIECE))))
@@ -202,8 +216,11 @@ def build_report(
         if roles.score is not None:
             say(STEPS[5])
             if score_decimals is not None and counts.scores is not None:
-                page.text(f"Scores are rounded to {score_decimals} decimals for the ROC, AUC, "
-                          "P-R and cost analysis (score_decimals / --score-decimals).", css="note")
+                page.text(
+                    f"Scores are rounded to {score_decimals} decimals for the ROC, AUC, "
+                    "P-R and cost analysis (score_decimals / --score-decimals).",
+                    css="note",
+                )
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
         if roles.pred is not None:
             say(STEPS[6])
@@ -233,15 +250,23 @@ def _comparison_tables(counts: Counts, roles: Roles, pos_label: Any) -> dict[str
     out: dict[str, pl.DataFrame] = {}
     keys = _keys(roles)
     if roles.pred is not None:
-        per_split = counts.labels.group_by(*keys, *counts.splits).agg(
-            fe.accuracy(roles.truth, roles.pred, weight=N)  # type: ignore[arg-type]
-        ).sort(*keys, *counts.splits)
+        per_split = (
+            counts.labels.group_by(*keys, *counts.splits)
+            .agg(
+                fe.accuracy(roles.truth, roles.pred, weight=N)  # type: ignore[arg-type]
+            )
+            .sort(*keys, *counts.splits)
+        )
         out["per_split"] = per_split
         out["accuracy"] = per_split.group_by(keys).agg(pl.col("accuracy").mean()).sort(keys)
     if counts.scores is not None:
         out["ranking"] = fe.ranking_report(
-            counts.scores, truth=roles.truth, score=roles.score, by=keys,  # type: ignore[arg-type]
-            weight=N, **_positive(pos_label),
+            counts.scores,
+            truth=roles.truth,
+            score=roles.score,
+            by=keys,  # type: ignore[arg-type]
+            weight=N,
+            **_positive(pos_label),
         )
     return out
 
@@ -251,21 +276,37 @@ def _answers(tables: dict[str, pl.DataFrame], roles: Roles, alpha: float) -> lis
     found = []
     split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
     if "accuracy" in tables:
-        found.append(answer(tables["accuracy"], "accuracy", description=split,  # type: ignore[arg-type]
-                            **kw))
+        found.append(
+            answer(
+                tables["accuracy"],
+                "accuracy",
+                description=split,  # type: ignore[arg-type]
+                **kw,
+            )
+        )
     ranking = tables.get("ranking")
     if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
         auc = ranking.select(*_keys(roles), "roc_auc").drop_nulls("roc_auc")
-        found.append(answer(auc, "roc_auc", description="pooled over the folds; binary data "  # type: ignore[arg-type]
-                            "sets with scores", **kw))
+        found.append(
+            answer(
+                auc,
+                "roc_auc",
+                description="pooled over the folds; binary data "  # type: ignore[arg-type]
+                "sets with scores",
+                **kw,
+            )
+        )
     return found
 
 
 def _answer_section(page: Page, answers: list[Answer], roles: Roles) -> None:
     page.heading("The answer")
     if not answers:
-        page.text("No hard predictions (pred column) and no binary data set with scores: there "
-                  "is no measure to compare learners on.", css="skip")
+        page.text(
+            "No hard predictions (pred column) and no binary data set with scores: there "
+            "is no measure to compare learners on.",
+            css="skip",
+        )
         return
     for found in answers:  # loop-ok: one answer per measure compared (one or two)
         page.raw('<section class="answer">')
@@ -273,11 +314,19 @@ def _answer_section(page: Page, answers: list[Answer], roles: Roles) -> None:
         page.text(found.verdict, css="verdict")
         page.raw(f'<div class="scroll">{found.table_html}</div>')
         for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
-            page.download(name, mime, text, f"Download the table as {name.rsplit('.', 1)[-1].upper()}")
+            page.download(
+                name, mime, text, f"Download the table as {name.rsplit('.', 1)[-1].upper()}"
+            )
         if found.ranks is not None and found.cd is not None:
-            page.chart(charts.cd_diagram(
-                found.ranks, found.cd, style="demsar", learner=roles.learner,  # type: ignore[arg-type]
-                title=f"Critical-difference diagram: {found.metric} (Nemenyi, Demšar 2006)"))
+            page.chart(
+                charts.cd_diagram(
+                    found.ranks,
+                    found.cd,
+                    style="demsar",
+                    learner=roles.learner,  # type: ignore[arg-type]
+                    title=f"Critical-difference diagram: {found.metric} (Nemenyi, Demšar 2006)",
+                )
+            )
         page.raw("</section>")
 
 
@@ -287,8 +336,9 @@ def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
         f"{name} = {value!r}" for name, value in vars(roles).items() if value is not None
     )
     total = int(counts.summary["predictions"].sum())
-    page.text(f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: "
-              f"{described}.")
+    page.text(
+        f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
+    )
     dataset, labels = roles.dataset, counts.labels
     exprs = [
         pl.col(roles.learner).n_unique().alias("learners"),
@@ -312,38 +362,61 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
         .pivot(on="average", index=keys, values=["precision", "recall", "f1"])
     )
     accuracy = labels.group_by(keys).agg(
-        fe.accuracy(truth, pred, weight=N), fe.error_rate(truth, pred, weight=N)  # type: ignore[arg-type]
+        fe.accuracy(truth, pred, weight=N),
+        fe.error_rate(truth, pred, weight=N),  # type: ignore[arg-type]
     )
-    table = accuracy.join(wide, on=keys).select(
-        *keys,
-        "accuracy",
-        "error_rate",
-        pl.col("precision_macro").alias("macro_precision"),
-        pl.col("recall_macro").alias("macro_recall"),
-        pl.col("f1_macro").alias("macro_f1 (eq 2.14)"),
-        pl.col("f1_macro_mean").alias("mean_f1 (per class)"),
-        pl.col("f1_micro").alias("micro_f1"),
-    ).sort(keys)
-    page.table(table, caption="Pooled over folds: accuracy, and macro / micro averages over classes")
+    table = (
+        accuracy.join(wide, on=keys)
+        .select(
+            *keys,
+            "accuracy",
+            "error_rate",
+            pl.col("precision_macro").alias("macro_precision"),
+            pl.col("recall_macro").alias("macro_recall"),
+            pl.col("f1_macro").alias("macro_f1 (eq 2.14)"),
+            pl.col("f1_macro_mean").alias("mean_f1 (per class)"),
+            pl.col("f1_micro").alias("micro_f1"),
+        )
+        .sort(keys)
+    )
+    page.table(
+        table, caption="Pooled over folds: accuracy, and macro / micro averages over classes"
+    )
     if table.height > MAX_ROWS:
-        page.download("measures.csv", "text/csv", table.write_csv(),
-                      f"Download all {table.height} rows as CSV")
+        page.download(
+            "measures.csv",
+            "text/csv",
+            table.write_csv(),
+            f"Download all {table.height} rows as CSV",
+        )
     page.text(
         "macro_f1 is F1 of macro-P and macro-R (eq 2.14); mean_f1 is the mean of the per-class F1 "
         "(scikit-learn's macro F1). They differ when a class's precision and recall differ."
     )
     if counts.binary and counts.splits:
         sub = labels.filter(pl.col(roles.dataset).is_in(counts.binary))
-        mm = fe.macro_micro(sub, truth=truth, pred=pred, across=counts.splits, by=keys,  # type: ignore[arg-type]
-                            pos_label=pos_label, weight=N)
-        page.table(mm, caption="Binary tasks: averages over the per-fold confusion matrices "
-                               "(eqs 2.12–2.17)")
+        mm = fe.macro_micro(
+            sub,
+            truth=truth,
+            pred=pred,
+            across=counts.splits,
+            by=keys,  # type: ignore[arg-type]
+            pos_label=pos_label,
+            weight=N,
+        )
+        page.table(
+            mm,
+            caption="Binary tasks: averages over the per-fold confusion matrices (eqs 2.12–2.17)",
+        )
     elif not counts.splits:
         page.text("Macro / micro averages over folds (eqs 2.12–2.17): no fold column.", css="skip")
     else:
-        page.text("Macro / micro averages over the per-fold binary confusion matrices (eqs "
-                  "2.12–2.17): binary data sets only; every data set here has 3+ classes — see "
-                  "the macro / micro averages over classes above.", css="skip")
+        page.text(
+            "Macro / micro averages over the per-fold binary confusion matrices (eqs "
+            "2.12–2.17): binary data sets only; every data set here has 3+ classes — see "
+            "the macro / micro averages over classes above.",
+            css="skip",
+        )
     matrix = fe.confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)  # type: ignore[arg-type]
     datasets = sorted(labels[roles.dataset].unique().to_list())
     folded = len(datasets) > MAX_FACETS
@@ -354,14 +427,22 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
         title = f"Confusion matrices (row-normalised): {dataset}"
         if folded:
             page.raw(f"<details><summary>{html.escape(title)}</summary>")
-        page.chart(charts.confusion_heatmap(sub, normalize="true", facet=roles.learner,
-                                            title=title))
+        page.chart(
+            charts.confusion_heatmap(sub, normalize="true", facet=roles.learner, title=title)
+        )
         if folded:
             page.raw("</details>")
 
 
-def _curves(page: Page, counts: Counts, roles: Roles, pos_label: Any, cost01: float,
-            cost10: float, tables: dict[str, pl.DataFrame]) -> None:
+def _curves(
+    page: Page,
+    counts: Counts,
+    roles: Roles,
+    pos_label: Any,
+    cost01: float,
+    cost10: float,
+    tables: dict[str, pl.DataFrame],
+) -> None:
     page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
     every = sorted(counts.summary[roles.dataset].to_list())
     others = [d for d in every if d not in set(counts.scored)]
@@ -370,32 +451,50 @@ def _curves(page: Page, counts: Counts, roles: Roles, pos_label: Any, cost01: fl
         missing = [d for d in others if d in set(counts.binary)]
         why = []
         if multi:
-            why.append(f"{_names(multi)} {'has' if len(multi) == 1 else 'have'} 3+ classes — see "
-                       "the macro / micro table")
+            why.append(
+                f"{_names(multi)} {'has' if len(multi) == 1 else 'have'} 3+ classes — see "
+                "the macro / micro table"
+            )
         if missing:
-            why.append(f"{_names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score "
-                       "on some rows")
-        page.text(f"ROC, P-R and cost curves: binary data sets with a score on every row only; "
-                  f"{'; '.join(why)}.", css="skip")
+            why.append(
+                f"{_names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score on some rows"
+            )
+        page.text(
+            f"ROC, P-R and cost curves: binary data sets with a score on every row only; "
+            f"{'; '.join(why)}.",
+            css="skip",
+        )
     if counts.scores is None:
         return
     keys = _keys(roles)
     scores = counts.scores
-    kw: dict[str, Any] = dict(truth=roles.truth, score=roles.score, by=keys, weight=N,
-                              **_positive(pos_label))
+    kw: dict[str, Any] = dict(
+        truth=roles.truth, score=roles.score, by=keys, weight=N, **_positive(pos_label)
+    )
     ranking = tables["ranking"]
     bep = fe.break_even_point(scores, **kw)
     etc = fe.expected_total_cost(scores, **kw)
-    table = ranking.select(*keys, "roc_auc", "average_precision").join(bep, on=keys).join(
-        etc, on=keys)
+    table = (
+        ranking.select(*keys, "roc_auc", "average_precision").join(bep, on=keys).join(etc, on=keys)
+    )
     if roles.pred is not None:
         labels = counts.labels.filter(pl.col(roles.dataset).is_in(counts.scored))
-        costly = labels.group_by(keys).agg(fe.cost_error(
-            roles.truth, roles.pred, cost01=cost01, cost10=cost10, weight=N,  # type: ignore[arg-type]
-            **({"pos_label": pos_label} if pos_label is not None else {})))
+        costly = labels.group_by(keys).agg(
+            fe.cost_error(
+                roles.truth,
+                roles.pred,
+                cost01=cost01,
+                cost10=cost10,
+                weight=N,  # type: ignore[arg-type]
+                **({"pos_label": pos_label} if pos_label is not None else {}),
+            )
+        )
         table = table.join(costly, on=keys)
-    page.table(table.sort(keys), caption="Ranking quality per learner (pooled over folds); "
-               f"cost_error is eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}")
+    page.table(
+        table.sort(keys),
+        caption="Ranking quality per learner (pooled over folds); "
+        f"cost_error is eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}",
+    )
     learners = scores[roles.learner].n_unique()
     one = len(counts.scored) == 1
     # one data set: curves by learner, numbers in the legend; several: a panel per data set,
@@ -408,23 +507,52 @@ def _curves(page: Page, counts: Counts, roles: Roles, pos_label: Any, cost01: fl
     facet = None if one else roles.dataset
     annotate = one or learners <= MAX_ANNOTATED
     note = "" if annotate else " (AUC, BEP and expected cost per learner: see the table above)"
-    page.chart(charts.roc(
-        fe.roc_curve(scores, **kw), auc=ranking.select(*by, "roc_auc") if annotate else None,
-        color=roles.learner, facet=facet, title=f"ROC curves{note}"))
-    page.chart(charts.pr(fe.pr_curve(scores, **kw), break_even=bep if annotate else None,
-                         color=roles.learner, facet=facet, title="Precision–recall curves"))
-    page.chart(charts.cost_curve(
-        fe.cost_curve(scores, **kw), lines=fe.cost_lines(scores, **kw),
-        expected_cost=etc if annotate else None, color=roles.learner, facet=facet,
-        title="Cost curves and expected total cost"))
+    page.chart(
+        charts.roc(
+            fe.roc_curve(scores, **kw),
+            auc=ranking.select(*by, "roc_auc") if annotate else None,
+            color=roles.learner,
+            facet=facet,
+            title=f"ROC curves{note}",
+        )
+    )
+    page.chart(
+        charts.pr(
+            fe.pr_curve(scores, **kw),
+            break_even=bep if annotate else None,
+            color=roles.learner,
+            facet=facet,
+            title="Precision–recall curves",
+        )
+    )
+    page.chart(
+        charts.cost_curve(
+            fe.cost_curve(scores, **kw),
+            lines=fe.cost_lines(scores, **kw),
+            expected_cost=etc if annotate else None,
+            color=roles.learner,
+            facet=facet,
+            title="Cost curves and expected total cost",
+        )
+    )
 
 
-def _compare(page: Page, lf: pl.LazyFrame, counts: Counts, roles: Roles, alpha: float,
-             tables: dict[str, pl.DataFrame], answers: list[Answer]) -> None:
+def _compare(
+    page: Page,
+    lf: pl.LazyFrame,
+    counts: Counts,
+    roles: Roles,
+    alpha: float,
+    tables: dict[str, pl.DataFrame],
+    answers: list[Answer],
+) -> None:
     learners = counts.labels[roles.learner].n_unique()
     two = learners == 2
-    heading = ("Comparing two learners: paired t test and McNemar's test" if two
-               else "Comparing learners: Friedman and Nemenyi tests")
+    heading = (
+        "Comparing two learners: paired t test and McNemar's test"
+        if two
+        else "Comparing learners: Friedman and Nemenyi tests"
+    )
     page.heading(heading, REFERENCES["compare2" if two else "compare"])
     if learners < 2:
         page.text("Only one learner: nothing to compare.", css="skip")
@@ -434,48 +562,96 @@ def _compare(page: Page, lf: pl.LazyFrame, counts: Counts, roles: Roles, alpha: 
     n_datasets = per_dataset[roles.dataset].n_unique()
     width = max(200, min(1000, 34 * learners))
     if folds and n_datasets <= MAX_FACETS:
-        page.chart(charts.metric_distribution(
-            per_split, "accuracy", learner=roles.learner, facet=roles.dataset,
-            title="Accuracy per fold", width=min(width, 300) if n_datasets > 1 else width))
+        page.chart(
+            charts.metric_distribution(
+                per_split,
+                "accuracy",
+                learner=roles.learner,
+                facet=roles.dataset,
+                title="Accuracy per fold",
+                width=min(width, 300) if n_datasets > 1 else width,
+            )
+        )
     elif n_datasets >= 2:
-        page.chart(charts.metric_distribution(
-            per_dataset, "accuracy", learner=roles.learner,
-            title=f"Accuracy per data set ({n_datasets} data sets, mean over folds)",
-            width=width))
+        page.chart(
+            charts.metric_distribution(
+                per_dataset,
+                "accuracy",
+                learner=roles.learner,
+                title=f"Accuracy per data set ({n_datasets} data sets, mean over folds)",
+                width=width,
+            )
+        )
     if n_datasets >= 2 and not two:
         kw = dict(block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha)
-        page.table(fe.friedman(per_dataset, "accuracy", **kw),
-                   caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)")
-        ranks = fe.average_ranks(per_dataset, "accuracy", block=roles.dataset,
-                                 learner=roles.learner, higher_is_better=True)
+        page.table(
+            fe.friedman(per_dataset, "accuracy", **kw),
+            caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
+        )
+        ranks = fe.average_ranks(
+            per_dataset,
+            "accuracy",
+            block=roles.dataset,
+            learner=roles.learner,
+            higher_is_better=True,
+        )
         nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
-        shown = nemenyi.select("a", "b", "average_rank_a", "average_rank_b", "rank_difference",
-                               "cd", "reject")
+        shown = nemenyi.select(
+            "a", "b", "average_rank_a", "average_rank_b", "rank_difference", "cd", "reject"
+        )
         caption = "Nemenyi post-hoc test (eq 2.36)"
         if shown.height > MAX_PAIRS:
             differ = int(shown["reject"].sum())
-            caption += (f": the {differ} of {shown.height} pairs that differ significantly "
-                        "(all pairs: the CD diagrams and the CSV)")
-            page.table(shown.filter(pl.col("reject")) if differ else None, caption=caption,
-                       empty="No pair differs significantly.")
-            page.download("nemenyi-accuracy.csv", "text/csv", shown.write_csv(),
-                          "Download all pairs as CSV")
+            caption += (
+                f": the {differ} of {shown.height} pairs that differ significantly "
+                "(all pairs: the CD diagrams and the CSV)"
+            )
+            page.table(
+                shown.filter(pl.col("reject")) if differ else None,
+                caption=caption,
+                empty="No pair differs significantly.",
+            )
+            page.download(
+                "nemenyi-accuracy.csv", "text/csv", shown.write_csv(), "Download all pairs as CSV"
+            )
         else:
             page.table(shown, caption=caption)
         cd = nemenyi["cd"][0]
-        page.chart(charts.cd_diagram(ranks, cd, learner=roles.learner,
-                                     title=f"Average ranks with critical difference (α = {alpha})"))
-        table = fe.rank_table(per_dataset, "accuracy", block=roles.dataset,
-                              learner=roles.learner, higher_is_better=True)
-        page.chart(charts.rank_heatmap(table, learner=roles.learner, block=roles.dataset,
-                                       title="Rank of each learner on each data set"))
+        page.chart(
+            charts.cd_diagram(
+                ranks,
+                cd,
+                learner=roles.learner,
+                title=f"Average ranks with critical difference (α = {alpha})",
+            )
+        )
+        table = fe.rank_table(
+            per_dataset,
+            "accuracy",
+            block=roles.dataset,
+            learner=roles.learner,
+            higher_is_better=True,
+        )
+        page.chart(
+            charts.rank_heatmap(
+                table,
+                learner=roles.learner,
+                block=roles.dataset,
+                title="Rank of each learner on each data set",
+            )
+        )
     elif n_datasets < 2:
-        page.text("Friedman and Nemenyi tests (eqs 2.34–2.36) compare learners over data sets: "
-                  "one data set here.", css="skip")
+        page.text(
+            "Friedman and Nemenyi tests (eqs 2.34–2.36) compare learners over data sets: "
+            "one data set here.",
+            css="skip",
+        )
     if not two:
-        page.text(f"Paired t test and McNemar's test (§2.4.1–2.4.2) compare exactly two learners; "
-                  f"here there are {learners} — see the Friedman and Nemenyi tests above.",
-                  css="skip")
+        page.text(
+            f"Paired t test and McNemar's test (§2.4.1–2.4.2) compare exactly two learners; "
+            f"here there are {learners} — see the Friedman and Nemenyi tests above.",
+            css="skip",
+        )
         return
     if not folds:
         page.text("Paired t test over folds: no fold column.", css="skip")
@@ -485,17 +661,36 @@ def _compare(page: Page, lf: pl.LazyFrame, counts: Counts, roles: Roles, alpha: 
         data = per_split
         if roles.repeat:
             data = per_split.with_columns(
-                pl.format("{}-{}", roles.repeat, roles.fold).alias("__split"))
+                pl.format("{}-{}", roles.repeat, roles.fold).alias("__split")
+            )
             pair = "__split"
-        ttest = fe.paired_t_test(data, "accuracy", a=a, b=b, learner=roles.learner, pair=pair,
-                                 by=roles.dataset, higher_is_better=True, alpha=alpha)
+        ttest = fe.paired_t_test(
+            data,
+            "accuracy",
+            a=a,
+            b=b,
+            learner=roles.learner,
+            pair=pair,
+            by=roles.dataset,
+            higher_is_better=True,
+            alpha=alpha,
+        )
         page.table(ttest, caption=f"Paired t test per data set over folds ({a} − {b})")
     if not roles.instance:
         page.text("McNemar's test pairs single predictions: no instance column.", css="skip")
         return
     a, b = sorted(counts.labels[roles.learner].unique().to_list())
-    (mc,) = _collect(fe.mcnemar(
-        lf, truth=roles.truth, pred=roles.pred, a=a, b=b, learner=roles.learner,  # type: ignore[arg-type]
-        instance=roles.instance, by=[roles.dataset, *([roles.repeat] if roles.repeat else [])],
-        alpha=alpha))
+    (mc,) = _collect(
+        fe.mcnemar(
+            lf,
+            truth=roles.truth,
+            pred=roles.pred,
+            a=a,
+            b=b,
+            learner=roles.learner,  # type: ignore[arg-type]
+            instance=roles.instance,
+            by=[roles.dataset, *([roles.repeat] if roles.repeat else [])],
+            alpha=alpha,
+        )
+    )
     page.table(mc, caption="McNemar test per data set, pooled over the folds (eq 2.33)")

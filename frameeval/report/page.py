@@ -12,10 +12,10 @@ from __future__ import annotations
 import html
 import os
 import re
-from urllib.parse import quote
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import polars as pl
 
@@ -114,8 +114,9 @@ class Page:
         cls = f' class="{html.escape(css, quote=True)}"' if css else ""
         self._body.append(f"<p{cls}>{html.escape(text)}</p>")
 
-    def table(self, frame: pl.DataFrame | None, caption: str | None = None,
-              empty: str = "No rows.") -> None:
+    def table(
+        self, frame: pl.DataFrame | None, caption: str | None = None, empty: str = "No rows."
+    ) -> None:
         """A captioned table (at most 200 rows shown); ``empty`` stands in for no rows."""
         if caption:
             self._body.append(f'<p class="caption"><b>{html.escape(caption)}</b></p>')
@@ -150,7 +151,7 @@ class Page:
         toc = self._toc_html()
         specs = script_json(self._specs)
         return (
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style>"
             f"<script>{javascript_bundle()}</script></head><body>"
             f"<h1>{html.escape(self.title)}</h1>{toc}{''.join(self._body)}"

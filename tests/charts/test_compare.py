@@ -3,9 +3,8 @@ heatmaps and metric distributions."""
 
 from __future__ import annotations
 
-import statistics
-
 import itertools
+import statistics
 
 import polars as pl
 import pytest

@@ -95,10 +95,20 @@ def inspect(report: Path, width: int, height: int = 1000) -> Seen:
         directory = Path(tmp)
         copy = _probed_copy(report, directory)
         done = subprocess.run(
-            [chromium(), *FLAGS, f"--user-data-dir={directory / 'profile'}",
-             f"--window-size={width},{height}", "--enable-logging=stderr", "--v=0",
-             "--dump-dom", copy.as_uri()],
-            capture_output=True, text=True, timeout=600, check=True,
+            [
+                chromium(),
+                *FLAGS,
+                f"--user-data-dir={directory / 'profile'}",
+                f"--window-size={width},{height}",
+                "--enable-logging=stderr",
+                "--v=0",
+                "--dump-dom",
+                copy.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
         )
     # the body tag with attributes (the inlined bundle holds bare "<body>" strings)
     body = re.search(r'<body((?:\s+[\w-]+="[^"]*")+)\s*>', done.stdout)
@@ -123,8 +133,17 @@ def screenshot(report: Path, path: Path, width: int, height: int) -> Path:
     """A PNG of the top ``height`` pixels of ``report`` at a ``width`` px wide viewport."""
     with tempfile.TemporaryDirectory(prefix="frameeval-browser-") as tmp:
         subprocess.run(
-            [chromium(), *FLAGS, f"--user-data-dir={Path(tmp) / 'profile'}",
-             f"--window-size={width},{height}", f"--screenshot={path}", report.resolve().as_uri()],
-            capture_output=True, text=True, timeout=600, check=True,
+            [
+                chromium(),
+                *FLAGS,
+                f"--user-data-dir={Path(tmp) / 'profile'}",
+                f"--window-size={width},{height}",
+                f"--screenshot={path}",
+                report.resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
         )
     return path

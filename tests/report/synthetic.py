@@ -48,23 +48,31 @@ def synthetic_results(
     skill = rng.uniform(0.45, 0.95, (datasets, learners))
     right = rng.random(d.size) < skill[d, j]
     pred = np.where(right, truth, (truth + 1 + rng.integers(0, 1 << 30, d.size) % (k - 1)) % k)
-    score = np.clip(0.5 + (2 * (truth == 1) - 1) * skill[d, j] * 0.5
-                    + rng.normal(0, 0.25, d.size), 0, 1).round(3)
-    return pl.DataFrame(
-        {
-            "dataset": [f"synthetic_set_{n:02d}" for n in range(datasets)],
-        }
-    ).with_row_index("d").join(
+    score = np.clip(
+        0.5 + (2 * (truth == 1) - 1) * skill[d, j] * 0.5 + rng.normal(0, 0.25, d.size), 0, 1
+    ).round(3)
+    return (
         pl.DataFrame(
             {
-                "d": d.astype(np.uint32),
-                "learner": np.asarray(names)[j],
-                "fold": (i // instances).astype(np.int32),
-                "instance": i.astype(np.int64),
-                "truth": truth.astype(np.int64),
-                "pred": pred.astype(np.int64),
-                "score": np.where(d < binary, score, np.nan),
+                "dataset": [f"synthetic_set_{n:02d}" for n in range(datasets)],
             }
-        ),
-        on="d",
-    ).drop("d").with_columns(pl.col("score").fill_nan(None)).sort("dataset", "learner", "instance")
+        )
+        .with_row_index("d")
+        .join(
+            pl.DataFrame(
+                {
+                    "d": d.astype(np.uint32),
+                    "learner": np.asarray(names)[j],
+                    "fold": (i // instances).astype(np.int32),
+                    "instance": i.astype(np.int64),
+                    "truth": truth.astype(np.int64),
+                    "pred": pred.astype(np.int64),
+                    "score": np.where(d < binary, score, np.nan),
+                }
+            ),
+            on="d",
+        )
+        .drop("d")
+        .with_columns(pl.col("score").fill_nan(None))
+        .sort("dataset", "learner", "instance")
+    )

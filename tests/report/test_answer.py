@@ -14,7 +14,8 @@ from frameeval.report.answer import answer
 def per_dataset() -> pl.DataFrame:
     data = fe.datasets.example_results()
     per_fold = data.group_by("dataset", "learner", "repeat", "fold").agg(
-        fe.accuracy("truth", "pred"))
+        fe.accuracy("truth", "pred")
+    )
     return per_fold.group_by("dataset", "learner").agg(pl.col("accuracy").mean())
 
 
@@ -26,7 +27,8 @@ def test_example_verdict_names_the_best_learner_and_what_the_tests_allow(per_dat
         found = answer(per_dataset, "accuracy", block="dataset", learner="learner")
     assert found.verdict.startswith(
         "logistic_regression ranks best on accuracy (average rank 1.62 of 5 learners over "
-        "N = 4 datasets).")
+        "N = 4 datasets)."
+    )
     assert "p = 0.0477: we reject that all learners perform alike at α = 0.05" in found.verdict
     assert "(χ² form p = 0.078)" in found.verdict
     assert "Nemenyi CD = 3.05: no pair of learners differs significantly." in found.verdict
@@ -34,7 +36,8 @@ def test_example_verdict_names_the_best_learner_and_what_the_tests_allow(per_dat
     assert abs(found.cd - 3.0497) < 1e-4
     # the table: learners by average rank, best of each row in bold, an average-rank row
     assert found.table_html.index("logistic_<wbr>regression") < found.table_html.index(
-        "decision_<wbr>tree")
+        "decision_<wbr>tree"
+    )
     assert "<td><b>0.977</b></td>" in found.table_html  # breast_cancer: logistic_regression
     assert '<tr class="rank"><td class="text">average rank</td><td>1.62</td>' in found.table_html
     assert list(found.downloads) == ["results-accuracy.csv"]
@@ -42,11 +45,13 @@ def test_example_verdict_names_the_best_learner_and_what_the_tests_allow(per_dat
 
 def test_pairs_that_differ_are_named() -> None:
     blocks = [f"b{i}" for i in range(12)]
-    data = pl.DataFrame({
-        "dataset": blocks * 3,
-        "learner": ["good"] * 12 + ["middle"] * 12 + ["bad"] * 12,
-        "accuracy": [0.9] * 12 + [0.8] * 12 + [0.7] * 12,
-    })
+    data = pl.DataFrame(
+        {
+            "dataset": blocks * 3,
+            "learner": ["good"] * 12 + ["middle"] * 12 + ["bad"] * 12,
+            "accuracy": [0.9] * 12 + [0.8] * 12 + [0.7] * 12,
+        }
+    )
     found = answer(data, "accuracy", block="dataset", learner="learner")
     assert "good ranks best" in found.verdict
     # the largest rank difference first

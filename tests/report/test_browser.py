@@ -44,10 +44,10 @@ def test_the_first_screen_answers(example_report) -> None:
     """The first section is the answer: verdict, results table (with its CSV download) and
     the CD diagram, before the drill-down."""
     text = example_report.read_text(encoding="utf-8")
-    body = text[text.index("<body>"):]
+    body = text[text.index("<body>") :]
     answer = body.index('id="the-answer"')
     assert answer < body.index('id="data"') < body.index('id="performance-measures"')
-    first = body[answer:body.index('id="data"')]
+    first = body[answer : body.index('id="data"')]
     assert "logistic_regression ranks best on accuracy (average rank 1.62" in first
     assert "p = 0.0477" in first and "no pair of learners differs significantly" in first
     assert "<table>" in first and 'download="results-accuracy.csv"' in first

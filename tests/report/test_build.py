@@ -15,11 +15,18 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import frameeval as fe
-from frameeval.report.build import N, STEPS, build_report, count_tables
+from frameeval.report.build import STEPS, N, build_report, count_tables
 from frameeval.report.roles import Roles
 
-ROLES = dict(truth="truth", pred="pred", score="score", learner="learner", dataset="dataset",
-             fold="fold", instance="instance")
+ROLES = dict(
+    truth="truth",
+    pred="pred",
+    score="score",
+    learner="learner",
+    dataset="dataset",
+    fold="fold",
+    instance="instance",
+)
 
 
 def _frame(seed: int, datasets: int, learners: int, rows: int) -> pl.DataFrame:
@@ -30,36 +37,45 @@ def _frame(seed: int, datasets: int, learners: int, rows: int) -> pl.DataFrame:
     k = np.where(d == 0, 3, 2) if datasets > 1 else np.full(n, 2)
     truth = rng.integers(0, 1 << 20, n) % k
     pred = np.where(rng.random(n) < 0.7, truth, rng.integers(0, 1 << 20, n) % k)
-    return pl.DataFrame({
-        "dataset": [f"d{x}" for x in d],
-        "learner": [f"l{x}" for x in np.tile(np.repeat(np.arange(learners), rows), datasets)],
-        "fold": np.tile(np.arange(rows) % 3, datasets * learners),
-        "instance": np.tile(np.arange(rows), datasets * learners),
-        "truth": truth,
-        "pred": pred,
-        "score": rng.integers(0, 12, n) / 11.0,  # ties, as real scores have
-    }).sample(fraction=1.0, shuffle=True, seed=seed)  # row order must not matter
+    return pl.DataFrame(
+        {
+            "dataset": [f"d{x}" for x in d],
+            "learner": [f"l{x}" for x in np.tile(np.repeat(np.arange(learners), rows), datasets)],
+            "fold": np.tile(np.arange(rows) % 3, datasets * learners),
+            "instance": np.tile(np.arange(rows), datasets * learners),
+            "truth": truth,
+            "pred": pred,
+            "score": rng.integers(0, 12, n) / 11.0,  # ties, as real scores have
+        }
+    ).sample(fraction=1.0, shuffle=True, seed=seed)  # row order must not matter
 
 
 @settings(max_examples=12)
-@given(seed=st.integers(0, 10_000), datasets=st.integers(1, 3), learners=st.integers(1, 3),
-       rows=st.integers(6, 40))
+@given(
+    seed=st.integers(0, 10_000),
+    datasets=st.integers(1, 3),
+    learners=st.integers(1, 3),
+    rows=st.integers(6, 40),
+)
 def test_count_tables_carry_every_result_exactly(seed, datasets, learners, rows) -> None:
     df = _frame(seed, datasets, learners, rows)
     counts = count_tables(df.lazy(), Roles(**ROLES))
     keys = ["dataset", "learner"]
     assert counts.labels[N].sum() == df.height  # every row counted once
-    weighted = fe.classification_report(counts.labels, truth="truth", pred="pred", by=keys,
-                                        weight=N)
+    weighted = fe.classification_report(
+        counts.labels, truth="truth", pred="pred", by=keys, weight=N
+    )
     plain = fe.classification_report(df, truth="truth", pred="pred", by=keys)
-    assert_frame_equal(weighted.drop("support"), plain.drop("support"), rel_tol=1e-12,
-                       abs_tol=1e-12)
+    assert_frame_equal(
+        weighted.drop("support"), plain.drop("support"), rel_tol=1e-12, abs_tol=1e-12
+    )
     assert (weighted["support"] == plain["support"].cast(weighted["support"].dtype)).all()
     matrix = fe.confusion_matrix(counts.labels, truth="truth", pred="pred", by=keys, weight=N)
     expected = fe.confusion_matrix(df, truth="truth", pred="pred", by=keys)
     assert matrix["count"].cast(pl.Int64).equals(expected["count"].cast(pl.Int64))
-    binary = sorted(df.filter(pl.col("truth").n_unique().over("dataset") == 2)["dataset"]
-                    .unique().to_list())
+    binary = sorted(
+        df.filter(pl.col("truth").n_unique().over("dataset") == 2)["dataset"].unique().to_list()
+    )
     assert counts.binary == counts.scored == binary
     if not binary:
         assert counts.scores is None
@@ -90,10 +106,14 @@ def test_progress_is_told_every_step_in_order(small_results) -> None:
 
 def test_sections_that_do_not_apply_say_why(small_results) -> None:
     text = build_report(small_results, Roles(**ROLES, repeat="repeat")).render()
-    assert ("ROC, P-R and cost curves: binary data sets with a score on every row only; iris "
-            "has 3+ classes — see the macro / micro table.") in text
-    assert "Paired t test and McNemar&#x27;s test (§2.4.1–2.4.2) compare exactly two learners; " \
-           "here there are 3" in text
+    assert (
+        "ROC, P-R and cost curves: binary data sets with a score on every row only; iris "
+        "has 3+ classes — see the macro / micro table."
+    ) in text
+    assert (
+        "Paired t test and McNemar&#x27;s test (§2.4.1–2.4.2) compare exactly two learners; "
+        "here there are 3" in text
+    )
     # the §2.4 heading promises only the tests it shows
     assert "Comparing learners: Friedman and Nemenyi tests</h2>" in text
     two = small_results.filter(pl.col("learner").is_in(["knn", "naive_bayes"]))
@@ -120,12 +140,14 @@ def test_the_csv_download_is_the_results_table(small_results) -> None:
     from urllib.parse import unquote
 
     text = build_report(small_results, Roles(**ROLES, repeat="repeat")).render()
-    href = re.search(r'download="results-accuracy.csv" href="data:text/csv;charset=utf-8,([^"]*)"',
-                     text).group(1)
+    href = re.search(
+        r'download="results-accuracy.csv" href="data:text/csv;charset=utf-8,([^"]*)"', text
+    ).group(1)
     csv = pl.read_csv(unquote(href).encode())
     assert csv.columns == ["dataset", "learner", "accuracy", "average_rank"]
     per_fold = small_results.group_by("dataset", "learner", "repeat", "fold").agg(
-        fe.accuracy("truth", "pred"))
+        fe.accuracy("truth", "pred")
+    )
     expected = per_fold.group_by("dataset", "learner").agg(pl.col("accuracy").mean())
     joined = csv.join(expected, on=["dataset", "learner"], suffix="_rows")
     assert joined.height == expected.height == 6
@@ -146,4 +168,4 @@ def test_a_200k_row_partitioned_study_streams_into_a_small_page(tmp_path) -> Non
     for spec in specs:
         for rows in spec.get("datasets", {}).values():
             assert len(rows) <= 5_000
-    assert "<h2 id=\"roc-p-r-and-cost-curves\">" in text and "200,000 predictions" in text
+    assert '<h2 id="roc-p-r-and-cost-curves">' in text and "200,000 predictions" in text

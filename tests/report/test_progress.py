@@ -15,8 +15,10 @@ def test_plain_lines_when_not_a_terminal() -> None:
         for step in STEPS:
             progress(step)
     lines = out.getvalue().splitlines()
-    assert lines == ["frameeval: columns: truth='y' (inferred)…",
-                     *[f"frameeval: {step}…" for step in STEPS]]
+    assert lines == [
+        "frameeval: columns: truth='y' (inferred)…",
+        *[f"frameeval: {step}…" for step in STEPS],
+    ]
 
 
 def test_a_bar_on_a_terminal_counts_the_steps() -> None:
