@@ -782,7 +782,8 @@ def rank_heatmap(
         returns the metric itself, which is shown in the tooltip). Several are combined into one
         label.
     facet, title, width, height
-        Panels, title and size in pixels (default 56 px per learner, 24 px per block).
+        Panels, title and size in pixels (default 56 px per learner up to a width that fits a
+        1,100 px page, 24 px per block); long learner names are angled.
 
     Returns
     -------
@@ -853,7 +854,9 @@ def rank_heatmap(
         .get_column(learner)
         .to_list()
     )
-    panel_width = width or max(160, 56 * k)
+    # 56 px per learner, narrower when many learners would not fit next to the block labels
+    # and the legend on a 1,100 px page
+    panel_width = width or max(160, min(56 * k, theme.PAGE - theme.LEGEND - 150))
     x = alt.X(
         field=b.field(learner),
         type="nominal",

@@ -115,9 +115,19 @@ class Page:
         self._body.append(f"<p{cls}>{html.escape(text)}</p>")
 
     def table(
-        self, frame: pl.DataFrame | None, caption: str | None = None, empty: str = "No rows."
+        self,
+        frame: pl.DataFrame | None,
+        caption: str | None = None,
+        empty: str = "No rows.",
+        fold: int = 40,
     ) -> None:
-        """A captioned table (at most 200 rows shown); ``empty`` stands in for no rows."""
+        """A captioned table (at most 200 rows shown); ``empty`` stands in for no rows. A table
+        of more than ``fold`` rows is folded (``<details>``: its caption opens it)."""
+        if frame is not None and frame.height > fold:
+            label = f"{caption or 'Table'} ({frame.height:,} rows: open)"
+            self._body.append(f"<details><summary>{html.escape(label)}</summary>")
+            self._body.append(f'<div class="scroll">{table_html(frame)}</div></details>')
+            return
         if caption:
             self._body.append(f'<p class="caption"><b>{html.escape(caption)}</b></p>')
         if frame is None or frame.height == 0:
