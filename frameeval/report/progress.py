@@ -30,29 +30,34 @@ class ConsoleProgress:
         self.quiet = quiet
         self.stream = stream if stream is not None else sys.stderr
         isatty = getattr(self.stream, "isatty", lambda: False)
-        self._bar: Any = None
-        if not quiet and (bar if bar is not None else isatty()):
+        self._use_bar = not quiet and (bar if bar is not None else isatty())
+        self._bar: Any = None  # created at the first step: an error before it leaves no bar
+
+    def __call__(self, message: str) -> None:
+        if self.quiet:
+            return
+        if not self._use_bar:
+            print(f"frameeval: {message}…", file=self.stream, flush=True)
+            return
+        if message not in self.steps:
+            if self._bar is None:
+                print(f"frameeval: {message}", file=self.stream, flush=True)
+            else:
+                self._bar.write(f"frameeval: {message}", file=self.stream)
+            return
+        if self._bar is None:
             from tqdm import tqdm
 
             self._bar = tqdm(
-                total=len(steps),
+                total=len(self.steps),
                 file=self.stream,
                 unit="step",
                 leave=False,
                 mininterval=0,
                 bar_format="frameeval: {l_bar}{bar}| {n}/{total} [{elapsed}]",
             )
-
-    def __call__(self, message: str) -> None:
-        if self.quiet:
-            return
-        if self._bar is None:
-            print(f"frameeval: {message}…", file=self.stream, flush=True)
-        elif message in self.steps:
-            self._bar.set_description_str(message)
-            self._bar.update(1)
-        else:
-            self._bar.write(f"frameeval: {message}", file=self.stream)
+        self._bar.set_description_str(message)
+        self._bar.update(1)
 
     def close(self) -> None:
         if self._bar is not None:
