@@ -466,6 +466,40 @@ def import_time(n_rows: int, n_groups: int, report: Report, timed: Timed,
             _import_seconds("frameeval.charts"), None, "cumulative"),
     }
     report("import time: first contact", rows)
+def report_main_job(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                    sk_groups: int | None) -> None:
+    """The main job: ``fe.write_report`` on a partitioned Parquet study (one file per data set,
+    binary with scores, :mod:`benchmarks.study`) of about ``n_rows`` rows — 10 data sets × 20
+    learners × 10 folds × n_rows/2,000 instances per fold (20M rows: 10,000) — streamed from
+    ``pl.scan_parquet``, next to the same report from the rows read into memory first. The
+    note gives the page size. The 20M-row run with ``/usr/bin/time -v`` is in
+    docs/performance.md (``python -m benchmarks.report_scale``)."""
+    from benchmarks.run import Measure
+    from benchmarks.study import generate
+
+    instances = max(n_rows // 2_000, 5)
+    with tempfile.TemporaryDirectory(prefix="frameeval-bench-") as tmp:
+        paths = generate(Path(tmp) / "study", instances=instances)
+        rows = 10 * 20 * 10 * instances
+        out = Path(tmp) / "report.html"
+
+        def streamed() -> None:
+            fe.write_report(pl.scan_parquet(paths), out, force=True)
+
+        def in_memory() -> None:
+            fe.write_report(pl.read_parquet(paths), out, force=True)
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours = timed(streamed, repeat=1)
+            size = out.stat().st_size
+            theirs = timed(in_memory, repeat=1)
+        rows_out = {
+            "frameeval": Measure(ours.seconds, ours.peak_bytes, f"page {size / 2**20:.2f} MiB"),
+            "frameeval after reading all rows into memory": theirs,
+        }
+    report(f"frameeval report: {rows:,} rows of partitioned Parquet (10 data sets x 20 "
+           "learners x 10 folds)", rows_out)
 
 
 TASKS: dict[str, Callable[..., None]] = {
@@ -480,4 +514,5 @@ TASKS: dict[str, Callable[..., None]] = {
     "friedman_nemenyi": friedman_nemenyi,
     "streaming": streaming,
     "dask": dask_run,
+    "report": report_main_job,
 }

@@ -81,19 +81,21 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except FrameEvalError as err:
         raise _UsageError(_first_line(err).removeprefix("frameeval report: error: ")) from None
 
-    def progress(message: str) -> None:
-        if not args.quiet:
-            print(f"frameeval: {message}…", file=sys.stderr, flush=True)
+    from frameeval.report.build import STEPS
+    from frameeval.report.progress import ConsoleProgress
 
+    progress = ConsoleProgress(STEPS, quiet=args.quiet)  # a tqdm bar on a TTY, else lines
     progress(f"columns: {roles.describe(inferred)}")
     from frameeval.report import report
 
-    path = report(
-        data, args.output, truth=roles.truth, pred=roles.pred, score=roles.score,
-        learner=roles.learner, dataset=roles.dataset, fold=roles.fold, repeat=roles.repeat,
-        instance=roles.instance, alpha=args.alpha, cost01=args.cost01, cost10=args.cost10,
-        pos_label=pos_label, title=args.title, force=args.force, progress=progress,
-    )
+    with progress:
+        path = report(
+            data, args.output, truth=roles.truth, pred=roles.pred, score=roles.score,
+            learner=roles.learner, dataset=roles.dataset, fold=roles.fold, repeat=roles.repeat,
+            instance=roles.instance, alpha=args.alpha, cost01=args.cost01, cost10=args.cost10,
+            pos_label=pos_label, title=args.title, force=args.force, progress=progress,
+            score_decimals=args.score_decimals,
+        )
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return EXIT_OK
 
@@ -171,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--cost10", type=float, default=1.0,
                      help="cost of a false alarm, for the cost curves (eq 2.23)")
     rep.add_argument("--title", default="frameeval report", help="title of the HTML page")
+    rep.add_argument("--score-decimals", type=int, default=None, metavar="N",
+                     help="round scores to N decimals before ROC/AUC/P-R/cost curves (for "
+                     "continuous scores on very large inputs; default: exact)")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     rep.set_defaults(func=_report, sub=rep)
     demo = sub.add_parser(

@@ -174,17 +174,55 @@ def facet_chart(
     *,
     columns: int = 3,
     resolve: dict[str, Any] | None = None,
+    panel_width: int | None = None,
+    spacing: int | None = None,
+    legend: bool = True,
 ) -> alt.TopLevelMixin:
-    """Wrap a layer in a facet (when asked) and set the title on the outermost chart."""
+    """Wrap a layer in a facet (when asked) and set the title on the outermost chart.
+
+    With ``panel_width`` the number of columns is also capped so that the panels (plus their
+    y axis, ``spacing`` and, with ``legend``, a legend column) fit in :data:`theme.PAGE` pixels.
+    ``spacing`` is the gap between columns (rows keep 20 px).
+    When the last row is not full, every panel draws its own x axis, so no empty cell shows a
+    bare axis.
+    """
     if facet.field is None:
         return chart.properties(title=chart_title)
+    gap = 20 if spacing is None else spacing
+    if panel_width is not None:
+        room = theme.PAGE - (theme.LEGEND if legend else 0)
+        columns = min(columns, max(1, (room + gap) // (panel_width + theme.Y_AXIS + gap)))
+    columns = max(1, min(columns, facet.count))
     out = chart.facet(
         facet=alt.Facet(field=field(facet.field), type="nominal", header=theme.header(facet.title)),
-        columns=max(1, min(columns, facet.count)),
+        columns=columns,
+        **({"spacing": alt.RowColnumber(row=20, column=spacing)} if spacing is not None else {}),
     ).properties(title=chart_title)
     if resolve:
         out = out.resolve_scale(**resolve)
+    if facet.count % columns:
+        out = out.resolve_axis(x="independent")
     return out
+
+
+def band_axis(
+    label: str | None, labels: Sequence[Any], band: float, *, orient: str = "bottom", **extra: Any
+) -> alt.Axis:
+    """An axis of categories ``band`` pixels apart: labels level while the longest fits its band,
+    else angled at 40° (and never truncated below 200 px) so that long names never collide."""
+    longest = max((len(str(v)) for v in labels), default=0)
+    if longest * 6.5 <= band - 4:
+        return theme.axis(label, orient=orient, labelAngle=0, **extra)
+    return theme.axis(
+        label,
+        orient=orient,
+        labelAngle=-40,
+        labelAlign="left" if orient == "top" else "right",
+        labelBaseline="middle",
+        labelLimit=200,
+        labelOverlap=False,
+        **extra,
+    )
 
 
 def tooltip(name: str, kind: str = "nominal", fmt: str | None = None, label: str | None = None):
@@ -200,16 +238,24 @@ def key_tooltips(keys: Iterable[str]) -> list[alt.Tooltip]:
 
 
 def color_encoding(
-    name: str, label: str, df: pl.DataFrame, sort: list[Any] | None = None, **extra: Any
+    name: str,
+    label: str,
+    df: pl.DataFrame,
+    sort: list[Any] | None = None,
+    *,
+    legend_offset: int | None = None,
+    **extra: Any,
 ) -> alt.Color:
-    """A categorical colour encoding on ``name`` with a legend titled ``label``."""
+    """A categorical colour encoding on ``name`` with a legend titled ``label`` (``legend_offset``
+    pixels right of the plot: room for labels drawn beside it)."""
     order = sort if sort is not None else value_order(df, name)
+    offset = {} if legend_offset is None else {"offset": legend_offset}
     return alt.Color(
         field=field(name),
         type="nominal",
         sort=order,
         scale=alt.Scale(scheme=theme.scheme(len(order))),
-        legend=theme.legend(label),
+        legend=theme.legend(label, **offset),
         **extra,
     )
 
@@ -312,13 +358,34 @@ def summarize(
     return Summary(color, base_sort, rows=rows.drop(value))
 
 
-def summary_layer(summary: Summary, df: pl.DataFrame, align: Any) -> list[alt.Chart]:
-    """The in-panel text layer of an annotation-mode summary (empty in legend mode)."""
+#: Line height (pixels) of summary text placed beside a panel.
+LINE = 14
+
+
+def beside(summary: Summary, width: int, facet: Sequence[str]) -> Summary:
+    """Place an annotation-mode summary's text beside the panel (right of it, one line each,
+    from the top) instead of inside it, so that no label sits on a curve. Positions become
+    pixels (drawn with ``scale=None``); :func:`summary_layer` draws them with ``pixels=True``."""
+    if summary.rows is None:
+        return summary
+    line = pl.int_range(pl.len()).over(facet) if facet else pl.int_range(pl.len())
+    summary.rows = summary.rows.with_columns(
+        pl.lit(float(width + 10)).alias(X), (LINE * line + LINE / 2).cast(pl.Float64).alias(Y)
+    )
+    return summary
+
+
+def summary_layer(
+    summary: Summary, df: pl.DataFrame, align: Any, *, pixels: bool = False
+) -> list[alt.Chart]:
+    """The text layer of an annotation-mode summary (empty in legend mode): inside the panel in
+    data coordinates, or with ``pixels`` at pixel positions (see :func:`beside`)."""
     if summary.rows is None:
         return []
+    scale = {"scale": None} if pixels else {}
     enc: dict[str, Any] = {
-        "x": alt.X(field=X, type="quantitative"),
-        "y": alt.Y(field=Y, type="quantitative"),
+        "x": alt.X(field=X, type="quantitative", **scale),
+        "y": alt.Y(field=Y, type="quantitative", **scale),
         "text": alt.Text(field=TEXT, type="nominal"),
     }
     if summary.color_field is not None:
@@ -327,7 +394,7 @@ def summary_layer(summary: Summary, df: pl.DataFrame, align: Any) -> list[alt.Ch
         )
     return [
         alt.Chart()
-        .mark_text(align=align, baseline="middle", fontSize=theme.FONT_SIZE)
+        .mark_text(align="left" if pixels else align, baseline="middle", fontSize=theme.FONT_SIZE)
         .encode(**enc)
         .transform_filter(layer_filter("summary"))
     ]

@@ -30,6 +30,12 @@ SQUARE = 320
 WIDE = 460
 TALL = 280
 
+#: Width the report gives a chart (its page is 1,100 px wide with padding), the room a legend
+#: column takes next to facets, and the width of a y axis with its labels and title.
+PAGE = 1040
+LEGEND = 210
+Y_AXIS = 60
+
 FONT_SIZE = 11
 TITLE_SIZE = 14
 

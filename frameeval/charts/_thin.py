@@ -11,7 +11,8 @@ group, in Polars (no Python loop over groups or rows). The rule, in order:
    product of the two edge vectors a, b). The drawn polyline is unchanged: on a ROC staircase only
    the corners remain, on a run of tied scores only the ends of the diagonal step.
 2. **Pixel pass, only for groups still above their budget.** The budget of a group is
-   ``max_points // n_groups`` (at least 16). Its x range is cut into ``budget // 4`` equal bins
+   ``max_points // n_groups`` (at least 16 while ``16 · n_groups ≤ max_points``, else at least 4,
+   so that the total stays within the budget up to ``max_points / 4`` groups). Its x range is cut into ``budget // 4`` equal bins
    and within each bin the first, last, lowest and highest vertex are kept (the M4 rule of Jugel
    et al., "M4: a visualization-oriented time series data aggregation", VLDB 2014). The vertical
    extremes of every bin are kept exactly and no vertex moves; a dropped vertex is within one bin
@@ -98,7 +99,11 @@ def thin_curve(
     if exact:
         lf = _drop_collinear(_drop_duplicates(lf, x, y, by), x, y, by)
     n_groups = pl.struct(by).n_unique().cast(pl.Int64) if by else pl.lit(1, pl.Int64)
-    budget = pl.max_horizontal(pl.lit(max_points, pl.Int64) // n_groups, pl.lit(MIN_POINTS))
+    share = pl.lit(max_points, pl.Int64) // n_groups
+    # the floor applies while the groups can all have it; past that the budget rules (so the
+    # chart's data stays under Altair's row limit), with at least a group's ends and extremes
+    floor = pl.when(n_groups * MIN_POINTS <= max_points).then(pl.lit(MIN_POINTS)).otherwise(4)
+    budget = pl.max_horizontal(share, floor)
     lf = lf.with_columns(
         _over(pl.int_range(pl.len(), dtype=pl.Int64), by).alias(_I),
         _over(pl.len().cast(pl.Int64), by).alias(_N),

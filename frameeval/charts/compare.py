@@ -964,7 +964,8 @@ def rank_heatmap(
         returns the metric itself, which is shown in the tooltip). Several are combined into one
         label.
     facet, title, width, height
-        Panels, title and size in pixels (default 56 px per learner, 24 px per block).
+        Panels, title and size in pixels (default 56 px per learner up to a width that fits a
+        1,100 px page, 24 px per block); long learner names are angled.
 
     Returns
     -------
@@ -1026,11 +1027,24 @@ def rank_heatmap(
     k = df.get_column(learner).n_unique()
     df = df.with_columns((pl.col("__fe_value") <= (k + 1) / 2).alias("__fe_dark"))
     data, panel = b.add_facet(b.sanitize(df), facets)
+    # learners by their mean rank over the blocks shown (layout): an explicit order, as a sort
+    # by field on the layered rect + text would be dropped by Vega-Lite ("unioned domains")
+    shown = data.filter(pl.col(row) != "average rank") if average is not None else data
+    order = (
+        shown.group_by(learner)
+        .agg(pl.col("__fe_value").mean().alias("__fe_mean"))
+        .sort(["__fe_mean", learner], nulls_last=True)
+        .get_column(learner)
+        .to_list()
+    )
+    # 56 px per learner, narrower when many learners would not fit next to the block labels
+    # and the legend on a 1,100 px page
+    panel_width = width or max(160, min(56 * k, theme.PAGE - theme.LEGEND - 150))
     x = alt.X(
         field=b.field(learner),
         type="nominal",
-        sort=alt.EncodingSortField(field="__fe_value", op="mean", order="ascending"),
-        axis=theme.axis(learner, orient="top", labelAngle=0),
+        sort=order,
+        axis=b.band_axis(learner, order, panel_width / max(k, 1), orient="top"),
     )
     y = alt.Y(
         field=row, type="nominal", sort=block_order, axis=theme.axis(" · ".join(blocks) or None)
@@ -1067,10 +1081,13 @@ def rank_heatmap(
     ]
     n_rows = len(block_order)
     chart = alt.layer(*layers, data=data).properties(
-        width=width or max(160, 56 * k), height=height or max(60, 24 * n_rows)
+        width=panel_width, height=height or max(60, 24 * n_rows)
     )
     return b.facet_chart(
-        chart, panel, theme.title(title, "rank 1 = best; learners ordered by mean rank")
+        chart,
+        panel,
+        theme.title(title, "rank 1 = best; learners ordered by mean rank"),
+        panel_width=panel_width,
     )
 
 
@@ -1111,8 +1128,9 @@ def metric_distribution(
 
     Notes
     -----
-    The box is Vega-Lite's: quartiles, whiskers to the furthest value within 1.5 IQR. It is a
-    picture of the given values; comparisons between learners are the tests of ``fe.compare``.
+    The box is Vega-Lite's: quartiles, whiskers to the furthest value within 1.5 IQR. Learners
+    are ordered by the median of their values (all panels together), highest first; long names
+    are angled. It is a picture of the given values; comparisons between learners are the tests of ``fe.compare``.
 
     Examples
     --------
@@ -1147,12 +1165,21 @@ def metric_distribution(
         )
     )
     data, panel = b.add_facet(b.sanitize(df), facets)
-    learners = b.value_order(data, learner)
+    # learners by median over all values shown, best (highest) first: an explicit order (layout,
+    # not a statistic), since Vega-Lite drops a sort by field on layered marks with a warning
+    learners = (
+        data.group_by(learner)
+        .agg(pl.col(metric).median().alias("__fe_median"))
+        .sort(["__fe_median", learner], descending=[True, False], nulls_last=True)
+        .get_column(learner)
+        .to_list()
+    )
+    panel_width = width or max(160, 70 * len(learners))
     x = alt.X(
         field=b.field(learner),
         type="nominal",
-        sort=alt.EncodingSortField(field=b.field(metric), op="median", order="descending"),
-        axis=theme.axis(learner, labelAngle=0),
+        sort=learners,
+        axis=b.band_axis(learner, learners, panel_width / max(len(learners), 1)),
     )
     y = alt.Y(
         field=b.field(metric),
@@ -1163,7 +1190,12 @@ def metric_distribution(
     col = b.color_encoding(color, color, data)
     layers = [
         alt.Chart()
-        .mark_boxplot(opacity=0.35, size=38, median={"color": theme.INK}, outliers=False)
+        .mark_boxplot(
+            opacity=0.35,
+            size=max(6, min(38, int(0.6 * panel_width / max(len(learners), 1)))),
+            median={"color": theme.INK},
+            outliers=False,
+        )
         .encode(x=x, y=y, color=col),
     ]
     if points:
@@ -1184,14 +1216,14 @@ def metric_distribution(
                 ],
             )
         )
-    chart = alt.layer(*layers, data=data).properties(
-        width=width or max(160, 70 * len(learners)), height=height
-    )
+    chart = alt.layer(*layers, data=data).properties(width=panel_width, height=height)
     return b.facet_chart(
         chart,
         panel,
         theme.title(
             title or f"{metric} per learner",
-            "box: quartiles and 1.5 IQR whiskers; dots: the individual values",
+            "box: quartiles and 1.5 IQR whiskers; dots: the individual values; "
+            "learners by median, best first",
         ),
+        panel_width=panel_width,
     )

@@ -47,7 +47,9 @@ def confusion_heatmap(
     facet
         Panel column(s); default all keys (one matrix per group).
     title, width, height
-        Title and panel size in pixels (default 46 px per class).
+        Title and panel size in pixels (default 46 px per class up to 6 classes, then smaller
+        cells so a matrix stays within 320 px; below 26 px per cell, past 12 classes, the
+        numbers are left to the tooltip). Panels wrap so that the chart fits a 1,100 px page.
 
     Returns
     -------
@@ -138,9 +140,27 @@ def confusion_heatmap(
             color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
         ),
     ]
-    size = max(120, 46 * len(labels))
+    cell = _cell_size(len(labels))
+    if cell < MIN_TEXT_CELL:  # compact form: too small for numbers; the tooltip has them
+        layers = layers[:1]
+    size = max(120, cell * len(labels))
     chart = alt.layer(*layers, data=data).properties(width=width or size, height=height or size)
     subtitle = "rows: actual class; columns: predicted class"
     if normalize is not None:
         subtitle += f"; cells: {label}"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    if cell < MIN_TEXT_CELL:
+        subtitle += "; hover a cell for its value"
+    return b.facet_chart(
+        chart, panel, theme.title(title, subtitle), panel_width=width or size, columns=4
+    )
+
+
+#: Cell size in pixels: 46 up to 6 classes, then shrinking so a matrix stays ≤ 320 px wide
+#: (one matrix per learner, wrapped so the panels fit the page), but never below 12.
+MAX_CELL, MATRIX, MIN_CELL = 46, 320, 12
+#: Below this cell size the numbers are not written in the cells (compact form).
+MIN_TEXT_CELL = 26
+
+
+def _cell_size(n_classes: int) -> int:
+    return max(MIN_CELL, min(MAX_CELL, MATRIX // max(n_classes, 1)))

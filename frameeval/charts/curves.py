@@ -182,7 +182,9 @@ def roc(
     layers = [_guide(diagonal, strokeDash=[5, 4]), line, *b.summary_layer(summary, data, "right")]
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: random guessing (AUC = 0.5)"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.facet_chart(
+        chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
+    )
 
 
 def _iso_f1(levels: Sequence[float]) -> pl.DataFrame:
@@ -286,6 +288,7 @@ def pr(
         facet=facets,
         anchor=(0.03, 0.05, 0.07),
     )
+    summary = b.beside(summary, width, facets)
     df = summary.apply(df).with_columns(pl.lit("curve").alias(b.LAYER))
     points = None
     if break_even is not None:
@@ -304,6 +307,8 @@ def pr(
             pl.lit("bep").alias(b.LAYER),
         )
     data, panel = b.add_facet(b.combine([df, points, summary.rows]), facets)
+    # iso-F1 labels sit just right of the plot (clear of the curves), the legend beyond them
+    legend_room = max(_beside_room(summary) or 0, 52 if f1_lines else 0) or None
     used = [color, *facets]
     tips = [
         *b.key_tooltips(keys),
@@ -316,10 +321,16 @@ def pr(
     layers: list[alt.Chart] = []
     if f1_lines:
         layers.append(_guide(_iso_f1(f1_lines), strokeDash=[2, 3], opacity=0.8))
-        ends = _iso_f1(f1_lines).group_by("line").agg(pl.col("y").last()).with_columns(x=1.0)
+        ends = (
+            _iso_f1(f1_lines)
+            .group_by("line")
+            .agg(pl.col("y").last())
+            .sort("line")
+            .with_columns(x=1.0)
+        )
         layers.append(
             alt.Chart(ends)
-            .mark_text(align="right", dx=-3, dy=-6, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)
+            .mark_text(align="left", dx=4, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)
             .encode(
                 x=alt.X(field="x", type="quantitative", scale=_UNIT),
                 y=alt.Y(field="y", type="quantitative", scale=_UNIT),
@@ -339,7 +350,7 @@ def pr(
             order=alt.Order(field=ORDER, type="quantitative"),
             **_details(keys, used),
             tooltip=tips,
-            **_color(summary, color, data),
+            **_color(summary, color, data, legend_offset=legend_room),
         )
         .transform_filter(b.layer_filter("curve"))
     )
@@ -355,14 +366,21 @@ def pr(
                     *b.key_tooltips(keys),
                     b.tooltip("break_even_point", "quantitative", ".3f", "break-even point"),
                 ],
-                **_color(summary, color, data),
+                **_color(summary, color, data, legend_offset=legend_room),
             )
             .transform_filter(b.layer_filter("bep"))
         )
-    layers.extend(b.summary_layer(summary, data, "left"))
+    layers.extend(b.summary_layer(summary, data, "left", pixels=True))
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: P = R (break-even points ◆ lie on it); dotted: iso-F1 lines"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.facet_chart(
+        chart,
+        panel,
+        theme.title(title, subtitle),
+        panel_width=width,
+        legend=color is not None,
+        spacing=legend_room,
+    )
 
 
 def cost_curve(
@@ -387,7 +405,9 @@ def cost_curve(
         envelope. Drawn as a thick line over the shaded area under it.
     lines
         Optional output of ``fe.cost_lines``: ``*by, point, p_cost, norm_cost``, two rows per
-        ROC point (the segment from (0, FPR) to (1, FNR)). Drawn as thin lines.
+        ROC point (the segment from (0, FPR) to (1, FNR)). The segments that form the lower
+        envelope (the ROC hull points) are drawn as thin lines; the others are left out (the
+        subtitle says so).
     expected_cost
         Optional output of ``fe.expected_total_cost``: ``*by, expected_total_cost`` (the shaded
         area, eq 2.25 integrated), shown in the legend or inside each panel.
@@ -453,10 +473,11 @@ def cost_curve(
         facet=facets,
         anchor=(0.5, 0.95, -0.07),
     )
+    summary = b.beside(summary, width, facets)
     df = summary.apply(df).with_columns(pl.lit("envelope").alias(b.LAYER))
     segments = None
     if lines is not None:
-        segments = summary.apply(_thin_lines(lines, keys, budget, func)).with_columns(
+        segments = summary.apply(_thin_lines(lines, keys, budget, func, lf)).with_columns(
             pl.lit("lines").alias(b.LAYER)
         )
     data, panel = b.add_facet(b.combine([df, segments, summary.rows]), facets)
@@ -465,7 +486,7 @@ def cost_curve(
     y_axis = theme.axis("Normalised cost cost_norm")
     x = alt.X(field="p_cost", type="quantitative", scale=_UNIT, axis=x_axis)
     y = alt.Y(field="norm_cost", type="quantitative", scale=_UNIT, axis=y_axis, stack=None)
-    colors = _color(summary, color, data)
+    colors = _color(summary, color, data, legend_offset=_beside_room(summary))
     layers: list[alt.Chart] = []
     if segments is not None:
         layers.append(
@@ -520,14 +541,39 @@ def cost_curve(
         )
         .transform_filter(b.layer_filter("envelope"))
     )
-    layers.extend(b.summary_layer(summary, data, "center"))
+    layers.extend(b.summary_layer(summary, data, "center", pixels=True))
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = "thin: one line per ROC point; thick: lower envelope; shaded: expected total cost"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    subtitle = "thick: lower envelope; shaded: expected total cost"
+    if segments is not None:
+        subtitle = "thin: the cost lines forming the envelope (one per ROC hull point); " + subtitle
+    return b.facet_chart(
+        chart,
+        panel,
+        theme.title(title, subtitle),
+        panel_width=width,
+        legend=color is not None,
+        spacing=_beside_room(summary),
+    )
 
 
-def _thin_lines(lines: Any, keys: list[str], budget: int, func: str) -> pl.DataFrame:
-    """The cost-line rows to draw: whole segments, thinned as points (FPR, FNR) of the ROC path."""
+def _beside_room(summary: b.Summary) -> int | None:
+    """Facet spacing that leaves room for summary text drawn beside each panel."""
+    if summary.rows is None:
+        return None
+    longest = summary.rows.get_column(b.TEXT).str.len_chars().max()
+    return int(min(320, 20 + 6.5 * (longest or 0)))
+
+
+def _thin_lines(
+    lines: Any, keys: list[str], budget: int, func: str, envelope: pl.LazyFrame
+) -> pl.DataFrame:
+    """The cost-line rows to draw: the segments that form the lower envelope, whole, thinned as
+    points (FPR, FNR) of the ROC path when there are more than the budget.
+
+    A segment from (0, FPR) to (1, FNR) forms the envelope when at least two envelope vertices
+    lie on it (within 1e-9): the envelope is made of pieces of such segments (the ROC hull
+    points), and every other segment touches it at most at one vertex. The fan of hundreds of
+    segments above the envelope is not drawn."""
     llf = b.lazy(lines, func)
     names = llf.collect_schema().names()
     if "point" not in names and "threshold" in names:
@@ -542,6 +588,29 @@ def _thin_lines(lines: Any, keys: list[str], budget: int, func: str) -> pl.DataF
         pl.col("norm_cost").sort_by("p_cost").first().alias("__fe_fpr"),
         pl.col("norm_cost").sort_by("p_cost").last().alias("__fe_fnr"),
     )
+    vertices = envelope.select(
+        *keys, pl.col("p_cost").alias("__fe_vp"), pl.col("norm_cost").alias("__fe_vc")
+    )
+    paired = (
+        ends.join(vertices, on=keys, how="inner", nulls_equal=True)
+        if keys
+        else ends.join(vertices, how="cross")
+    )
+    touching = (
+        paired.filter(
+            (
+                pl.col("__fe_fpr")
+                + (pl.col("__fe_fnr") - pl.col("__fe_fpr")) * pl.col("__fe_vp")
+                - pl.col("__fe_vc")
+            ).abs()
+            <= 1e-9
+        )
+        .group_by([*keys, "point"])
+        .agg(pl.len().alias("__fe_on"))
+        .filter(pl.col("__fe_on") >= 2)
+        .select(*keys, "point")
+    )
+    ends = ends.join(touching, on=[*keys, "point"], how="semi", nulls_equal=True)
     kept = thin_curve(
         ends,
         "__fe_fpr",

@@ -32,6 +32,7 @@ def report(
     title: str = "frameeval report",
     force: bool = False,
     progress: Progress | None = None,
+    score_decimals: int | None = None,
 ) -> Path:
     """Write a self-contained HTML report of a result frame to ``path``.
 
@@ -39,8 +40,13 @@ def report(
     Sections: data summary; label measures per data set and learner (accuracy, macro / micro
     P, R, F1 — both macro-F1 definitions — and confusion matrices); ROC, P-R and cost curves for
     binary tasks with a score; the comparison tests (Friedman, Nemenyi with CD diagrams; paired t
-    and McNemar when there are two learners). The file works offline (Vega is inlined), is
-    written atomically, and is not overwritten unless ``force=True``.
+    and McNemar when there are two learners). The first section answers: for each measure
+    compared, which learner is best and what the tests allow one to say, the results table (a
+    CSV download) and the CD diagram. The input is streamed into small count tables (never held
+    in memory): see docs/scale.md. ``score_decimals`` rounds scores before the curve analysis
+    (for continuous scores on very large inputs; the page says so). ``progress`` is called with
+    each step of :data:`frameeval.report.build.STEPS`. The file works offline (Vega is inlined),
+    is written atomically, and is not overwritten unless ``force=True``.
 
     Examples
     --------
@@ -63,5 +69,6 @@ def report(
                   fold=fold, repeat=repeat, instance=instance)
     roles, _ = infer_roles(lf.collect_schema(), given)
     page = build_report(lf, roles, alpha=alpha, cost01=cost01, cost10=cost10,
-                        pos_label=pos_label, title=title, progress=progress)
+                        pos_label=pos_label, title=title, progress=progress,
+                        score_decimals=score_decimals)
     return write_atomic(path, page.render(), force=force)

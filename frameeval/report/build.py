@@ -1,21 +1,61 @@
-"""Assemble the HTML report from frameeval's frames and charts. Computes nothing itself: every
-number comes from the library's public functions; this module only chooses what to show."""
+"""Assemble the HTML report from frameeval's frames and charts. Computes no statistic itself:
+every number comes from the library's public functions; this module only chooses what to show.
+
+It scales by never holding the predictions. The (lazy) input is scanned with Polars' streaming
+engine into two small count tables, and everything else runs on them with ``weight=`` (integer
+weights are repeated rows, so every result is the same as on the rows themselves):
+
+* **label counts**: rows per data set × learner × split (repeat, fold) × truth × pred — the
+  sufficient statistics of every label measure, confusion matrix, per-fold accuracy and test;
+* **score counts**: rows per data set × learner × truth × distinct score, for the binary data
+  sets with a score on every row — the mergeable table behind ROC, AUC, P-R and cost curves
+  (built in pieces by :func:`frameeval.curves.score_counts` to bound the streaming memory).
+
+Only McNemar's test (two learners, an ``instance`` column) pairs single predictions; it runs as
+its own streamed plan. Curves are thinned by the chart functions before they reach the page.
+"""
 
 from __future__ import annotations
 
+import html
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
 import frameeval as fe
 from frameeval import charts
-from frameeval._frame import collect, to_lazy
+from frameeval._frame import to_lazy, translate
+from frameeval.curves import SCORE_PARTS, score_counts
+from frameeval.report.answer import Answer, answer
 from frameeval.report.page import Page
 from frameeval.report.roles import Roles
 
 Progress = Callable[[str], None]
+
+#: The steps announced to ``progress`` (in order); the CLI's progress bar counts them.
+STEPS = (
+    "counting predictions per data set, learner and split",
+    "counting scores per data set and learner",
+    "comparing learners",
+    "data summary",
+    "performance measures",
+    "ROC, P-R and cost curves",
+    "comparison tests",
+)
+
+#: The weight column of the count tables.
+N = "__fe_n"
+#: More learners than this: curve charts carry no in-panel numbers (they are in the table).
+MAX_ANNOTATED = 6
+#: More data sets than this: the per-fold box plots become one box plot over data sets.
+MAX_FACETS = 6
+#: Tables show at most this many rows (the rest: a CSV download).
+MAX_ROWS = 200
+#: More pairs than this: the Nemenyi table lists only the pairs that differ.
+MAX_PAIRS = 45
 
 REFERENCES = {
     "summary": "Zhou, Machine Learning, §2.2 (evaluation methods: hold-out, cross-validation, bootstrap).",
@@ -23,14 +63,114 @@ REFERENCES = {
     "(eqs 2.8–2.11), macro and micro averages (eqs 2.12–2.17).",
     "curves": "§2.3.3–2.3.4: ROC and AUC (eqs 2.18–2.22), P-R curves and the break-even point, "
     "cost-sensitive error and cost curves (eqs 2.23–2.25, figure 2.5).",
-    "compare": "§2.4: hypothesis tests — paired t test, McNemar (eq 2.33), Friedman (eqs "
-    "2.34–2.35), Nemenyi post-hoc test and critical difference (eq 2.36, figure 2.8); "
-    "Demšar (2006).",
+    "compare": "§2.4: Friedman test (eqs 2.34–2.35), Nemenyi post-hoc test and critical "
+    "difference (eq 2.36, figure 2.8); Demšar (2006).",
+    "compare2": "§2.4: paired t test over the folds (eqs 2.30–2.31) and McNemar's test "
+    "(eq 2.33); Dietterich (1998).",
 }
 
 
 def _quiet(progress: Progress | None) -> Progress:
     return progress if progress is not None else (lambda message: None)
+
+
+def _collect(*plans: pl.LazyFrame) -> list[pl.DataFrame]:
+    """Collect plans with the streaming engine; failed frameeval checks raise typed errors."""
+    try:
+        return pl.collect_all(list(plans), engine="streaming")
+    except pl.exceptions.PolarsError as err:
+        translated = translate(err)
+        if translated is None:
+            raise
+        raise translated from None
+
+
+@dataclass
+class Counts:
+    """The small tables the report is drawn from (see the module docstring)."""
+
+    labels: pl.DataFrame  # dataset, learner, *splits, truth[, pred], N
+    summary: pl.DataFrame  # dataset, [instances], [missing_scores], predictions
+    splits: list[str]
+    binary: list[Any]  # data sets with two classes
+    scored: list[Any]  # ... and a score on every row
+    scores: pl.DataFrame | None = None  # dataset, learner, truth, score, N
+
+
+def count_tables(
+    lf: pl.LazyFrame,
+    roles: Roles,
+    say: Progress = lambda m: None,
+    score_decimals: int | None = None,
+) -> Counts:
+    """Scan ``lf`` (streaming) into the label and score count tables (scores rounded to
+    ``score_decimals`` first when given)."""
+    dataset, learner, truth = roles.dataset, roles.learner, roles.truth
+    splits = [c for c in (roles.repeat, roles.fold) if c]
+    say(STEPS[0])
+    label_keys = [dataset, learner, *splits, truth, *([roles.pred] if roles.pred else [])]
+    labels_plan = lf.group_by(label_keys).agg(pl.len().cast(pl.Int64).alias(N))
+    per_dataset = [pl.len().cast(pl.Int64).alias("predictions")]
+    if roles.instance:
+        per_dataset.insert(0, pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances"))
+    if roles.score:
+        score = pl.col(roles.score)
+        bad = score.is_null() | (
+            score.is_nan() if lf.collect_schema()[roles.score].is_float() else pl.lit(False)
+        )
+        per_dataset.append(bad.sum().cast(pl.Int64).alias("missing_scores"))
+        per_dataset.append(score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"))
+    labels, summary = _collect(
+        labels_plan.sort(label_keys, nulls_last=True),
+        lf.group_by(dataset).agg(per_dataset).sort(dataset),
+    )
+    classes = labels.group_by(dataset).agg(pl.col(truth).n_unique().alias("classes"))
+    binary = sorted(classes.filter(pl.col("classes") == 2)[dataset].to_list())
+    scored: list[Any] = []
+    if roles.score:
+        complete = summary.filter(pl.col("missing_scores") == 0)[dataset].to_list()
+        scored = [d for d in binary if d in set(complete)]
+    counts = Counts(labels, summary, splits, binary, scored)
+    say(STEPS[1])
+    if scored:
+        keys = [dataset, learner, truth]
+        value = pl.col(roles.score)
+        if score_decimals is not None:
+            value = value.cast(pl.Float64).round(score_decimals)
+        rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, value)
+        table = score_counts(
+            rows,
+            keys,
+            pl.col(roles.score),
+            [pl.len().cast(pl.Int64).alias(N)],
+            parts=_score_parts(counts, roles),
+        )
+        (counts.scores,) = _collect(table.sort(*keys, roles.score))
+    return counts
+
+
+#: Score-count cells per piece: past this, the score table is built in pieces (see
+#: :func:`frameeval.curves.score_counts`) so that the streaming group_by's memory stays bounded.
+CELLS_PER_PIECE = 2_500_000
+
+
+def _score_parts(counts: Counts, roles: Roles) -> int:
+    """How many pieces the score count table is built in: one while it is small (every piece
+    re-reads the input), up to :data:`SCORE_PARTS` for many distinct scores. The number of cells
+    is estimated from the approximate distinct scores per data set (HyperLogLog, from the first
+    scan): at most rows, and at most distinct scores × learners × 2 classes."""
+    learners = counts.labels.group_by(roles.dataset).agg(
+        pl.col(roles.learner).n_unique().cast(pl.Int64).alias("__fe_k")
+    )
+    cells = (
+        counts.summary.filter(pl.col(roles.dataset).is_in(counts.scored))
+        .join(learners, on=roles.dataset)
+        .select(
+            pl.min_horizontal("predictions", pl.col("distinct_scores") * pl.col("__fe_k") * 2).sum()
+        )
+        .item()
+    )
+    return int(min(SCORE_PARTS, max(1, -(-(cells or 0) // CELLS_PER_PIECE))))
 
 
 def build_report(
@@ -44,35 +184,48 @@ def build_report(
     title: str = "frameeval report",
     source: str = "",
     progress: Progress | None = None,
+    score_decimals: int | None = None,
 ) -> Page:
-    """Build the report page for a result frame whose columns are named by ``roles``."""
+    """Build the report page for a result frame whose columns are named by ``roles``.
+
+    ``score_decimals`` rounds the scores before the ROC / P-R / cost analysis (every distinct
+    score is a row of its count table: continuous scores on tens of millions of rows make that
+    table as long as the input); the page says so. ``None`` keeps them exact."""
     say = _quiet(progress)
     lf, _ = to_lazy(data, "report")
-    say("reading results")
-    df = collect(lf)
     if roles.dataset is None:
-        df = df.with_columns(pl.lit("results").alias("dataset"))
+        lf = lf.with_columns(pl.lit("results").alias("dataset"))
         roles.dataset = "dataset"
     if roles.learner is None:
-        df = df.with_columns(pl.lit("model").alias("learner"))
+        lf = lf.with_columns(pl.lit("model").alias("learner"))
         roles.learner = "learner"
+    counts = count_tables(lf, roles, say, score_decimals)
     page = Page(title=title)
     notes: list[str] = []
-
-    say("summary")
-    _summary(page, df, roles, source)
-    if roles.pred is not None:
-        say("performance measures")
-        _measures(page, df, roles, pos_label)
-    if roles.score is not None:
-        say("ROC, P-R and cost curves")
-        _curves(page, df, roles, pos_label, cost01, cost10)
-    if roles.pred is not None:
-        say("comparison tests")
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            _compare(page, df, roles, alpha)
-        notes.extend(str(w.message) for w in caught)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        say(STEPS[2])
+        tables = _comparison_tables(counts, roles, pos_label)
+        answers = _answers(tables, roles, alpha)
+        _answer_section(page, answers, roles)
+        say(STEPS[3])
+        _summary(page, counts, roles, source)
+        if roles.pred is not None:
+            say(STEPS[4])
+            _measures(page, counts, roles, pos_label)
+        if roles.score is not None:
+            say(STEPS[5])
+            if score_decimals is not None and counts.scores is not None:
+                page.text(
+                    f"Scores are rounded to {score_decimals} decimals for the ROC, AUC, "
+                    "P-R and cost analysis (score_decimals / --score-decimals).",
+                    css="note",
+                )
+            _curves(page, counts, roles, pos_label, cost01, cost10, tables)
+        if roles.pred is not None:
+            say(STEPS[6])
+            _compare(page, lf, counts, roles, alpha, tables, answers)
+    notes.extend(str(w.message) for w in caught)
     for note in dict.fromkeys(notes):
         page.text(f"Note: {note}", css="note")
     return page
@@ -83,165 +236,462 @@ def _keys(roles: Roles) -> list[str]:
     return [roles.dataset, roles.learner]  # type: ignore[list-item]
 
 
-def _summary(page: Page, df: pl.DataFrame, roles: Roles, source: str) -> None:
+def _names(values: list[Any], limit: int = 6) -> str:
+    shown = ", ".join(str(v) for v in values[:limit])
+    return shown + (f" and {len(values) - limit} more" if len(values) > limit else "")
+
+
+def _positive(pos_label: Any) -> dict[str, Any]:
+    return {"pos_label": pos_label} if pos_label is not None else {}
+
+
+def _comparison_tables(counts: Counts, roles: Roles, pos_label: Any) -> dict[str, pl.DataFrame]:
+    """Per-split accuracy, per-data-set accuracy and (binary data sets with scores) ranking."""
+    out: dict[str, pl.DataFrame] = {}
+    keys = _keys(roles)
+    if roles.pred is not None:
+        per_split = (
+            counts.labels.group_by(*keys, *counts.splits)
+            .agg(
+                fe.accuracy(roles.truth, roles.pred, weight=N)  # type: ignore[arg-type]
+            )
+            .sort(*keys, *counts.splits)
+        )
+        out["per_split"] = per_split
+        out["accuracy"] = per_split.group_by(keys).agg(pl.col("accuracy").mean()).sort(keys)
+    if counts.scores is not None:
+        out["ranking"] = fe.ranking_report(
+            counts.scores,
+            truth=roles.truth,
+            score=roles.score,
+            by=keys,  # type: ignore[arg-type]
+            weight=N,
+            **_positive(pos_label),
+        )
+    return out
+
+
+def _answers(tables: dict[str, pl.DataFrame], roles: Roles, alpha: float) -> list[Answer]:
+    kw = dict(block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha)
+    found = []
+    split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
+    if "accuracy" in tables:
+        found.append(
+            answer(
+                tables["accuracy"],
+                "accuracy",
+                description=split,  # type: ignore[arg-type]
+                **kw,
+            )
+        )
+    ranking = tables.get("ranking")
+    if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
+        auc = ranking.select(*_keys(roles), "roc_auc").drop_nulls("roc_auc")
+        found.append(
+            answer(
+                auc,
+                "roc_auc",
+                description="pooled over the folds; binary data "  # type: ignore[arg-type]
+                "sets with scores",
+                **kw,
+            )
+        )
+    return found
+
+
+def _answer_section(page: Page, answers: list[Answer], roles: Roles) -> None:
+    page.heading("The answer")
+    if not answers:
+        page.text(
+            "No hard predictions (pred column) and no binary data set with scores: there "
+            "is no measure to compare learners on.",
+            css="skip",
+        )
+        return
+    for found in answers:  # loop-ok: one answer per measure compared (one or two)
+        page.raw('<section class="answer">')
+        page.heading(f"Which learner is best on {found.metric}?", level=3)
+        page.text(found.verdict, css="verdict")
+        page.raw(f'<div class="scroll">{found.table_html}</div>')
+        for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
+            page.download(
+                name, mime, text, f"Download the table as {name.rsplit('.', 1)[-1].upper()}"
+            )
+        if found.ranks is not None and found.cd is not None:
+            page.chart(
+                charts.cd_diagram(
+                    found.ranks,
+                    found.cd,
+                    style="demsar",
+                    learner=roles.learner,  # type: ignore[arg-type]
+                    title=f"Critical-difference diagram: {found.metric} (Nemenyi, Demšar 2006)",
+                )
+            )
+        page.raw("</section>")
+
+
+def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
     page.heading("Data", REFERENCES["summary"])
     described = ", ".join(
         f"{name} = {value!r}" for name, value in vars(roles).items() if value is not None
     )
-    page.text(f"{df.height:,} predictions{f' from {source}' if source else ''}; columns by role: "
-              f"{described}.")
+    total = int(counts.summary["predictions"].sum())
+    page.text(
+        f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
+    )
+    dataset, labels = roles.dataset, counts.labels
     exprs = [
         pl.col(roles.learner).n_unique().alias("learners"),
         pl.col(roles.truth).n_unique().alias("classes"),
+        *[pl.col(c).n_unique().alias(f"{c}s") for c in counts.splits],
     ]
-    if roles.instance:
-        exprs.insert(0, pl.col(roles.instance).n_unique().alias("instances"))
-    if roles.fold:
-        exprs.append(pl.col(roles.fold).n_unique().alias("folds"))
-    if roles.repeat:
-        exprs.append(pl.col(roles.repeat).n_unique().alias("repeats"))
-    exprs.append(pl.len().alias("predictions"))
-    page.table(df.group_by(roles.dataset).agg(*exprs).sort(roles.dataset))
+    table = labels.group_by(dataset).agg(exprs).join(counts.summary, on=dataset)
+    first = ["instances"] if roles.instance else []
+    rest = [c for c in ("learners", "classes", *[f"{c}s" for c in counts.splits], "predictions")]
+    page.table(table.select(dataset, *first, *rest).sort(dataset))
 
 
-def _binary_datasets(df: pl.DataFrame, roles: Roles, need_score: bool) -> list[Any]:
-    """Data sets with two classes (and, if asked, a score on every row)."""
-    stats = df.group_by(roles.dataset).agg(
-        pl.col(roles.truth).n_unique().alias("classes"),
-        (pl.col(roles.score).null_count() if need_score and roles.score else pl.lit(0))
-        .alias("missing"),
-    )
-    return sorted(stats.filter((pl.col("classes") == 2) & (pl.col("missing") == 0))
-                  [roles.dataset].to_list())
-
-
-def _measures(page: Page, df: pl.DataFrame, roles: Roles, pos_label: Any) -> None:
+def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
     page.heading("Performance measures", REFERENCES["measures"])
     keys = _keys(roles)
-    truth, pred = roles.truth, roles.pred
-    report = fe.classification_report(df, truth=truth, pred=pred, by=keys)
+    truth, pred, labels = roles.truth, roles.pred, counts.labels
+    report = fe.classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)  # type: ignore[arg-type]
     wide = (
         report.filter(pl.col("average") != "none")
         .select(*keys, "average", pl.col("fbeta").alias("f1"), "precision", "recall")
         .pivot(on="average", index=keys, values=["precision", "recall", "f1"])
     )
-    accuracy = df.group_by(keys).agg(fe.accuracy(truth, pred), fe.error_rate(truth, pred))
-    table = accuracy.join(wide, on=keys).select(
-        *keys,
-        "accuracy",
-        "error_rate",
-        pl.col("precision_macro").alias("macro_precision"),
-        pl.col("recall_macro").alias("macro_recall"),
-        pl.col("f1_macro").alias("macro_f1 (eq 2.14)"),
-        pl.col("f1_macro_mean").alias("mean_f1 (per class)"),
-        pl.col("f1_micro").alias("micro_f1"),
-    ).sort(keys)
-    page.table(table, caption="Pooled over folds: accuracy, and macro / micro averages over classes")
+    accuracy = labels.group_by(keys).agg(
+        fe.accuracy(truth, pred, weight=N),
+        fe.error_rate(truth, pred, weight=N),  # type: ignore[arg-type]
+    )
+    table = (
+        accuracy.join(wide, on=keys)
+        .select(
+            *keys,
+            "accuracy",
+            "error_rate",
+            pl.col("precision_macro").alias("macro_precision"),
+            pl.col("recall_macro").alias("macro_recall"),
+            pl.col("f1_macro").alias("macro_f1 (eq 2.14)"),
+            pl.col("f1_macro_mean").alias("mean_f1 (per class)"),
+            pl.col("f1_micro").alias("micro_f1"),
+        )
+        .sort(keys)
+    )
+    page.table(
+        table, caption="Pooled over folds: accuracy, and macro / micro averages over classes"
+    )
+    if table.height > MAX_ROWS:
+        page.download(
+            "measures.csv",
+            "text/csv",
+            table.write_csv(),
+            f"Download all {table.height} rows as CSV",
+        )
     page.text(
         "macro_f1 is F1 of macro-P and macro-R (eq 2.14); mean_f1 is the mean of the per-class F1 "
         "(scikit-learn's macro F1). They differ when a class's precision and recall differ."
     )
-    binary = _binary_datasets(df, roles, need_score=False)
-    if binary and roles.fold:
-        sub = df.filter(pl.col(roles.dataset).is_in(binary))
-        across = [c for c in (roles.repeat, roles.fold) if c]
-        mm = fe.macro_micro(sub, truth=truth, pred=pred, across=across, by=keys,
-                            pos_label=pos_label)
-        page.table(mm, caption="Binary tasks: averages over the per-fold confusion matrices "
-                               "(eqs 2.12–2.17)")
-    for dataset in sorted(df[roles.dataset].unique().to_list()):
-        sub = df.filter(pl.col(roles.dataset) == dataset)
-        matrix = fe.confusion_matrix(sub, truth=truth, pred=pred, by=[roles.learner])
-        page.chart(charts.confusion_heatmap(
-            matrix, normalize="true", facet=roles.learner,
-            title=f"Confusion matrices (row-normalised): {dataset}"))
+    if counts.binary and counts.splits:
+        sub = labels.filter(pl.col(roles.dataset).is_in(counts.binary))
+        mm = fe.macro_micro(
+            sub,
+            truth=truth,
+            pred=pred,
+            across=counts.splits,
+            by=keys,  # type: ignore[arg-type]
+            pos_label=pos_label,
+            weight=N,
+        )
+        page.table(
+            mm,
+            caption="Binary tasks: averages over the per-fold confusion matrices (eqs 2.12–2.17)",
+        )
+    elif not counts.splits:
+        page.text("Macro / micro averages over folds (eqs 2.12–2.17): no fold column.", css="skip")
+    else:
+        page.text(
+            "Macro / micro averages over the per-fold binary confusion matrices (eqs "
+            "2.12–2.17): binary data sets only; every data set here has 3+ classes — see "
+            "the macro / micro averages over classes above.",
+            css="skip",
+        )
+    matrix = fe.confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)  # type: ignore[arg-type]
+    datasets = sorted(labels[roles.dataset].unique().to_list())
+    folded = len(datasets) > MAX_FACETS
+    if folded:
+        page.text(f"Confusion matrices of the {len(datasets)} data sets: open one below.")
+    for dataset in datasets:  # loop-ok: one chart per data set
+        sub = matrix.filter(pl.col(roles.dataset) == dataset).drop(roles.dataset)
+        title = f"Confusion matrices (row-normalised): {dataset}"
+        if folded:
+            page.raw(f"<details><summary>{html.escape(title)}</summary>")
+        page.chart(
+            charts.confusion_heatmap(sub, normalize="true", facet=roles.learner, title=title)
+        )
+        if folded:
+            page.raw("</details>")
 
 
-def _curves(page: Page, df: pl.DataFrame, roles: Roles, pos_label: Any, cost01: float,
-            cost10: float) -> None:
-    binary = _binary_datasets(df, roles, need_score=True)
+def _curves(
+    page: Page,
+    counts: Counts,
+    roles: Roles,
+    pos_label: Any,
+    cost01: float,
+    cost10: float,
+    tables: dict[str, pl.DataFrame],
+) -> None:
     page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
-    if not binary:
-        page.text("No data set has two classes and a score on every row: no curves to draw.")
+    every = sorted(counts.summary[roles.dataset].to_list())
+    others = [d for d in every if d not in set(counts.scored)]
+    if others:
+        multi = [d for d in others if d not in set(counts.binary)]
+        missing = [d for d in others if d in set(counts.binary)]
+        why = []
+        if multi:
+            why.append(
+                f"{_names(multi)} {'has' if len(multi) == 1 else 'have'} 3+ classes — see "
+                "the macro / micro table"
+            )
+        if missing:
+            why.append(
+                f"{_names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score on some rows"
+            )
+        page.text(
+            f"ROC, P-R and cost curves: binary data sets with a score on every row only; "
+            f"{'; '.join(why)}.",
+            css="skip",
+        )
+    if counts.scores is None:
         return
     keys = _keys(roles)
-    sub = df.filter(pl.col(roles.dataset).is_in(binary))
-    kw = dict(truth=roles.truth, score=roles.score, by=keys)
-    if pos_label is not None:
-        kw["pos_label"] = pos_label
-    positive = {"pos_label": pos_label} if pos_label is not None else {}
-    ranking = sub.group_by(keys).agg(
-        fe.roc_auc(roles.truth, roles.score, **positive),
-        fe.average_precision(roles.truth, roles.score, **positive),
+    scores = counts.scores
+    kw: dict[str, Any] = dict(
+        truth=roles.truth, score=roles.score, by=keys, weight=N, **_positive(pos_label)
     )
-    bep = fe.break_even_point(sub, **kw)
-    etc = fe.expected_total_cost(sub, **kw)
-    costly = sub.group_by(keys).agg(
-        fe.cost_error(roles.truth, roles.pred, cost01=cost01, cost10=cost10, **positive)
-        if roles.pred else pl.lit(None, dtype=pl.Float64).alias("cost_error")
+    ranking = tables["ranking"]
+    bep = fe.break_even_point(scores, **kw)
+    etc = fe.expected_total_cost(scores, **kw)
+    table = (
+        ranking.select(*keys, "roc_auc", "average_precision").join(bep, on=keys).join(etc, on=keys)
     )
-    table = ranking.join(bep, on=keys).join(etc, on=keys).join(costly, on=keys).sort(keys)
-    page.table(table, caption="Ranking quality per learner (pooled over folds); cost_error is "
-               f"eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}")
-    facet = roles.dataset if len(binary) > 1 else None
-    page.chart(charts.roc(fe.roc_curve(sub, **kw), auc=ranking.select(*keys, "roc_auc"),
-                          color=roles.learner, facet=facet))
-    page.chart(charts.pr(fe.pr_curve(sub, **kw), break_even=bep, color=roles.learner,
-                         facet=facet))
-    page.chart(charts.cost_curve(
-        fe.cost_curve(sub, **kw), lines=fe.cost_lines(sub, **kw), expected_cost=etc,
-        color=roles.learner, facet=facet, title="Cost curves and expected total cost"))
+    if roles.pred is not None:
+        labels = counts.labels.filter(pl.col(roles.dataset).is_in(counts.scored))
+        costly = labels.group_by(keys).agg(
+            fe.cost_error(
+                roles.truth,
+                roles.pred,
+                cost01=cost01,
+                cost10=cost10,
+                weight=N,  # type: ignore[arg-type]
+                **({"pos_label": pos_label} if pos_label is not None else {}),
+            )
+        )
+        table = table.join(costly, on=keys)
+    page.table(
+        table.sort(keys),
+        caption="Ranking quality per learner (pooled over folds); "
+        f"cost_error is eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}",
+    )
+    learners = scores[roles.learner].n_unique()
+    one = len(counts.scored) == 1
+    # one data set: curves by learner, numbers in the legend; several: a panel per data set,
+    # numbers in the panels while they fit (else in the table above)
+    by = [roles.learner] if one else keys
+    if one:
+        scores = scores.drop(roles.dataset)
+        kw["by"] = by
+        ranking, bep, etc = (f.drop(roles.dataset) for f in (ranking, bep, etc))
+    facet = None if one else roles.dataset
+    annotate = one or learners <= MAX_ANNOTATED
+    note = "" if annotate else " (AUC, BEP and expected cost per learner: see the table above)"
+    page.chart(
+        charts.roc(
+            fe.roc_curve(scores, **kw),
+            auc=ranking.select(*by, "roc_auc") if annotate else None,
+            color=roles.learner,
+            facet=facet,
+            title=f"ROC curves{note}",
+        )
+    )
+    page.chart(
+        charts.pr(
+            fe.pr_curve(scores, **kw),
+            break_even=bep if annotate else None,
+            color=roles.learner,
+            facet=facet,
+            title="Precision–recall curves",
+        )
+    )
+    page.chart(
+        charts.cost_curve(
+            fe.cost_curve(scores, **kw),
+            lines=fe.cost_lines(scores, **kw),
+            expected_cost=etc if annotate else None,
+            color=roles.learner,
+            facet=facet,
+            title="Cost curves and expected total cost",
+        )
+    )
 
 
-def _compare(page: Page, df: pl.DataFrame, roles: Roles, alpha: float) -> None:
-    page.heading("Comparing learners", REFERENCES["compare"])
-    learners = df[roles.learner].n_unique()
+def _compare(
+    page: Page,
+    lf: pl.LazyFrame,
+    counts: Counts,
+    roles: Roles,
+    alpha: float,
+    tables: dict[str, pl.DataFrame],
+    answers: list[Answer],
+) -> None:
+    learners = counts.labels[roles.learner].n_unique()
+    two = learners == 2
+    heading = (
+        "Comparing two learners: paired t test and McNemar's test"
+        if two
+        else "Comparing learners: Friedman and Nemenyi tests"
+    )
+    page.heading(heading, REFERENCES["compare2" if two else "compare"])
     if learners < 2:
-        page.text("Only one learner: nothing to compare.")
+        page.text("Only one learner: nothing to compare.", css="skip")
         return
-    folds = [c for c in (roles.repeat, roles.fold) if c]
-    per_split = df.group_by(roles.dataset, roles.learner, *folds).agg(
-        fe.accuracy(roles.truth, roles.pred)
-    ).sort(roles.dataset, roles.learner, *folds)
-    if folds:
-        page.chart(charts.metric_distribution(
-            per_split, "accuracy", learner=roles.learner, facet=roles.dataset,
-            title="Accuracy per fold", width=200))
-    per_dataset = per_split.group_by(roles.dataset, roles.learner).agg(pl.col("accuracy").mean())
+    folds = counts.splits
+    per_split, per_dataset = tables["per_split"], tables["accuracy"]
     n_datasets = per_dataset[roles.dataset].n_unique()
-    if n_datasets >= 2:
+    width = max(200, min(1000, 34 * learners))
+    if folds and n_datasets <= MAX_FACETS:
+        page.chart(
+            charts.metric_distribution(
+                per_split,
+                "accuracy",
+                learner=roles.learner,
+                facet=roles.dataset,
+                title="Accuracy per fold",
+                width=min(width, 300) if n_datasets > 1 else width,
+            )
+        )
+    elif n_datasets >= 2:
+        page.chart(
+            charts.metric_distribution(
+                per_dataset,
+                "accuracy",
+                learner=roles.learner,
+                title=f"Accuracy per data set ({n_datasets} data sets, mean over folds)",
+                width=width,
+            )
+        )
+    if n_datasets >= 2 and not two:
         kw = dict(block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha)
-        page.table(fe.friedman(per_dataset, "accuracy", **kw),
-                   caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)")
-        ranks = fe.average_ranks(per_dataset, "accuracy", block=roles.dataset,
-                                 learner=roles.learner, higher_is_better=True)
+        page.table(
+            fe.friedman(per_dataset, "accuracy", **kw),
+            caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
+        )
+        ranks = fe.average_ranks(
+            per_dataset,
+            "accuracy",
+            block=roles.dataset,
+            learner=roles.learner,
+            higher_is_better=True,
+        )
         nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
-        page.table(nemenyi.select("a", "b", "average_rank_a", "average_rank_b",
-                                  "rank_difference", "critical_value", "reject"),
-                   caption="Nemenyi post-hoc test (eq 2.36)")
+        shown = nemenyi.select(
+            "a", "b", "average_rank_a", "average_rank_b", "rank_difference", "critical_value",
+            "reject",
+        )
+        caption = "Nemenyi post-hoc test (eq 2.36)"
+        if shown.height > MAX_PAIRS:
+            differ = int(shown["reject"].sum())
+            caption += (
+                f": the {differ} of {shown.height} pairs that differ significantly "
+                "(all pairs: the CD diagrams and the CSV)"
+            )
+            page.table(
+                shown.filter(pl.col("reject")) if differ else None,
+                caption=caption,
+                empty="No pair differs significantly.",
+            )
+            page.download(
+                "nemenyi-accuracy.csv", "text/csv", shown.write_csv(), "Download all pairs as CSV"
+            )
+        else:
+            page.table(shown, caption=caption)
         cd = nemenyi["critical_value"][0]
-        page.chart(charts.cd_diagram(ranks, cd, learner=roles.learner,
-                                     title=f"Average ranks with critical difference (α = {alpha})"))
-        page.chart(charts.cd_diagram(ranks, cd, style="demsar", learner=roles.learner,
-                                     title="Critical-difference diagram (Demšar 2006)"))
-        table = fe.rank_table(per_dataset, "accuracy", block=roles.dataset,
-                              learner=roles.learner, higher_is_better=True)
-        page.chart(charts.rank_heatmap(table, learner=roles.learner, block=roles.dataset,
-                                       title="Rank of each learner on each data set"))
-    if learners == 2 and folds:
-        a, b = sorted(df[roles.learner].unique().to_list())
+        page.chart(
+            charts.cd_diagram(
+                ranks,
+                cd,
+                learner=roles.learner,
+                title=f"Average ranks with critical difference (α = {alpha})",
+            )
+        )
+        table = fe.rank_table(
+            per_dataset,
+            "accuracy",
+            block=roles.dataset,
+            learner=roles.learner,
+            higher_is_better=True,
+        )
+        page.chart(
+            charts.rank_heatmap(
+                table,
+                learner=roles.learner,
+                block=roles.dataset,
+                title="Rank of each learner on each data set",
+            )
+        )
+    elif n_datasets < 2:
+        page.text(
+            "Friedman and Nemenyi tests (eqs 2.34–2.36) compare learners over data sets: "
+            "one data set here.",
+            css="skip",
+        )
+    if not two:
+        page.text(
+            f"Paired t test and McNemar's test (§2.4.1–2.4.2) compare exactly two learners; "
+            f"here there are {learners} — see the Friedman and Nemenyi tests above.",
+            css="skip",
+        )
+        return
+    if not folds:
+        page.text("Paired t test over folds: no fold column.", css="skip")
+    else:
+        a, b = sorted(counts.labels[roles.learner].unique().to_list())
         pair = roles.fold if roles.fold else folds[-1]
         data = per_split
         if roles.repeat:
             data = per_split.with_columns(
-                pl.format("{}-{}", roles.repeat, roles.fold).alias("__split"))
+                pl.format("{}-{}", roles.repeat, roles.fold).alias("__split")
+            )
             pair = "__split"
-        ttest = fe.paired_t_test(data, "accuracy", a=a, b=b, learner=roles.learner, block=pair,
-                                 by=roles.dataset, higher_is_better=True, alpha=alpha)
+        ttest = fe.paired_t_test(
+            data,
+            "accuracy",
+            a=a,
+            b=b,
+            learner=roles.learner,
+            block=pair,
+            by=roles.dataset,
+            higher_is_better=True,
+            alpha=alpha,
+        )
         page.table(ttest, caption=f"Paired t test per data set over folds ({a} − {b})")
-        if roles.instance:
-            mc = fe.mcnemar(df, truth=roles.truth, pred=roles.pred, a=a, b=b,
-                            learner=roles.learner, instance=roles.instance,
-                            by=[roles.dataset, *([roles.repeat] if roles.repeat else [])],
-                            alpha=alpha)
-            page.table(mc, caption="McNemar test per data set, pooled over the folds (eq 2.33)")
+    if not roles.instance:
+        page.text("McNemar's test pairs single predictions: no instance column.", css="skip")
+        return
+    a, b = sorted(counts.labels[roles.learner].unique().to_list())
+    (mc,) = _collect(
+        fe.mcnemar(
+            lf,
+            truth=roles.truth,
+            pred=roles.pred,
+            a=a,
+            b=b,
+            learner=roles.learner,  # type: ignore[arg-type]
+            instance=roles.instance,
+            by=[roles.dataset, *([roles.repeat] if roles.repeat else [])],
+            alpha=alpha,
+        )
+    )
+    page.table(mc, caption="McNemar test per data set, pooled over the folds (eq 2.33)")

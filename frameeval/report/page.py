@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import polars as pl
 
@@ -30,7 +32,14 @@ table{border-collapse:collapse;font-size:.85em;margin:.6em 0 1.2em}
 th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right}
 th{background:#f6f6f6}td.text,th.text{text-align:left}
 .ref{color:#666;font-size:.9em}.note{background:#f7f7fb;border-left:3px solid #99c;padding:.4em .8em}
-.chart{margin:1em 0}nav a{margin-right:1em}
+.chart{margin:1em 0;max-width:100%;overflow-x:auto}.scroll{max-width:100%;overflow-x:auto}
+nav.toc{background:#fafafa;border:1px solid #eee;padding:.4em .8em;font-size:.92em}
+nav.toc ol{margin:.2em 0;padding-left:1.4em}nav.toc li{margin:.1em 0}
+h3{font-size:1.05em;margin:1.2em 0 .3em}caption{caption-side:top;text-align:left;color:#555;
+padding:.2em 0}section.answer{background:#f8fbff;border:1px solid #cfe0f5;border-radius:6px;
+padding:.2em 1.2em 1em;margin:1em 0}p.verdict{font-size:1.08em}.skip{color:#555;font-style:italic}
+p.download{margin:.2em 0 .6em;font-size:.9em}tr.rank td{background:#f6f6f6}
+details{margin:.3em 0}details>summary{cursor:pointer;font-weight:600}
 """
 
 
@@ -68,41 +77,94 @@ class Page:
     title: str
     _body: list[str] = field(default_factory=list)
     _specs: list[dict[str, Any]] = field(default_factory=list)
-    _toc: list[tuple[str, str]] = field(default_factory=list)
+    _toc: list[tuple[int, str, str]] = field(default_factory=list)
 
-    def heading(self, text: str, reference: str | None = None) -> None:
-        anchor = f"s{len(self._toc)}"
-        self._toc.append((anchor, text))
-        self._body.append(f'<h2 id="{anchor}">{html.escape(text)}</h2>')
+    def _anchor(self, text: str) -> str:
+        """A unique, readable anchor for a heading ("roc-p-r-and-cost-curves")."""
+        slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+        taken = {a for _, a, _ in self._toc}
+        anchor, n = slug, 2
+        while anchor in taken:
+            anchor, n = f"{slug}-{n}", n + 1
+        return anchor
+
+    def heading(self, text: str, reference: str | None = None, *, level: int = 2) -> str:
+        """A section heading (level 2) or sub-heading (level 3), listed in the table of
+        contents with an anchor; returns the anchor."""
+        anchor = self._anchor(text)
+        self._toc.append((level, anchor, text))
+        self._body.append(f'<h{level} id="{anchor}">{html.escape(text)}</h{level}>')
         if reference:
             self._body.append(f'<p class="ref">{html.escape(reference)}</p>')
+        return anchor
+
+    def raw(self, fragment: str) -> None:
+        """Append an HTML fragment built by frameeval itself (every user string in it escaped)."""
+        self._body.append(fragment)
+
+    def download(self, filename: str, mime: str, text: str, label: str | None = None) -> None:
+        """A link that saves ``text`` as ``filename``: embedded as a data URI, so offline."""
+        href = f"data:{mime};charset=utf-8,{quote(text, safe='')}"
+        self._body.append(
+            f'<p class="download"><a download="{html.escape(filename, quote=True)}" '
+            f'href="{href}">{html.escape(label or "Download " + filename)}</a></p>'
+        )
 
     def text(self, text: str, css: str | None = None) -> None:
         cls = f' class="{html.escape(css, quote=True)}"' if css else ""
         self._body.append(f"<p{cls}>{html.escape(text)}</p>")
 
-    def table(self, frame: pl.DataFrame, caption: str | None = None) -> None:
+    def table(
+        self,
+        frame: pl.DataFrame | None,
+        caption: str | None = None,
+        empty: str = "No rows.",
+        fold: int = 40,
+    ) -> None:
+        """A captioned table (at most 200 rows shown); ``empty`` stands in for no rows. A table
+        of more than ``fold`` rows is folded (``<details>``: its caption opens it)."""
+        if frame is not None and frame.height > fold:
+            label = f"{caption or 'Table'} ({frame.height:,} rows: open)"
+            self._body.append(f"<details><summary>{html.escape(label)}</summary>")
+            self._body.append(f'<div class="scroll">{table_html(frame)}</div></details>')
+            return
         if caption:
-            self._body.append(f"<h3>{html.escape(caption)}</h3>")
-        self._body.append(table_html(frame))
+            self._body.append(f'<p class="caption"><b>{html.escape(caption)}</b></p>')
+        if frame is None or frame.height == 0:
+            self._body.append(f'<p class="skip">{html.escape(empty)}</p>')
+            return
+        self._body.append(f'<div class="scroll">{table_html(frame)}</div>')
 
     def chart(self, chart: Any) -> None:
         spec = chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
         self._body.append(f'<div class="chart" id="chart{len(self._specs)}"></div>')
         self._specs.append(spec)
 
-    @property
-    def n_charts(self) -> int:
-        return len(self._specs)
+    def _toc_html(self) -> str:
+        """The table of contents: level-2 headings, their level-3 sub-headings nested."""
+        if not self._toc:
+            return ""
+        parts, open_sub = ["<ol>"], False
+        for i, (level, anchor, text) in enumerate(self._toc):  # loop-ok: a few headings
+            link = f'<a href="#{anchor}">{html.escape(text)}</a>'
+            if level == 2:
+                parts.append("</li></ol>" if open_sub else ("</li>" if i else ""))
+                parts.append(f"<li>{link}")
+                open_sub = False
+            else:
+                parts.append(f"<li>{link}</li>" if open_sub else f"<ol><li>{link}</li>")
+                open_sub = True
+        parts.append("</ol></li></ol>" if open_sub else "</li></ol>")
+        return f'<nav class="toc"><b>Contents</b>{"".join(parts)}</nav>'
 
     def render(self) -> str:
-        toc = "".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t in self._toc)
+        toc = self._toc_html()
         specs = script_json(self._specs)
         return (
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style>"
             f"<script>{javascript_bundle()}</script></head><body>"
-            f"<h1>{html.escape(self.title)}</h1><nav>{toc}</nav>{''.join(self._body)}"
+            f"<h1>{html.escape(self.title)}</h1>{toc}{''.join(self._body)}"
             f'<script type="application/json" id="frameeval-specs">{specs}</script>'
             "<script>(function(){var specs=JSON.parse(document.getElementById("
             "'frameeval-specs').textContent);var body=document.body,done=0,failed=0;"

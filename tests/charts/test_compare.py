@@ -4,6 +4,7 @@ heatmaps and metric distributions."""
 from __future__ import annotations
 
 import itertools
+import statistics
 
 import numpy as np
 import polars as pl
@@ -386,11 +387,15 @@ def test_rank_heatmap():
     spec = charts.rank_heatmap(ex.rank_table(), ex.average_ranks()).to_dict()
     rect, text = spec["layer"]
     assert rect["mark"]["type"] == "rect" and text["mark"]["type"] == "text"
-    assert rect["encoding"]["x"]["sort"] == {
-        "field": "__fe_value",
-        "op": "mean",
-        "order": "ascending",
+    # learners by mean rank over the blocks (not the average row): an explicit order, so that
+    # Vega-Lite does not drop it on the layered marks ("unioned domains" warning, issue 18)
+    table = ex.rank_table()
+    means = {
+        name: statistics.mean(table.filter(pl.col("learner") == name).get_column("rank"))
+        for name in table.get_column("learner").unique()
     }
+    assert rect["encoding"]["x"]["sort"] == sorted(means, key=lambda n: (means[n], n))
+    assert text["encoding"]["x"]["sort"] == rect["encoding"]["x"]["sort"]
     assert rect["encoding"]["y"]["sort"] == ["D1", "D2", "D3", "D4", "average rank"]
     assert rect["encoding"]["color"]["scale"]["domain"] == [1, 3]
     values = {(r["__fe_block"], r["learner"]): r["__fe_value"] for r in _data(spec)}
@@ -421,7 +426,12 @@ def test_metric_distribution():
     box, points = spec["spec"]["layer"]
     assert box["mark"]["type"] == "boxplot" and points["mark"]["type"] == "point"
     assert box["encoding"]["y"]["field"] == "accuracy"
-    assert box["encoding"]["x"]["sort"]["op"] == "median"
+    medians = {
+        name: statistics.median(scores.filter(pl.col("learner") == name).get_column("accuracy"))
+        for name in scores.get_column("learner").unique()
+    }
+    expected = sorted(medians, key=lambda n: (-medians[n], n))
+    assert box["encoding"]["x"]["sort"] == expected == points["encoding"]["x"]["sort"]
     assert points["encoding"]["xOffset"]["field"] == "__fe_jitter"
     assert {t["title"] for t in points["encoding"]["tooltip"]} == {
         "learner",
@@ -433,6 +443,7 @@ def test_metric_distribution():
     jitter = [r["__fe_jitter"] for r in _data(spec)]
     assert all(-0.5 <= j < 0.5 for j in jitter)
     no_points = charts.metric_distribution(scores, "accuracy", points=False).to_dict()
+    assert no_points["layer"][0]["encoding"]["x"]["axis"]["labelAngle"] == 0  # short names
     assert [layer["mark"]["type"] for layer in no_points["layer"]] == ["boxplot"]
 
 
@@ -444,3 +455,20 @@ def test_metric_distribution_needs_a_metric_when_ambiguous():
         charts.metric_distribution(scores, "f1").to_dict()["layer"][0]["encoding"]["y"]["field"]
         == "f1"
     )
+
+
+def test_long_learner_names_are_angled_not_truncated_or_colliding():
+    """Issue 18: names such as ``decision_treeknnlogistic_regression`` ran together."""
+    scores = ex.metric_table().with_columns(
+        pl.concat_str(pl.lit("a_rather_long_learner_name_"), "learner").alias("learner")
+    )
+    axis = charts.metric_distribution(scores, width=200).to_dict()["layer"][0]["encoding"]["x"][
+        "axis"
+    ]
+    assert axis["labelAngle"] == -40 and axis["labelAlign"] == "right"
+    assert axis["labelLimit"] >= 200 and axis["labelOverlap"] is False
+    ranks = ex.rank_table().with_columns(
+        pl.concat_str(pl.lit("a_rather_long_learner_name_"), "learner").alias("learner")
+    )
+    top = charts.rank_heatmap(ranks).to_dict()["layer"][0]["encoding"]["x"]["axis"]
+    assert top["labelAngle"] == -40 and top["labelAlign"] == "left"

@@ -84,3 +84,31 @@ def test_errors():
         charts.confusion_heatmap(ex.confusion_matrix(), normalize="rows")
     with pytest.raises(ColumnNotFoundError, match=r"column 'count' \(count=\) not found"):
         charts.confusion_heatmap(ex.confusion_matrix().drop("count"))
+
+
+def test_many_classes_fit_the_page_one_matrix_per_learner_wrapped():
+    """Issue 18: a 10-class grid of three learners was ~1,300 px wide in a 1,100 px page."""
+    import polars as pl
+
+    from frameeval.charts import _theme
+
+    labels = list(range(10))
+    matrix = pl.DataFrame(
+        {
+            "learner": [f"learner_{k}" for k in range(3) for _ in labels for _ in labels],
+            "actual": [a for _ in range(3) for a in labels for _ in labels],
+            "predicted": [p for _ in range(3) for _ in labels for p in labels],
+            "count": [1] * 300,
+        }
+    )
+    spec = charts.confusion_heatmap(matrix, normalize="true", facet="learner").to_dict()
+    width = spec["spec"]["width"]
+    assert width <= 320
+    columns = spec["columns"]
+    assert columns * (width + _theme.Y_AXIS + 20) + _theme.LEGEND <= 1100
+    assert [layer["mark"]["type"] for layer in spec["spec"]["layer"]] == ["rect", "text"]
+    compact = charts.confusion_heatmap(
+        matrix.with_columns(pl.col("actual") * 2, pl.col("predicted") * 2 + 1)
+    ).to_dict()  # 20 classes: numbers only in the tooltip
+    assert [layer["mark"]["type"] for layer in compact["spec"]["layer"]] == ["rect"]
+    assert "hover a cell" in compact["title"]["subtitle"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -262,14 +263,26 @@ def test_cost_lines_are_whole_segments_from_fpr_to_fnr(frames):
         pl.len(),
     )
     assert ends.get_column("len").to_list() == [2] * ends.height
-    assert ends.height == roc.height
-    rounded = [pl.col("fpr").round(12), pl.col("tpr").round(12)]
-    assert (
-        ends.select("learner", *rounded)
-        .join(roc.select("learner", *rounded), on=["learner", "fpr", "tpr"], how="anti")
-        .height
-        == 0
-    )
+    # only the segments forming the lower envelope are drawn: by duality (Drummond & Holte
+    # 2006) those of the ROC convex hull's vertices — oracle: scipy's ConvexHull of the ROC
+    # points plus (1, 0), which closes the hull below the ROC curve
+    from scipy.spatial import ConvexHull
+
+    for (learner,), part in roc.partition_by("learner", as_dict=True).items():
+        points = part.select("fpr", "tpr").unique().to_numpy()
+        closed = np.vstack([points, [[1.0, 0.0]]])
+        vertices = {tuple(np.round(closed[i], 12)) for i in ConvexHull(closed).vertices}
+        vertices.discard((1.0, 0.0))
+        # a trivial classifier's line only touches the envelope at an end when another hull
+        # vertex has FPR = 0 (resp. TPR = 1): it forms no piece of it
+        if any(f == 0 and t > 0 for f, t in vertices):
+            vertices.discard((0.0, 0.0))
+        if any(t == 1 and f < 1 for f, t in vertices):
+            vertices.discard((1.0, 1.0))
+        drawn = ends.filter(pl.col("learner") == learner).select(
+            pl.col("fpr").round(12), pl.col("tpr").round(12)
+        )
+        assert set(drawn.unique().iter_rows()) == vertices, learner
 
 
 def test_cost_lines_are_thinned_as_whole_segments():
@@ -277,7 +290,9 @@ def test_cost_lines_are_thinned_as_whole_segments():
         tpr=pl.col("fpr").sqrt()
     )
     lines = ex.cost_lines(roc.with_columns(g=pl.lit("a")), ["g"]).drop("g")
-    envelope = pl.DataFrame({"p_cost": [0.0, 0.5, 1.0], "norm_cost": [0.0, 0.2, 0.0]})
+    # a strictly concave ROC curve: every point is a hull vertex, so every line forms a piece
+    # of the envelope and the thinning (not the envelope filter) decides what is drawn
+    envelope = ex.cost_envelope(roc.with_columns(g=pl.lit("a")), ["g"]).drop("g")
     spec = charts.cost_curve(envelope, lines, max_points=1000).to_dict()
     rows = pl.DataFrame([r for r in _data(spec) if r["__fe_layer"] == "lines"])
     counts = rows.group_by("point").len().get_column("len")
@@ -299,3 +314,20 @@ def test_cost_curve_alone_and_errors(frames):
         ColumnNotFoundError, match=r"cost_curve\(\): column 'point' \(lines_point=\) not found"
     ):
         charts.cost_curve(envelope, _one(frames["lines"]).drop("point"))
+
+
+def test_pr_and_cost_labels_sit_beside_the_panels_clear_of_the_curves(frames):
+    """Issue 18: the BEP / expected-cost text sat under the curves; now it is drawn right of
+    each panel (pixel positions, no data scale), with facet spacing and the legend beyond it."""
+    spec = charts.pr(frames["pr"], break_even=frames["bep"], facet="dataset", width=300).to_dict()
+    text = [layer for layer in _layers(spec) if layer.get("mark", {}).get("type") == "text"
+            and layer["encoding"]["text"]["field"] == "__fe_text"][0]
+    assert text["encoding"]["x"]["scale"] is None and text["encoding"]["y"]["scale"] is None
+    assert text["mark"]["align"] == "left"
+    rows = [r for r in _data(spec) if r["__fe_layer"] == "summary"]
+    assert {r["__fe_x"] for r in rows} == {310.0}  # 10 px right of the 300 px panel
+    assert spec["spacing"]["column"] >= 20 + 6 * max(len(r["__fe_text"]) for r in rows)
+    cost = charts.cost_curve(frames["envelope"], expected_cost=frames["total"],
+                             facet="dataset").to_dict()
+    rows = [r for r in _data(cost) if r["__fe_layer"] == "summary"]
+    assert rows and all(r["__fe_x"] == 330.0 for r in rows)

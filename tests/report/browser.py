@@ -1,0 +1,149 @@
+"""Open a report in Debian's headless Chromium and measure what a reader would see.
+
+:func:`inspect` loads a copy of the report with a small probe injected first in ``<head>`` (so
+it sees everything the Vega bundle logs): it records every ``console.warn`` / ``console.error``
+and uncaught error, waits until every chart has rendered (or failed), then writes onto ``<body>``
+the document's scroll width, the viewport width, the widest chart (its drawn SVG next to the
+width of its container) and the console messages; ``--dump-dom`` returns them. Chromium's own
+console log (``--enable-logging=stderr``) is read too, so a message the probe could not see
+still fails the check. :func:`screenshot` saves a PNG of the top ``height`` pixels.
+Used by tests/report/test_browser.py and docs/make_report_images.py.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--virtual-time-budget=120000",
+    "--hide-scrollbars",
+]
+
+_PROBE = """<script>(function(){var log=[];window.__feLog=log;
+['warn','error'].forEach(function(level){var original=console[level];
+console[level]=function(){log.push(level+': '+Array.prototype.map.call(arguments,String).join(' '));
+return original.apply(console,arguments);};});
+window.addEventListener('error',function(e){log.push('uncaught: '+e.message);});
+function measure(){var b=document.body,n=+b.getAttribute('data-charts');
+var done=+(b.getAttribute('data-rendered')||0)+ +(b.getAttribute('data-errors')||0);
+if(!b.hasAttribute('data-charts')||done<n){return setTimeout(measure,50);}
+var widest=0,overflow=[],empty=0;document.querySelectorAll('div.chart').forEach(function(c){
+var svg=c.querySelector('svg');if(!svg){empty+=1;return;}
+var w=svg.getBoundingClientRect().width;widest=Math.max(widest,w);
+if(w>c.clientWidth+1){overflow.push(c.id+':'+Math.round(w)+'>'+c.clientWidth);}});
+b.setAttribute('data-probe',JSON.stringify({scrollWidth:document.documentElement.scrollWidth,
+innerWidth:window.innerWidth,widest:Math.round(widest),overflow:overflow,empty:empty,
+log:log}));}
+window.addEventListener('load',function(){setTimeout(measure,0);});})();</script>"""
+
+
+@dataclass
+class Seen:
+    """What the probe measured in one viewport."""
+
+    charts: int
+    rendered: int
+    errors: int
+    scroll_width: int
+    inner_width: int
+    widest_chart: int
+    overflowing_charts: list[str]
+    charts_without_svg: int
+    console: list[str]
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert found, "Debian's chromium is required for the browser test (.ci/run installs it)"
+    return found
+
+
+def _probed_copy(report: Path, directory: Path) -> Path:
+    text = report.read_text(encoding="utf-8")
+    copy = directory / report.name
+    copy.write_text(text.replace("<head>", "<head>" + _PROBE, 1), encoding="utf-8")
+    return copy
+
+
+def _console_lines(stderr: str) -> list[str]:
+    """Console messages Chromium logged (``:CONSOLE(`` lines) at warning level or above."""
+    found = []
+    for line in stderr.splitlines():  # loop-ok: a log of a few lines
+        if ":CONSOLE" in line and not re.search(r":(INFO|VERBOSE\d*):CONSOLE", line):
+            found.append(line)
+    return found
+
+
+def inspect(report: Path, width: int, height: int = 1000) -> Seen:
+    """Load ``report`` at a ``width`` × ``height`` viewport; return what the probe measured."""
+    with tempfile.TemporaryDirectory(prefix="frameeval-browser-") as tmp:
+        directory = Path(tmp)
+        copy = _probed_copy(report, directory)
+        done = subprocess.run(
+            [
+                chromium(),
+                *FLAGS,
+                f"--user-data-dir={directory / 'profile'}",
+                f"--window-size={width},{height}",
+                "--enable-logging=stderr",
+                "--v=0",
+                "--dump-dom",
+                copy.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+    # the body tag with attributes (the inlined bundle holds bare "<body>" strings)
+    body = re.search(r'<body((?:\s+[\w-]+="[^"]*")+)\s*>', done.stdout)
+    assert body, "no <body> in the dumped DOM"
+    attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', body.group(1)))
+    assert "data-probe" in attrs, f"the probe did not finish: {attrs}"
+    probe = json.loads(html.unescape(attrs["data-probe"]))
+    return Seen(
+        charts=int(attrs.get("data-charts", 0)),
+        rendered=int(attrs.get("data-rendered", 0)),
+        errors=int(attrs.get("data-errors", 0)),
+        scroll_width=probe["scrollWidth"],
+        inner_width=probe["innerWidth"],
+        widest_chart=probe["widest"],
+        overflowing_charts=probe["overflow"],
+        charts_without_svg=probe["empty"],
+        console=probe["log"] + _console_lines(done.stderr),
+    )
+
+
+def screenshot(report: Path, path: Path, width: int, height: int) -> Path:
+    """A PNG of the top ``height`` pixels of ``report`` at a ``width`` px wide viewport."""
+    with tempfile.TemporaryDirectory(prefix="frameeval-browser-") as tmp:
+        subprocess.run(
+            [
+                chromium(),
+                *FLAGS,
+                f"--user-data-dir={Path(tmp) / 'profile'}",
+                f"--window-size={width},{height}",
+                f"--screenshot={path}",
+                report.resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+    return path

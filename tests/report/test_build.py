@@ -1,0 +1,171 @@
+"""The report's numbers: the streamed count tables (rows per data set × learner × split × truth ×
+pred, and per data set × learner × truth × distinct score) carry every result exactly — the
+library's functions with ``weight=`` on them equal the same functions on the rows (oracle: the
+rows themselves, and scikit-learn for AUC), grouped, on randomized data."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import frameeval as fe
+from frameeval.report.build import STEPS, N, build_report, count_tables
+from frameeval.report.roles import Roles
+
+ROLES = dict(
+    truth="truth",
+    pred="pred",
+    score="score",
+    learner="learner",
+    dataset="dataset",
+    fold="fold",
+    instance="instance",
+)
+
+
+def _frame(seed: int, datasets: int, learners: int, rows: int) -> pl.DataFrame:
+    """Random grouped results: data set 0 has 3 classes (no curves), the others are binary."""
+    rng = np.random.default_rng(seed)
+    n = datasets * learners * rows
+    d = np.repeat(np.arange(datasets), learners * rows)
+    k = np.where(d == 0, 3, 2) if datasets > 1 else np.full(n, 2)
+    truth = rng.integers(0, 1 << 20, n) % k
+    pred = np.where(rng.random(n) < 0.7, truth, rng.integers(0, 1 << 20, n) % k)
+    return pl.DataFrame(
+        {
+            "dataset": [f"d{x}" for x in d],
+            "learner": [f"l{x}" for x in np.tile(np.repeat(np.arange(learners), rows), datasets)],
+            "fold": np.tile(np.arange(rows) % 3, datasets * learners),
+            "instance": np.tile(np.arange(rows), datasets * learners),
+            "truth": truth,
+            "pred": pred,
+            "score": rng.integers(0, 12, n) / 11.0,  # ties, as real scores have
+        }
+    ).sample(fraction=1.0, shuffle=True, seed=seed)  # row order must not matter
+
+
+@settings(max_examples=12)
+@given(
+    seed=st.integers(0, 10_000),
+    datasets=st.integers(1, 3),
+    learners=st.integers(1, 3),
+    rows=st.integers(6, 40),
+)
+def test_count_tables_carry_every_result_exactly(seed, datasets, learners, rows) -> None:
+    df = _frame(seed, datasets, learners, rows)
+    counts = count_tables(df.lazy(), Roles(**ROLES))
+    keys = ["dataset", "learner"]
+    assert counts.labels[N].sum() == df.height  # every row counted once
+    weighted = fe.classification_report(
+        counts.labels, truth="truth", pred="pred", by=keys, weight=N
+    )
+    plain = fe.classification_report(df, truth="truth", pred="pred", by=keys)
+    assert_frame_equal(
+        weighted.drop("support"), plain.drop("support"), rel_tol=1e-12, abs_tol=1e-12
+    )
+    assert (weighted["support"] == plain["support"].cast(weighted["support"].dtype)).all()
+    matrix = fe.confusion_matrix(counts.labels, truth="truth", pred="pred", by=keys, weight=N)
+    expected = fe.confusion_matrix(df, truth="truth", pred="pred", by=keys)
+    assert matrix["count"].cast(pl.Int64).equals(expected["count"].cast(pl.Int64))
+    binary = sorted(
+        df.filter(pl.col("truth").n_unique().over("dataset") == 2)["dataset"].unique().to_list()
+    )
+    assert counts.binary == counts.scored == binary
+    if not binary:
+        assert counts.scores is None
+        return
+    rows_binary = df.filter(pl.col("dataset").is_in(binary))
+    got = fe.ranking_report(counts.scores, truth="truth", score="score", by=keys, weight=N)
+    want = fe.ranking_report(rows_binary, truth="truth", score="score", by=keys)
+    assert_frame_equal(got, want, rel_tol=1e-12, abs_tol=1e-12)
+    from sklearn.metrics import roc_auc_score
+
+    for (dataset, learner), part in rows_binary.partition_by(keys, as_dict=True).items():
+        if part["truth"].n_unique() == 2:  # the oracle, per group
+            auc = got.filter((pl.col("dataset") == dataset) & (pl.col("learner") == learner))
+            assert abs(auc["roc_auc"][0] - roc_auc_score(part["truth"], part["score"])) < 1e-9
+
+
+def test_lazy_and_eager_input_give_the_same_page(small_results) -> None:
+    lazy = build_report(small_results.lazy(), Roles(**ROLES, repeat="repeat")).render()
+    eager = build_report(small_results, Roles(**ROLES, repeat="repeat")).render()
+    assert lazy == eager
+
+
+def test_progress_is_told_every_step_in_order(small_results) -> None:
+    said: list[str] = []
+    build_report(small_results, Roles(**ROLES, repeat="repeat"), progress=said.append)
+    assert said == list(STEPS)
+
+
+def test_sections_that_do_not_apply_say_why(small_results) -> None:
+    text = build_report(small_results, Roles(**ROLES, repeat="repeat")).render()
+    assert (
+        "ROC, P-R and cost curves: binary data sets with a score on every row only; iris "
+        "has 3+ classes — see the macro / micro table."
+    ) in text
+    assert (
+        "Paired t test and McNemar&#x27;s test (§2.4.1–2.4.2) compare exactly two learners; "
+        "here there are 3" in text
+    )
+    # the §2.4 heading promises only the tests it shows
+    assert "Comparing learners: Friedman and Nemenyi tests</h2>" in text
+    two = small_results.filter(pl.col("learner").is_in(["knn", "naive_bayes"]))
+    text = build_report(two, Roles(**ROLES, repeat="repeat")).render()
+    assert "Comparing two learners: paired t test and McNemar&#x27;s test</h2>" in text
+    assert "McNemar test per data set" in text
+
+
+def test_score_decimals_round_the_scores_and_say_so(small_results) -> None:
+    text = build_report(small_results, Roles(**ROLES, repeat="repeat"), score_decimals=1).render()
+    assert "Scores are rounded to 1 decimals" in text
+
+
+def test_the_page_has_a_table_of_contents_with_anchors(small_results) -> None:
+    text = build_report(small_results, Roles(**ROLES, repeat="repeat")).render()
+    toc = re.search(r'<nav class="toc">(.*?)</nav>', text).group(1)
+    anchors = re.findall(r'href="#([\w-]+)"', toc)
+    assert anchors[:3] == ["the-answer", "which-learner-is-best-on-accuracy", "data"]
+    for anchor in anchors:
+        assert text.count(f'id="{anchor}"') == 1
+
+
+def test_the_csv_download_is_the_results_table(small_results) -> None:
+    from urllib.parse import unquote
+
+    text = build_report(small_results, Roles(**ROLES, repeat="repeat")).render()
+    href = re.search(
+        r'download="results-accuracy.csv" href="data:text/csv;charset=utf-8,([^"]*)"', text
+    ).group(1)
+    csv = pl.read_csv(unquote(href).encode())
+    assert csv.columns == ["dataset", "learner", "accuracy", "average_rank"]
+    per_fold = small_results.group_by("dataset", "learner", "repeat", "fold").agg(
+        fe.accuracy("truth", "pred")
+    )
+    expected = per_fold.group_by("dataset", "learner").agg(pl.col("accuracy").mean())
+    joined = csv.join(expected, on=["dataset", "learner"], suffix="_rows")
+    assert joined.height == expected.height == 6
+    assert (joined["accuracy"] - joined["accuracy_rows"]).abs().max() < 1e-12
+
+
+def test_a_200k_row_partitioned_study_streams_into_a_small_page(tmp_path) -> None:
+    """The main job at a suite-friendly size (the 20M-row run is in benchmarks/): Parquet
+    files, no per-row data in the page, every chart's data under Altair's 5,000-row limit."""
+    from benchmarks.study import generate
+
+    paths = generate(tmp_path / "study", datasets=4, learners=5, folds=5, instances=2_000)
+    assert pl.scan_parquet(paths).select(pl.len()).collect().item() == 200_000
+    out = fe.write_report(pl.scan_parquet(paths), tmp_path / "report.html")
+    text = out.read_text(encoding="utf-8")
+    assert len(text.encode()) < 5 * 2**20
+    specs = json.loads(re.search(r'id="frameeval-specs">(.*?)</script>', text, re.S).group(1))
+    for spec in specs:
+        for rows in spec.get("datasets", {}).values():
+            assert len(rows) <= 5_000
+    assert '<h2 id="roc-p-r-and-cost-curves">' in text and "200,000 predictions" in text
