@@ -146,7 +146,7 @@ def answer(
         higher_is_better=higher_is_better,
         alpha=alpha,
     )
-    cd = float(pairs["cd"][0])
+    cd = float(pairs["critical_value"][0])
     best = ranks.row(0, named=True)
     differ = pairs.filter(pl.col("reject")).sort(
         pl.col("rank_difference").abs(), "a", "b", descending=[True, False, False]
