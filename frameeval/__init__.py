@@ -46,10 +46,21 @@ from frameeval.curves import (
 )
 from frameeval.decompose import bias_variance, bootstrap_predictions
 from frameeval.evaluate import evaluate, learning_curve, validation_curve
+from frameeval.measure_set import measures
 from frameeval.exceptions import FrameEvalError
 from frameeval.metrics import (
     MEASURES,
+    Measure,
     accuracy,
+    balanced_accuracy,
+    cohen_kappa,
+    markedness,
+    mcc,
+    measure_table,
+    npv,
+    register,
+    specificity,
+    youden_j,
     average_precision,
     cost_error,
     error_rate,
@@ -83,6 +94,17 @@ from frameeval.uncertainty import (
 
 __all__ = [
     "MEASURES",
+    "Measure",
+    "balanced_accuracy",
+    "cohen_kappa",
+    "markedness",
+    "mcc",
+    "measure_table",
+    "measures",
+    "npv",
+    "register",
+    "specificity",
+    "youden_j",
     "FrameEvalError",
     "__version__",
     "accuracy",
