@@ -34,11 +34,14 @@ from frameeval.curves import (
 from frameeval.decompose import bias_variance, bootstrap_predictions
 from frameeval.evaluate import evaluate, learning_curve, validation_curve
 from frameeval.exceptions import FrameEvalError
-from frameeval.metrics.probability import brier_score, log_loss
+from frameeval.measure_set import measures
 from frameeval.metrics import (
     MEASURES,
+    Measure,
     accuracy,
     average_precision,
+    balanced_accuracy,
+    cohen_kappa,
     cost_error,
     error_rate,
     f1,
@@ -46,18 +49,26 @@ from frameeval.metrics import (
     fnr,
     fpr,
     mae,
+    markedness,
+    mcc,
+    measure_table,
     mse,
     normalized_cost,
+    npv,
     p_cost,
     pr_auc,
     precision,
     rank_loss,
     recall,
+    register,
     rmse,
     roc_auc,
+    specificity,
     tnr,
     tpr,
+    youden_j,
 )
+from frameeval.metrics.probability import brier_score, log_loss
 
 # a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
 best_threshold = _dask_form(best_threshold)
@@ -160,6 +171,13 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
+    from frameeval.calibration import (
+        brier_decomposition,
+        calibration_curve,
+        calibration_error,
+        multiclass_brier_score,
+        multiclass_log_loss,
+    )
     from frameeval.compare import (  # type: ignore[no-redef]
         Comparison,
         average_ranks,
@@ -192,13 +210,6 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         t_test,
         wilcoxon,
     )
-    from frameeval.calibration import (
-        brier_decomposition,
-        calibration_curve,
-        calibration_error,
-        multiclass_brier_score,
-        multiclass_log_loss,
-    )
     from frameeval.report import report as write_report
     from frameeval.uncertainty import (
         bootstrap_ci,
@@ -214,10 +225,12 @@ __all__ = [
     "Comparison",
     "FrameEvalError",
     "MEASURES",
+    "Measure",
     "__version__",
     "accuracy",
     "average_precision",
     "average_ranks",
+    "balanced_accuracy",
     "bayes_correlated_t",
     "bayes_signed_rank",
     "bergmann_hommel",
@@ -238,6 +251,7 @@ __all__ = [
     "charts",
     "classification_report",
     "cliques",
+    "cohen_kappa",
     "collect",
     "compare",
     "compare_learners",
@@ -270,7 +284,11 @@ __all__ = [
     "log_loss",
     "macro_micro",
     "mae",
+    "markedness",
+    "mcc",
     "mcnemar",
+    "measure_table",
+    "measures",
     "mse",
     "multiclass_brier_score",
     "multiclass_log_loss",
@@ -278,6 +296,7 @@ __all__ = [
     "nemenyi",
     "nemenyi_q",
     "normalized_cost",
+    "npv",
     "p_cost",
     "paired_t_test",
     "pr_auc",
@@ -289,6 +308,7 @@ __all__ = [
     "rank_table",
     "ranking_report",
     "recall",
+    "register",
     "report",
     "results_table",
     "rmse",
@@ -298,6 +318,7 @@ __all__ = [
     "roc_curve",
     "shaffer",
     "skillings_mack",
+    "specificity",
     "split",
     "t_test",
     "tnr",
@@ -305,4 +326,5 @@ __all__ = [
     "validation_curve",
     "wilcoxon",
     "write_report",
+    "youden_j",
 ]

@@ -136,13 +136,14 @@ def resolve_pos_label(schema: pl.Schema, func: str, truth: str, pos_label: Any) 
 
 
 def label_expr(column: str, schema: pl.Schema) -> pl.Expr:
-    """The label column as compared by frameeval: categoricals / enums as strings, numeric labels
-    as Int64 (so truth and pred of different numeric dtypes share one label dtype)."""
+    """The label column as compared by frameeval: categoricals / enums as strings, every
+    numeric label as Int64 (so truth and pred of different integer dtypes — UInt64 beside Int8,
+    say — share one documented label dtype; floats are checked to be integral, UInt64 values
+    to fit in Int64, by :meth:`Checks.label` and :meth:`Checks.fits_int64`)."""
     dtype = schema[column]
     if isinstance(dtype, pl.Categorical | pl.Enum):
         return pl.col(column).cast(pl.String)
-    if dtype.is_float() or (dtype.is_integer() and dtype != pl.UInt64):
-        # one label dtype for truth and pred; float labels are checked to be integral
+    if dtype.is_float() or dtype.is_integer():
         return pl.col(column).cast(pl.Int64, strict=False)
     return pl.col(column)
 
@@ -217,7 +218,6 @@ class _Check:
     error: type[FrameEvalError]
     message: str  # "<func>(): column 'x' (role=) must ..., got <value>"
     scope: str = "group"  # "group": per by-group; "total": summed over the whole frame
-    total_ok_if_positive: bool = False  # "total" checks fail when the count is 0 (absence)
     example: pl.Expr | None = None  # per-row value; the smallest offending one is reported
     count: pl.Expr | None = None  # a cheaper aggregate equal to bad.sum(), if there is one
 
@@ -279,6 +279,33 @@ class Checks:
                 example=pl.col(column),
             )
 
+    def fits_int64(self, column: str, role: str, dtype: pl.DataType) -> None:
+        """Integer labels are compared as Int64: a UInt64 (or UInt128/Int128) value beyond
+        Int64's range is an error, never a silent wrap."""
+        if dtype.is_integer() and dtype not in (
+            pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32
+        ):
+            outside = pl.col(column).cast(pl.Int64, strict=False).is_null() & pl.col(
+                column
+            ).is_not_null()
+            self._add(
+                outside,
+                UnknownLabelError,
+                f"column {column!r} ({role}=) holds integer labels compared as Int64, so they "
+                "must lie in [-2^63, 2^63), got",
+                example=pl.col(column),
+            )
+
+    def within_unit(self, column: str, role: str) -> None:
+        """A probability: every value in [0, 1]."""
+        value = pl.col(column).cast(pl.Float64)
+        self._add(
+            (value < 0) | (value > 1),
+            InvalidValueError,
+            f"column {column!r} ({role}=) must be a probability in [0, 1], got",
+            example=value,
+        )
+
     def non_negative(self, column: str, role: str) -> None:
         self._add(
             pl.col(column) < 0,
@@ -315,7 +342,7 @@ class Checks:
 
     def present(self, expr: pl.Expr, message: str) -> None:
         """Fails when no row of the whole frame satisfies ``expr`` (e.g. pos_label absent)."""
-        self._add(expr, UnknownLabelError, message, scope="total", total_ok_if_positive=True)
+        self._add(expr, UnknownLabelError, message, scope="total")
 
     # -- aggregating -----------------------------------------------------------------------
     def aggs(self) -> list[pl.Expr]:
@@ -367,36 +394,13 @@ class Checks:
                     value = pl.col(c.name + "_value").min()
                     value = value.over(by) if by else value
                     message += " {}"
-                    args.insert(0, value.cast(pl.String).fill_null("null"))
-                text = pl.format(
-                    f"frameeval[{c.error.__name__}]: {message} ({{}} rows){{}}.", *args
-                )
-                guards.append(pl.when(count > 0).then(text))
+                    args.insert(0, value)
+                guards.append(failure(count > 0, c.error, f"{message} ({{}} rows){{}}.", *args))
             else:
                 total = pl.col(c.name).sum()
-                guards.append(
-                    pl.when(total == 0).then(pl.lit(f"frameeval[{c.error.__name__}]: {c.message}."))
-                )
-        failed = pl.coalesce(guards).cast(pl.Int8, strict=True)
+                guards.append(failure(total == 0, c.error, f"{c.message}."))
+        failed = raise_on(*guards)
         return stats.filter(failed.is_null()).drop(self.names)
-
-    def guard(self) -> pl.Expr:
-        """An aggregate expression that is null, or raises when a check fails.
-
-        For expression builders used inside a user's ``group_by().agg()``, where frameeval does
-        not see the keys: the message names the column and value, not the group.
-        """
-        guards = []
-        for c in self._checks:
-            count = c.bad.fill_null(False).sum()
-            if c.scope == "group":
-                text = pl.format(
-                    f"frameeval[{c.error.__name__}]: {c.message} ({{}} rows).", count
-                )
-                guards.append(pl.when(count > 0).then(text))
-        if not guards:
-            return pl.lit(None, dtype=pl.Int8)
-        return pl.coalesce(guards).cast(pl.Int8, strict=True)
 
 
 def _group_text(by: Sequence[str]) -> pl.Expr:
@@ -419,20 +423,50 @@ def check_unique(
     where that pass is part of the computation anyway.
     """
     counts = lf.group_by(keys).agg(pl.len().cast(pl.Int64).alias("__frameeval_n"))
-    text = pl.format(
-        f"frameeval[DuplicateKeyError]: {func}(): rows must be unique per {list(keys)} ({why}), "
-        "got {} rows for {}.",
-        pl.col("__frameeval_n"),
-        pl.concat_str(
-            [pl.concat_str([pl.lit(f"{k}="), pl.col(k).cast(pl.String).fill_null("null")])
-             for k in keys],
-            separator=", ",
-        ),
+    where = pl.concat_str(
+        [pl.concat_str([pl.lit(f"{k}="), pl.col(k).cast(pl.String).fill_null("null")])
+         for k in keys],
+        separator=", ",
     )
+    n = pl.col("__frameeval_n")
     bad = counts.filter(
-        pl.when(pl.col("__frameeval_n") > 1).then(text).cast(pl.Int8, strict=True).is_null()
+        plan_error(n > 1, DuplicateKeyError,
+                   f"{func}(): rows must be unique per {list(keys)} ({why}), got {{}} rows for {{}}.",
+                   n, where).is_null()
     )
     return lf.join(bad.select(keys), on=list(keys), how="semi", nulls_equal=True)
+
+
+def failure(condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr) -> pl.Expr:
+    """THE guard primitive: null where ``condition`` is false, else the error's text.
+
+    ``message`` is the full text (``"<func>(): <what> <rule>, got {}."``) with ``{}`` filled from
+    ``args`` (nulls print as ``null``). Combine failures with :func:`raise_on`; every in-plan
+    check of frameeval (frame functions, expression builders, comparison tests) is built from
+    these two functions, so a failed check always reads ``frameeval[<ErrorClass>]: <message>``
+    and :func:`frameeval.collect` always re-raises it as that class.
+    """
+    values = [a.cast(pl.String).fill_null("null") for a in args]
+    head = f"frameeval[{error.__name__}]: {message}"
+    text = pl.format(head, *values) if values else pl.lit(head)
+    return pl.when(condition).then(text)
+
+
+def raise_on(*failures: pl.Expr) -> pl.Expr:
+    """Null when every failure is null; raising (in the plan) with the first failure's text.
+
+    The text is cast to Int8 strictly, which fails, and the Polars error carries the text; this
+    is the only way a lazy plan can raise with a message of ours (Polars has no raise
+    expression, and a Python callback per group is 70x slower).
+    """
+    if not failures:
+        return pl.lit(None, dtype=pl.Int8)
+    first = failures[0] if len(failures) == 1 else pl.coalesce(list(failures))
+    return first.cast(pl.Int8, strict=True)
+
+
+def _is(column: str, selector: Any) -> pl.Expr:
+    return pl.dtype_of(column).matches(selector)
 
 
 def expression_guard(
@@ -440,56 +474,108 @@ def expression_guard(
     *,
     labels: Iterable[tuple[str, str]] = (),
     numbers: Iterable[tuple[str, str]] = (),
-    weight: str | None = None,
     probabilities: Iterable[tuple[str, str]] = (),
+    weight: str | None = None,
+    positive: tuple[str, str | None, Any] | None = None,
+    binary_only: bool = False,
 ) -> pl.Expr:
-    """Guard for an expression builder: null while the group is valid, raising otherwise.
+    """Guard of an expression builder: null while the group is valid, raising otherwise.
 
-    Checks: no nulls in ``labels`` columns; no null/NaN/inf in ``numbers``, ``probabilities``
-    and ``weight``; ``probabilities`` in [0, 1]; ``weight`` >= 0. Dtypes are unknown when an
-    expression is built, so NaN/inf go through a Float64 cast. The conditions are a few cheap aggregations (``null_count`` is free where a
-    column has no validity mask); the messages are static text chosen per group.
+    The same rules as the frame functions' checks, decided inside the plan (a builder does not
+    see the schema): label columns must be label-like (:data:`LABEL_DTYPES`), complete, and
+    integral when float; ``numbers`` (scores, regression values) and ``weight`` numeric (never
+    string or boolean: a string score is an error, never ranked) and finite; ``probabilities``
+    in [0, 1]; ``weight`` >= 0. ``positive=(truth, pred, pos_label)``: a string truth column
+    needs ``pos_label=``, whose type must match; with ``binary_only`` truth and pred must hold
+    at most one class besides the positive one (``average="binary"``; scikit-learn raises too).
     """
-    cases: list[tuple[pl.Expr, str]] = []
+    import polars.selectors as cs
+
+    cases: list[pl.Expr] = []
+
+    def fail(condition: pl.Expr, error: type[FrameEvalError], text: str, *args: pl.Expr) -> None:
+        cases.append(failure(condition, error, f"{func}(): {text}", *args))
+
+    label_like = cs.numeric() | cs.string() | cs.boolean() | cs.categorical() | cs.enum()
     for column, role in labels:
-        cases.append((pl.col(column).null_count() > 0, _message(
-            MissingValueError, func, f"column {column!r} ({role}=) must not contain nulls, got null")))
-    probabilities = list(probabilities)
+        fail(~_is(column, label_like), InvalidDtypeError,
+             f"column {column!r} ({role}=) must be {LABEL_DTYPES}, got {{}}.",
+             pl.dtype_of(column).display())
+        fail(pl.col(column).null_count() > 0, MissingValueError,
+             f"column {column!r} ({role}=) must not contain nulls, got null.")
+        as_float = pl.col(column).cast(pl.Float64, strict=False)
+        is_float = _is(column, cs.float())
+        fail(is_float & as_float.is_nan().any(), MissingValueError,
+             f"column {column!r} ({role}=) must not contain NaN, got NaN.")
+        fail(is_float & as_float.is_infinite().any(), MissingValueError,
+             f"column {column!r} ({role}=) must be finite, got inf or -inf.")
+        fractional = as_float.filter(as_float.is_finite() & (as_float != as_float.round(0)))
+        fail(is_float & (fractional.len() > 0), UnknownLabelError,
+             f"column {column!r} ({role}=) is float, so its labels must be integral, got {{}}.",
+             fractional.min())
     for column, role in [*numbers, *probabilities, *([(weight, "weight")] if weight else [])]:
-        cases.append((pl.col(column).null_count() > 0, _message(
-            MissingValueError, func, f"column {column!r} ({role}=) must not contain nulls, got null")))
-        cases.append((~pl.col(column).cast(pl.Float64).is_finite().all(), _message(
-            MissingValueError, func, f"column {column!r} ({role}=) must be finite, got NaN or inf")))
+        fail(~_is(column, cs.numeric()), InvalidDtypeError,
+             f"column {column!r} ({role}=) must be numeric (integer or float), got {{}}.",
+             pl.dtype_of(column).display())
+        fail(pl.col(column).null_count() > 0, MissingValueError,
+             f"column {column!r} ({role}=) must not contain nulls, got null.")
+        as_float = pl.col(column).cast(pl.Float64, strict=False)
+        fail(_is(column, cs.float()) & ~as_float.is_finite().all(), MissingValueError,
+             f"column {column!r} ({role}=) must be finite, got NaN or inf.")
     for column, role in probabilities:
-        value = pl.col(column).cast(pl.Float64)
-        cases.append(((value.min() < 0) | (value.max() > 1), _message(
-            InvalidValueError, func,
-            f"column {column!r} ({role}=) must be a probability in [0, 1], got a value outside it")))
+        as_float = pl.col(column).cast(pl.Float64, strict=False)
+        outside = as_float.filter((as_float < 0) | (as_float > 1))
+        fail(outside.len() > 0, InvalidValueError,
+             f"column {column!r} ({role}=) must be a probability in [0, 1], got {{}}.",
+             outside.first())
     if weight:
-        cases.append((pl.col(weight).min() < 0, _message(
-            NegativeValueError, func, f"column {weight!r} (weight=) must be >= 0, got a negative value")))
-    if not cases:
-        return pl.lit(None, dtype=pl.Int8)
-    chain: Any = pl
-    for condition, message in cases:
-        chain = chain.when(condition).then(pl.lit(message))
-    return chain.cast(pl.Int8, strict=True)
+        lowest = pl.col(weight).cast(pl.Float64, strict=False).min()
+        fail(lowest < 0, NegativeValueError,
+             f"column {weight!r} (weight=) must be >= 0, got {{}}.", lowest)
+    if positive is not None:
+        truth, pred, pos_label = positive
+        textual = _is(truth, cs.string() | cs.categorical() | cs.enum())
+        dtype = pl.dtype_of(truth).display()
+        if pos_label is None:
+            fail(textual, InvalidParameterError,
+                 f"pos_label= is required for string labels in column {truth!r}, got None.")
+        elif isinstance(pos_label, str):
+            fail(~textual, InvalidDtypeError,
+                 f"pos_label must match the dtype of column {truth!r} ({{}}), got "
+                 f"{pos_label!r} (str).", dtype)
+        else:
+            fail(textual, InvalidDtypeError,
+                 f"pos_label must match the dtype of column {truth!r} ({{}}), got "
+                 f"{pos_label!r} ({type(pos_label).__name__}).", dtype)
+        if binary_only:
+            from frameeval.metrics._stats import positive_of
+
+            pos = positive_of(truth, pos_label)
+            sides = [truth] if pred is None else [truth, pred]
+            others = [pl.col(c).filter(pl.col(c) != pos) for c in sides]
+            lows = [o.min() for o in others]
+            highs = [o.max() for o in others]
+            third = pl.lit(False)
+            for low, high in zip(lows, highs, strict=True):
+                third = third | (low != high).fill_null(False)
+            if len(lows) == 2:
+                third = third | (lows[0] != lows[1]).fill_null(False)
+            fail(third, InvalidParameterError,
+                 "average='binary' needs two classes (pos_label and one other), got classes "
+                 "{} and {} besides the positive one; pass average='macro', 'micro' or "
+                 "'weighted'.",
+                 pl.min_horizontal(*lows), pl.max_horizontal(*highs))
+    return raise_on(*cases)
 
 
 def plan_error(condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr) -> pl.Expr:
     """An in-plan check: null where ``condition`` is false, raising where it is true.
 
-    ``message`` is the full text (``"<func>(): <what> <rule>, got {}."``) with ``{}`` placeholders
-    filled from ``args`` (nulls print as ``null``). Use it as ``frame.filter(plan_error(...)
-    .is_null())`` on a small statistics frame that the plan needs anyway; when the condition holds
-    for some row, collecting raises a Polars error carrying the message, which
-    :func:`frameeval.collect` re-raises as ``error``.
+    ``raise_on(failure(...))``. Use it as ``frame.filter(plan_error(...).is_null())`` on a small
+    statistics frame that the plan needs anyway; collecting raises a Polars error carrying the
+    message, which :func:`frameeval.collect` re-raises as ``error``.
     """
-    values = [a.cast(pl.String).fill_null("null") for a in args]
-    text = pl.format(f"frameeval[{error.__name__}]: {message}", *values) if values else pl.lit(
-        f"frameeval[{error.__name__}]: {message}"
-    )
-    return pl.when(condition).then(text).cast(pl.Int8, strict=True)
+    return raise_on(failure(condition, error, message, *args))
 
 
 def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
@@ -502,10 +588,6 @@ def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
     return value + guard.fill_null(0).cast(pl.Float64)
 
 
-def _message(error: type[FrameEvalError], func: str, text: str) -> str:
-    return f"frameeval[{error.__name__}]: {func}(): {text}."
-
-
 __all__ = [
     "Checks",
     "DuplicateKeyError",
@@ -516,6 +598,8 @@ __all__ = [
     "check_unique",
     "check_zero_division",
     "expression_guard",
+    "failure",
+    "raise_on",
     "label_expr",
     "plan_error",
     "require_columns",

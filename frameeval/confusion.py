@@ -26,18 +26,37 @@ from frameeval._validate import (
     check_zero_division,
     label_dtype,
     label_expr,
+    plan_error,
     require_columns,
     resolve_pos_label,
 )
-from frameeval.exceptions import ColumnNotFoundError, InvalidDtypeError, InvalidParameterError
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    InvalidDtypeError,
+    InvalidParameterError,
+    UnknownLabelError,
+)
+from frameeval.metrics._stats import BinaryCounts, ClassTable, class_table, ratio
+from frameeval.metrics.classification import F1, FBETA, PRECISION, RECALL, harmonic
+from frameeval.metrics.measure import Measure
 
-__all__ = ["classification_report", "confusion_matrix", "cost_sensitive_error", "macro_micro"]
+__all__ = [
+    "classification_report",
+    "confusion_matrix",
+    "cost_sensitive_error",
+    "count_table",
+    "macro_micro",
+    "prepare_labels",
+]
 
 
 # ---------------------------------------------------------------------------------------------
 # the shared kernel
 # ---------------------------------------------------------------------------------------------
-def _prepare(
+OUTPUTS = ("actual", "predicted", "count")
+
+
+def prepare_labels(
     data: IntoFrame,
     func: str,
     truth: str,
@@ -45,22 +64,28 @@ def _prepare(
     by: Keys,
     weight: str | None,
     extra_keys: Sequence[str] = (),
+    outputs: Sequence[str] = OUTPUTS,
 ) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema, Checks]:
+    """The door of every label frame function: schema checks (free) and the data checks that
+    :func:`count_table` aggregates in its one pass."""
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
     require_columns(schema, func, truth=truth, pred=pred, by=keys, weight=weight)
     require_columns(schema, func, across=list(extra_keys))
-    for name in ("actual", "predicted", "count"):
-        check_parameter(
-            name not in keys, func, f"by= must not use the output column name {name!r}."
-        )
+    clash = [name for name in keys if name in outputs]
+    check_parameter(
+        not clash, func,
+        f"by= must not use the output column name {clash[0]!r}, got by={keys}." if clash else "",
+    )
     check_labels(schema, func, truth=truth, pred=pred)
     check_numeric(schema, func, weight=weight)
     check_not_empty_eager(data, eager, lf, func)
     checks = Checks(func)
     checks.label(truth, "truth", schema[truth])
     checks.label(pred, "pred", schema[pred])
+    for column, role in ((truth, "truth"), (pred, "pred")):
+        checks.fits_int64(column, role, schema[column])
     if weight:
         checks.finite(weight, "weight", schema[weight])
         checks.non_negative(weight, "weight")
@@ -73,7 +98,7 @@ def _count_expr(weight: str | None) -> pl.Expr:
     return pl.col(weight).cast(pl.Float64).sum().alias("count")
 
 
-def _counts(
+def count_table(
     lf: pl.LazyFrame,
     schema: pl.Schema,
     keys: list[str],
@@ -83,7 +108,12 @@ def _counts(
     checks: Checks,
     labels: Sequence[Any] | None,
 ) -> pl.LazyFrame:
-    """``*keys, actual, predicted, count`` for the cells that occur, checks enforced."""
+    """``*keys, actual, predicted, count`` for the cells that occur, checks enforced.
+
+    The sufficient statistic of every label measure: a weighted long frame of its own, so a
+    measure's value on it is ``measure.value("actual", "predicted", weight="count")``, and it
+    merges across partitions by summing ``count``.
+    """
     actual, predicted = label_expr(truth, schema), label_expr(pred, schema)
     if labels is not None:
         for column, role, expr in ((truth, "truth", actual), (pred, "pred", predicted)):
@@ -127,56 +157,11 @@ def _full_grid(
     )
 
 
-def _per_class(
-    counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None
-) -> pl.LazyFrame:
-    """``*keys, label, tp, support, n_pred`` for every class of the group's label set."""
-    count = pl.col("count").cast(pl.Float64)
-    if labels is None:
-        # the label set is truth ∪ pred: each count cell adds to its actual class (support, and
-        # tp on the diagonal) and to its predicted class (n_pred) — one stacked aggregation,
-        # no label-set step and no joins
-        zero = pl.lit(0.0, dtype=pl.Float64)
-        as_actual = counts.select(
-            *keys, pl.col("actual").alias("label"),
-            pl.when(pl.col("actual") == pl.col("predicted")).then(count).otherwise(zero)
-            .alias("tp"),
-            count.alias("support"), zero.alias("n_pred"),
-        )
-        as_predicted = counts.select(
-            *keys, pl.col("predicted").alias("label"), zero.alias("tp"), zero.alias("support"),
-            count.alias("n_pred"),
-        )
-        return pl.concat([as_actual, as_predicted]).group_by(*keys, "label").agg(
-            pl.col("tp", "support", "n_pred").sum()
-        )
-    true_side = counts.group_by(*keys, pl.col("actual").alias("label")).agg(
-        tp=count.filter(pl.col("actual") == pl.col("predicted")).sum(),
-        support=count.sum(),
-    )
-    pred_side = counts.group_by(*keys, pl.col("predicted").alias("label")).agg(
-        n_pred=count.sum()
-    )
-    classes = _classes(counts, keys, labels).explode("label")
-    on = [*keys, "label"]
-    return (
-        classes.join(true_side, on=on, how="left", nulls_equal=True)
-        .join(pred_side, on=on, how="left", nulls_equal=True)
-        .with_columns(pl.col("tp", "support", "n_pred").fill_null(0.0))
-    )
+def _parameters(measure: Measure) -> dict[str, Any]:
+    return {k: v for k, v in measure.parameters.items() if k != "average"}
 
 
-def _harmonic(p: pl.Expr, r: pl.Expr, beta: float) -> pl.Expr:
-    """F_β(P, R) = (1+β²)PR / (β²P + R); 0 when P = R = 0; null when P or R is null."""
-    b2 = beta * beta
-    den = b2 * p + r
-    return pl.when(den > 0).then((1 + b2) * p * r / den).otherwise(
-        pl.when(p.is_not_null() & r.is_not_null()).then(0.0)
-    )
-
-
-def _div(num: pl.Expr, den: pl.Expr, zero_division: float | None) -> pl.Expr:
-    return pl.when(den > 0).then(num / den).otherwise(pl.lit(zero_division, dtype=pl.Float64))
+REPORT_COLUMNS = ("average", "label", "precision", "recall", "support")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,8 +213,8 @@ def confusion_matrix(
     """
     func = "confusion_matrix"
     labels = check_label_list(func, labels)
-    lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight)
-    counts = _counts(lf, schema, keys, truth, pred, weight, checks, labels)
+    lf, eager, keys, schema, checks = prepare_labels(data, func, truth, pred, by, weight)
+    counts = count_table(lf, schema, keys, truth, pred, weight, checks, labels)
     return finish(_full_grid(counts, keys, labels), eager)
 
 
@@ -260,14 +245,16 @@ def classification_report(
 
     Returns
     -------
-    Same kind as ``data`` with columns ``*by, average, label, precision, recall, fbeta, support``.
+    Same kind as ``data`` with columns ``*by, average, label, precision, recall, f1, support``
+    (``fbeta`` instead of ``f1`` when ``beta != 1``: the column is named after the measure).
     ``average`` says what a row is:
 
     * ``"none"`` — one row per class ``label``: P = TP/(TP+FP), R = TP/(TP+FN), Fβ in count form,
       ``support`` = the (weighted) number of rows of that class;
     * ``"macro"`` — macro-P, macro-R (means over classes, eqs 2.12–2.13) and
-      ``fbeta`` = Fβ(macro-P, macro-R), the book's macro-F (eq 2.14);
-    * ``"macro_mean"`` — the same macro-P and macro-R with ``fbeta`` = the mean of the per-class
+      ``f1`` = F1(macro-P, macro-R), the book's macro-F (eq 2.14) — what ``average="macro"``
+      means on every face (``fe.f1(..., average="macro")``, ``macro_micro``'s ``macro_f1``);
+    * ``"macro_mean"`` — the same macro-P and macro-R with ``f1`` = the mean of the per-class
       Fβ (Wu & Zhou 2017; scikit-learn's ``average="macro"``);
     * ``"micro"`` — P, R, F from the summed per-class counts (eqs 2.15–2.17); for single-label
       data all three equal accuracy;
@@ -288,75 +275,67 @@ def classification_report(
     >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 1, 2, 2, 1, 0], "p": [0, 2, 2, 2, 1, 1]})
     >>> r = fe.classification_report(df, truth="y", pred="p")
-    >>> r.filter(pl.col("average") == "micro")["fbeta"].round(4).to_list()
+    >>> r.filter(pl.col("average") == "micro")["f1"].round(4).to_list()
     [0.6667]
     """
     func = "classification_report"
-    check_parameter(beta > 0, func, f"beta must be > 0, got {beta!r}.")
+    check_parameter(
+        isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < float("inf"),
+        func, f"beta must be a finite number > 0, got {beta!r}.",
+    )
     zero_division = check_zero_division(func, zero_division)
     labels = check_label_list(func, labels)
-    lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight)
-    counts = _counts(lf, schema, keys, truth, pred, weight, checks, labels)
-    b2 = float(beta) ** 2
-    per_class = _per_class(counts, keys, labels).with_columns(
-        precision=_div(pl.col("tp"), pl.col("n_pred"), zero_division),
-        recall=_div(pl.col("tp"), pl.col("support"), zero_division),
-        fbeta=_div((1 + b2) * pl.col("tp"), b2 * pl.col("support") + pl.col("n_pred"),
-                   zero_division),
+    f_name = "f1" if beta == 1 else "fbeta"
+    lf, eager, keys, schema, checks = prepare_labels(
+        data, func, truth, pred, by, weight, outputs=(*REPORT_COLUMNS, f_name)
     )
-    def weighted(col: str) -> pl.Expr:
-        defined = pl.col(col).is_not_null()
-        return _div(
-            (pl.col(col) * pl.col("support")).filter(defined).sum(),
-            pl.col("support").filter(defined).sum(),
-            None,
-        )
+    counts = count_table(lf, schema, keys, truth, pred, weight, checks, labels)
+    dtype = counts.collect_schema()["actual"]
+    fixed = None if labels is None else pl.Series(labels).cast(dtype)
+    per_class_table = class_table(counts, keys, fixed, disagreement=False)
+    summary = ClassTable()
+    fbeta = FBETA.configure(f_name, beta=float(beta))
+    measures = {"precision": PRECISION, "recall": RECALL, f_name: fbeta}
 
+    def per_class(measure: Measure) -> pl.Expr:
+        values = measure.formula(summary.one_vs_rest(), **_parameters(measure))
+        return values if zero_division is None else values.fill_null(zero_division)
+
+    def averaged(measure: Measure, average: str) -> pl.Expr:
+        return measure.value("actual", "predicted", average=average,
+                             zero_division=zero_division, table=summary)
+
+    averages = ["macro", "macro_mean", "micro", "weighted"]
     # One aggregation per group holds the per-class values (as lists) and every average; the
     # rows are then laid out by one explode, so the counts are computed once.
-    per_group = dict(
-        label=pl.col("label"),
-        precision=pl.col("precision"),
-        recall=pl.col("recall"),
-        fbeta=pl.col("fbeta"),
-        support=pl.col("support"),
-        macro_p=pl.col("precision").mean(),
-        macro_r=pl.col("recall").mean(),
-        mean_f=pl.col("fbeta").mean(),
-        total=pl.col("support").sum(),
-        micro_p=_div(pl.col("tp").sum(), pl.col("n_pred").sum(), zero_division),
-        micro_r=_div(pl.col("tp").sum(), pl.col("support").sum(), zero_division),
-        weighted_p=weighted("precision"),
-        weighted_r=weighted("recall"),
-        weighted_f=weighted("fbeta"),
-    )
+    per_group = {
+        "label": summary.classes,
+        **{name: per_class(m) for name, m in measures.items()},
+        "support": summary.actual,
+        "total": summary.total,
+        **{f"{name}_{a}": averaged(m, a) for name, m in measures.items() for a in averages},
+    }
+    lists = ("label", *measures, "support")
     if keys:
-        grouped = per_class.group_by(keys).agg(**per_group)
+        grouped = per_class_table.group_by(keys).agg(**per_group)
     else:
-        grouped = per_class.select(
-            **{k: (v.implode() if k in ("label", "precision", "recall", "fbeta", "support")
-                   else v) for k, v in per_group.items()}
+        grouped = per_class_table.select(
+            **{k: (v.implode() if k in lists else v) for k, v in per_group.items()}
         )
-    averages = ["macro", "macro_mean", "micro", "weighted"]
     n_classes = pl.col("label").list.len()
-    null_label = pl.lit(None, dtype=counts.collect_schema()["actual"])
-    macro_f = _harmonic(pl.col("macro_p"), pl.col("macro_r"), beta)
-    micro_f = _harmonic(pl.col("micro_p"), pl.col("micro_r"), beta)
+    null_label = pl.lit(None, dtype=dtype)
     report = (
         grouped.select(
             *keys,
             pl.concat_list(
                 pl.lit("none").repeat_by(n_classes), pl.lit(pl.Series(averages)).implode()
             ).alias("average"),
-            pl.concat_list("label", *[null_label] * 4).alias("label"),
-            pl.concat_list("precision", "macro_p", "macro_p", "micro_p", "weighted_p")
-            .alias("precision"),
-            pl.concat_list("recall", "macro_r", "macro_r", "micro_r", "weighted_r")
-            .alias("recall"),
-            pl.concat_list("fbeta", macro_f, "mean_f", micro_f, "weighted_f").alias("fbeta"),
-            pl.concat_list("support", *[pl.col("total")] * 4).alias("support"),
+            pl.concat_list("label", *[null_label] * len(averages)).alias("label"),
+            *[pl.concat_list(name, *[f"{name}_{a}" for a in averages]).alias(name)
+              for name in measures],
+            pl.concat_list("support", *[pl.col("total")] * len(averages)).alias("support"),
         )
-        .explode("average", "label", "precision", "recall", "fbeta", "support")
+        .explode("average", "label", *measures, "support")
         .sort(*keys, pl.col("label").is_null(), "label", nulls_last=True, maintain_order=True)
     )
     return finish(report, eager)
@@ -390,12 +369,13 @@ def macro_micro(
     Returns
     -------
     Same kind as ``data`` with columns ``*by, n_matrices, macro_precision, macro_recall,
-    macro_f1, mean_f1, micro_precision, micro_recall, micro_f1``:
+    macro_f1, macro_mean_f1, micro_precision, micro_recall, micro_f1``:
 
     * ``macro_precision`` / ``macro_recall`` — the means of the per-matrix P_i and R_i (eqs
       2.12, 2.13), over matrices where they are defined;
     * ``macro_f1`` — 2·macro-P·macro-R / (macro-P + macro-R) (eq 2.14);
-    * ``mean_f1`` — the mean of the per-matrix F1 (the other macro-F1, Wu & Zhou 2017);
+    * ``macro_mean_f1`` — the mean of the per-matrix F1 (the other macro-F1, Wu & Zhou 2017;
+      renamed from ``mean_f1``: ``macro_mean`` names it on every face);
     * ``micro_precision`` / ``micro_recall`` / ``micro_f1`` — from the mean counts T̄P, F̄P, F̄N
       (eqs 2.15–2.17).
 
@@ -411,7 +391,7 @@ def macro_micro(
     func = "macro_micro"
     across_keys = as_keys(across)
     check_parameter(bool(across_keys), func, "across= must name at least one column, got none.")
-    lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight, across_keys)
+    lf, eager, keys, schema, checks = prepare_labels(data, func, truth, pred, by, weight, across_keys)
     overlap = set(keys) & set(across_keys)
     check_parameter(not overlap, func, f"by= and across= must not share columns, got {overlap}.")
     positive = resolve_pos_label(schema, func, truth, pos_label)
@@ -419,42 +399,40 @@ def macro_micro(
     predicted = label_expr(pred, schema) == positive
     checks.present(actual | predicted, f"pos_label {positive!r} must occur in column {truth!r} "
                                        f"or {pred!r}, got no such row")
-    w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0)
     matrices = lf.group_by(*keys, *across_keys).agg(
-        (w * (actual & predicted)).sum().alias("tp"),
-        (w * (~actual & predicted)).sum().alias("fp"),
-        (w * (actual & ~predicted)).sum().alias("fn"),
+        *_binary_cells(BinaryCounts.of(actual, predicted, pl.lit(True), weight)),
         *checks.aggs(),
     )
+    cells = BinaryCounts(*(pl.col(c) for c in ("tp", "fp", "fn", "tn")))
     matrices = checks.enforce(matrices, keys).with_columns(
-        p=_div(pl.col("tp"), pl.col("tp") + pl.col("fp"), None),
-        r=_div(pl.col("tp"), pl.col("tp") + pl.col("fn"), None),
-        f=_div(2 * pl.col("tp"), 2 * pl.col("tp") + pl.col("fp") + pl.col("fn"), None),
+        p=PRECISION.formula(cells), r=RECALL.formula(cells), f=F1.formula(cells, beta=1.0)
     )
     exprs = dict(
         n_matrices=pl.len().cast(pl.Int64),
         macro_precision=pl.col("p").mean(),
         macro_recall=pl.col("r").mean(),
-        mean_f1=pl.col("f").mean(),
-        tp=pl.col("tp").mean(),
-        fp=pl.col("fp").mean(),
-        fn=pl.col("fn").mean(),
+        macro_mean_f1=pl.col("f").mean(),
+        **{c: pl.col(c).mean() for c in ("tp", "fp", "fn", "tn")},
     )
     averaged = matrices.group_by(keys).agg(**exprs) if keys else matrices.select(**exprs)
-    micro_p = _div(pl.col("tp"), pl.col("tp") + pl.col("fp"), None)
-    micro_r = _div(pl.col("tp"), pl.col("tp") + pl.col("fn"), None)
+    micro = BinaryCounts(*(pl.col(c) for c in ("tp", "fp", "fn", "tn")))
     out = averaged.select(
         *keys,
         "n_matrices",
         "macro_precision",
         "macro_recall",
-        _harmonic(pl.col("macro_precision"), pl.col("macro_recall"), 1.0).alias("macro_f1"),
-        "mean_f1",
-        micro_p.alias("micro_precision"),
-        micro_r.alias("micro_recall"),
-        _harmonic(micro_p, micro_r, 1.0).alias("micro_f1"),
+        harmonic(pl.col("macro_precision"), pl.col("macro_recall"), 1.0).alias("macro_f1"),
+        "macro_mean_f1",
+        PRECISION.formula(micro).alias("micro_precision"),
+        RECALL.formula(micro).alias("micro_recall"),
+        # eq 2.17: F1 of micro-P and micro-R (null where either is)
+        harmonic(PRECISION.formula(micro), RECALL.formula(micro), 1.0).alias("micro_f1"),
     )
     return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
+
+
+def _binary_cells(c: BinaryCounts) -> list[pl.Expr]:
+    return [c.tp.alias("tp"), c.fp.alias("fp"), c.fn.alias("fn"), c.tn.alias("tn")]
 
 
 def _cost_table(costs: Any, func: str, label_dtype: pl.DataType) -> pl.LazyFrame:
@@ -560,25 +538,21 @@ def cost_sensitive_error(
     1.0
     """
     func = "cost_sensitive_error"
-    lf, eager, keys, schema, checks = _prepare(data, func, truth, pred, by, weight)
-    counts = _counts(lf, schema, keys, truth, pred, weight, checks, None)
+    lf, eager, keys, schema, checks = prepare_labels(data, func, truth, pred, by, weight)
+    counts = count_table(lf, schema, keys, truth, pred, weight, checks, None)
     table = _cost_table(costs, func, counts.collect_schema()["actual"])
     joined = counts.join(table, on=["actual", "predicted"], how="left", nulls_equal=True)
-    missing = (
-        pl.when(pl.col("cost").is_null() & (pl.col("actual") != pl.col("predicted")))
-        .then(
-            pl.format(
-                "frameeval[UnknownLabelError]: cost_sensitive_error(): costs must give a cost for "
-                "every confusion that occurs, got none for actual={}, predicted={}.",
-                pl.col("actual").cast(pl.String),
-                pl.col("predicted").cast(pl.String),
-            )
-        )
-        .cast(pl.Int8, strict=True)
+    missing = plan_error(
+        pl.col("cost").is_null() & (pl.col("actual") != pl.col("predicted")),
+        UnknownLabelError,
+        "cost_sensitive_error(): costs must give a cost for every confusion that occurs, got "
+        "none for actual={}, predicted={}.",
+        pl.col("actual"),
+        pl.col("predicted"),
     )
     joined = joined.filter(missing.is_null()).with_columns(pl.col("cost").fill_null(0.0))
     count = pl.col("count").cast(pl.Float64)
-    value = _div((count * pl.col("cost")).sum(), count.sum(), None).alias("cost_sensitive_error")
+    value = ratio((count * pl.col("cost")).sum(), count.sum()).alias("cost_sensitive_error")
     if keys:
         out = joined.group_by(keys).agg(value).sort(keys, nulls_last=True)
     else:

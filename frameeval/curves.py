@@ -43,6 +43,8 @@ from frameeval._validate import (
     resolve_pos_label,
 )
 from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics._stats import ScoreTable
+from frameeval.metrics.ranking import AVERAGE_PRECISION, PR_AUC, RANK_LOSS, ROC_AUC
 
 __all__ = [
     "best_threshold",
@@ -160,6 +162,52 @@ def score_counts(
     )
 
 
+def score_table(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    score: str,
+    by: Keys,
+    weight: str | None,
+    pos_label: Any,
+    outputs: Sequence[str] = (),
+) -> tuple[_Setup, pl.LazyFrame]:
+    """Validate, and return the per-group × distinct-score table of a binary task.
+
+    Columns ``*gkeys, threshold, __fe_pos, __fe_neg`` (one row per distinct score, in no
+    particular order): the mass of positive / negative rows with exactly this score — the
+    sufficient statistic of every ranking measure (:class:`~frameeval.metrics.ScoreTable`),
+    mergeable across partitions by summing. Integer scores are grouped in their own dtype, so
+    scores beyond 2^53 (nanosecond timestamps) stay distinct; float scores are grouped as
+    Float64 with -0.0 = 0.0.
+    """
+    setup = _prepare(data, func, truth, [score], by, weight, outputs)
+    positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
+    positive = label_expr(truth, setup.schema) == positive_label
+    setup.checks.present(
+        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
+    )
+    if weight is None:
+        n_pos = positive.sum().cast(pl.Float64)
+        masses = [n_pos.alias(_POS), (pl.len().cast(pl.Float64) - n_pos).alias(_NEG)]
+    else:
+        w = pl.col(weight).cast(pl.Float64)
+        masses = [
+            (w * positive.cast(pl.Float64)).sum().alias(_POS),
+            (w * (~positive).cast(pl.Float64)).sum().alias(_NEG),
+        ]
+    if setup.schema[score].is_integer():
+        threshold = pl.col(score).alias("threshold")  # exact, whatever its size
+    else:
+        # + 0.0 turns -0.0 into 0.0, so the threshold prints as the score it groups
+        threshold = (pl.col(score).cast(pl.Float64) + 0.0).alias("threshold")
+    table = score_counts(
+        setup.lf, setup.gkeys, threshold, [*masses, *setup.checks.aggs()],
+        parts=1 if setup.eager else SCORE_PARTS,
+    )
+    return setup, setup.checks.enforce(table, setup.keys)
+
+
 def _binary(
     data: IntoFrame,
     func: str,
@@ -179,29 +227,9 @@ def _binary(
     threshold descending; with ``start`` each group begins with the point "nothing positive"
     (threshold +inf, all counts 0). Every distinct score is a row, including scores whose rows
     all weigh 0 (callers drop them with :func:`_carries` where they would repeat a point).
+    The threshold column is Float64 (integer scores are counted exactly, then shown as floats).
     """
-    setup = _prepare(data, func, truth, [score], by, weight, outputs)
-    positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
-    positive = label_expr(truth, setup.schema) == positive_label
-    setup.checks.present(
-        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
-    )
-    if weight is None:
-        n_pos = positive.sum().cast(pl.Float64)
-        masses = [n_pos.alias(_POS), (pl.len().cast(pl.Float64) - n_pos).alias(_NEG)]
-    else:
-        w = pl.col(weight).cast(pl.Float64)
-        masses = [
-            (w * positive.cast(pl.Float64)).sum().alias(_POS),
-            (w * (~positive).cast(pl.Float64)).sum().alias(_NEG),
-        ]
-    # + 0.0 turns -0.0 into 0.0, so the threshold prints as the score it groups
-    threshold = (pl.col(score).cast(pl.Float64) + 0.0).alias("threshold")
-    table = score_counts(
-        setup.lf, setup.gkeys, threshold, [*masses, *setup.checks.aggs()],
-        parts=1 if setup.eager else SCORE_PARTS,
-    )
-    table = setup.checks.enforce(table, setup.keys)
+    setup, table = score_table(data, func, truth, score, by, weight, pos_label, outputs)
 
     # one row per group holding its thresholds (descending) and cumulative counts as lists: the
     # sort by the keys is over groups, not rows, and exploding keeps the order
@@ -209,7 +237,7 @@ def _binary(
         return pl.col(column).sort_by("threshold", descending=True)
 
     lists = table.group_by(setup.gkeys).agg(
-        pl.col("threshold").sort(descending=True),
+        pl.col("threshold").sort(descending=True).cast(pl.Float64),
         down(_POS),
         down(_NEG),
         down(_POS).cum_sum().alias(_TP),
@@ -538,26 +566,14 @@ def ranking_report(
     (0.8333, 0.1667, 0.8056, 0.8472)
     """
     func = "ranking_report"
-    names = ("roc_auc", "rank_loss", "average_precision", "pr_auc")
-    setup, table = _binary(data, func, truth, score, by, weight, pos_label, names)
-    pos, neg, tp, fp = pl.col(_POS), pl.col(_NEG), pl.col(_TP), pl.col(_FP)
-    tp_before, fp_before = tp - pos, fp - neg
-    precision = pl.when(pos > 0).then(tp / (tp + fp))
-    before = pl.when(tp_before + fp_before > 0).then(tp_before / (tp_before + fp_before))
-    table = table.with_columns(
-        (neg * (tp - pos / 2.0)).alias("__fe_pairs"),
-        (pos * precision).fill_null(0.0).alias("__fe_ap"),
-        (pos * (precision + before.fill_null(1.0)) / 2.0).fill_null(0.0).alias("__fe_pr"),
+    chosen = [ROC_AUC, RANK_LOSS, AVERAGE_PRECISION, PR_AUC]
+    setup, table = score_table(data, func, truth, score, by, weight, pos_label,
+                               [m.name for m in chosen])
+    order = pl.col("threshold")
+    masses = ScoreTable(
+        pl.col(_POS).sort_by(order, descending=True), pl.col(_NEG).sort_by(order, descending=True)
     )
-    total, n_pos, n_neg = pl.col("__fe_pairs").sum(), pl.col(_P).first(), pl.col(_N).first()
-    pairs = n_pos * n_neg
-    defined = pairs > 0
-    out = table.group_by(setup.gkeys).agg(
-        pl.when(defined).then(total / pairs).alias("roc_auc"),
-        pl.when(defined).then((pairs - total) / pairs).alias("rank_loss"),
-        pl.when(n_pos > 0).then(pl.col("__fe_ap").sum() / n_pos).alias("average_precision"),
-        pl.when(n_pos > 0).then(pl.col("__fe_pr").sum() / n_pos).alias("pr_auc"),
-    )
+    out = table.group_by(setup.gkeys).agg(m.formula(masses).alias(m.name) for m in chosen)
     return setup.done(setup.sort(out))
 
 

@@ -1,447 +1,292 @@
-"""Label measures of chapter 2.3.1–2.3.2 as Polars aggregate expressions.
+"""Label measures (chapter 2.3.1–2.3.2 and the ones users expect next), declared once each.
 
-Each builder returns a ``pl.Expr`` named after the measure, usable in ``select``,
-``group_by().agg()`` and ``.over()``. With ``weight=`` every count becomes a weighted sum — the
-book's general forms over a data distribution 𝒟 (eqs 2.3, 2.5). A ratio whose denominator is zero
-(0/0, or a group whose weights are all zero) is ``null``; ``zero_division=`` replaces it.
+Each :class:`~frameeval.metrics.measure.Measure` below is the only place its formula is written;
+its expression builder (``fe.precision``, ``fe.mcc``…), its columns in :func:`frameeval.measures`
+and in the reports, and its threshold-table column are generated from it.
 
-Each expression carries a guard: a null label, a null/NaN/inf/negative weight in the group makes
-the expression raise (a Polars error whose text is the frameeval message; ``fe.collect`` and the
-frame functions re-raise it as ``MissingValueError`` / ``NegativeValueError``).
+* **binary** measures read TP, FP, FN, TN of a positive class (Table 2.1); ``average=`` gives
+  their macro (eq 2.12–2.14), micro (eqs 2.15–2.17) and support-weighted forms over classes;
+* **label** measures read the whole multiclass confusion summary (accuracy, MCC, κ, balanced
+  accuracy); for two classes they equal their binary definitions.
+
+A 0/0 is ``null`` (``zero_division=`` replaces it), never NaN.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import math
+from collections.abc import Callable
+from typing import Any
 
 import polars as pl
 
-from frameeval._validate import attach_guard, check_parameter, check_zero_division, expression_guard
-from frameeval.metrics._counts import binary_counts, ratio, total, weight_expr, weight_total
-
-Average = Literal["binary", "macro", "micro"]
-
-
-def _guarded(value: pl.Expr, name: str, truth: str, pred: str, weight: str | None) -> pl.Expr:
-    guard = expression_guard(
-        name, labels=[(truth, "truth"), (pred, "pred")], weight=weight
-    )
-    return attach_guard(value, guard).alias(name)
-
-
-def accuracy(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
-    """Accuracy: the (weighted) share of rows whose prediction equals the truth.
-
-    Parameters
-    ----------
-    truth, pred
-        Columns with the true and the predicted label (any number of classes).
-    weight
-        Optional column of non-negative weights p(x).
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``accuracy``.
-
-    Notes
-    -----
-    acc = Σ w·I(f(x) = y) / Σ w  (eq 2.2; weighted form eq 2.5). Range [0, 1], higher is better.
-    Null when the group's total weight is 0.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"g": [1, 1, 1, 2, 2, 2], "y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> df.group_by("g").agg(fe.accuracy("y", "p")).sort("g")["accuracy"].round(4).to_list()
-    [0.6667, 0.6667]
-    """
-    correct = pl.col(truth) == pl.col(pred)
-    value = ratio(total(correct, weight), weight_total(weight), None)
-    return _guarded(value, "accuracy", truth, pred, weight)
-
-
-def error_rate(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
-    """Error rate: the (weighted) share of misclassified rows.
-
-    Notes
-    -----
-    E = Σ w·I(f(x) ≠ y) / Σ w  (eq 2.1; weighted form eq 2.3) = 1 − accuracy. Range [0, 1],
-    lower is better. Null when the group's total weight is 0.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.error_rate("y", "p")).item(), 4)
-    0.3333
-    """
-    wrong = pl.col(truth) != pl.col(pred)
-    value = ratio(total(wrong, weight), weight_total(weight), None)
-    return _guarded(value, "error_rate", truth, pred, weight)
-
-
-def _per_class_sum(
-    truth: str, pred: str, weight: str | None, term: pl.Expr
-) -> pl.Expr:
-    """Σ over correct rows of w·term (term built from per-class totals via .over())."""
-    correct = (pl.col(truth) == pl.col(pred)).cast(pl.Float64)
-    return (weight_expr(weight) * correct * term).sum()
-
-
-def _class_total(column: str, weight: str | None) -> pl.Expr:
-    """Total weight of the row's class in ``column`` (n_true(c) or n_pred(c))."""
-    return weight_total(weight).over(column)
-
-
-def _present(column: str, weight: str | None) -> pl.Expr:
-    """Number of classes with positive total weight in ``column``."""
-    if weight is None:
-        return pl.col(column).n_unique().cast(pl.Float64)
-    return pl.col(column).filter(pl.col(weight) > 0).n_unique().cast(pl.Float64)
-
-
-def _union(truth: str, pred: str, weight: str | None) -> pl.Expr:
-    """Number of classes in truth ∪ pred with positive total weight (all of them without
-    ``weight=``). The label set of a macro average is ``_union(truth, pred, None)``: every class
-    that occurs, as in scikit-learn and :func:`frameeval.classification_report`."""
-    if weight is None:
-        return pl.concat([pl.col(truth), pl.col(pred)]).n_unique().cast(pl.Float64)
-    positive = pl.col(weight) > 0
-    return (
-        pl.concat([pl.col(truth).filter(positive), pl.col(pred).filter(positive)])
-        .n_unique()
-        .cast(pl.Float64)
-    )
-
-
-def _macro(
-    sum_defined: pl.Expr, n_defined: pl.Expr, n_classes: pl.Expr, zero_division: float | None
-) -> pl.Expr:
-    """Mean of per-class values; classes whose value is 0/0 are skipped or set to zero_division.
-
-    The per-class values are summed row by row (Σ w/n_c), which can round a perfect class to
-    1 + 2⁻⁵²; the mean is clipped back into [0, 1].
-    """
-    if zero_division is None:
-        return ratio(sum_defined, n_defined, None).clip(0.0, 1.0)
-    value = ratio(sum_defined + zero_division * (n_classes - n_defined), n_classes, None)
-    return value.clip(0.0, 1.0) if 0.0 <= zero_division <= 1.0 else value
-
-
-def _micro(truth: str, pred: str, weight: str | None, zero_division: float | None) -> pl.Expr:
-    """Micro P = micro R = micro F: Σ_c TP_c / Σ_c (TP_c + FP_c) = accuracy (single-label)."""
-    correct = total(pl.col(truth) == pl.col(pred), weight)
-    return ratio(correct, weight_total(weight), zero_division)
-
-
-def _safe_inverse(denominator: pl.Expr) -> pl.Expr:
-    return pl.when(denominator > 0).then(1.0 / denominator).otherwise(0.0)
-
-
-def _check_average(func: str, average: str) -> None:
-    check_parameter(
-        average in ("binary", "macro", "micro"),
-        func,
-        f"average must be 'binary', 'macro' or 'micro', got {average!r}.\n"
-        "Hint: 'weighted' and per-class values are in fe.classification_report().",
-    )
-
-
-def precision(
-    truth: str,
-    pred: str,
-    *,
-    pos_label: Any = 1,
-    average: Average = "binary",
-    weight: str | None = None,
-    zero_division: float | None = None,
-) -> pl.Expr:
-    """Precision P (查准率): of the rows predicted positive, the share that are positive.
-
-    Parameters
-    ----------
-    truth, pred
-        Label columns.
-    pos_label
-        The positive class for ``average="binary"`` (any class of a multiclass task gives its
-        one-vs-rest precision).
-    average
-        ``"binary"``: precision of ``pos_label``. ``"macro"``: mean over classes of per-class
-        precision (classes of truth ∪ pred; with ``weight=``, a class whose rows all weigh 0 is
-        still a class, whose values are 0/0, as in scikit-learn). ``"micro"``: from the summed per-class counts (equals
-        accuracy for single-label data).
-    weight
-        Optional non-negative weights.
-    zero_division
-        Value in [0, 1] for 0/0 (no predicted positives). Default None: null, and for
-        ``"macro"`` a class whose precision is 0/0 is left out of the mean (scikit-learn's
-        ``zero_division=np.nan``; NaN is accepted and means None).
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``precision``.
-
-    Notes
-    -----
-    P = TP / (TP + FP)  (eq 2.8). Range [0, 1], higher is better. Macro: eq 2.12 over classes.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.precision("y", "p")).item(), 4)
-    0.6667
-    """
-    _check_average("precision", average)
-    zero_division = check_zero_division("precision", zero_division)
-    if average == "binary":
-        c = binary_counts(truth, pred, pos_label, weight)
-        value = ratio(c["tp"], c["predicted"], zero_division)
-    elif average == "micro":
-        value = _micro(truth, pred, weight, zero_division)
-    else:
-        per_class = _per_class_sum(truth, pred, weight, _safe_inverse(_class_total(pred, weight)))
-        value = _macro(per_class, _present(pred, weight), _union(truth, pred, None),
-                       zero_division)
-    return _guarded(value, "precision", truth, pred, weight)
-
-
-def recall(
-    truth: str,
-    pred: str,
-    *,
-    pos_label: Any = 1,
-    average: Average = "binary",
-    weight: str | None = None,
-    zero_division: float | None = None,
-) -> pl.Expr:
-    """Recall R (查全率), the true positive rate: of the positive rows, the share found.
-
-    Parameters are those of :func:`precision`; for ``"macro"`` a class absent from ``truth``
-    has recall 0/0.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``recall``.
-
-    Notes
-    -----
-    R = TPR = TP / (TP + FN)  (eqs 2.9, 2.18). Range [0, 1], higher is better. Null when the
-    group has no positive rows.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.recall("y", "p")).item(), 4)
-    0.6667
-    """
-    _check_average("recall", average)
-    zero_division = check_zero_division("recall", zero_division)
-    if average == "binary":
-        c = binary_counts(truth, pred, pos_label, weight)
-        value = ratio(c["tp"], c["actual"], zero_division)
-    elif average == "micro":
-        value = _micro(truth, pred, weight, zero_division)
-    else:
-        per_class = _per_class_sum(truth, pred, weight, _safe_inverse(_class_total(truth, weight)))
-        value = _macro(per_class, _present(truth, weight), _union(truth, pred, None),
-                       zero_division)
-    return _guarded(value, "recall", truth, pred, weight)
-
-
-def tpr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
-    """True positive rate TPR = TP / (TP + FN) (eq 2.18); the same as :func:`recall`.
-
-    Returns an expression named ``tpr``; null when the group has no positive rows.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.tpr("y", "p")).item(), 4)
-    0.6667
-    """
-    c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["tp"], c["actual"], None), "tpr", truth, pred, weight)
-
-
-def fpr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
-    """False positive rate FPR = FP / (TN + FP) (eq 2.19).
-
-    Returns an expression named ``fpr``; null when the group has no negative rows. Range [0, 1],
-    lower is better.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.fpr("y", "p")).item(), 4)
-    0.3333
-    """
-    c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["fp"], c["negative"], None), "fpr", truth, pred, weight)
-
-
-def tnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
-    """True negative rate (specificity) TNR = TN / (TN + FP) = 1 − FPR.
-
-    Returns an expression named ``tnr``; null when the group has no negative rows.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.tnr("y", "p")).item(), 4)
-    0.6667
-    """
-    c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["tn"], c["negative"], None), "tnr", truth, pred, weight)
-
-
-def fnr(truth: str, pred: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
-    """False negative rate FNR = FN / (TP + FN) = 1 − TPR (used by cost curves, eq 2.25).
-
-    Returns an expression named ``fnr``; null when the group has no positive rows.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.fnr("y", "p")).item(), 4)
-    0.3333
-    """
-    c = binary_counts(truth, pred, pos_label, weight)
-    return _guarded(ratio(c["fn"], c["actual"], None), "fnr", truth, pred, weight)
-
-
-def fbeta(
-    truth: str,
-    pred: str,
-    *,
-    beta: float = 1.0,
-    pos_label: Any = 1,
-    average: Average = "binary",
-    weight: str | None = None,
-    zero_division: float | None = None,
-    name: str = "fbeta",
-) -> pl.Expr:
-    """F-beta, the weighted harmonic mean of precision and recall.
-
-    Parameters
-    ----------
-    beta
-        β > 0: recall counts β times as much as precision (β > 1 favours recall, eq 2.11).
-    average
-        ``"binary"`` (``pos_label``), ``"macro"`` (mean of per-class F-beta — the definition of
-        Wu & Zhou 2017, scikit-learn's macro F), or ``"micro"``. F-beta of macro-P and macro-R
-        (eq 2.14) is in :func:`frameeval.classification_report` and :func:`frameeval.macro_micro`.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``fbeta`` (``f1`` for :func:`f1`).
-
-    Notes
-    -----
-    Fβ = (1+β²)·P·R / (β²·P + R) = (1+β²)·TP / ((1+β²)·TP + β²·FN + FP)  (eq 2.11). Computed in
-    the count form, so it is 0 (not null) when TP = 0 but FP + FN > 0, and null only when
-    TP + FP + FN = 0. Range [0, 1], higher is better.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.fbeta("y", "p", beta=2.0)).item(), 4)
-    0.6667
-    """
-    _check_average(name, average)
-    zero_division = check_zero_division(name, zero_division)
-    check_parameter(beta > 0, name, f"beta must be > 0, got {beta!r}.")
+from frameeval._validate import check_parameter
+from frameeval.metrics._builders import make_builder
+from frameeval.metrics._stats import BinaryCounts, ClassCounts, ratio
+from frameeval.metrics.measure import REQUIRED, Measure, register
+
+__all__ = [
+    "ACCURACY", "BALANCED_ACCURACY", "COHEN_KAPPA", "COST_ERROR", "ERROR_RATE", "F1", "FBETA",
+    "FNR", "FPR", "MARKEDNESS", "MCC", "NPV", "PRECISION", "RECALL", "TNR", "YOUDEN_J",
+    "accuracy", "balanced_accuracy", "cohen_kappa", "cost_error", "error_rate", "f1", "fbeta",
+    "fnr", "fpr", "harmonic", "markedness", "mcc", "npv", "precision", "recall", "specificity",
+    "tnr", "tpr", "youden_j",
+]
+
+FAWCETT = ("Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters "
+           "27, 861–874.")
+POWERS = ("Powers, D. M. W. (2011). Evaluation: from precision, recall and F-measure to ROC, "
+          "informedness, markedness and correlation. J. Machine Learning Technologies 2(1), "
+          "37–63.")
+SOKOLOVA = ("Sokolova, M. & Lapalme, G. (2009). A systematic analysis of performance measures "
+            "for classification tasks. Information Processing & Management 45(4), 427–437.")
+
+
+# ---------------------------------------------------------------------------------------------
+# binary measures: formulas over TP, FP, FN, TN
+# ---------------------------------------------------------------------------------------------
+def harmonic(p: pl.Expr, r: pl.Expr, beta: float) -> pl.Expr:
+    """Fβ(P, R) = (1+β²)PR / (β²P + R); 0 when P = R = 0; null when P or R is null."""
     b2 = float(beta) ** 2
-    if average == "binary":
-        c = binary_counts(truth, pred, pos_label, weight)
-        # (1+β²)TP / ((1+β²)TP + β²FN + FP) = (1+β²)TP / (β²·#actual + #predicted)
-        value = ratio((1 + b2) * c["tp"], b2 * c["actual"] + c["predicted"], zero_division)
-    elif average == "micro":
-        value = _micro(truth, pred, weight, zero_division)
-    else:
-        den = b2 * _class_total(truth, weight) + _class_total(pred, weight)
-        per_class = _per_class_sum(truth, pred, weight, (1 + b2) * _safe_inverse(den))
-        # F of a class is defined iff it has positive weight in truth or pred
-        value = _macro(per_class, _union(truth, pred, weight), _union(truth, pred, None),
-                       zero_division)
-    return _guarded(value, name, truth, pred, weight)
+    den = b2 * p + r
+    return pl.when(den > 0).then((1 + b2) * p * r / den).otherwise(
+        pl.when(p.is_not_null() & r.is_not_null()).then(0.0)
+    )
 
 
-def f1(
-    truth: str,
-    pred: str,
-    *,
-    pos_label: Any = 1,
-    average: Average = "binary",
-    weight: str | None = None,
-    zero_division: float | None = None,
-) -> pl.Expr:
-    """F1 = 2·P·R / (P + R) = 2·TP / (m + TP − TN)  (eq 2.10): :func:`fbeta` with β = 1.
-
-    Returns an expression named ``f1``; null only when TP + FP + FN = 0.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.f1("y", "p")).item(), 4)
-    0.6667
-    """
-    return fbeta(truth, pred, beta=1.0, pos_label=pos_label, average=average, weight=weight,
-                 zero_division=zero_division, name="f1")
+def _check_beta(func: str, beta: Any, **_: Any) -> None:
+    ok = isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < math.inf
+    check_parameter(ok, func, f"beta must be a finite number > 0, got {beta!r}.")
 
 
-def cost_error(
-    truth: str,
-    pred: str,
-    *,
-    cost01: float,
-    cost10: float,
-    pos_label: Any = 1,
-    weight: str | None = None,
-) -> pl.Expr:
-    """Cost-sensitive error rate of a binary task (eq 2.23).
-
-    The book's class 0 is the positive class here (``pos_label``): ``cost01`` is the cost of
-    predicting a positive row as negative (a miss, FN), ``cost10`` the cost of predicting a
-    negative row as positive (a false alarm, FP). For any cost matrix and any number of classes
-    use :func:`frameeval.cost_sensitive_error`.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``cost_error``.
-
-    Notes
-    -----
-    E(f; D; cost) = (Σ_{x∈D+} I(f(x)≠y)·cost01 + Σ_{x∈D−} I(f(x)≠y)·cost10) / m
-    = (FN·cost01 + FP·cost10) / m, weighted: divided by Σ w. Lower is better, range
-    [0, max(cost01, cost10)]. Null when the total weight is 0. Costs must be ≥ 0.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> round(df.select(fe.cost_error("y", "p", cost01=5, cost10=1)).item(), 4)
-    1.0
-    """
+def _check_costs(func: str, cost01: Any, cost10: Any, **_: Any) -> None:
     for label, value in (("cost01", cost01), ("cost10", cost10)):
-        check_parameter(
-            value >= 0 and value == value and value != float("inf"),
-            "cost_error",
-            f"{label} must be a finite number >= 0, got {value!r}.",
-        )
-    c = binary_counts(truth, pred, pos_label, weight)
-    value = ratio(c["fn"] * float(cost01) + c["fp"] * float(cost10), weight_total(weight),
-                  None)
-    return _guarded(value, "cost_error", truth, pred, weight)
+        ok = (isinstance(value, int | float) and not isinstance(value, bool)
+              and math.isfinite(value) and value >= 0)
+        check_parameter(ok, func, f"{label} must be a finite number >= 0, got {value!r}.")
+
+
+def _fbeta(c: BinaryCounts, beta: float = 1.0) -> pl.Expr:
+    b2 = float(beta) ** 2
+    return ratio((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp)
+
+
+def _fbeta_macro(mean_of: Callable[[str], pl.Expr], beta: float = 1.0) -> pl.Expr:
+    return harmonic(mean_of("precision"), mean_of("recall"), beta)
+
+
+PRECISION = register(Measure(
+    "precision", "binary", lambda c: ratio(c.tp, c.tp + c.fp), True, 0.0, 1.0, "2.8",
+    "precision P (查准率): of the rows predicted positive, the share that are positive",
+    "P = TP / (TP + FP)", "no row is predicted positive (TP + FP = 0)", (SOKOLOVA,),
+    example="0.6667",
+))
+RECALL = register(Measure(
+    "recall", "binary", lambda c: ratio(c.tp, c.tp + c.fn), True, 0.0, 1.0, "2.9",
+    "recall R (查全率), the true positive rate: of the positive rows, the share found",
+    "R = TPR = TP / (TP + FN)  (TPR: eq 2.18)", "the group has no positive row (TP + FN = 0)",
+    (SOKOLOVA, FAWCETT), aliases=("tpr",), example="0.6667",
+))
+FPR = register(Measure(
+    "fpr", "binary", lambda c: ratio(c.fp, c.tn + c.fp), False, 0.0, 1.0, "2.19",
+    "false positive rate: of the negative rows, the share predicted positive",
+    "FPR = FP / (TN + FP)", "the group has no negative row (TN + FP = 0)", (FAWCETT,),
+    example="0.3333",
+))
+TNR = register(Measure(
+    "tnr", "binary", lambda c: ratio(c.tn, c.tn + c.fp), True, 0.0, 1.0, "—",
+    "true negative rate (specificity): of the negative rows, the share predicted negative",
+    "TNR = TN / (TN + FP) = 1 − FPR", "the group has no negative row (TN + FP = 0)",
+    (FAWCETT,), aliases=("specificity",), example="0.6667",
+))
+FNR = register(Measure(
+    "fnr", "binary", lambda c: ratio(c.fn, c.tp + c.fn), False, 0.0, 1.0, "2.25",
+    "false negative rate (miss rate): of the positive rows, the share predicted negative",
+    "FNR = FN / (TP + FN) = 1 − TPR  (the cost curve's FNR, eq 2.25)",
+    "the group has no positive row (TP + FN = 0)", (FAWCETT,), example="0.3333",
+))
+NPV = register(Measure(
+    "npv", "binary", lambda c: ratio(c.tn, c.tn + c.fn), True, 0.0, 1.0, "—",
+    "negative predictive value: of the rows predicted negative, the share that are negative",
+    "NPV = TN / (TN + FN)", "no row is predicted negative (TN + FN = 0)", (POWERS,),
+    example="0.6667",
+))
+FBETA = register(Measure(
+    "fbeta", "binary", _fbeta, True, 0.0, 1.0, "2.11",
+    "F-beta, the weighted harmonic mean of precision and recall (recall counts β times as much)",
+    "Fβ = (1+β²)·P·R / (β²·P + R) = (1+β²)·TP / ((1+β²)·TP + β²·FN + FP); macro: Fβ of "
+    "macro-P and macro-R (eq 2.14), macro_mean: the mean of per-class Fβ",
+    "TP + FP + FN = 0 (it is 0, not null, when TP = 0 but FP + FN > 0)", (SOKOLOVA,),
+    parameters={"beta": 1.0}, check=_check_beta, macro=_fbeta_macro, example="0.6667",
+))
+F1 = register(FBETA.configure("f1", beta=1.0))
+YOUDEN_J = register(Measure(
+    "youden_j", "binary",
+    lambda c: ratio(c.tp, c.tp + c.fn) + ratio(c.tn, c.tn + c.fp) - 1.0, True, -1.0, 1.0, "—",
+    "Youden's J (informedness, bookmaker informedness): TPR + TNR − 1, the height of the ROC "
+    "point above the diagonal",
+    "J = TP/(TP + FN) + TN/(TN + FP) − 1", "the group lacks positive or negative rows",
+    ("Youden, W. J. (1950). Index for rating diagnostic tests. Cancer 3(1), 32–35.", POWERS),
+    example="0.3333",
+))
+MARKEDNESS = register(Measure(
+    "markedness", "binary",
+    lambda c: ratio(c.tp, c.tp + c.fp) + ratio(c.tn, c.tn + c.fn) - 1.0, True, -1.0, 1.0, "—",
+    "markedness: precision + NPV − 1 (how much a prediction marks the class)",
+    "MK = TP/(TP + FP) + TN/(TN + FN) − 1",
+    "no row is predicted positive, or none negative", (POWERS,), example="0.3333",
+))
+COST_ERROR = register(Measure(
+    "cost_error", "binary",
+    lambda c, cost01, cost10: ratio(c.fn * float(cost01) + c.fp * float(cost10), c.total),
+    False, 0.0, None, "2.23",
+    "cost-sensitive error rate of a binary task: misses cost cost01, false alarms cost10 "
+    "(the book's class 0 is pos_label); any cost matrix: fe.cost_sensitive_error",
+    "E(f; D; cost) = (FN·cost01 + FP·cost10) / m", "the group's total weight is 0",
+    ("Elkan, C. (2001). The foundations of cost-sensitive learning. IJCAI 2001, 973–978.",),
+    parameters={"cost01": REQUIRED, "cost10": REQUIRED, "average": "binary"},
+    check=_check_costs, example="0.3333",
+))
+
+
+# ---------------------------------------------------------------------------------------------
+# multiclass (label) measures: formulas over the confusion summary
+# ---------------------------------------------------------------------------------------------
+def _cross(x: pl.Expr) -> pl.Expr:
+    """s² − Σ_k x_k² = 2·Σ_{i<j} x_i·x_j with s = Σ_k x_k, as a sum of products of *different*
+    classes: 0 exactly when one class holds all the mass, and no cancellation otherwise."""
+    return 2.0 * (x * x.cum_sum().shift(1, fill_value=0.0)).sum()
+
+
+def _mcc(v: ClassCounts) -> pl.Expr:
+    t, p = v.actual, v.predicted
+    s, c = v.total, v.correct
+    num = c * s - (t * p).sum()
+    den = (_cross(p) * _cross(t)).sqrt()
+    # rounding can leave |num| a hair above den (a perfect prediction under extreme weights)
+    return pl.when(den > 0).then((num / den).clip(-1.0, 1.0))
+
+
+def _check_kappa(func: str, weights: Any, **_: Any) -> None:
+    check_parameter(weights in (None, "linear", "quadratic"), func,
+                    f"weights must be None, 'linear' or 'quadratic', got {weights!r}.")
+
+
+def _kappa(v: ClassCounts, weights: str | None = None) -> pl.Expr:
+    s = v.total
+    t, p = v.actual, v.predicted
+    if weights is None:
+        observed = s - v.correct
+        expected = s - (t * p).sum() / s
+    else:
+        power = 1 if weights == "linear" else 2
+        observed = v.disagreement(power)
+        i = pl.int_range(0, t.len(), dtype=pl.Int64).cast(pl.Float64)
+        if power == 2:
+            expected = ((i * i * t).sum() * s + (i * i * p).sum() * s
+                        - 2.0 * (i * t).sum() * (i * p).sum()) / s
+        else:
+            below = p.cum_sum()  # Σ_{j ≤ i} p_j
+            moment = (i * p).cum_sum()  # Σ_{j ≤ i} j·p_j
+            reach = i * below - moment + ((i * p).sum() - moment) - i * (s - below)
+            expected = (t * reach).sum() / s
+    return 1.0 - ratio(observed, expected)
+
+
+def _check_adjusted(func: str, adjusted: Any, **_: Any) -> None:
+    check_parameter(isinstance(adjusted, bool), func,
+                    f"adjusted must be True or False, got {adjusted!r}.")
+
+
+def _balanced_accuracy(v: ClassCounts, adjusted: bool = False) -> pl.Expr:
+    recalls = ratio(v.diagonal, v.actual)
+    value = recalls.mean()
+    if not adjusted:
+        return value
+    chance = 1.0 / recalls.drop_nulls().len().cast(pl.Float64)
+    return ratio(value - chance, 1.0 - chance)
+
+
+ACCURACY = register(Measure(
+    "accuracy", "label", lambda v: ratio(v.correct, v.total), True, 0.0, 1.0, "2.5",
+    "accuracy (精度): the (weighted) share of rows whose prediction equals the truth",
+    "acc = Σ w·I(f(x) = y) / Σ w  (weighted form eq 2.7)", "the group's total weight is 0",
+    (SOKOLOVA,), example="0.6667",
+))
+ERROR_RATE = register(Measure(
+    "error_rate", "label", lambda v: ratio(v.total - v.correct, v.total), False, 0.0, 1.0,
+    "2.4",
+    "error rate (错误率): the (weighted) share of misclassified rows",
+    "E = Σ w·I(f(x) ≠ y) / Σ w = 1 − acc  (weighted form eq 2.6)",
+    "the group's total weight is 0", (SOKOLOVA,), example="0.3333",
+))
+MCC = register(Measure(
+    "mcc", "label", _mcc, True, -1.0, 1.0, "—",
+    "Matthews correlation coefficient (multiclass: Gorodkin's R_K), the correlation of truth "
+    "and prediction",
+    "MCC = (c·s − Σ_k p_k·t_k) / √((s² − Σ_k p_k²)(s² − Σ_k t_k²)) with c = Σ_k TP_k, s = Σ w, "
+    "t_k, p_k the actual and predicted totals of class k; two classes: (TP·TN − FP·FN) / "
+    "√((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+    "truth or prediction holds one class only (a zero factor in the denominator; "
+    "scikit-learn returns 0 there)",
+    ("Matthews, B. W. (1975). Biochim. Biophys. Acta 405(2), 442–451.",
+     "Gorodkin, J. (2004). Comparing two K-category assignments by a K-category correlation "
+     "coefficient. Computational Biology and Chemistry 28(5–6), 367–374."),
+    example="0.3333",
+))
+COHEN_KAPPA = register(Measure(
+    "cohen_kappa", "label", _kappa, True, -1.0, 1.0, "—",
+    "Cohen's kappa: agreement of truth and prediction beyond chance (weights= for ordered "
+    "classes)",
+    "κ = 1 − Σ_ij w_ij·O_ij / Σ_ij w_ij·E_ij with O the confusion matrix, E_ij = t_i·p_j / s and "
+    "w_ij = [i ≠ j] (None), |i − j| ('linear') or (i − j)² ('quadratic'), i, j the positions of "
+    "the classes in sorted order; unweighted: (p_o − p_e) / (1 − p_e)",
+    "the chance disagreement is 0 (one class in truth and prediction alike)",
+    ("Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and "
+     "Psychological Measurement 20(1), 37–46.",
+     "Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70(4), 213–220."),
+    parameters={"weights": None}, check=_check_kappa, example="0.3333",
+))
+BALANCED_ACCURACY = register(Measure(
+    "balanced_accuracy", "label", _balanced_accuracy, True, 0.0, 1.0, "—",
+    "balanced accuracy: the mean over classes of per-class recall (adjusted=True rescales "
+    "chance to 0)",
+    "BA = (1/K) Σ_k TP_k / (TP_k + FN_k) over the K classes present in truth; adjusted: "
+    "(BA − 1/K) / (1 − 1/K)  (scikit-learn's balanced_accuracy_score)",
+    "the group's total weight is 0 (adjusted: also when truth holds one class)",
+    ("Brodersen, K. H. et al. (2010). The balanced accuracy and its posterior distribution. "
+     "ICPR 2010, 3121–3124.",),
+    parameters={"adjusted": False}, check=_check_adjusted, example="0.6667",
+))
+
+# ---------------------------------------------------------------------------------------------
+# the expression builders, generated from the declarations
+# ---------------------------------------------------------------------------------------------
+accuracy = make_builder(ACCURACY)
+error_rate = make_builder(ERROR_RATE)
+precision = make_builder(PRECISION)
+recall = make_builder(RECALL)
+tpr = make_builder(RECALL, "tpr")
+fpr = make_builder(FPR)
+tnr = make_builder(TNR)
+specificity = make_builder(TNR, "specificity")
+fnr = make_builder(FNR)
+npv = make_builder(NPV)
+fbeta = make_builder(FBETA)
+f1 = make_builder(F1)
+youden_j = make_builder(YOUDEN_J)
+markedness = make_builder(MARKEDNESS)
+cost_error = make_builder(COST_ERROR)
+mcc = make_builder(MCC)
+cohen_kappa = make_builder(COHEN_KAPPA)
+balanced_accuracy = make_builder(BALANCED_ACCURACY)
+
+__test__ = {
+    name: builder.__doc__ or ""
+    for name, builder in {
+        "accuracy": accuracy, "error_rate": error_rate, "precision": precision,
+        "recall": recall, "fpr": fpr, "tnr": tnr, "fnr": fnr, "npv": npv, "fbeta": fbeta,
+        "f1": f1, "youden_j": youden_j, "markedness": markedness, "cost_error": cost_error,
+        "mcc": mcc, "cohen_kappa": cohen_kappa, "balanced_accuracy": balanced_accuracy,
+    }.items()
+}

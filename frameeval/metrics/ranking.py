@@ -21,14 +21,18 @@ element-wise expressions of rates, probabilities and costs.
 from __future__ import annotations
 
 import math
-from typing import Any
-
 import polars as pl
 
-from frameeval._validate import attach_guard, check_parameter, expression_guard
-from frameeval.metrics._counts import ratio
+from frameeval._validate import check_parameter
+from frameeval.metrics._builders import make_builder
+from frameeval.metrics._stats import ScoreTable, ratio
+from frameeval.metrics.measure import Measure, register
 
 __all__ = [
+    "AVERAGE_PRECISION",
+    "PR_AUC",
+    "RANK_LOSS",
+    "ROC_AUC",
     "average_precision",
     "normalized_cost",
     "p_cost",
@@ -37,275 +41,79 @@ __all__ = [
     "roc_auc",
 ]
 
-
-def _guarded(value: pl.Expr, name: str, truth: str, score: str, weight: str | None) -> pl.Expr:
-    guard = expression_guard(
-        name, labels=[(truth, "truth")], numbers=[(score, "score")], weight=weight
-    )
-    return attach_guard(value, guard).alias(name)
-
-
-def _share(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
-    """numerator / denominator, null when the denominator is 0; the (cheap) denominator alone is
-    wrapped, so the numerator is evaluated once and stays on Polars' fast aggregation path."""
-    return numerator / pl.when(denominator > 0).then(denominator)
+HANLEY = ("Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a "
+          "receiver operating characteristic (ROC) curve. Radiology 143(1), 29–36.")
+FAWCETT = ("Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters "
+           "27, 861–874.")
+DAVIS = ("Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC "
+         "curves. ICML 2006, 233–240.")
 
 
-def _mass(truth: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """(positive?, positive mass w·[y = +], negative mass w·[y ≠ +]) per row, masses Float64."""
-    positive = pl.col(truth) == pos_label
-    w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
-    return positive, w * positive.cast(pl.Float64), w * (~positive).cast(pl.Float64)
+def _auc(t: ScoreTable) -> pl.Expr:
+    # negatives strictly below each threshold, plus half of those tied with it
+    below = t.n_negative - t.fp
+    return ratio((t.positive * (below + 0.5 * t.negative)).sum(), t.n_positive * t.n_negative)
 
 
-def _auc_counts(
-    truth: str, score: str, pos_label: Any, weight: str | None
-) -> tuple[pl.Expr, pl.Expr]:
-    """(Σ over (+, −) pairs of w⁺w⁻·(I(s⁺ > s⁻) + ½·I(s⁺ = s⁻)),  W⁺·W⁻) as Float64."""
-    s = pl.col(score)
-    if weight is None:
-        positive = pl.col(truth) == pos_label
-        n_pos = positive.sum().cast(pl.Float64)
-        n_neg = pl.len().cast(pl.Float64) - n_pos
-        # Mann–Whitney: the rank sum of the positives (mid-ranks for ties) minus its minimum
-        rank_sum = s.rank("average").filter(positive).sum()
-        return rank_sum - n_pos * (n_pos + 1.0) / 2.0, n_pos * n_neg
-    positive, wp, wn = _mass(truth, pos_label, weight)
-
-    def below(ties_last: pl.Expr) -> pl.Expr:
-        # rows by score ascending, ties ordered by ``ties_last``: the negative mass accumulated
-        # before each positive row is that of the negatives below it (ties after) or at most
-        # its score (ties before)
-        return (wp.sort_by(s, ties_last) * wn.sort_by(s, ties_last).cum_sum()).sum()
-
-    pairs = (below(~positive) + below(positive)) / 2.0
-    return pairs, wp.sum() * wn.sum()
+def _precision_at(t: ScoreTable) -> pl.Expr:
+    return ratio(t.tp, t.tp + t.fp)
 
 
-def _at_least(values: pl.Expr, s: pl.Expr) -> pl.Expr:
-    """Per row: Σ values over the rows whose score is ≥ its own."""
-    last = s.rank("max", descending=True).cast(pl.Int64) - 1
-    return values.sort_by(s, descending=True).cum_sum().gather(last)
+def _average_precision(t: ScoreTable) -> pl.Expr:
+    return ratio((t.positive * _precision_at(t)).sum(), t.n_positive)
 
 
-def _above(values: pl.Expr, s: pl.Expr) -> pl.Expr:
-    """Per row: Σ values over the rows whose score is > its own."""
-    first = s.rank("min", descending=True).cast(pl.Int64) - 1
-    ordered = values.sort_by(s, descending=True)
-    return ordered.cum_sum().gather(first) - ordered.gather(first)
+def _pr_auc(t: ScoreTable) -> pl.Expr:
+    recall = ratio(t.tp, t.n_positive)
+    precision = _precision_at(t)
+    area = ((recall - recall.shift(1, fill_value=0.0))
+            * (precision + precision.shift(1, fill_value=1.0))).sum() / 2.0
+    return pl.when(t.n_positive > 0).then(area)
 
 
-def _precisions(
-    truth: str, score: str, pos_label: Any, weight: str | None
-) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
-    """Per positive row i (rows of weight 0 left out): its mass, P(s_i) — the precision of
-    "positive iff score ≥ s_i" — and P⁻(s_i), that of the next higher distinct score (1 above
-    the top score), plus the group's positive mass.
+ROC_AUC = register(Measure(
+    "roc_auc", "score", _auc, True, 0.0, 1.0, "2.22",
+    "area under the ROC curve: the probability that a random positive scores above a random "
+    "negative, a tie counting one half",
+    "AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores t_k, "
+    "m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq 2.20)",
+    "the group has no positive or no negative row (or they weigh 0): no pair to rank",
+    (HANLEY, FAWCETT), example="0.8333",
+))
+RANK_LOSS = register(Measure(
+    "rank_loss", "score", lambda t: 1.0 - _auc(t), False, 0.0, 1.0, "2.21",
+    "ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
+    "counting one half",
+    "ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC",
+    "the group has only one class", (HANLEY,), example="0.1667",
+))
+AVERAGE_PRECISION = register(Measure(
+    "average_precision", "score", _average_precision, True, 0.0, 1.0, "—",
+    "average precision: precision averaged over the positives, step-wise (scikit-learn's "
+    "average_precision_score)",
+    "AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0",
+    "the group has no positive row (or they weigh 0)", (DAVIS,), example="0.8056",
+))
+PR_AUC = register(Measure(
+    "pr_auc", "score", _pr_auc, True, 0.0, 1.0, "2.20",
+    "area under the P-R curve by the trapezoid rule from (R, P) = (0, 1) (prefer "
+    "average_precision to compare learners)",
+    "Σ_k (R_k − R_{k−1})·(P_k + P_{k−1}) / 2 with (R_0, P_0) = (0, 1)  (eq 2.20 on the P-R "
+    "curve)",
+    "the group has no positive row", (DAVIS,), example="0.8472",
+))
 
-    Without weights these come from ranks: among the positives, rank("max") of the descending
-    score is TP(≥ s_i) and rank("min") − 1 is TP(> s_i); among all rows, N(≥ s_i) and N(> s_i).
-    """
-    s = pl.col(score)
-    positive = pl.col(truth) == pos_label
-    if weight is None:
-        tp_ge = s.filter(positive).rank("max", descending=True)
-        tp_gt = s.filter(positive).rank("min", descending=True) - 1
-        n_ge = s.rank("max", descending=True).filter(positive)
-        n_gt = s.rank("min", descending=True).filter(positive) - 1
-        mass = pl.lit(1.0, dtype=pl.Float64)
-        total = positive.sum().cast(pl.Float64)
-    else:
-        carries = pl.col(weight) > 0
-        s = s.filter(carries)
-        w = pl.col(weight).cast(pl.Float64).filter(carries)
-        is_pos = positive.filter(carries)
-        wp = w * is_pos.cast(pl.Float64)
-        tp_ge, n_ge = _at_least(wp, s).filter(is_pos), _at_least(w, s).filter(is_pos)
-        tp_gt, n_gt = _above(wp, s).filter(is_pos), _above(w, s).filter(is_pos)
-        mass = w.filter(is_pos)
-        total = wp.sum()
-    precision = tp_ge / n_ge
-    before = pl.when(n_gt > 0).then(tp_gt / n_gt).otherwise(1.0)
-    return mass, precision, before, total
+roc_auc = make_builder(ROC_AUC)
+rank_loss = make_builder(RANK_LOSS)
+average_precision = make_builder(AVERAGE_PRECISION)
+pr_auc = make_builder(PR_AUC)
 
-
-def roc_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
-    """Area under the ROC curve (AUC), ties counted as one half.
-
-    The probability that a random positive row scores higher than a random negative row, a tie
-    counting one half: the Mann–Whitney U statistic divided by m⁺m⁻. It is exactly the
-    trapezoid area of the ROC curve on which a run of tied scores is one diagonal step (the
-    curve of :func:`frameeval.roc_curve`).
-
-    Parameters
-    ----------
-    truth
-        Column with the true label; ``pos_label`` is the positive class, every other value is
-        negative.
-    score
-        Numeric, finite column; larger means more positive.
-    pos_label
-        The positive class (default 1; pass ``True`` for a boolean column, the class name for
-        strings).
-    weight
-        Optional column of non-negative weights: each (positive, negative) pair counts w⁺·w⁻.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``roc_auc``.
-
-    Notes
-    -----
-    AUC = 1 − ℓ_rank (eq 2.22) with
-
-        ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺∈D⁺} Σ_{x⁻∈D⁻} ( I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻)) )  (eq 2.21),
-
-    weighted: each pair weighs w⁺w⁻ and m⁺m⁻ becomes W⁺W⁻. Without weights it is computed from
-    mid-ranks, AUC = (Σ_{x⁺} rank(x⁺) − m⁺(m⁺+1)/2) / (m⁺m⁻); with weights from the rows
-    sorted by score, as ½ Σ_{x⁺} w⁺·(W⁻(< f(x⁺)) + W⁻(≤ f(x⁺))), the negative mass accumulated
-    before each positive with tied negatives placed after, then before it. Range [0, 1], higher is
-    better, 0.5 for a score unrelated to the label. **Null** when the group has no positive or
-    no negative row (or they weigh 0): one class gives no pair to rank.
-
-    References
-    ----------
-    Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a receiver
-    operating characteristic (ROC) curve. Radiology 143(1), 29–36.
-    Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27, 861–874.
-
-    See Also
-    --------
-    rank_loss, frameeval.roc_curve, frameeval.ranking_report
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> round(df.select(fe.roc_auc("y", "s")).item(), 4)
-    0.8333
-    """
-    pairs, total = _auc_counts(truth, score, pos_label, weight)
-    return _guarded(_share(pairs, total), "roc_auc", truth, score, weight)
-
-
-def rank_loss(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
-    """Ranking loss ℓ_rank: the share of (positive, negative) pairs ranked the wrong way.
-
-    Parameters are those of :func:`roc_auc`.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``rank_loss``.
-
-    Notes
-    -----
-    ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} ( I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻)) )  (eq 2.21): a
-    penalty of 1 for every pair whose positive scores lower, ½ for a tie. It is the area above
-    the ROC curve, so ℓ_rank = 1 − AUC (eq 2.22). Range [0, 1], lower is better. Null when the
-    group has only one class.
-
-    References
-    ----------
-    Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a receiver
-    operating characteristic (ROC) curve. Radiology 143(1), 29–36.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> round(df.select(fe.rank_loss("y", "s")).item(), 4)
-    0.1667
-    """
-    pairs, total = _auc_counts(truth, score, pos_label, weight)
-    return _guarded(1.0 - _share(pairs, total), "rank_loss", truth, score, weight)
-
-
-def average_precision(
-    truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None
-) -> pl.Expr:
-    """Average precision (AP): precision averaged over the positives, step-wise.
-
-    Parameters are those of :func:`roc_auc`.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``average_precision``.
-
-    Notes
-    -----
-    With one threshold per distinct score t₁ > t₂ > … (predict positive iff score ≥ tₖ),
-
-        AP = Σₖ (Rₖ − Rₖ₋₁) · Pₖ,   R₀ = 0,
-
-    where Pₖ, Rₖ are the precision (eq 2.8) and recall (eq 2.9) at tₖ. Each positive row
-    contributes the precision at its own score: a right-continuous step function, no
-    interpolation. This is scikit-learn's ``average_precision_score``. It differs from the
-    trapezoid area under the P-R curve (:func:`pr_auc`), which joins consecutive points with
-    straight lines and starts from (0, 1): mixing two thresholds does not trace that straight
-    line (precision is not linear in recall between them; Davis & Goadrich 2006), so the
-    trapezoid area credits operating points that do not exist. Range [0, 1], higher is better;
-    a score unrelated to the label gives about the share of positives. Null when the group has
-    no positive row (or they weigh 0).
-
-    References
-    ----------
-    Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC curves.
-    ICML 2006, 233–240.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.7, 0.4, 0.3, 0.1]})
-    >>> round(df.select(fe.average_precision("y", "s")).item(), 4)
-    0.8056
-    """
-    mass, precision, _, total = _precisions(truth, score, pos_label, weight)
-    value = _share((mass * precision).sum(), total)
-    return _guarded(value, "average_precision", truth, score, weight)
-
-
-def pr_auc(truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None) -> pl.Expr:
-    """Area under the precision-recall curve by the trapezoid rule.
-
-    Parameters are those of :func:`roc_auc`.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``pr_auc``.
-
-    Notes
-    -----
-    The points (Rₖ, Pₖ) of :func:`frameeval.pr_curve` (one per distinct score, descending),
-    preceded by the conventional start (R, P) = (0, 1), joined by straight lines:
-
-        area = Σₖ (Rₖ − Rₖ₋₁) · (Pₖ + Pₖ₋₁) / 2,   (R₀, P₀) = (0, 1),
-
-    the trapezoid rule of eq 2.20 applied to the P-R curve of figure 2.3. This equals
-    scikit-learn's ``auc(recall, precision)`` on ``precision_recall_curve``. The straight line
-    between two P-R points is not achievable by any threshold (see :func:`average_precision`),
-    and the start point (0, 1) is a convention, so the value can lie above or below the
-    step-wise AP; prefer ``average_precision`` to compare learners. Range [0, 1], higher is
-    better. Null when the group has no positive row.
-
-    References
-    ----------
-    Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC curves.
-    ICML 2006, 233–240.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.7, 0.4, 0.3, 0.1]})
-    >>> round(df.select(fe.pr_auc("y", "s")).item(), 4)
-    0.7639
-    """
-    mass, precision, before, total = _precisions(truth, score, pos_label, weight)
-    area = _share((mass * (precision + before)).sum() / 2.0, total)
-    return _guarded(area, "pr_auc", truth, score, weight)
+__test__ = {
+    "roc_auc": roc_auc.__doc__ or "",
+    "rank_loss": rank_loss.__doc__ or "",
+    "average_precision": average_precision.__doc__ or "",
+    "pr_auc": pr_auc.__doc__ or "",
+}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,79 +1,52 @@
-"""Regression measures (eqs 2.2 and 2.3's continuous form) as Polars aggregate expressions."""
+"""Regression measures (eq 2.2 and its density form 2.3), declared once each.
+
+Their sufficient statistics are sums: Σ w·term over the rows and Σ w, so they merge across
+partitions by addition.
+"""
 
 from __future__ import annotations
 
 import polars as pl
 
-from frameeval._validate import attach_guard, expression_guard
-from frameeval.metrics._counts import ratio, weight_expr, weight_total
+from frameeval.metrics._builders import make_builder
+from frameeval.metrics._stats import ratio
+from frameeval.metrics.measure import Measure, register
+
+__all__ = ["MAE", "MSE", "RMSE", "mae", "mse", "rmse"]
 
 
-def _weighted_mean(term: pl.Expr, weight: str | None) -> pl.Expr:
-    if weight is None:
-        return term.mean()
-    return ratio((weight_expr(weight) * term).sum(), weight_total(weight), None)
+def _squared(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    return (f - y) ** 2
 
 
-def _guarded(value: pl.Expr, name: str, truth: str, pred: str, weight: str | None) -> pl.Expr:
-    guard = expression_guard(name, numbers=[(truth, "truth"), (pred, "pred")], weight=weight)
-    return attach_guard(value, guard).alias(name)
+def _absolute(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    return (f - y).abs()
 
 
-def mse(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
-    """Mean squared error.
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``mse``.
-
-    Notes
-    -----
-    E(f; D) = Σ w·(f(x) − y)² / Σ w  (eq 2.2; over a density, eq 2.3 / 2.4). Lower is better,
-    range [0, ∞). Null for an empty group or zero total weight.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1.0, 2.0, 3.0], "f": [1.5, 2.0, 2.0]})
-    >>> df.select(fe.mse("y", "f")).item()
-    0.4166666666666667
-    """
-    return _guarded(_squared_error(truth, pred, weight), "mse", truth, pred, weight)
+def _mean(term_sum: pl.Expr, weight_sum: pl.Expr) -> pl.Expr:
+    return ratio(term_sum, weight_sum)
 
 
-def _squared_error(truth: str, pred: str, weight: str | None) -> pl.Expr:
-    term = (pl.col(pred).cast(pl.Float64) - pl.col(truth).cast(pl.Float64)) ** 2
-    return _weighted_mean(term, weight)
+MSE = register(Measure(
+    "mse", "regression", _mean, False, 0.0, None, "2.2",
+    "mean squared error",
+    "E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
+    "the group is empty or its total weight is 0", term=_squared, example="0.4167",
+))
+RMSE = register(Measure(
+    "rmse", "regression", lambda s, w: _mean(s, w).sqrt(), False, 0.0, None, "2.2",
+    "root mean squared error, √MSE (same units as the target)",
+    "RMSE = √(Σ w·(f(x) − y)² / Σ w)", "the group is empty or its total weight is 0",
+    term=_squared, example="0.6455",
+))
+MAE = register(Measure(
+    "mae", "regression", _mean, False, 0.0, None, "—",
+    "mean absolute error", "MAE = Σ w·|f(x) − y| / Σ w",
+    "the group is empty or its total weight is 0", term=_absolute, example="0.5",
+))
 
+mse = make_builder(MSE)
+rmse = make_builder(RMSE)
+mae = make_builder(MAE)
 
-def rmse(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
-    """Root mean squared error, √MSE (same units as the target).
-
-    Returns an expression named ``rmse``; null where :func:`mse` is null.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1.0, 2.0, 3.0], "f": [1.0, 2.0, 5.0]})
-    >>> round(df.select(fe.rmse("y", "f")).item(), 6)
-    1.154701
-    """
-    # its own guard, so an invalid value is reported as rmse(), not mse()
-    return _guarded(_squared_error(truth, pred, weight).sqrt(), "rmse", truth, pred, weight)
-
-
-def mae(truth: str, pred: str, *, weight: str | None = None) -> pl.Expr:
-    """Mean absolute error, Σ w·|f(x) − y| / Σ w. Lower is better.
-
-    Returns an expression named ``mae``; null for an empty group or zero total weight.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1.0, 2.0, 3.0], "f": [1.5, 2.0, 2.0]})
-    >>> df.select(fe.mae("y", "f")).item()
-    0.5
-    """
-    term = (pl.col(pred).cast(pl.Float64) - pl.col(truth).cast(pl.Float64)).abs()
-    return _guarded(_weighted_mean(term, weight), "mae", truth, pred, weight)
+__test__ = {"mse": mse.__doc__ or "", "rmse": rmse.__doc__ or "", "mae": mae.__doc__ or ""}

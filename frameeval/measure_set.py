@@ -1,0 +1,273 @@
+"""Many measures in one grouped pass: :func:`measures` (yardstick's ``metric_set``).
+
+Each kind of measure reads one sufficient statistic, counted once per group whatever the number
+of measures that read it: the confusion-count table for label and binary measures, the
+per-distinct-score table for ranking measures, sums for probability and regression measures.
+Each measure's formula (its :class:`~frameeval.metrics.measure.Measure` declaration) is then
+applied to the statistic — the same code that the expression builders run on rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, overload
+
+import polars as pl
+
+from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._typing import Keys
+from frameeval._validate import (
+    Checks,
+    _group_text,
+    check_labels,
+    check_not_empty_eager,
+    check_numeric,
+    check_parameter,
+    check_zero_division,
+    label_expr,
+    plan_error,
+    require_columns,
+    resolve_pos_label,
+)
+from frameeval.confusion import count_table, prepare_labels
+from frameeval.curves import score_table
+from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics._stats import ClassTable, ScoreTable, class_table, weight_expr, weight_total
+from frameeval.metrics.measure import AVERAGES, Measure, lookup
+
+__all__ = ["measures"]
+
+DEFAULT_LABEL = ("accuracy", "precision", "recall", "f1")
+DEFAULT_SCORE = ("roc_auc", "average_precision")
+
+
+@overload
+def measures(
+    data: pl.DataFrame, truth: str, pred: str | None = ..., score: str | None = ..., *,
+    by: Keys = ..., measures: Sequence[str | Measure] | None = ..., weight: str | None = ...,
+    pos_label: Any = ..., average: str = ..., zero_division: float | None = ...,
+    long: bool = ...,
+) -> pl.DataFrame: ...
+
+
+@overload
+def measures(
+    data: pl.LazyFrame, truth: str, pred: str | None = ..., score: str | None = ..., *,
+    by: Keys = ..., measures: Sequence[str | Measure] | None = ..., weight: str | None = ...,
+    pos_label: Any = ..., average: str = ..., zero_division: float | None = ...,
+    long: bool = ...,
+) -> pl.LazyFrame: ...
+
+
+def measures(
+    data: Any,
+    truth: str,
+    pred: str | None = None,
+    score: str | None = None,
+    *,
+    by: Keys = None,
+    measures: Sequence[str | Measure] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    average: str = "binary",
+    zero_division: float | None = None,
+    long: bool = False,
+) -> Any:
+    """Many measures per group in one pass over shared sufficient statistics.
+
+    Parameters
+    ----------
+    data
+        Result frame (DataFrame or LazyFrame; pandas / pyarrow are converted).
+    truth, pred, score
+        Column roles: label and binary measures read ``truth`` and ``pred``; ranking and
+        probability measures ``truth`` and ``score``; regression measures ``truth`` and
+        ``pred`` (numeric).
+    by
+        Key column(s); one row per group.
+    measures
+        Registered measure names (``fe.MEASURES``) or :class:`~frameeval.Measure` objects,
+        configured ones included (``fe.MEASURES["fbeta"].configure("f2", beta=2.0)``). Default:
+        accuracy, precision, recall and F1 when ``pred`` is given, plus AUC and average
+        precision when ``score`` is.
+    weight, pos_label, zero_division
+        As in the expression builders; ``pos_label`` defaults to 1 (True for booleans) and is
+        required for string labels.
+    average
+        ``average=`` of every binary measure not configured with its own.
+    long
+        ``False``: ``*by`` then one column per measure (named after it). ``True``: ``*by,
+        measure, value``.
+
+    Returns
+    -------
+    Same kind as ``data``: ``*by, <measure>...`` (Float64), one row per group sorted by the keys;
+    or with ``long=True`` ``*by, measure, value`` (measures in the order asked).
+
+    Notes
+    -----
+    The confusion counts are counted once for P, R, F1, accuracy, MCC… (one ``group_by`` over
+    ``*by, actual, predicted``), the per-distinct-score masses once for every ranking measure;
+    each value then equals its expression builder's (same declaration, same statistics) and
+    the statistics merge across partitions (the Dask backend sums them).
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"m": ["a"] * 3 + ["b"] * 3, "y": [1, 0, 1, 1, 0, 0],
+    ...                    "p": [1, 0, 0, 1, 1, 0], "s": [0.9, 0.2, 0.4, 0.8, 0.7, 0.1]})
+    >>> out = fe.measures(df, truth="y", pred="p", score="s", by="m",
+    ...                   measures=["accuracy", "f1", "mcc", "roc_auc"])
+    >>> out.columns
+    ['m', 'accuracy', 'f1', 'mcc', 'roc_auc']
+    >>> out.row(0)
+    ('a', 0.6666666666666666, 0.6666666666666666, 0.5, 1.0)
+    """
+    func = "measures"
+    if measures is None:
+        measures = [*(DEFAULT_LABEL if pred else ()), *(DEFAULT_SCORE if score else ())]
+    if isinstance(measures, str | Measure):
+        measures = [measures]
+    chosen = [lookup(func, m) for m in measures]
+    check_parameter(bool(chosen), func, "measures= must name at least one measure, got [].")
+    names = [m.name for m in chosen]
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    check_parameter(not duplicated, func,
+                    f"measures= must not repeat a name, got {duplicated} twice.")
+    check_parameter(average in AVERAGES, func,
+                    f"average must be one of {list(AVERAGES)}, got {average!r}.")
+    zero_division = check_zero_division(func, zero_division)
+    keys = as_keys(by)
+    clash = sorted(set(keys) & {*names, "measure", "value"})
+    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    for m in chosen:
+        role = m.columns[1]
+        given = pred if role == "pred" else score
+        if given is None:
+            raise InvalidParameterError(
+                f"{func}(): measure {m.name!r} reads {role}=, got {role}=None."
+            )
+
+    lf, eager = to_lazy(data, func)
+    parts: list[pl.LazyFrame] = []
+    label = [m for m in chosen if m.kind in ("label", "binary")]
+    if label:
+        assert pred is not None
+        parts.append(_label_part(data, lf, eager, func, truth, pred, keys, weight, label,
+                                 pos_label, average, zero_division))
+    ranking = [m for m in chosen if m.kind == "score"]
+    if ranking:
+        assert score is not None
+        parts.append(_score_part(data, func, truth, score, keys, weight, ranking, pos_label))
+    sums = [m for m in chosen if m.kind in ("probability", "regression")]
+    if sums:
+        parts.append(_sum_part(data, lf, eager, func, truth, pred, score, keys, weight, sums,
+                               pos_label))
+    out = parts[0]
+    for part in parts[1:]:
+        out = (out.join(part, on=keys, how="full", nulls_equal=True, coalesce=True)
+               if keys else pl.concat([out, part], how="horizontal"))
+    out = out.select(*keys, *names)
+    if keys:
+        out = out.sort(keys, nulls_last=True)
+    if long:
+        out = out.unpivot(index=keys, on=names, variable_name="measure", value_name="value")
+        if keys:
+            order = pl.col("measure").replace_strict(names, list(range(len(names))))
+            out = out.sort(*keys, order, nulls_last=True)
+    return finish(out, eager)
+
+
+def _label_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str, pred: str,
+                keys: list[str], weight: str | None, chosen: list[Measure], pos_label: Any,
+                average: str, zero_division: float | None) -> pl.LazyFrame:
+    _, _, _, schema, checks = prepare_labels(lf if not eager else data, func, truth, pred,
+                                             keys, weight, outputs=())
+    counts = count_table(lf, schema, keys, truth, pred, weight, checks, None)
+    binary = pos_label is None and any(
+        m.kind == "binary" and (m.parameters.get("average") or average) == "binary"
+        for m in chosen
+    )
+    positive = resolve_pos_label(schema, func, truth, pos_label) if any(
+        m.kind == "binary" for m in chosen) else None
+    kappa = any(m.parameters.get("weights") for m in chosen)
+    table = class_table(counts, keys, None, disagreement=kappa)
+    summary = ClassTable()
+    values = [
+        m.value("actual", "predicted", pos_label=positive,
+                average=m.parameters.get("average") or average,
+                zero_division=zero_division, table=summary).alias(m.name)
+        for m in chosen
+    ]
+    extra: list[pl.Expr] = []
+    if binary:
+        others = pl.col("label").filter(pl.col("label") != positive)
+        extra = [others.min().cast(pl.String).alias("__fe_low"),
+                 others.max().cast(pl.String).alias("__fe_high")]
+    stats = table.group_by(keys).agg(*values, *extra) if keys else table.select(*values, *extra)
+    if binary:
+        low, high = pl.col("__fe_low"), pl.col("__fe_high")
+        stats = stats.filter(plan_error(
+            low != high, InvalidParameterError,
+            f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
+            "other), got classes {} and {} besides the positive one{}; pass average='macro', "
+            "'micro' or 'weighted'.", low, high, _group_text(keys),
+        ).is_null()).drop("__fe_low", "__fe_high")
+    return stats
+
+
+def _score_part(data: Any, func: str, truth: str, score: str, keys: list[str],
+                weight: str | None, chosen: list[Measure], pos_label: Any) -> pl.LazyFrame:
+    setup, table = score_table(data, func, truth, score, keys, weight, pos_label)
+    order = pl.col("threshold")
+    t = ScoreTable(
+        pl.col("__fe_pos").sort_by(order, descending=True),
+        pl.col("__fe_neg").sort_by(order, descending=True),
+    )
+    out = table.group_by(setup.gkeys).agg(m.formula(t).alias(m.name) for m in chosen)
+    return out if keys else out.drop(setup.gkeys)
+
+
+def _sum_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
+              pred: str | None, score: str | None, keys: list[str], weight: str | None,
+              chosen: list[Measure], pos_label: Any) -> pl.LazyFrame:
+    schema = lf.collect_schema()
+    columns = {m.columns[1]: (pred if m.columns[1] == "pred" else score) for m in chosen}
+    require_columns(schema, func, truth=truth, weight=weight, by=keys, **columns)
+    check_numeric(schema, func, weight=weight, **{r: c for r, c in columns.items()})
+    probability = any(m.kind == "probability" for m in chosen)
+    regression = any(m.kind == "regression" for m in chosen)
+    if regression:
+        check_numeric(schema, func, truth=truth)
+    if probability:
+        check_labels(schema, func, truth=truth)
+    check_not_empty_eager(data, eager, lf, func)
+    checks = Checks(func)
+    for role, column in columns.items():
+        assert column is not None
+        checks.finite(column, role, schema[column])
+    if probability and score is not None:
+        checks.within_unit(score, "score")
+    if regression:
+        checks.finite(truth, "truth", schema[truth])
+    else:
+        checks.label(truth, "truth", schema[truth])
+    if weight:
+        checks.finite(weight, "weight", schema[weight])
+        checks.non_negative(weight, "weight")
+    positive = resolve_pos_label(schema, func, truth, pos_label) if probability else None
+    w = weight_expr(weight)
+    values = []
+    for m in chosen:  # loop-ok: one expression per requested measure
+        assert m.term is not None
+        other = pl.col(pred if m.columns[1] == "pred" else score).cast(pl.Float64)  # type: ignore[arg-type]
+        if m.kind == "probability":
+            actual = (label_expr(truth, schema) == positive).cast(pl.Float64)
+        else:
+            actual = pl.col(truth).cast(pl.Float64)
+        params = {k: v for k, v in m.parameters.items() if k != "average"}
+        term = m.term(actual, other, **params)
+        values.append(m.formula((w * term).sum(), weight_total(weight), **params).alias(m.name))
+    stats = lf.group_by(keys).agg(*values, *checks.aggs()) if keys else lf.select(
+        *values, *checks.aggs())
+    return checks.enforce(stats, keys)

@@ -1,0 +1,332 @@
+"""Generate a measure's expression builder (and its docstring) from its declaration.
+
+:func:`raw_value` turns a :class:`~frameeval.metrics.measure.Measure` and column names into the
+value expression — the same code for a result frame and for a count table. :func:`make_builder`
+wraps it with the input guard (one :func:`~frameeval._validate.expression_guard` per call) and
+gives the generated function a real signature and a numpydoc docstring built from the
+declaration, so ``help(fe.mcc)`` and the API docs read like a hand-written function.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from frameeval._validate import attach_guard, check_parameter, check_zero_division, expression_guard
+from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics._stats import (
+    BinaryCounts,
+    ClassCounts,
+    ClassTable,
+    ScoreTable,
+    positive_of,
+    ratio,
+    weight_expr,
+    weight_total,
+)
+
+if TYPE_CHECKING:
+    from frameeval.metrics.measure import Measure
+
+
+def resolve_parameters(measure: Measure, func: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The measure's parameters: defaults, overridden by ``given``; required ones checked."""
+    from frameeval.metrics.measure import REQUIRED
+
+    unknown = set(given) - set(measure.parameters)
+    if unknown:
+        raise InvalidParameterError(
+            f"{func}(): unexpected parameter {sorted(unknown)[0]}=, got "
+            f"{sorted(given)}; {measure.name} takes {sorted(measure.parameters) or 'none'}."
+        )
+    params = {**measure.parameters, **given}
+    missing = [k for k, v in params.items() if v is REQUIRED]
+    check_parameter(not missing, func, f"{', '.join(m + '=' for m in missing)} is required, got none.")
+    if measure.check is not None:
+        measure.check(func, **params)
+    params.pop("average", None)
+    return params
+
+
+def _per_class_mean(values: pl.Expr, zero_division: float | None) -> pl.Expr:
+    if zero_division is not None:
+        values = values.fill_null(zero_division)
+    return values.mean()
+
+
+def raw_value(
+    measure: Measure,
+    truth: str,
+    other: str,
+    *,
+    weight: str | None = None,
+    pos_label: Any = None,
+    average: str = "binary",
+    zero_division: float | None = None,
+    func: str | None = None,
+    classes: pl.Expr | None = None,
+    table: ClassTable | None = None,
+    **given: Any,
+) -> pl.Expr:
+    """The measure's value (not aliased, not guarded) from ``truth``/``other`` columns.
+
+    ``classes``: a fixed sorted class set for the per-class statistics; default truth ∪ pred of
+    the group. ``table``: read label statistics from a per-class table instead of rows (the
+    frame functions' fast path; ``truth``/``other`` are then unused for label measures).
+    """
+    func = func or measure.name
+    params = resolve_parameters(measure, func, given)
+    kind = measure.kind
+    if kind == "label":
+        summary_: ClassCounts | ClassTable = table or ClassCounts(
+            pl.col(truth), pl.col(other), weight, classes
+        )
+        value = measure.formula(summary_, **params)
+        return value if zero_division is None else value.fill_null(zero_division)
+    if kind == "binary":
+        fixed = measure.parameters.get("average")
+        average = fixed or average
+        if average == "binary" and table is not None:
+            mine = pl.col("label") == pl.lit(pos_label)
+            ovr = table.one_vs_rest()
+            counts = BinaryCounts(
+                ovr.tp.filter(mine).sum(), ovr.fp.filter(mine).sum(), ovr.fn.filter(mine).sum(),
+                table.actual.filter(~mine).sum() - ovr.fp.filter(mine).sum(),
+            )
+            value = measure.formula(counts, **params)
+        elif average == "binary":
+            positive = positive_of(truth, pos_label)
+            counts = BinaryCounts.of(pl.col(truth), pl.col(other), positive, weight)
+            value = measure.formula(counts, **params)
+        else:
+            summary: ClassCounts | ClassTable = table or ClassCounts(
+                pl.col(truth), pl.col(other), weight, classes
+            )
+            per_class = measure.formula(summary.one_vs_rest(), **params)
+            if average == "micro":
+                value = measure.formula(summary.one_vs_rest().summed(), **params)
+            elif average == "weighted":
+                if zero_division is not None:
+                    per_class = per_class.fill_null(zero_division)
+                support = summary.actual
+                defined = pl.when(per_class.is_not_null()).then(support).sum()
+                value = ratio((per_class * support).sum(), defined)
+            elif average == "macro" and measure.macro is not None:
+                from frameeval.metrics.measure import MEASURES
+
+                def mean_of(name: str) -> pl.Expr:
+                    other_measure = MEASURES[name]
+                    values = other_measure.formula(summary.one_vs_rest())
+                    return _per_class_mean(values, zero_division)
+
+                value = measure.macro(mean_of, **params)
+            else:
+                value = _per_class_mean(per_class, zero_division)
+        if zero_division is None or average == "weighted":
+            # a weighted mean over classes of total support 0 stays undefined
+            return value
+        return value.fill_null(zero_division)
+    if kind == "score":
+        positive = positive_of(truth, pos_label)
+        return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
+    # probability / regression: sums of a per-row term
+    assert measure.term is not None
+    if kind == "probability":
+        positive = positive_of(truth, pos_label)
+        actual = (pl.col(truth) == positive).cast(pl.Float64)
+        term = measure.term(actual, pl.col(other).cast(pl.Float64), **params)
+    else:
+        term = measure.term(pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64),
+                            **params)
+    return measure.formula((weight_expr(weight) * term).sum(), weight_total(weight), **params)
+
+
+def guarded_value(
+    measure: Measure,
+    truth: str,
+    other: str,
+    *,
+    name: str | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    average: str = "binary",
+    zero_division: Any = None,
+    **given: Any,
+) -> pl.Expr:
+    """The builder's body: parameter checks, the value, the input guard, the output name."""
+    func = name or measure.name
+    for role, column in ((measure.columns[0], truth), (measure.columns[1], other)):
+        check_parameter(isinstance(column, str), func,
+                        f"{role} must be a column name (a string), got {column!r}.")
+    check_parameter(weight is None or isinstance(weight, str), func,
+                    f"weight must be a column name or None, got {weight!r}.")
+    zero_division = check_zero_division(func, zero_division)
+    if measure.kind == "binary":
+        allowed = measure.averages
+        check_parameter(
+            average in allowed, func,
+            f"average must be one of {list(allowed)}, got {average!r}.",
+        )
+    value = raw_value(measure, truth, other, weight=weight, pos_label=pos_label,
+                      average=average, zero_division=zero_division, func=func, **given)
+    kind = measure.kind
+    guard = expression_guard(
+        func,
+        labels=[] if kind == "regression" else
+        [(truth, "truth")] + ([(other, "pred")] if kind in ("label", "binary") else []),
+        numbers=[(other, "score")] if kind in ("score", "probability") else
+        [(truth, "truth"), (other, "pred")] if kind == "regression" else [],
+        probabilities=[(other, "score")] if kind == "probability" else [],
+        weight=weight,
+        positive=(truth, other if kind == "binary" else None, pos_label)
+        if kind in ("binary", "score", "probability") else None,
+        # a third class is an error only when the positive class is the default one: an
+        # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
+        binary_only=kind == "binary" and pos_label is None
+        and (measure.parameters.get("average") or average) == "binary",
+    )
+    return attach_guard(value, guard).alias(func)
+
+
+# ---------------------------------------------------------------------------------------------
+# the generated builder
+# ---------------------------------------------------------------------------------------------
+_SIX_ROWS = {
+    "label": ('{"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}', '"y", "p"'),
+    "binary": ('{"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}', '"y", "p"'),
+    "score": ('{"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]}', '"y", "s"'),
+    "probability": ('{"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]}', '"y", "s"'),
+    "regression": ('{"y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "f": [1.5, 2.0, 2.0, 4.5, 5.0, 7.0]}',
+                   '"y", "f"'),
+}
+
+_ROLE_TEXT = {
+    "truth": "Column with the true label (the true value for a regression measure).",
+    "pred": "Column with the predicted label (the prediction for a regression measure).",
+    "score": "Numeric, finite column; larger means more positive (a probability in [0, 1] for "
+    "a probability measure).",
+}
+
+
+def _docstring(measure: Measure, name: str) -> str:
+    a, b = measure.columns
+    direction = "higher is better" if measure.higher_is_better else "lower is better"
+    upper = "∞" if measure.upper is None else f"{measure.upper:g}"
+    eq = f" (eq {measure.equation})" if measure.equation not in ("", "—") else ""
+    lines = [
+        f"{measure.description[0].upper()}{measure.description[1:]}.",
+        "",
+        f"Generated from the declaration ``fe.MEASURES[{measure.name!r}]`` (kind "
+        f"``{measure.kind}``; statistics: {measure.statistics}). Use it in any ``select``, "
+        "``group_by().agg()`` or ``.over()``; :func:`frameeval.measures` computes many measures "
+        "from statistics counted once.",
+        "",
+        "Parameters",
+        "----------",
+        f"{a}, {b}",
+        f"    Column names. {_ROLE_TEXT[a]} {_ROLE_TEXT[b]}",
+    ]
+    if measure.kind in ("binary", "score", "probability"):
+        lines += [
+            "pos_label",
+            "    The positive class. Default None: ``1`` for numeric labels, ``True`` for "
+            "booleans; required for string labels.",
+        ]
+    if measure.kind == "binary" and "average" not in measure.parameters:
+        lines += [
+            "average",
+            "    ``\"binary\"`` (the class ``pos_label``; a third class is an error), "
+            "``\"macro\"`` (over the classes of truth ∪ pred: "
+            + ("the formula applied to the macro averages of its parts, eq 2.14"
+               if measure.macro is not None else "the mean of the per-class values, eq 2.12")
+            + "), ``\"macro_mean\"`` (the mean of the per-class values), ``\"micro\"`` (the "
+            "formula on the summed per-class counts, eqs 2.15–2.17), ``\"weighted\"`` (the "
+            "support-weighted mean of the per-class values).",
+        ]
+    lines += ["weight", "    Optional column of non-negative weights (the data distribution "
+              "𝒟, eqs 2.3, 2.5)."]
+    if measure.kind in ("binary", "label"):
+        lines += ["zero_division", "    Value in [0, 1] for an undefined (0/0) value. Default "
+                  "None: null (and a class whose value is 0/0 is left out of a macro mean)."]
+    for param, default in measure.parameters.items():
+        if param != "average":
+            lines += [param, f"    Measure parameter (default {default!r})."]
+    lines += [
+        "",
+        "Returns",
+        "-------",
+        "pl.Expr",
+        f"    Float64 aggregate named ``{name}``.",
+        "",
+        "Notes",
+        "-----",
+        f"{measure.formula_text}{eq}. Range [{measure.lower:g}, {upper}], {direction}. "
+        f"Null when {measure.undefined}.",
+    ]
+    if measure.references:
+        lines += ["", "References", "----------"]
+        lines += list(measure.references)
+    if measure.example:
+        frame, cols = _SIX_ROWS[measure.kind]
+        extra = ""
+        for param, default in measure.parameters.items():
+            from frameeval.metrics.measure import REQUIRED
+
+            if default is REQUIRED:
+                extra += f", {param}=1"
+        lines += [
+            "",
+            "Examples",
+            "--------",
+            ">>> import polars as pl, frameeval as fe",
+            f">>> df = pl.DataFrame({frame})",
+            f">>> round(df.select(fe.{name}({cols}{extra})).item(), 4)",
+            measure.example,
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.Expr]:
+    """The expression builder of ``measure`` (public name ``name``, default the measure's)."""
+    from frameeval.metrics.measure import signature_parameters
+
+    public = name or measure.name
+    a, b = measure.columns
+
+    def build(*args: Any, **kwargs: Any) -> pl.Expr:
+        bound = build.__signature__.bind(*args, **kwargs)  # type: ignore[attr-defined]
+        arguments = dict(bound.arguments)
+        truth = arguments.pop(a)
+        other = arguments.pop(b)
+        defaults = {
+            p.name: p.default for p in build.__signature__.parameters.values()  # type: ignore[attr-defined]
+            if p.default is not inspect.Parameter.empty
+        }
+        values = {**defaults, **arguments}
+        core = {k: values.pop(k) for k in ("weight", "pos_label", "average", "zero_division")
+                if k in values}
+        return guarded_value(measure, truth, other, name=public, **core, **values)
+
+    positional = [
+        inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+        inspect.Parameter(b, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+    ]
+    build.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [*positional, *signature_parameters(measure)], return_annotation=pl.Expr
+    )
+    build.__name__ = public
+    build.__qualname__ = public
+    build.__doc__ = _docstring(measure, public)
+    build.__annotations__ = {
+        p.name: p.annotation for p in build.__signature__.parameters.values()  # type: ignore[attr-defined]
+    } | {"return": pl.Expr}
+    build.measure = measure  # type: ignore[attr-defined]
+    return build
+
+
+def finite_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

@@ -1,0 +1,386 @@
+"""Sufficient statistics of the measures, as Polars aggregate expressions.
+
+A measure's formula (declared once, in its :class:`~frameeval.metrics.measure.Measure`) reads
+statistics, never rows. The statistics are built here from *any weighted long frame*: a result
+frame (``truth``, ``pred``, optional ``weight``) inside a user's ``group_by().agg()``, or the
+confusion-count table (``actual``, ``predicted``, ``count``) that the frame functions build once
+per group. Because the count table is itself a weighted frame, the same expressions serve both
+faces, and the Dask backend merges the counts before applying them.
+
+* :class:`BinaryCounts` — TP, FP, FN, TN of one positive class (Table 2.1): scalars, or vectors
+  with one entry per class (the one-vs-rest counts behind macro averages).
+* :class:`ClassCounts` — the multiclass summary: the sorted label set and, per class, the
+  diagonal, the actual and the predicted totals (vectors of length K), plus the cheap scalars
+  Σ correct and Σ w.
+* :class:`ScoreTable` — per distinct score, descending: the positive and negative mass (ranking
+  measures).
+
+Counts are Float64: weighted sums, and no product of two counts overflows Polars' 32-bit row
+counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+__all__ = ["BinaryCounts", "ClassCounts", "ScoreTable", "ratio", "weight_expr", "weight_total"]
+
+
+def weight_expr(weight: str | None) -> pl.Expr:
+    """Per-row weight as Float64 (1.0 without ``weight=``)."""
+    return pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
+
+
+def weight_total(weight: str | None) -> pl.Expr:
+    """Σ w over the group (the row count without ``weight=``), Float64."""
+    if weight is None:
+        return pl.len().cast(pl.Float64)
+    return pl.col(weight).cast(pl.Float64).sum()
+
+
+def total(condition: pl.Expr, weight: str | None) -> pl.Expr:
+    """Σ w·[condition] over the group (the book's Σ p(x)·I(·), eq 2.5), Float64."""
+    if weight is None:
+        return condition.sum().cast(pl.Float64)
+    return (weight_expr(weight) * condition.cast(pl.Float64)).sum()
+
+
+def ratio(numerator: pl.Expr, denominator: pl.Expr, zero_division: float | None = None) -> pl.Expr:
+    """numerator / denominator, with ``zero_division`` (default null) for 0/0.
+
+    Every ratio of a measure has a numerator that is 0 whenever its denominator is (counts of a
+    subset of the denominator's rows), so a zero denominator means 0/0 = NaN, which becomes
+    ``zero_division``: one division, and the aggregation stays on Polars' fast path.
+    """
+    return (numerator / denominator).fill_nan(pl.lit(zero_division, dtype=pl.Float64))
+
+
+@dataclass(frozen=True)
+class BinaryCounts:
+    """TP, FP, FN, TN (Table 2.1) as Float64 expressions: scalars for one positive class, or
+    vectors (one entry per class, one-vs-rest) inside a macro average."""
+
+    tp: pl.Expr
+    fp: pl.Expr
+    fn: pl.Expr
+    tn: pl.Expr
+
+    @property
+    def actual(self) -> pl.Expr:
+        """Actual positives TP + FN."""
+        return self.tp + self.fn
+
+    @property
+    def predicted(self) -> pl.Expr:
+        """Predicted positives TP + FP."""
+        return self.tp + self.fp
+
+    @property
+    def negative(self) -> pl.Expr:
+        """Actual negatives TN + FP."""
+        return self.tn + self.fp
+
+    @property
+    def total(self) -> pl.Expr:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def summed(self) -> BinaryCounts:
+        """Σ over classes of each count (the micro average's counts, eqs 2.15–2.17)."""
+        return BinaryCounts(self.tp.sum(), self.fp.sum(), self.fn.sum(), self.tn.sum())
+
+    @staticmethod
+    def of(truth: pl.Expr, pred: pl.Expr, positive: pl.Expr, weight: str | None) -> BinaryCounts:
+        """Counts of the class ``positive`` from row-level label expressions.
+
+        Unweighted, FP, FN and TN are differences of integer counts (exact). Weighted, each is
+        its own sum: a difference of float sums would lose a small count next to large weights.
+        """
+        actual = truth == positive
+        predicted = pred == positive
+        tp = total(actual & predicted, weight)
+        if weight is None:
+            n = weight_total(None)
+            n_actual = total(actual, None)
+            n_predicted = total(predicted, None)
+            fp = n_predicted - tp
+            fn = n_actual - tp
+            return BinaryCounts(tp, fp, fn, n - n_actual - fp)
+        return BinaryCounts(
+            tp,
+            total(~actual & predicted, weight),
+            total(actual & ~predicted, weight),
+            total(~actual & ~predicted, weight),
+        )
+
+
+@dataclass(frozen=True)
+class ClassCounts:
+    """The multiclass sufficient statistics of a label measure, built lazily from columns.
+
+    The scalars (:attr:`correct`, :attr:`total`) are plain sums; the per-class vectors (length K,
+    classes of truth ∪ pred in sorted order) cost one sort per group and are built only by the
+    measures that read them.
+    """
+
+    truth: pl.Expr
+    pred: pl.Expr
+    weight: str | None
+    labels: pl.Expr | None = None  # a fixed, sorted class set (``labels=``) instead of truth ∪ pred
+
+    @property
+    def correct(self) -> pl.Expr:
+        """Σ w·[truth = pred] (the trace of the confusion matrix)."""
+        return total(self.truth == self.pred, self.weight)
+
+    @property
+    def total(self) -> pl.Expr:
+        """Σ w."""
+        return weight_total(self.weight)
+
+    @property
+    def classes(self) -> pl.Expr:
+        """The label set truth ∪ pred (or the given ``labels``), sorted (length K)."""
+        if self.labels is not None:
+            return self.labels
+        return pl.concat([self.truth, self.pred]).unique().sort()
+
+    def _per_class(self, labels: pl.Expr, weights: pl.Expr | None) -> pl.Expr:
+        """Σ weights per class of ``classes`` (a K-vector): a sorted search; without weights
+        the count is the distance between the two search positions."""
+        ordered = labels.sort()
+        upper = ordered.search_sorted(self.classes, side="right")
+        lower = ordered.search_sorted(self.classes, side="left")
+        if weights is None:
+            return (upper.cast(pl.Int64) - lower.cast(pl.Int64)).cast(pl.Float64)
+        cumulative = pl.concat([pl.lit(0.0, dtype=pl.Float64), weights.sort_by(labels).cum_sum()])
+        return cumulative.gather(upper) - cumulative.gather(lower)
+
+    def _weights(self) -> pl.Expr | None:
+        return pl.col(self.weight).cast(pl.Float64) if self.weight else None
+
+    @property
+    def actual(self) -> pl.Expr:
+        """Per class k: Σ w·[truth = k] (the row sums t_k; support)."""
+        return self._per_class(self.truth, self._weights())
+
+    @property
+    def predicted(self) -> pl.Expr:
+        """Per class k: Σ w·[pred = k] (the column sums p_k)."""
+        return self._per_class(self.pred, self._weights())
+
+    @property
+    def diagonal(self) -> pl.Expr:
+        """Per class k: Σ w·[truth = pred = k] (TP_k)."""
+        hit = self.truth == self.pred
+        weights = self._weights()
+        return self._per_class(
+            self.truth.filter(hit), None if weights is None else weights.filter(hit)
+        )
+
+    def one_vs_rest(self) -> BinaryCounts:
+        """Per class k, the binary counts of "k against the rest" (K-vectors).
+
+        Unweighted, FP, FN and TN are differences of integer counts (exact). Weighted, FP and
+        FN are their own sums over the misclassified rows, and the negatives of class k are the
+        sum of the *other* classes' totals (exclusive prefix + suffix sums), so no small count
+        is the difference of two large ones (catastrophic cancellation: a class holding weight
+        1e9 beside classes of weight 1e-3 gave negative rates).
+        """
+        tp, actual = self.diagonal, self.actual
+        if self.weight is None:
+            predicted = self.predicted
+            fp = predicted - tp
+            fn = actual - tp
+            return BinaryCounts(tp, fp, fn, self.total - actual - fp)
+        miss = self.truth != self.pred
+        weights = pl.col(self.weight).cast(pl.Float64).filter(miss)
+        fp = self._per_class(self.pred.filter(miss), weights)
+        fn = self._per_class(self.truth.filter(miss), weights)
+        others = actual.cum_sum().shift(1, fill_value=0.0) + actual.cum_sum(reverse=True).shift(
+            -1, fill_value=0.0
+        )
+        return BinaryCounts(tp, fp, fn, others - fp)
+
+    def index(self, labels: pl.Expr) -> pl.Expr:
+        """Per row, the position (0-based) of its label in :attr:`classes`."""
+        return self.classes.search_sorted(labels, side="left").cast(pl.Float64)
+
+    def disagreement(self, power: int) -> pl.Expr:
+        """Σ w·|i(truth) − i(pred)|^power: the observed weighted disagreement of Cohen's κ."""
+        gap = (self.index(self.truth) - self.index(self.pred)).abs()
+        return (weight_expr(self.weight) * gap.pow(power)).sum()
+
+
+@dataclass(frozen=True)
+class ClassTable:
+    """The same statistics as :class:`ClassCounts`, read from a per-class table.
+
+    The frame functions count the confusion cells once (``*by, actual, predicted, count``),
+    fold them into one row per group × class (:func:`class_table`: columns ``label, tp,
+    support, n_pred, fp, fn`` and the κ disagreements ``dis1, dis2``), and evaluate a measure's
+    formula inside ``group_by(*by).agg(...)`` of that table, where every column is the K-vector
+    of its group (rows sorted by label). Vectorised across groups: no per-group sort.
+    """
+
+    @property
+    def classes(self) -> pl.Expr:
+        return pl.col("label")
+
+    @property
+    def actual(self) -> pl.Expr:
+        return pl.col("support")
+
+    @property
+    def predicted(self) -> pl.Expr:
+        return pl.col("n_pred")
+
+    @property
+    def diagonal(self) -> pl.Expr:
+        return pl.col("tp")
+
+    @property
+    def total(self) -> pl.Expr:
+        return pl.col("support").sum()
+
+    @property
+    def correct(self) -> pl.Expr:
+        return pl.col("tp").sum()
+
+    def one_vs_rest(self) -> BinaryCounts:
+        support = pl.col("support")
+        others = support.cum_sum().shift(1, fill_value=0.0) + support.cum_sum(
+            reverse=True
+        ).shift(-1, fill_value=0.0)
+        return BinaryCounts(pl.col("tp"), pl.col("fp"), pl.col("fn"), others - pl.col("fp"))
+
+    def disagreement(self, power: int) -> pl.Expr:
+        return pl.col(f"dis{power}").first()
+
+
+def class_table(counts: pl.LazyFrame, keys: list[str], labels: pl.Series | None,
+                disagreement: bool) -> pl.LazyFrame:
+    """``*keys, label, tp, support, n_pred, fp, fn[, dis1, dis2]`` from a count table, one row
+    per group × class of truth ∪ pred (or of ``labels``), sorted by keys and label."""
+    count = pl.col("count").cast(pl.Float64)
+    zero = pl.lit(0.0, dtype=pl.Float64)
+    hit = pl.col("actual") == pl.col("predicted")
+    as_actual = counts.select(
+        *keys, pl.col("actual").alias("label"),
+        pl.when(hit).then(count).otherwise(zero).alias("tp"),
+        count.alias("support"), zero.alias("n_pred"), zero.alias("fp"),
+        pl.when(hit).then(zero).otherwise(count).alias("fn"),
+    )
+    as_predicted = counts.select(
+        *keys, pl.col("predicted").alias("label"), zero.alias("tp"), zero.alias("support"),
+        count.alias("n_pred"), pl.when(hit).then(zero).otherwise(count).alias("fp"),
+        zero.alias("fn"),
+    )
+    parts = [as_actual, as_predicted]
+    if labels is not None:
+        groups = counts.select(keys).unique() if keys else pl.LazyFrame({"__fe_one": [0]})
+        grid = groups.with_columns(pl.lit(labels).implode().alias("label")).explode("label")
+        grid = grid.with_columns(*(c.alias(n) for n, c in (
+            ("tp", zero), ("support", zero), ("n_pred", zero), ("fp", zero), ("fn", zero))))
+        parts.append(grid.drop("__fe_one") if not keys else grid)
+    table = pl.concat(parts, how="vertical_relaxed").group_by(*keys, "label").agg(
+        pl.col("tp", "support", "n_pred", "fp", "fn").sum()
+    ).sort(*keys, "label", nulls_last=True)
+    if not disagreement:
+        return table
+    index = table.select(
+        *keys, "label",
+        (pl.int_range(pl.len()).over(keys) if keys else pl.int_range(pl.len()))
+        .cast(pl.Float64).alias("__fe_i"),
+    )
+    cells = counts.join(
+        index.rename({"label": "actual", "__fe_i": "__fe_ia"}), on=[*keys, "actual"],
+        nulls_equal=True,
+    ).join(
+        index.rename({"label": "predicted", "__fe_i": "__fe_ip"}), on=[*keys, "predicted"],
+        nulls_equal=True,
+    )
+    gap = (pl.col("__fe_ia") - pl.col("__fe_ip")).abs()
+    dis = [(count * gap).sum().alias("dis1"), (count * gap * gap).sum().alias("dis2")]
+    sums = cells.group_by(keys).agg(*dis) if keys else cells.select(*dis)
+    if keys:
+        return table.join(sums, on=keys, how="left", nulls_equal=True).sort(
+            *keys, "label", nulls_last=True
+        )
+    return table.join(sums, how="cross")
+
+
+def positive_of(truth: str, pos_label: Any) -> pl.Expr:
+    """The positive class as an expression of the truth column's dtype.
+
+    ``pos_label=None`` means the dtype's natural positive: ``1`` for numbers, ``True`` for
+    booleans; a string or categorical truth column has none (null: the expression's guard then
+    asks for ``pos_label=``).
+    """
+    if pos_label is not None:
+        return pl.lit(pos_label)
+    import polars.selectors as cs
+
+    textual = pl.dtype_of(truth).matches(cs.string() | cs.categorical() | cs.enum())
+    return (
+        pl.when(textual).then(pl.lit(None)).otherwise(pl.lit(1)).cast(pl.dtype_of(truth))
+    )
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Per distinct score in descending order: the positive and negative mass at that score.
+
+    A run of tied scores is one threshold (one diagonal ROC step, eq 2.21's ½). Built inside an
+    aggregation from rows (:meth:`of`), or from a precomputed per-score count table whose rows
+    are already the distinct scores.
+    """
+
+    positive: pl.Expr  # K-vector, descending score order
+    negative: pl.Expr
+
+    @staticmethod
+    def of(truth: str, score: str, positive: pl.Expr, weight: str | None) -> ScoreTable:
+        s = pl.col(score)
+        is_pos = pl.col(truth) == positive
+        thresholds = s.unique().sort(descending=True)
+
+        def mass(scores: pl.Expr, weights: pl.Expr | None) -> pl.Expr:
+            ordered = scores.sort()
+            upper = ordered.search_sorted(thresholds, side="right")
+            lower = ordered.search_sorted(thresholds, side="left")
+            if weights is None:
+                return (upper.cast(pl.Int64) - lower.cast(pl.Int64)).cast(pl.Float64)
+            cumulative = pl.concat(
+                [pl.lit(0.0, dtype=pl.Float64), weights.sort_by(scores).cum_sum()]
+            )
+            return cumulative.gather(upper) - cumulative.gather(lower)
+
+        if weight is None:
+            return ScoreTable(mass(s.filter(is_pos), None), mass(s.filter(~is_pos), None))
+        w = pl.col(weight).cast(pl.Float64)
+        positive_mass = mass(s.filter(is_pos), w.filter(is_pos))
+        negative_mass = mass(s.filter(~is_pos), w.filter(~is_pos))
+        # a threshold whose rows all weigh 0 is no threshold (no ROC / P-R point)
+        carries = (positive_mass + negative_mass) > 0
+        return ScoreTable(positive_mass.filter(carries), negative_mass.filter(carries))
+
+    @property
+    def tp(self) -> pl.Expr:
+        """TP(≥ t) at each threshold t (descending)."""
+        return self.positive.cum_sum()
+
+    @property
+    def fp(self) -> pl.Expr:
+        """FP(≥ t) at each threshold t."""
+        return self.negative.cum_sum()
+
+    @property
+    def n_positive(self) -> pl.Expr:
+        return self.positive.sum()
+
+    @property
+    def n_negative(self) -> pl.Expr:
+        return self.negative.sum()

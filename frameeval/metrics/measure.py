@@ -1,0 +1,310 @@
+"""The Measure object: one declaration per measure, every face generated from it.
+
+A :class:`Measure` holds what a measure *is* — its name, the kind of input it reads, the formula
+over its sufficient statistics, its direction and range, when it is undefined, its equation and
+references — and nothing about where it is shown. From that one declaration come
+
+* the expression builder (``fe.precision("y", "p")``, a ``pl.Expr`` for any ``select``,
+  ``group_by().agg()`` or ``.over()``), with its input guard and its docstring;
+* the columns of :func:`frameeval.measures` and of the reports (the formula applied to the
+  statistics those functions count once per group);
+* the per-threshold columns of :func:`frameeval.threshold_table`;
+* the property tests (parametrised over :data:`MEASURES`) and the docs table
+  (:func:`measure_table`).
+
+Users register their own measure with :func:`register`; it then works wherever a built-in does.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import polars as pl
+
+from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics._stats import BinaryCounts, ClassCounts, ScoreTable
+
+Kind = Literal["label", "binary", "score", "probability", "regression"]
+Average = Literal["binary", "macro", "macro_mean", "micro", "weighted"]
+
+KINDS: tuple[str, ...] = ("label", "binary", "score", "probability", "regression")
+AVERAGES: tuple[str, ...] = ("binary", "macro", "macro_mean", "micro", "weighted")
+
+STATISTICS = {
+    "label": "confusion counts per class (ClassCounts)",
+    "binary": "TP, FP, FN, TN (BinaryCounts)",
+    "score": "positive / negative mass per distinct score (ScoreTable)",
+    "probability": "sums of a per-row loss and of the weights",
+    "regression": "sums of a per-row error and of the weights",
+}
+
+COLUMNS = {
+    "label": ("truth", "pred"),
+    "binary": ("truth", "pred"),
+    "score": ("truth", "score"),
+    "probability": ("truth", "score"),
+    "regression": ("truth", "pred"),
+}
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+"""Default of a measure parameter that the caller must give (e.g. ``cost01``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Measure:
+    """The declaration of one measure.
+
+    Parameters
+    ----------
+    name
+        Registry key and output column name.
+    kind
+        ``"label"`` (multiclass, from the confusion counts: :class:`ClassCounts`), ``"binary"``
+        (from TP, FP, FN, TN of a positive class: :class:`BinaryCounts`; macro / micro /
+        weighted averages over classes come for free), ``"score"`` (from the per-distinct-score
+        masses: :class:`ScoreTable`), ``"probability"`` and ``"regression"`` (from sums of a
+        per-row term).
+    formula
+        The value from the statistics: ``formula(stats, **parameters) -> pl.Expr``. For
+        ``"probability"`` / ``"regression"`` measures, ``formula(term_sum, weight_sum,
+        **parameters)`` and ``term`` gives the per-row term.
+    higher_is_better, lower, upper
+        Direction and range (``upper=None``: unbounded).
+    equation
+        Equation number in chapter 2 of Zhou's *Machine Learning* (``"—"`` if none).
+    description
+        One line: what the number means.
+    formula_text
+        The formula as text, for docs and docstrings.
+    undefined
+        When the value is null (and why).
+    references
+        Primary sources.
+    parameters
+        Extra keyword parameters and their defaults (:data:`REQUIRED` for none).
+    check
+        Validates the parameters: ``check(func, **parameters)`` raises
+        ``InvalidParameterError`` (optional).
+    term
+        Per-row term of a sum-based measure: ``term(truth, pred_or_score, **parameters)``.
+    macro
+        How ``average="macro"`` combines classes: ``None`` = the mean of the per-class values;
+        otherwise ``macro(mean_of, **parameters)``, where ``mean_of(name)`` is the macro value of
+        another binary measure (F-beta of macro-P and macro-R, eq 2.14).
+    aliases
+        Other registry names of this same object (``specificity`` for ``tnr``).
+    example
+        The value on the docs' six-row frame, as a doctest prints it (rounded to 4 places).
+    """
+
+    name: str
+    kind: Kind
+    formula: Callable[..., pl.Expr]
+    higher_is_better: bool
+    lower: float
+    upper: float | None
+    equation: str
+    description: str
+    formula_text: str
+    undefined: str = "never"
+    references: tuple[str, ...] = ()
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    check: Callable[..., None] | None = None
+    term: Callable[..., pl.Expr] | None = None
+    macro: Callable[..., pl.Expr] | None = None
+    aliases: tuple[str, ...] = ()
+    example: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise InvalidParameterError(
+                f"Measure(): kind must be one of {list(KINDS)}, got {self.kind!r}."
+            )
+        if not self.name.isidentifier():
+            raise InvalidParameterError(
+                f"Measure(): name must be a valid identifier, got {self.name!r}."
+            )
+        if self.kind in ("probability", "regression") and self.term is None:
+            raise InvalidParameterError(
+                f"Measure(): a {self.kind} measure needs term=, got None for {self.name!r}."
+            )
+
+    # -- metadata ------------------------------------------------------------------------------
+    @property
+    def columns(self) -> tuple[str, str]:
+        """Roles of the builder's two positional columns."""
+        return COLUMNS[self.kind]  # type: ignore[return-value]
+
+    @property
+    def statistics(self) -> str:
+        """The sufficient statistics the formula reads."""
+        return STATISTICS[self.kind]
+
+    @property
+    def averages(self) -> tuple[str, ...]:
+        """The ``average=`` values the builder accepts (binary measures only)."""
+        if self.kind != "binary":
+            return ()
+        if "average" in self.parameters:
+            return (self.parameters["average"],)
+        return AVERAGES
+
+    def configure(self, name: str | None = None, **parameters: Any) -> Measure:
+        """A configured copy: other parameter defaults (and a new ``name``), e.g.
+        ``fe.MEASURES["fbeta"].configure("f2", beta=2.0)``."""
+        unknown = set(parameters) - set(self.parameters) - {"pos_label", "average", "zero_division"}
+        if unknown:
+            raise InvalidParameterError(
+                f"Measure.configure(): {self.name} has no parameter {sorted(unknown)}, "
+                f"got {sorted(parameters)}; it takes {sorted(self.parameters)}."
+            )
+        merged = {**self.parameters, **parameters}
+        return replace(self, name=name or self.name, parameters=merged, aliases=())
+
+    # -- the expression face ---------------------------------------------------------------
+    @property
+    def builder(self) -> Callable[..., pl.Expr]:
+        """The expression builder (``fe.<name>``) generated from this declaration."""
+        from frameeval.metrics._builders import make_builder
+
+        return make_builder(self)
+
+    def value(self, truth: str, other: str, *, weight: str | None = None,
+              pos_label: Any = None, average: str = "binary",
+              zero_division: float | None = None, classes: pl.Expr | None = None,
+              table: Any = None, **parameters: Any) -> pl.Expr:
+        """The measure's value from the columns of a weighted long frame, without input checks.
+
+        This is what the builder computes after its guard, and what the frame functions apply
+        to the count tables they have already checked (``truth="actual", other="predicted",
+        weight="count"``).
+        """
+        from frameeval.metrics._builders import raw_value
+
+        return raw_value(self, truth, other, weight=weight, pos_label=pos_label,
+                         average=average, zero_division=zero_division, classes=classes,
+                         table=table, **parameters)
+
+    def __repr__(self) -> str:
+        return f"Measure({self.name!r}, kind={self.kind!r}, eq {self.equation})"
+
+
+MEASURES: dict[str, Measure] = {}
+"""The registry: name (and alias) → :class:`Measure`."""
+
+
+def register(measure: Measure, *, replace_existing: bool = False) -> Measure:
+    """Add a measure (and its aliases) to :data:`MEASURES`; returns it.
+
+    Raises ``InvalidParameterError`` when the name is taken by another measure, unless
+    ``replace_existing=True``.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> share = fe.Measure(
+    ...     "positive_share", "binary", lambda c: c.predicted / c.total, True, 0.0, 1.0, "—",
+    ...     "share of rows predicted positive", "(TP + FP) / m")
+    >>> _ = fe.register(share)
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
+    >>> fe.measures(df, truth="y", pred="p", measures=["positive_share"])["positive_share"][0]
+    0.5
+    >>> _ = fe.MEASURES.pop("positive_share")
+    """
+    for name in (measure.name, *measure.aliases):
+        old = MEASURES.get(name)
+        if old is not None and old is not measure and not replace_existing:
+            raise InvalidParameterError(
+                f"register(): a measure named {name!r} is already registered, got another one."
+                "\nHint: pass replace_existing=True to replace it."
+            )
+        MEASURES[name] = measure
+    return measure
+
+
+def lookup(func: str, measure: str | Measure) -> Measure:
+    """The registered measure named ``measure`` (or ``measure`` itself), with a clear error."""
+    if isinstance(measure, Measure):
+        return measure
+    found = MEASURES.get(measure) if isinstance(measure, str) else None
+    if found is None:
+        import difflib
+
+        close = difflib.get_close_matches(str(measure), list(MEASURES), n=1)
+        hint = f"\nHint: did you mean {close[0]!r}?" if close else ""
+        raise InvalidParameterError(
+            f"{func}(): measures must be registered measure names or fe.Measure objects, "
+            f"got {measure!r}.{hint}"
+        )
+    return found
+
+
+def measure_table() -> pl.DataFrame:
+    """The registry as a frame (one row per measure, aliases folded in): the docs table.
+
+    Columns: ``name, aliases, kind, statistics, formula, equation, higher_is_better, lower,
+    upper, undefined, description``.
+    """
+    seen: list[Measure] = []
+    for m in MEASURES.values():
+        if not any(m is s for s in seen):
+            seen.append(m)
+    return pl.DataFrame(
+        {
+            "name": [m.name for m in seen],
+            "aliases": [", ".join(m.aliases) for m in seen],
+            "kind": [m.kind for m in seen],
+            "statistics": [m.statistics for m in seen],
+            "formula": [m.formula_text for m in seen],
+            "equation": [m.equation for m in seen],
+            "higher_is_better": [m.higher_is_better for m in seen],
+            "lower": [m.lower for m in seen],
+            "upper": [m.upper for m in seen],
+            "undefined": [m.undefined for m in seen],
+            "description": [m.description for m in seen],
+        },
+        schema_overrides={"upper": pl.Float64, "lower": pl.Float64},
+    )
+
+
+def signature_parameters(measure: Measure) -> list[inspect.Parameter]:
+    """The keyword parameters of the measure's builder, for its generated signature."""
+    kw = inspect.Parameter.KEYWORD_ONLY
+    out: list[inspect.Parameter] = []
+    if measure.kind in ("binary", "score", "probability"):
+        out.append(inspect.Parameter("pos_label", kw, default=None, annotation=Any))
+    if measure.kind == "binary" and "average" not in measure.parameters:
+        out.append(inspect.Parameter("average", kw, default="binary", annotation=Average))
+    out.append(inspect.Parameter("weight", kw, default=None, annotation=str | None))
+    if measure.kind in ("binary", "label"):
+        out.append(inspect.Parameter("zero_division", kw, default=None, annotation=float | None))
+    for name, default in measure.parameters.items():
+        if name == "average":
+            continue
+        value = inspect.Parameter.empty if default is REQUIRED else default
+        out.append(inspect.Parameter(name, kw, default=value, annotation=Any))
+    return out
+
+
+__all__ = [
+    "AVERAGES",
+    "KINDS",
+    "MEASURES",
+    "REQUIRED",
+    "BinaryCounts",
+    "ClassCounts",
+    "Measure",
+    "ScoreTable",
+    "lookup",
+    "measure_table",
+    "register",
+]
