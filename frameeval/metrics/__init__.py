@@ -36,6 +36,7 @@ from frameeval.metrics.measure import (
     measure_table,
     register,
 )
+from frameeval.metrics.probability import brier_score, log_loss
 from frameeval.metrics.ranking import (
     average_precision,
     normalized_cost,
@@ -53,6 +54,7 @@ __all__ = [
     "accuracy",
     "average_precision",
     "balanced_accuracy",
+    "brier_score",
     "cohen_kappa",
     "cost_error",
     "error_rate",
@@ -60,6 +62,7 @@ __all__ = [
     "fbeta",
     "fnr",
     "fpr",
+    "log_loss",
     "lookup",
     "mae",
     "markedness",

@@ -25,11 +25,15 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import attach_guard, check_parameter, expression_guard
-from frameeval.metrics._counts import weight_expr, weight_total
+from frameeval._validate import check_parameter
+from frameeval.metrics._builders import make_builder
+from frameeval.metrics._stats import weight_expr, weight_total
+from frameeval.metrics.measure import Measure, register
 
 __all__ = [
+    "BRIER_SCORE",
     "EPS",
+    "LOG_LOSS",
     "brier_score",
     "brier_terms",
     "log_loss",
@@ -57,150 +61,71 @@ def check_eps(func: str, eps: Any) -> float:
 # ---------------------------------------------------------------------------------------------
 # the pieces: per-row loss, statistics, formula
 # ---------------------------------------------------------------------------------------------
+def _log_loss_term(actual: pl.Expr, p: pl.Expr, eps: float = EPS) -> pl.Expr:
+    """−log q, q the probability of the row's actual class (``actual`` is 1.0 or 0.0)."""
+    q = pl.when(actual == 1.0).then(p).otherwise(1.0 - p)
+    return -(q.clip(eps, 1.0 - eps).log())
+
+
+def _brier_term(actual: pl.Expr, p: pl.Expr) -> pl.Expr:
+    """(y − p)², y = 1 for a positive row and 0 otherwise."""
+    return (actual - p) ** 2
+
+
+def _positive(truth: str, pos_label: Any) -> pl.Expr:
+    return (pl.col(truth) == pos_label).cast(pl.Float64)
+
+
 def log_loss_terms(truth: str, score: str, pos_label: Any = 1, eps: float = EPS) -> pl.Expr:
     """Per row: −log q, q the probability given to the row's actual class, clipped to
     [eps, 1 − eps] (q = score for a positive row, 1 − score for any other)."""
-    p = pl.col(score).cast(pl.Float64)
-    q = pl.when(pl.col(truth) == pos_label).then(p).otherwise(1.0 - p)
-    return -(q.clip(eps, 1.0 - eps).log())
+    return _log_loss_term(_positive(truth, pos_label), pl.col(score).cast(pl.Float64), eps)
 
 
 def brier_terms(truth: str, score: str, pos_label: Any = 1) -> pl.Expr:
     """Per row: (y − p)², y = 1 for a positive row and 0 otherwise, p the score."""
-    y = (pl.col(truth) == pos_label).cast(pl.Float64)
-    return (y - pl.col(score).cast(pl.Float64)) ** 2
+    return _brier_term(_positive(truth, pos_label), pl.col(score).cast(pl.Float64))
 
 
 def loss_statistics(terms: pl.Expr, weight: str | None) -> tuple[pl.Expr, pl.Expr]:
     """The sufficient statistics of a mean loss: (Σ w·loss, Σ w), both Float64 aggregates."""
     if weight is None:
-        return terms.sum(), weight_total(None).cast(pl.Float64)
+        return terms.sum(), weight_total(None)
     return (weight_expr(weight) * terms).sum(), weight_total(weight)
 
 
-def mean_loss_value(loss_sum: pl.Expr, weight_sum: pl.Expr) -> pl.Expr:
+def mean_loss_value(loss_sum: pl.Expr, weight_sum: pl.Expr, **_: Any) -> pl.Expr:
     """The formula of both measures: Σ w·loss / Σ w, null when Σ w = 0 (an empty group or one
     whose rows all weigh 0)."""
     return loss_sum / pl.when(weight_sum > 0).then(weight_sum)
 
 
-def _guarded(value: pl.Expr, name: str, truth: str, score: str, weight: str | None) -> pl.Expr:
-    guard = expression_guard(
-        name, labels=[(truth, "truth")], probabilities=[(score, "score")], weight=weight
-    )
-    return attach_guard(value, guard).alias(name)
+def _check_eps(func: str, eps: Any, **_: Any) -> None:
+    check_eps(func, eps)
 
 
-# ---------------------------------------------------------------------------------------------
-# expression builders
-# ---------------------------------------------------------------------------------------------
-def log_loss(
-    truth: str,
-    score: str,
-    *,
-    pos_label: Any = 1,
-    weight: str | None = None,
-    eps: float = EPS,
-) -> pl.Expr:
-    """Log loss (cross-entropy) of the predicted probability of the positive class.
+BRIER_1950 = ("Brier, G. W. (1950). Verification of forecasts expressed in terms of "
+              "probability. Monthly Weather Review 78(1), 1–3.")
+GOOD_1952 = ("Good, I. J. (1952). Rational decisions. Journal of the Royal Statistical Society "
+             "B 14(1), 107–114.")
 
-    Parameters
-    ----------
-    truth
-        Column with the true label; ``pos_label`` is the positive class, every other value is
-        negative.
-    score
-        Column with the predicted probability of ``pos_label``: numeric, finite, in [0, 1].
-    pos_label
-        The positive class (default 1; ``True`` for a boolean column, the class name for
-        strings).
-    weight
-        Optional column of non-negative weights (scikit-learn's ``sample_weight``).
-    eps
-        The probability of the actual class is clipped to [eps, 1 − eps] inside the logarithm.
-        Default 2⁻⁵² ≈ 2.2e-16, the float64 machine epsilon, as scikit-learn ≥ 1.5.
+LOG_LOSS = register(Measure(
+    "log_loss", "probability", mean_loss_value, False, 0.0, -math.log(EPS), "—",
+    "log loss (cross-entropy): the mean negative log-probability given to the actual class",
+    "LL = −Σ w·log q / Σ w, q = p for a positive row and 1 − p otherwise, clipped to "
+    "[eps, 1 − eps] (eps = 2⁻⁵² by default, as scikit-learn); scores outside [0, 1] are an error",
+    "the group is empty or its total weight is 0", (GOOD_1952,),
+    parameters={"eps": EPS}, check=_check_eps, term=_log_loss_term, example="0.5527",
+))
+BRIER_SCORE = register(Measure(
+    "brier_score", "probability", mean_loss_value, False, 0.0, 1.0, "—",
+    "Brier score: the mean squared difference between the probability and the outcome",
+    "BS = Σ w·(y − p)² / Σ w with y = 1 for a positive row, 0 otherwise",
+    "the group is empty or its total weight is 0", (BRIER_1950,), term=_brier_term,
+    example="0.1917",
+))
 
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``log_loss``.
+log_loss = make_builder(LOG_LOSS)
+brier_score = make_builder(BRIER_SCORE)
 
-    Notes
-    -----
-    With y = 1 for a positive row and 0 otherwise and p the score,
-
-        L = −Σ w·( y·log p + (1 − y)·log(1 − p) ) / Σ w,
-
-    the natural logarithm, each probability clipped to [eps, 1 − eps]. It is a strictly proper
-    scoring rule: its expectation is minimal only when p is the true probability. Range
-    [0, −log eps ≈ 36.04], lower is better; a constant prediction of the positive rate π scores
-    the entropy −π log π − (1 − π) log(1 − π). **Null** for an empty group or zero total weight.
-    A score outside [0, 1], null, NaN or ±inf is an ``InvalidValueError`` / ``MissingValueError``
-    (never clipped). Equal to scikit-learn's ``log_loss(y, p, sample_weight=w)``.
-
-    References
-    ----------
-    Good, I. J. (1952). Rational decisions. Journal of the Royal Statistical Society B 14(1),
-    107–114.
-    Gneiting, T. & Raftery, A. E. (2007). Strictly proper scoring rules, prediction, and
-    estimation. Journal of the American Statistical Association 102(477), 359–378.
-
-    See Also
-    --------
-    brier_score, frameeval.multiclass_log_loss
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [0.9, 0.2, 0.7, 0.6, 0.4, 0.1]})
-    >>> round(df.select(fe.log_loss("y", "p")).item(), 6)
-    0.302032
-    """
-    eps = check_eps("log_loss", eps)
-    loss_sum, weight_sum = loss_statistics(log_loss_terms(truth, score, pos_label, eps), weight)
-    return _guarded(mean_loss_value(loss_sum, weight_sum), "log_loss", truth, score, weight)
-
-
-def brier_score(
-    truth: str, score: str, *, pos_label: Any = 1, weight: str | None = None
-) -> pl.Expr:
-    """Brier score: the mean squared difference between the probability and the outcome.
-
-    Parameters are those of :func:`log_loss` (without ``eps``).
-
-    Returns
-    -------
-    pl.Expr
-        Float64 aggregate named ``brier_score``.
-
-    Notes
-    -----
-    With y = 1 for a positive row and 0 otherwise and p the score,
-
-        BS = Σ w·(y − p)² / Σ w,
-
-    a strictly proper scoring rule (Brier 1950); it is the mean squared error (eq 2.2) of the
-    probability as a regression of the 0/1 outcome. Range [0, 1], lower is better; a constant
-    prediction of the positive rate π scores π(1 − π). :func:`frameeval.brier_decomposition`
-    splits it into reliability, resolution and uncertainty (Murphy 1973). **Null** for an empty
-    group or zero total weight. A score outside [0, 1], null, NaN or ±inf is a typed error.
-    Equal to scikit-learn's ``brier_score_loss(y, p, sample_weight=w)``.
-
-    References
-    ----------
-    Brier, G. W. (1950). Verification of forecasts expressed in terms of probability. Monthly
-    Weather Review 78(1), 1–3.
-
-    See Also
-    --------
-    log_loss, frameeval.multiclass_brier_score, frameeval.brier_decomposition
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [0.9, 0.2, 0.7, 0.6, 0.4, 0.1]})
-    >>> round(df.select(fe.brier_score("y", "p")).item(), 6)
-    0.078333
-    """
-    loss_sum, weight_sum = loss_statistics(brier_terms(truth, score, pos_label), weight)
-    return _guarded(mean_loss_value(loss_sum, weight_sum), "brier_score", truth, score, weight)
+__test__ = {"log_loss": log_loss.__doc__ or "", "brier_score": brier_score.__doc__ or ""}
