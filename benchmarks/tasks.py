@@ -145,6 +145,13 @@ def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
             lambda: df.lazy().group_by(KEYS).agg(four).collect())
         rows["frameeval: 4 expressions, eager df.group_by().agg()"] = timed(
             lambda: df.group_by(KEYS).agg(four))
+        names = ["precision", "recall", "f1", "accuracy"]
+        rows["frameeval: fe.measures(P, R, F1, accuracy), lazy"] = timed(
+            lambda: fe.measures(df.lazy(), truth="y_true", pred="y_pred", by=KEYS,
+                                measures=names).collect())
+        rows["polars floor: lazy group_by(keys).agg(len, label columns)"] = timed(
+            lambda: df.lazy().group_by(KEYS).agg(
+                pl.len(), pl.col("y_true").sum(), pl.col("y_pred").sum()).collect())
 
         def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
             return (skm.accuracy_score(y, p), skm.precision_score(y, p),

@@ -29,6 +29,40 @@ class _ContinuationFilter(logging.Filter):
 
 logging.getLogger("mkdocs.plugins.griffe").addFilter(_ContinuationFilter())
 
+MEASURE_TABLE = "<!-- measure-table -->"
+
+
+def measure_table_markdown() -> str:
+    """The registry (``fe.measure_table()``) as a Markdown table: the docs table of every
+    measure is generated from the declarations, never written by hand."""
+    import frameeval as fe
+
+    def cell(value: Any) -> str:
+        text = "" if value is None else str(value)
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    table = fe.measure_table()
+    head = ("| measure | kind | formula | eq | better | range | null when | statistics |\n"
+            "|---|---|---|---|---|---|---|---|\n")
+    rows = []
+    for row in table.iter_rows(named=True):
+        name = f"`{row['name']}`" + (f" (alias `{row['aliases']}`)" if row["aliases"] else "")
+        upper = "∞" if row["upper"] is None else f"{row['upper']:g}"
+        rows.append(
+            f"| {name} | {row['kind']} | {cell(row['formula'])} | {row['equation']} | "
+            f"{'higher' if row['higher_is_better'] else 'lower'} | [{row['lower']:g}, {upper}] | "
+            f"{cell(row['undefined'])} | {cell(row['statistics'])} |"
+        )
+    return head + "\n".join(rows) + "\n"
+
+
+def on_page_markdown(markdown: str, **_: Any) -> str:
+    """Replace the measure-table marker with the generated table."""
+    if MEASURE_TABLE in markdown:
+        return markdown.replace(MEASURE_TABLE, measure_table_markdown())
+    return markdown
+
+
 PENDING = frozenset({"roc.md", "pr.md", "cost-curves.md", "performance.md"})
 
 

@@ -697,17 +697,12 @@ def break_even_point(
     after = tp + fp
     before = after - mass
     share = ((n_pos - before) / mass).clip(0.0, 1.0)
-    table = table.with_columns(
-        ((tp - pos + share * pos) / n_pos).alias("__fe_bep"),
-        pl.when((mass > 0) & (after >= n_pos) & (n_pos > 0))
-        .then(pl.col("threshold"))
-        .alias("__fe_cut"),
-    )
+    table = table.with_columns(((tp - pos + share * pos) / n_pos).alias("__fe_bep"))
+    # the cut is the first run (thresholds descending) that reaches m⁺ rows: found by position,
+    # not by threshold value (integer scores beyond 2^53 share a Float64 display value)
+    cut = (mass > 0) & (after >= n_pos) & (n_pos > 0)
     out = table.group_by(setup.gkeys).agg(
-        pl.col("__fe_bep")
-        .filter(pl.col("threshold") == pl.col("__fe_cut").max())
-        .first()
-        .alias("break_even_point")
+        pl.col("__fe_bep").filter(cut).first().alias("break_even_point")
     )
     return setup.done(setup.sort(out))
 

@@ -183,7 +183,9 @@ def guarded_value(
         probabilities=[(other, "score")] if kind == "probability" else [],
         weight=weight,
         positive=(truth, other if kind == "binary" else None, pos_label)
-        if kind in ("binary", "score", "probability") else None,
+        if kind in ("score", "probability")
+        or (kind == "binary" and (measure.parameters.get("average") or average) == "binary")
+        else None,
         # a third class is an error only when the positive class is the default one: an
         # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
         binary_only=kind == "binary" and pos_label is None
@@ -325,6 +327,8 @@ def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.
         p.name: p.annotation for p in build.__signature__.parameters.values()  # type: ignore[attr-defined]
     } | {"return": pl.Expr}
     build.measure = measure  # type: ignore[attr-defined]
+    if name is None and "_builder" not in measure.__dict__:
+        object.__setattr__(measure, "_builder", build)  # Measure.builder returns this one
     return build
 
 

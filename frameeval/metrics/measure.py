@@ -174,9 +174,13 @@ class Measure:
     @property
     def builder(self) -> Callable[..., pl.Expr]:
         """The expression builder (``fe.<name>``) generated from this declaration."""
-        from frameeval.metrics._builders import make_builder
+        cached = self.__dict__.get("_builder")
+        if cached is None:
+            from frameeval.metrics._builders import make_builder
 
-        return make_builder(self)
+            cached = make_builder(self)
+            object.__setattr__(self, "_builder", cached)  # frozen dataclass: cache once
+        return cached
 
     def value(self, truth: str, other: str, *, weight: str | None = None,
               pos_label: Any = None, average: str = "binary",

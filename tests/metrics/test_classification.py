@@ -256,12 +256,13 @@ def test_binary_measures_with_weights_of_any_magnitude(df: pl.DataFrame, pos: in
 def test_recall_is_tpr_and_rates_complement() -> None:
     """recall = tpr, tnr = 1 - fpr, fnr = 1 - tpr on a fixed multiclass frame (identities)."""
     df = pl.DataFrame({"y": [0, 1, 2, 2, 1, 0, 1], "p": [0, 2, 2, 1, 1, 1, 1]})
+    # an explicit pos_label on a multiclass column: that class's one-vs-rest value
     out = df.select(
-        fe.recall("y", "p"),
-        fe.tpr("y", "p"),
-        fe.fpr("y", "p"),
-        fe.tnr("y", "p"),
-        fe.fnr("y", "p"),
+        fe.recall("y", "p", pos_label=1),
+        fe.tpr("y", "p", pos_label=1),
+        fe.fpr("y", "p", pos_label=1),
+        fe.tnr("y", "p", pos_label=1),
+        fe.fnr("y", "p", pos_label=1),
     ).row(0, named=True)
     assert out["recall"] == out["tpr"]
     assert abs(out["tnr"] - (1 - out["fpr"])) < 1e-12
@@ -275,10 +276,13 @@ def test_recall_is_tpr_and_rates_complement() -> None:
 def test_macro_and_micro_averages_match_sklearn(
     df: pl.DataFrame, zero_division: float | None
 ) -> None:
+    # scikit-learn's average="macro" is frameeval's "macro_mean" (the mean of per-class values;
+    # frameeval's "macro" F is eq 2.14, checked against the report in test_confusion.py)
     exprs: dict[str, pl.Expr] = {}
     for average in ("macro", "micro"):
         for weight in (None, "w"):
-            kw = {"average": average, "weight": weight, "zero_division": zero_division}
+            ours = "macro_mean" if average == "macro" else average
+            kw = {"average": ours, "weight": weight, "zero_division": zero_division}
             exprs[f"precision_{average}_{weight}"] = fe.precision("y", "p", **kw)
             exprs[f"recall_{average}_{weight}"] = fe.recall("y", "p", **kw)
             exprs[f"f1_{average}_{weight}"] = fe.f1("y", "p", **kw)

@@ -164,15 +164,15 @@ def test_pieces_compose_to_the_measure() -> None:
             "p",
             1.5,
             InvalidValueError,
-            r"column 'p' \(score=\) must be a probability in \[0, 1\], got a value outside it",
+            r"column 'p' \(score=\) must be a probability in \[0, 1\], got 1\.5",
         ),
         (
             "p",
             -0.1,
             InvalidValueError,
-            r"column 'p' \(score=\) must be a probability in \[0, 1\], got a value outside it",
+            r"column 'p' \(score=\) must be a probability in \[0, 1\], got -0\.1",
         ),
-        ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got a negative"),
+        ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got -1\.0"),
     ],
     ids=["null-truth", "null-score", "nan-score", "inf-score", "above-1", "below-0", "neg-weight"],
 )

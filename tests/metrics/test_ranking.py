@@ -290,7 +290,7 @@ def test_integer_score_and_string_or_boolean_labels() -> None:
         ("s", float("nan"), MissingValueError, r"column 's' \(score=\) must be finite, got NaN"),
         ("s", float("inf"), MissingValueError, r"column 's' \(score=\) must be finite, got NaN"),
         ("s", None, MissingValueError, r"column 's' \(score=\) must not contain nulls"),
-        ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got a negative"),
+        ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got -1\.0"),
     ],
     ids=["null-truth", "nan-score", "inf-score", "null-score", "negative-weight"],
 )

@@ -93,7 +93,7 @@ def test_zero_total_weight_is_null() -> None:
         ("y", None, MissingValueError, r"column 'y' \(truth=\) must not contain nulls, got null"),
         ("f", float("nan"), MissingValueError, r"column 'f' \(pred=\) must be finite, got NaN"),
         ("f", float("inf"), MissingValueError, r"column 'f' \(pred=\) must be finite, got NaN"),
-        ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got a negative"),
+        ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got -1\.0"),
         ("w", float("nan"), MissingValueError, r"column 'w' \(weight=\) must be finite"),
     ],
     ids=["null-truth", "nan-pred", "inf-pred", "negative-weight", "nan-weight"],
