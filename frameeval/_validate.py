@@ -503,7 +503,7 @@ def expression_guard(
              pl.dtype_of(column).display())
         fail(pl.col(column).null_count() > 0, MissingValueError,
              f"column {column!r} ({role}=) must not contain nulls, got null.")
-        as_float = pl.col(column).cast(pl.Float64, strict=False)
+        as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
         is_float = _is(column, cs.float())
         fail(is_float & as_float.is_nan().any(), MissingValueError,
              f"column {column!r} ({role}=) must not contain NaN, got NaN.")
@@ -519,11 +519,11 @@ def expression_guard(
              pl.dtype_of(column).display())
         fail(pl.col(column).null_count() > 0, MissingValueError,
              f"column {column!r} ({role}=) must not contain nulls, got null.")
-        as_float = pl.col(column).cast(pl.Float64, strict=False)
+        as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
         fail(_is(column, cs.float()) & ~as_float.is_finite().all(), MissingValueError,
              f"column {column!r} ({role}=) must be finite, got NaN or inf.")
     for column, role in probabilities:
-        as_float = pl.col(column).cast(pl.Float64, strict=False)
+        as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
         outside = as_float.filter((as_float < 0) | (as_float > 1))
         fail(outside.len() > 0, InvalidValueError,
              f"column {column!r} ({role}=) must be a probability in [0, 1], got {{}}.",
