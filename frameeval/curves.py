@@ -570,7 +570,7 @@ def ranking_report(
     setup, table = score_table(data, func, truth, score, by, weight, pos_label,
                                [m.name for m in chosen])
     order = pl.col("threshold")
-    masses = ScoreTable(
+    masses = ScoreTable.from_masses(
         pl.col(_POS).sort_by(order, descending=True), pl.col(_NEG).sort_by(order, descending=True)
     )
     out = table.group_by(setup.gkeys).agg(m.formula(masses).alias(m.name) for m in chosen)

@@ -220,7 +220,7 @@ def _score_part(data: Any, func: str, truth: str, score: str, keys: list[str],
                 weight: str | None, chosen: list[Measure], pos_label: Any) -> pl.LazyFrame:
     setup, table = score_table(data, func, truth, score, keys, weight, pos_label)
     order = pl.col("threshold")
-    t = ScoreTable(
+    t = ScoreTable.from_masses(
         pl.col("__fe_pos").sort_by(order, descending=True),
         pl.col("__fe_neg").sort_by(order, descending=True),
     )

@@ -367,6 +367,13 @@ class ScoreTable:
         carries = (positive_mass + negative_mass) > 0
         return ScoreTable(positive_mass.filter(carries), negative_mass.filter(carries))
 
+    @staticmethod
+    def from_masses(positive: pl.Expr, negative: pl.Expr) -> ScoreTable:
+        """From a per-distinct-score table's mass columns (in descending score order): a
+        threshold whose rows all weigh 0 is dropped, as :meth:`of` does."""
+        carries = (positive + negative) > 0
+        return ScoreTable(positive.filter(carries), negative.filter(carries))
+
     @property
     def tp(self) -> pl.Expr:
         """TP(≥ t) at each threshold t (descending)."""

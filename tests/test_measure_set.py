@@ -1,0 +1,95 @@
+"""fe.measures: every registered measure equals its expression builder, per group, on randomized
+data (the same declaration applied to statistics counted once instead of to rows), lazy = eager,
+long = wide, and user-registered measures join it."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import frameeval as fe
+from frameeval.exceptions import InvalidParameterError
+from tests.helpers.oracle import assert_close
+from tests.metrics.test_properties import result_frames, unique
+
+# the roles each kind reads in the frames of tests.metrics.test_properties
+ROLES = {
+    "label": ("y", "p", None),
+    "binary": ("yb", "pb", None),
+    "score": ("yb", None, "s"),
+    "probability": ("yb", None, "s"),
+    "regression": ("yr", "pr", None),
+}
+PARAMETERS = {"cost01": 5.0, "cost10": 1.0}
+
+
+def _configured(m: fe.Measure) -> fe.Measure:
+    missing = {k: PARAMETERS[k] for k, v in m.parameters.items() if k in PARAMETERS}
+    return m.configure(**missing) if missing else m
+
+
+@settings(max_examples=15)
+@given(df=result_frames(), weighted=st.booleans())
+def test_every_measure_equals_its_expression(df: pl.DataFrame, weighted: bool) -> None:
+    weight = "wf" if weighted else None
+    for kind, (truth, pred, score) in ROLES.items():
+        if score is not None and df["yb"].sum() == 0:
+            continue  # the frame functions need pos_label somewhere in the frame (roc_curve too)
+        chosen = [_configured(m) for m in unique(fe.MEASURES.values()) if m.kind == kind]
+        if weighted:  # correlation-type measures are ill-conditioned under 1e-3..1e9 weights
+            chosen = [m for m in chosen if m.name not in ("mcc", "cohen_kappa")]
+        out = fe.measures(df, truth=truth, pred=pred, score=score, by="g", measures=chosen,
+                          weight=weight)
+        other = pred if pred is not None else score
+        params = [{k: v for k, v in m.parameters.items() if k != "average"} for m in chosen]
+        exprs = [m.builder(truth, other, weight=weight, **p).alias(m.name)
+                 for m, p in zip(chosen, params, strict=True)]
+        expected = df.group_by("g").agg(exprs).sort("g")
+        assert out["g"].to_list() == expected["g"].to_list()
+        for m in chosen:
+            try:
+                assert_close(out[m.name].to_list(), expected[m.name].to_list(), tol=1e-9)
+            except AssertionError as err:
+                raise AssertionError(f"{m.name} ({kind}, weight={weight}): {err}") from None
+
+
+@settings(max_examples=10)
+@given(df=result_frames())
+def test_lazy_equals_eager_and_long_equals_wide(df: pl.DataFrame) -> None:
+    names = ["accuracy", "mcc", "cohen_kappa", "balanced_accuracy"]
+    eager = fe.measures(df, truth="y", pred="p", by="g", measures=names)
+    lazy = fe.measures(df.lazy(), truth="y", pred="p", by="g", measures=names)
+    assert isinstance(lazy, pl.LazyFrame)
+    assert_close(fe.collect(lazy).to_numpy().ravel().tolist(), eager.to_numpy().ravel().tolist())
+    long = fe.measures(df, truth="y", pred="p", by="g", measures=names, long=True)
+    assert long.columns == ["g", "measure", "value"]
+    wide = long.pivot(on="measure", index="g", values="value").sort("g").select("g", *names)
+    assert_close(wide.to_numpy().ravel().tolist(), eager.to_numpy().ravel().tolist())
+
+
+def test_a_registered_measure_joins_measures_and_the_docs_table() -> None:
+    share = fe.Measure("positive_share_test", "binary", lambda c: c.predicted / c.total, True,
+                       0.0, 1.0, "—", "share of rows predicted positive", "(TP + FP) / m")
+    fe.register(share)
+    try:
+        df = pl.DataFrame({"g": [1, 1, 2, 2], "y": [1, 0, 1, 0], "p": [1, 1, 0, 0]})
+        out = fe.measures(df, truth="y", pred="p", by="g", measures=["positive_share_test"])
+        assert out["positive_share_test"].to_list() == [1.0, 0.0]
+        assert "positive_share_test" in fe.measure_table()["name"].to_list()
+        assert df.select(share.builder("y", "p", average="macro")).item() == 0.5
+    finally:
+        fe.MEASURES.pop("positive_share_test")
+
+
+def test_errors_name_the_function() -> None:
+    df = pl.DataFrame({"y": [1, 0], "p": [1, 1]})
+    with pytest.raises(InvalidParameterError, match=r"^measures\(\): measures must be registered"):
+        fe.measures(df, truth="y", pred="p", measures=["f_one"])
+    with pytest.raises(InvalidParameterError, match=r"^measures\(\): measure 'roc_auc' reads "
+                                                    r"score=, got score=None"):
+        fe.measures(df, truth="y", pred="p", measures=["roc_auc"])
+    with pytest.raises(InvalidParameterError, match=r"^measures\(\): by= must not use output"):
+        fe.measures(df.with_columns(pl.lit(1).alias("f1")), truth="y", pred="p", by="f1",
+                    measures=["f1"])
