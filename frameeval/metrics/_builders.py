@@ -132,6 +132,8 @@ def raw_value(
         return value.fill_null(zero_division)
     if kind == "score":
         positive = positive_of(truth, pos_label)
+        if measure.rows is not None:
+            return measure.rows(truth, other, positive, weight)
         return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
     # probability / regression: sums of a per-row term
     assert measure.term is not None

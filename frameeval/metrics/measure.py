@@ -100,6 +100,11 @@ class Measure:
         How ``average="macro"`` combines classes: ``None`` = the mean of the per-class values;
         otherwise ``macro(mean_of, **parameters)``, where ``mean_of(name)`` is the macro value of
         another binary measure (F-beta of macro-P and macro-R, eq 2.14).
+    rows
+        Score measures only: an exact identity of ``formula`` evaluated on rows,
+        ``rows(truth, score, positive, weight)``, which the expression builder uses when it is
+        faster inside a group (AUC as the Mann–Whitney rank sum); the frame functions always
+        evaluate ``formula`` on the count table, and the property tests check both agree.
     aliases
         Other registry names of this same object (``specificity`` for ``tnr``).
     example
@@ -121,6 +126,7 @@ class Measure:
     check: Callable[..., None] | None = None
     term: Callable[..., pl.Expr] | None = None
     macro: Callable[..., pl.Expr] | None = None
+    rows: Callable[..., pl.Expr] | None = None
     aliases: tuple[str, ...] = ()
     example: str = ""
 

@@ -21,6 +21,7 @@ element-wise expressions of rates, probabilities and costs.
 from __future__ import annotations
 
 import math
+from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
@@ -71,6 +72,115 @@ def _pr_auc(t: ScoreTable) -> pl.Expr:
     return pl.when(t.n_positive > 0).then(area)
 
 
+# ---------------------------------------------------------------------------------------------
+# the row-level forms: exact identities of the formulas above, used by the expression builders
+# (a per-group sort or rank is Polars' fast path; the per-distinct-score vectors of ScoreTable.of
+# take its slow per-group path: 200x slower at 1,000 groups). fe.measures, ranking_report and
+# the threshold table evaluate the declared formulas on the count table; the property tests
+# check both faces agree (tests/test_measure_set.py).
+# ---------------------------------------------------------------------------------------------
+def _share(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """numerator / denominator, null when the denominator is 0; the (cheap) denominator alone is
+    wrapped, so the numerator is evaluated once and stays on Polars' fast aggregation path."""
+    return numerator / pl.when(denominator > 0).then(denominator)
+
+
+def _mass(truth: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """(positive?, positive mass w·[y = +], negative mass w·[y ≠ +]) per row, masses Float64."""
+    positive = pl.col(truth) == pos_label
+    w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
+    return positive, w * positive.cast(pl.Float64), w * (~positive).cast(pl.Float64)
+
+
+def _auc_counts(
+    truth: str, score: str, pos_label: Any, weight: str | None
+) -> tuple[pl.Expr, pl.Expr]:
+    """(Σ over (+, −) pairs of w⁺w⁻·(I(s⁺ > s⁻) + ½·I(s⁺ = s⁻)),  W⁺·W⁻) as Float64."""
+    s = pl.col(score)
+    if weight is None:
+        positive = pl.col(truth) == pos_label
+        n_pos = positive.sum().cast(pl.Float64)
+        n_neg = pl.len().cast(pl.Float64) - n_pos
+        # Mann–Whitney: the rank sum of the positives (mid-ranks for ties) minus its minimum
+        rank_sum = s.rank("average").filter(positive).sum()
+        return rank_sum - n_pos * (n_pos + 1.0) / 2.0, n_pos * n_neg
+    positive, wp, wn = _mass(truth, pos_label, weight)
+
+    def below(ties_last: pl.Expr) -> pl.Expr:
+        # rows by score ascending, ties ordered by ``ties_last``: the negative mass accumulated
+        # before each positive row is that of the negatives below it (ties after) or at most
+        # its score (ties before)
+        return (wp.sort_by(s, ties_last) * wn.sort_by(s, ties_last).cum_sum()).sum()
+
+    pairs = (below(~positive) + below(positive)) / 2.0
+    return pairs, wp.sum() * wn.sum()
+
+
+def _at_least(values: pl.Expr, s: pl.Expr) -> pl.Expr:
+    """Per row: Σ values over the rows whose score is ≥ its own."""
+    last = s.rank("max", descending=True).cast(pl.Int64) - 1
+    return values.sort_by(s, descending=True).cum_sum().gather(last)
+
+
+def _above(values: pl.Expr, s: pl.Expr) -> pl.Expr:
+    """Per row: Σ values over the rows whose score is > its own."""
+    first = s.rank("min", descending=True).cast(pl.Int64) - 1
+    ordered = values.sort_by(s, descending=True)
+    return ordered.cum_sum().gather(first) - ordered.gather(first)
+
+
+def _precisions(
+    truth: str, score: str, pos_label: Any, weight: str | None
+) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """Per positive row i (rows of weight 0 left out): its mass, P(s_i) — the precision of
+    "positive iff score ≥ s_i" — and P⁻(s_i), that of the next higher distinct score (1 above
+    the top score), plus the group's positive mass.
+
+    Without weights these come from ranks: among the positives, rank("max") of the descending
+    score is TP(≥ s_i) and rank("min") − 1 is TP(> s_i); among all rows, N(≥ s_i) and N(> s_i).
+    """
+    s = pl.col(score)
+    positive = pl.col(truth) == pos_label
+    if weight is None:
+        tp_ge = s.filter(positive).rank("max", descending=True)
+        tp_gt = s.filter(positive).rank("min", descending=True) - 1
+        n_ge = s.rank("max", descending=True).filter(positive)
+        n_gt = s.rank("min", descending=True).filter(positive) - 1
+        mass = pl.lit(1.0, dtype=pl.Float64)
+        total = positive.sum().cast(pl.Float64)
+    else:
+        carries = pl.col(weight) > 0
+        s = s.filter(carries)
+        w = pl.col(weight).cast(pl.Float64).filter(carries)
+        is_pos = positive.filter(carries)
+        wp = w * is_pos.cast(pl.Float64)
+        tp_ge, n_ge = _at_least(wp, s).filter(is_pos), _at_least(w, s).filter(is_pos)
+        tp_gt, n_gt = _above(wp, s).filter(is_pos), _above(w, s).filter(is_pos)
+        mass = w.filter(is_pos)
+        total = wp.sum()
+    precision = tp_ge / n_ge
+    before = pl.when(n_gt > 0).then(tp_gt / n_gt).otherwise(1.0)
+    return mass, precision, before, total
+
+
+
+
+def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
+    pairs, total = _auc_counts(truth, score, positive, weight)
+    return _share(pairs, total)
+
+
+def _average_precision_rows(truth: str, score: str, positive: pl.Expr,
+                            weight: str | None) -> pl.Expr:
+    mass, precision, _, total = _precisions(truth, score, positive, weight)
+    return _share((mass * precision).sum(), total)
+
+
+def _pr_auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
+    mass, precision, before, total = _precisions(truth, score, positive, weight)
+    return _share((mass * (precision + before)).sum() / 2.0, total)
+
+
 ROC_AUC = register(Measure(
     "roc_auc", "score", _auc, True, 0.0, 1.0, "2.22",
     "area under the ROC curve: the probability that a random positive scores above a random "
@@ -78,21 +188,23 @@ ROC_AUC = register(Measure(
     "AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores t_k, "
     "m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq 2.20)",
     "the group has no positive or no negative row (or they weigh 0): no pair to rank",
-    (HANLEY, FAWCETT), example="0.8333",
+    (HANLEY, FAWCETT), rows=_auc_rows, example="0.8333",
 ))
 RANK_LOSS = register(Measure(
     "rank_loss", "score", lambda t: 1.0 - _auc(t), False, 0.0, 1.0, "2.21",
     "ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
     "counting one half",
     "ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC",
-    "the group has only one class", (HANLEY,), example="0.1667",
+    "the group has only one class", (HANLEY,),
+    rows=lambda *a: 1.0 - _auc_rows(*a), example="0.1667",
 ))
 AVERAGE_PRECISION = register(Measure(
     "average_precision", "score", _average_precision, True, 0.0, 1.0, "—",
     "average precision: precision averaged over the positives, step-wise (scikit-learn's "
     "average_precision_score)",
     "AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0",
-    "the group has no positive row (or they weigh 0)", (DAVIS,), example="0.8056",
+    "the group has no positive row (or they weigh 0)", (DAVIS,),
+    rows=_average_precision_rows, example="0.8056",
 ))
 PR_AUC = register(Measure(
     "pr_auc", "score", _pr_auc, True, 0.0, 1.0, "2.20",
@@ -100,7 +212,7 @@ PR_AUC = register(Measure(
     "average_precision to compare learners)",
     "Σ_k (R_k − R_{k−1})·(P_k + P_{k−1}) / 2 with (R_0, P_0) = (0, 1)  (eq 2.20 on the P-R "
     "curve)",
-    "the group has no positive row", (DAVIS,), example="0.8472",
+    "the group has no positive row", (DAVIS,), rows=_pr_auc_rows, example="0.8472",
 ))
 
 roc_auc = make_builder(ROC_AUC)
