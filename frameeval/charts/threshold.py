@@ -141,7 +141,9 @@ def threshold(
             .sort(*keys, rank, nulls_last=True)
             .with_columns(pl.lit("point").alias(b.LAYER))
         )
-        rules = chosen.sort(*keys, nulls_last=True).with_columns(pl.lit("rule").alias(b.LAYER))
+        rules = (chosen.sort(*keys, nulls_last=True) if keys else chosen).with_columns(
+            pl.lit("rule").alias(b.LAYER)
+        )
         frames += [b.add_facet(b.sanitize(f), facets)[0] for f in (rules, marks)]
     combined = b.combine(frames)
     base = alt.Chart()
