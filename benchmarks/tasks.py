@@ -509,6 +509,49 @@ def report_main_job(n_rows: int, n_groups: int, report: Report, timed: Timed,
            "learners x 10 folds)", rows_out)
 
 
+PROBABILISTIC_GROUPS = (10, 100, 1_000)
+PROBABILISTIC_ROWS = 1_000  # rows per group
+
+
+def probabilistic(n_rows: int, n_groups: int, report: Report, timed: Timed,
+                  sk_groups: int | None) -> None:
+    """polarbearings' grouped protocol: 10, 100 and 1,000 groups × 1,000 rows, ROC AUC + log
+    loss + Brier score per group, whatever the scale (below 1M rows, the tests' tiny scale: 2
+    and ``n_groups`` groups)."""
+    from sklearn import metrics as skm
+
+    def three(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
+        return (skm.roc_auc_score(y, s), skm.log_loss(y, s, labels=[0, 1]),
+                skm.brier_score_loss(y, s))
+
+    sizes = PROBABILISTIC_GROUPS if n_rows >= 1_000_000 else (2, n_groups)  # tiny: the tests
+    for groups in sizes:  # loop-ok: the three sizes of the protocol
+        df = result_frame(groups * PROBABILISTIC_ROWS, groups)
+        rows = {
+            "frameeval": timed(  # fe.measures(roc_auc, log_loss, brier_score)
+                lambda df=df: fe.measures(df, truth="y_true", score="score", by=KEYS,
+                                          measures=["roc_auc", "log_loss", "brier_score"])),
+            "frameeval: the expressions, group_by().agg()": timed(
+                lambda df=df: df.group_by(KEYS).agg(
+                    fe.roc_auc("y_true", "score"), fe.log_loss("y_true", "score"),
+                    fe.brier_score("y_true", "score"))),
+        }
+        try:
+            import polarbearings as pb
+
+            rows["polarbearings roc_auc, log_loss, brier_score"] = timed(
+                lambda df=df: df.group_by(KEYS).agg(
+                    pb.roc_auc("y_true", "score").alias("auc"),
+                    pb.log_loss("y_true", "score").alias("ll"),
+                    pb.brier_score("y_true", "score").alias("bs")))
+        except ImportError:
+            pass
+        rows |= _sklearn_loops(df, three, timed, None,
+                               "roc_auc_score, log_loss, brier_score_loss")
+        report(f"grouped ROC AUC + log loss + Brier, {groups:,} groups x "
+               f"{PROBABILISTIC_ROWS:,} rows", rows)
+
+
 TASKS: dict[str, Callable[..., None]] = {
     "import_time": import_time,
     "label_metrics": label_metrics,
@@ -517,6 +560,7 @@ TASKS: dict[str, Callable[..., None]] = {
     "auc": auc,
     "auc_large_groups": auc_large_groups,
     "roc": roc,
+    "probabilistic": probabilistic,
     "fold_assignment": fold_assignment,
     "friedman_nemenyi": friedman_nemenyi,
     "streaming": streaming,

@@ -20,7 +20,6 @@ from frameeval.confusion import (
     macro_micro,
 )
 from frameeval.curves import (
-    best_threshold,
     break_even_point,
     cost_curve,
     cost_lines,
@@ -69,6 +68,7 @@ from frameeval.metrics import (
     youden_j,
 )
 from frameeval.metrics.probability import brier_score, log_loss
+from frameeval.thresholds import best_threshold, threshold_table
 
 # a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
 best_threshold = _dask_form(best_threshold)
@@ -235,6 +235,7 @@ __all__ = [
     "bayes_signed_rank",
     "bergmann_hommel",
     "best_threshold",
+    "threshold_table",
     "bias_variance",
     "binomial_distribution",
     "binomial_test",

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
@@ -47,7 +47,6 @@ from frameeval.metrics._stats import ScoreTable
 from frameeval.metrics.ranking import AVERAGE_PRECISION, PR_AUC, RANK_LOSS, ROC_AUC
 
 __all__ = [
-    "best_threshold",
     "break_even_point",
     "cost_curve",
     "cost_lines",
@@ -703,95 +702,6 @@ def break_even_point(
     cut = (mass > 0) & (after >= n_pos) & (n_pos > 0)
     out = table.group_by(setup.gkeys).agg(
         pl.col("__fe_bep").filter(cut).first().alias("break_even_point")
-    )
-    return setup.done(setup.sort(out))
-
-
-def best_threshold(
-    data: IntoFrame,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    measure: Literal["f1", "fbeta"] = "f1",
-    beta: float = 1.0,
-    pos_label: Any = None,
-    weight: str | None = None,
-) -> Any:
-    """The threshold that maximises F1 (or F-beta) on each group's P-R curve.
-
-    Parameters
-    ----------
-    data, truth, score, by, pos_label, weight
-        As in :func:`roc_curve`.
-    measure
-        ``"f1"`` (eq 2.10) or ``"fbeta"`` (eq 2.11, with ``beta``).
-    beta
-        β > 0 of F-beta; ignored for ``"f1"``.
-
-    Returns
-    -------
-    Same kind as ``data`` with columns ``*by, threshold, precision, recall, f1`` (``fbeta`` for
-    ``measure="fbeta"``), one row per group, sorted by the keys: the classifier "positive iff
-    score ≥ threshold" with the largest F and its precision and recall. Ties in F go to the
-    highest threshold (fewest rows predicted positive). All null when the group has no
-    positive row (F is then 0 at every threshold).
-
-    Notes
-    -----
-    Fβ = (1+β²)·TP / (β²·m⁺ + TP + FP) at each distinct score (eq 2.11 in count form). Only
-    thresholds at observed scores are candidates; choosing a threshold on the data it is
-    evaluated on is optimistic — tune on a validation split (chapter 2.2).
-
-    References
-    ----------
-    Lipton, Z. C., Elkan, C. & Narayanaswamy, B. (2014). Optimal thresholding of classifiers to
-    maximize F1 measure. ECML PKDD 2014, 225–239.
-
-    Examples
-    --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> fe.best_threshold(df, truth="y", score="s").select(pl.all().round(4)).row(0)
-    (0.4, 0.75, 1.0, 0.8571)
-    """
-    func = "best_threshold"
-    check_parameter(
-        measure in ("f1", "fbeta"), func, f"measure must be 'f1' or 'fbeta', got {measure!r}."
-    )
-    check_parameter(
-        isinstance(beta, int | float) and not isinstance(beta, bool) and beta > 0 and beta != INF,
-        func,
-        f"beta must be a finite number > 0, got {beta!r}.",
-    )
-    b2 = 1.0 if measure == "f1" else float(beta) ** 2
-    setup, table = _binary(
-        data,
-        func,
-        truth,
-        score,
-        by,
-        weight,
-        pos_label,
-        ("threshold", "precision", "recall", measure),
-    )
-    tp, fp, n_pos = pl.col(_TP), pl.col(_FP), pl.col(_P)
-    carries = (pl.col(_POS) + pl.col(_NEG)) > 0  # a score whose rows all weigh 0: no point
-    table = table.with_columns(
-        pl.when(carries).then((1.0 + b2) * tp / (b2 * n_pos + tp + fp)).alias(measure),
-        pl.when(carries).then(tp / (tp + fp)).alias("precision"),
-        _rate(_TP, _P).alias("recall"),
-    )
-    best = pl.col(measure).max()
-    chosen = pl.col("threshold").filter(pl.col(measure) == best).max()
-    at_best = pl.col("threshold") == chosen
-    defined = n_pos.first() > 0
-    out = table.group_by(setup.gkeys).agg(
-        pl.when(defined).then(chosen).alias("threshold"),
-        *[
-            pl.when(defined).then(pl.col(c).filter(at_best).first()).alias(c)
-            for c in ("precision", "recall", measure)
-        ],
     )
     return setup.done(setup.sort(out))
 

@@ -101,6 +101,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import frameeval.confusion as _confusion
 import frameeval.curves as _curves
+import frameeval.thresholds as _thresholds
 import frameeval.uncertainty as _uncertainty
 from frameeval._frame import as_keys, collect
 from frameeval._roles import resolve as resolve_roles
@@ -903,20 +904,25 @@ def best_threshold(
     score: str,
     *,
     by: Keys = None,
-    measure: str = "f1",
+    measure: Any = None,
     beta: float = 1.0,
+    costs: tuple[float, float] | None = None,
+    p: float | None = None,
+    min_recall: float | None = None,
+    min_precision: float | None = None,
+    max_fpr: float | None = None,
     pos_label: Any = None,
     weight: str | None = None,
     client: Any = None,
     split_every: int = _SPLIT,
 ) -> pl.DataFrame:
-    """The F1- (or Fβ-) maximising threshold per group (eqs 2.10–2.11), on Dask (see
-    :func:`frameeval.best_threshold`).
+    """The best operating point per group — by a measure (default F1), by expected cost or
+    under a constraint — on Dask (see :func:`frameeval.best_threshold`).
 
     Returns
     -------
     pl.DataFrame
-        ``*by, threshold, precision, recall, f1`` (``fbeta`` for ``measure="fbeta"``).
+        ``*by, threshold, precision, recall, <measure>`` (``expected_cost`` with ``costs=``).
 
     Examples
     --------
@@ -927,7 +933,7 @@ def best_threshold(
     0.4
     """
     return _curve(
-        _curves.best_threshold,
+        _thresholds.best_threshold,
         data,
         truth,
         score,
@@ -937,6 +943,11 @@ def best_threshold(
         split_every,
         measure=measure,
         beta=beta,
+        costs=costs,
+        p=p,
+        min_recall=min_recall,
+        min_precision=min_precision,
+        max_fpr=max_fpr,
         pos_label=pos_label,
     )
 

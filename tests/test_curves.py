@@ -599,6 +599,7 @@ FRAME_FUNCTIONS = [
     fe.ranking_report,
     fe.break_even_point,
     fe.best_threshold,
+    fe.threshold_table,
     fe.cost_lines,
     fe.cost_curve,
     fe.expected_total_cost,
@@ -725,7 +726,7 @@ def test_parameters_are_checked() -> None:
         fe.roc_curve(df, truth="y", score="s", by="threshold")
     with pytest.raises(InvalidParameterError, match=r"drop_intermediate must be True or False"):
         fe.roc_curve(df, truth="y", score="s", drop_intermediate="yes")
-    with pytest.raises(InvalidParameterError, match=r"measure must be 'f1' or 'fbeta', got 'f2'"):
+    with pytest.raises(InvalidParameterError, match=r"registered measure names .*, got 'f2'"):
         fe.best_threshold(df, truth="y", score="s", measure="f2")
     with pytest.raises(InvalidParameterError, match=r"beta must be a finite number > 0, got 0"):
         fe.best_threshold(df, truth="y", score="s", measure="fbeta", beta=0)

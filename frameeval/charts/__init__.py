@@ -20,6 +20,7 @@ from frameeval.charts.curves import cost_curve, pr, roc
 from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
 from frameeval.charts.matrix import comparison_matrix
 from frameeval.charts.save import save, to_html
+from frameeval.charts.threshold import threshold
 from frameeval.charts.uncertainty import forest, roc_band
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "roc_band",
     "save",
     "t_distribution",
+    "threshold",
     "to_html",
     "validation_curve",
 ]

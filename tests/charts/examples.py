@@ -315,6 +315,9 @@ def gallery() -> dict[str, Any]:
     intervals = fe.delong_ci(s, "truth", "score", by=by)
     band = fe.roc_band(breast(s), "truth", "score", by="learner", n=30, points=6, seed=0)
     calibration = fe.calibration_curve(breast(s), "truth", "score", by="learner", bins=5)
+    operating = fe.threshold_table(breast(s), "truth", "score", by="learner",
+                                   measures=["precision", "recall", "f1", "mcc"])
+    chosen = fe.best_threshold(breast(s), "truth", "score", by="learner", measure="mcc")
 
     blocks = metric_table().with_columns(
         pl.concat_str([pl.col("dataset"), pl.col("fold").cast(pl.String)], separator="/").alias(
@@ -334,6 +337,7 @@ def gallery() -> dict[str, Any]:
         "forest": charts.forest(intervals, reference=0.5),
         "roc_band": charts.roc_band(band),
         "calibration": charts.calibration(calibration),
+        "threshold": charts.threshold(operating, best=chosen),
         "roc": charts.roc(breast(roc), breast(auc)),
         "roc_facet": charts.roc(roc, auc, facet="dataset"),
         "pr": charts.pr(breast(pr), breast(bep)),

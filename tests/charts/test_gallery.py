@@ -21,6 +21,7 @@ EXPECTED_MARKS = {
     "forest": {"rule", "symbol"},
     "roc_band": {"area", "line"},
     "calibration": {"line", "rule", "symbol", "rect"},
+    "threshold": {"line", "rule", "symbol"},
     "roc": {"line", "symbol"},
     "roc_facet": {"line", "text"},
     "pr": {"line", "symbol", "text"},
