@@ -869,7 +869,7 @@ def _pair_medians(cells: pl.DataFrame, ctx: _Context) -> pl.DataFrame:
 
 
 def _run_t(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Paired t test over the blocks (:func:`frameeval.compare.paired_t_test`, pair=block)."""
+    """Paired t test over the blocks (:func:`frameeval.compare.paired_t_test`, block=block)."""
     from frameeval.compare.two_learners import paired_t_test
 
     keys, learner = ctx.keys, ctx.learner
@@ -895,7 +895,7 @@ def _run_t(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFra
             a=a,
             b=b,
             learner=learner,
-            pair=ctx.block,
+            block=ctx.block,
             by=keys or None,
             higher_is_better=ctx.hib,
             alpha=ctx.alpha,
