@@ -52,7 +52,7 @@ TEST_NAMES = {
     "wilcoxon": "Wilcoxon signed-rank test",
     "rm_anova": "repeated-measures ANOVA",
     "tukey_hsd": "Tukey HSD",
-    "friedman_iman_davenport": "Friedman–Iman–Davenport",
+    "friedman_iman_davenport": "Friedman test (Iman–Davenport F form)",
     "nemenyi": "Nemenyi test",
     "skillings_mack": "Skillings–Mack test",
     "skillings_mack_holm": "Skillings–Mack z tests with Holm's correction",
