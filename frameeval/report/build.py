@@ -222,6 +222,7 @@ def build_report(
                     css="note",
                 )
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
+            # HOOK: calibration + operating point (scores in [0, 1]) from counts.scores, weight=N
         if roles.pred is not None:
             say(STEPS[6])
             _compare(page, lf, counts, roles, alpha, tables, answers)
