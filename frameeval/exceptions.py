@@ -22,7 +22,6 @@ __all__ = [
     "InvalidValueError",
     "MissingValueError",
     "NegativeValueError",
-    "NotAvailableError",
     "UnknownLabelError",
 ]
 
@@ -72,7 +71,3 @@ class EmptyFrameError(InvalidValueError):
 
 class InsufficientDataError(InvalidValueError):
     """Too few rows, blocks or learners for the requested computation (e.g. Friedman with N < 2)."""
-
-
-class NotAvailableError(FrameEvalError, NotImplementedError):
-    """A procedure needs a part of frameeval that is not available (yet) in this version."""

@@ -3,10 +3,9 @@ and autorank (Herbold 2020) do, run them, and say what the numbers mean.
 
 The procedures are dispatched through a small table (:data:`PROCEDURES`): one function per
 procedure, each taking the collected block × learner table and returning the omnibus and
-post-hoc frames in the common shapes below. The missing-cells procedure (Skillings–Mack) and the
-Bayesian one (a ROPE was given) call ``frameeval.compare.skillings_mack`` and
-``frameeval.compare.bayes_signed_rank``, looked up when called, so they plug in when those
-functions exist.
+post-hoc frames in the common shapes below. The missing-cells procedure calls
+``frameeval.compare.skillings_mack`` and ``rank_post_hoc(test="skillings_mack")``; the Bayesian
+one (a ROPE was given) ``frameeval.compare.bayes_signed_rank``.
 """
 
 from __future__ import annotations
@@ -33,11 +32,7 @@ from frameeval.compare._common import (
     not_null_rows,
     resolve_direction,
 )
-from frameeval.exceptions import (
-    ColumnNotFoundError,
-    InsufficientDataError,
-    NotAvailableError,
-)
+from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["Comparison", "compare_learners"]
 
@@ -45,9 +40,6 @@ Procedure = Literal[
     "auto", "t", "wilcoxon", "anova", "friedman", "skillings_mack", "bayes_signed_rank"
 ]
 
-#: column names tried, in order, when ``block=`` / ``learner=`` are not given
-BLOCK_NAMES = ("block", "dataset", "data_set", "data", "task")
-LEARNER_NAMES = ("learner", "model", "classifier", "algorithm", "estimator")
 #: posterior samples of the Bayesian signed-rank test
 N_SAMPLES = 50_000
 
@@ -60,9 +52,10 @@ TEST_NAMES = {
     "wilcoxon": "Wilcoxon signed-rank test",
     "rm_anova": "repeated-measures ANOVA",
     "tukey_hsd": "Tukey HSD",
-    "friedman_iman_davenport": "Friedman–Iman–Davenport",
+    "friedman_iman_davenport": "Friedman test (Iman–Davenport F form)",
     "nemenyi": "Nemenyi test",
     "skillings_mack": "Skillings–Mack test",
+    "skillings_mack_holm": "Skillings–Mack z tests with Holm's correction",
     "bayes_signed_rank": "Bayesian signed-rank test",
 }
 
@@ -132,10 +125,13 @@ class Comparison:
     post_hoc
         ``*by, test, a, b, difference, statistic, p_value, critical_value, alpha, reject,
         better, p_a_better, p_rope, p_b_better``: one row per pair (a < b). ``difference`` is
-        the rank difference (Nemenyi, a − b), the mean difference (t test, Tukey) or the median
-        of the differences (Wilcoxon); ``better`` the better learner of a rejected pair;
-        the three probabilities only for the Bayesian test (where ``reject`` means one of
-        ``p_a_better``, ``p_b_better`` is ≥ 1 − α).
+        the rank difference (Nemenyi, a − b; Skillings–Mack: of the mean within-block ranks),
+        the mean difference (t test, Tukey), the median of the differences (Wilcoxon) or the
+        posterior mean difference (Bayesian); ``p_value`` is family-wise for k > 2 (Nemenyi,
+        Tukey, and Holm-adjusted for the Skillings–Mack z tests ``"skillings_mack_holm"``);
+        ``better`` the better learner of a rejected pair; the three probabilities only for the
+        Bayesian test (where ``reject`` means one of ``p_a_better``, ``p_b_better`` is
+        ≥ 1 − α).
     ranks
         ``*by, learner, position, average_rank, mean, std, median, mad, n_blocks, cd``:
         ``position`` 1 = the best learner by the procedure's criterion (average rank for the
@@ -255,9 +251,11 @@ def compare_learners(
     metric
         Column with the metric values.
     block, learner
-        Columns naming the block (data set) and the learner. Default: the first column named
-        ``block, dataset, data_set, data, task`` (``learner, model, classifier, algorithm,
-        estimator``), case-insensitively.
+        Columns naming the block (data set) and the learner. Default (None): inferred from
+        the column names as everywhere in frameeval (``frameeval._roles``): the one column
+        named ``block, dataset, data, task, data_set`` (``learner, model, estimator,
+        classifier, algorithm``), case-insensitively; ``block`` / ``dataset`` and ``learner``
+        win over the others; none or several candidates raise a typed error.
     higher_is_better
         Direction of ``metric``; default: the direction of the registered measure of the same
         name, required otherwise.
@@ -265,8 +263,8 @@ def compare_learners(
         Significance level α in (0, 1), for the checks and the tests.
     rope
         Half-width of the region of practical equivalence, in the units of ``metric``: when
-        given, the Bayesian signed-rank test decides (needs
-        ``frameeval.compare.bayes_signed_rank``).
+        given, the Bayesian signed-rank test of every pair decides
+        (:func:`frameeval.compare.bayes_signed_rank`, 50,000 posterior samples).
     procedure
         ``"auto"`` (above), or force one: ``"t"``, ``"wilcoxon"`` (two learners), ``"anova"``,
         ``"friedman"``, ``"skillings_mack"``, ``"bayes_signed_rank"`` (needs ``rope``).
@@ -302,8 +300,7 @@ def compare_learners(
     on every block give procedure ``"none"`` for that group and a verdict saying why.
     Typed errors: a missing column, a duplicate (block, learner) row (``DuplicateKeyError``),
     an infinite metric value (``InvalidValueError``), a forced procedure that does not fit the
-    design (``InvalidParameterError``, ``InsufficientDataError``), and the missing-cells or
-    ROPE procedure while their functions are not available (``NotAvailableError``).
+    design (``InvalidParameterError``, ``InsufficientDataError``).
 
     References
     ----------
@@ -347,12 +344,13 @@ def compare_learners(
         _FUNC,
         f"rope= selects the Bayesian signed-rank test, got procedure={procedure!r} as well.",
     )
+    from frameeval._roles import resolve
+
     lf, eager = to_lazy(data, _FUNC)
     keys = as_keys(by)
     schema = lf.collect_schema()
     require_columns(schema, _FUNC, metric=metric, by=keys)
-    block = _infer(schema, block, BLOCK_NAMES, "block")
-    learner = _infer(schema, learner, LEARNER_NAMES, "learner")
+    block, learner = resolve(lf, _FUNC, [keys, metric], block=block, learner=learner)
     require_columns(schema, _FUNC, block=block, learner=learner)
     check_distinct(_FUNC, keys, metric=metric, block=block, learner=learner)
     clash = sorted(set(keys) & {"learner", "test", "a", "b", "check", "clique", "verdict"})
@@ -417,19 +415,6 @@ class _Context:
     alpha: float
     rope: float | None
     seed: int
-
-
-def _infer(schema: pl.Schema, given: str | None, names: Sequence[str], role: str) -> str:
-    if given is not None:
-        return given
-    lower = {n.lower(): n for n in schema.names()}
-    for name in names:
-        if name in lower:
-            return lower[name]
-    raise ColumnNotFoundError(
-        f"{_FUNC}(): {role}= is required (no column named one of {list(names)}), got columns "
-        f"{list(schema.names())}."
-    )
 
 
 def _semi(frame: pl.DataFrame, groups: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
@@ -760,7 +745,7 @@ def _choose(
         "wilcoxon": ("wilcoxon", "wilcoxon"),
         "anova": ("rm_anova", "tukey_hsd"),
         "friedman": ("friedman_iman_davenport", "nemenyi"),
-        "skillings_mack": ("skillings_mack", None),
+        "skillings_mack": ("skillings_mack", "skillings_mack_holm"),
         "bayes_signed_rank": (None, "bayes_signed_rank"),
     }
     design = design.with_columns(
@@ -869,7 +854,7 @@ def _pair_medians(cells: pl.DataFrame, ctx: _Context) -> pl.DataFrame:
 
 
 def _run_t(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Paired t test over the blocks (:func:`frameeval.compare.paired_t_test`, pair=block)."""
+    """Paired t test over the blocks (:func:`frameeval.compare.paired_t_test`, block=block)."""
     from frameeval.compare.two_learners import paired_t_test
 
     keys, learner = ctx.keys, ctx.learner
@@ -895,7 +880,7 @@ def _run_t(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFra
             a=a,
             b=b,
             learner=learner,
-            pair=ctx.block,
+            block=ctx.block,
             by=keys or None,
             higher_is_better=ctx.hib,
             alpha=ctx.alpha,
@@ -1043,77 +1028,71 @@ def _per_unique_sr_ppf(p: float, k: np.ndarray, df: np.ndarray) -> np.ndarray:
 
 
 def _run_skillings_mack(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Skillings–Mack for missing cells: calls ``frameeval.compare.skillings_mack`` (issue 17),
-    looked up now so that it plugs in once merged. No post-hoc test (empty frame)."""
-    import frameeval.compare as compare
+    """Skillings–Mack for missing cells (:func:`frameeval.compare.skillings_mack`) + its
+    pairwise z tests with Holm's step-down (:func:`frameeval.compare.rank_post_hoc`,
+    ``test="skillings_mack"``). The post-hoc ``difference`` is the difference of the mean
+    within-block ranks (a − b) over the blocks where each learner has a value, ``p_value`` the
+    Holm-adjusted p-value (the one that decides, as Nemenyi's and Tukey's p-values are
+    family-wise), ``critical_value`` null (Holm has no single one)."""
+    from frameeval.compare.multiple import rank_post_hoc
+    from frameeval.compare.omnibus import skillings_mack
 
-    test = getattr(compare, "skillings_mack", None)
-    if test is None:
-        missing = cells.filter(pl.col(_VALUE).is_null())
-        listed = ", ".join(
-            f"{ctx.learner}={r[ctx.learner]} on {ctx.block}={r[ctx.block]}"
-            for r in missing.head(5).iter_rows(named=True)  # loop-ok: message text, ≤ 5 rows
-        )
-        raise NotAvailableError(
-            f"{_FUNC}(): the procedure for missing cells (Skillings–Mack) needs "
-            f"frameeval.compare.skillings_mack, which is not available yet, got "
-            f"{missing.height} missing cells: {listed}.\nHint: drop the blocks with missing "
-            "cells, or force procedure='friedman' on a complete table."
-        )
-    # --- planned call (issue 17's signature); runs once frameeval.compare.skillings_mack exists
+    kw = {**_kw(ctx), "alpha": ctx.alpha}
     present = cells.filter(pl.col(_VALUE).is_not_null())
-    sm = test(
-        present,
-        metric=_VALUE,
-        block=ctx.block,
-        learner=ctx.learner,
-        higher_is_better=ctx.hib,
-        alpha=ctx.alpha,
-        by=ctx.keys or None,
-    )
-    counts = cells.group_by(ctx.keys or pl.lit(0)).agg(
-        pl.col(ctx.learner).n_unique().cast(pl.Int64).alias("n_learners"),
-        pl.col(ctx.block).n_unique().cast(pl.Int64).alias("n_blocks"),
-    )
-    sm = (
-        sm.join(counts, on=ctx.keys, nulls_equal=True)
-        if ctx.keys
-        else pl.concat(
-            [sm.drop("n_learners", "n_blocks", strict=False), counts.drop("literal")],
-            how="horizontal",
-        )
-    )
+    sm = skillings_mack(present, _VALUE, **kw)
     omnibus = sm.with_columns(
         pl.lit("skillings_mack").alias("test"), pl.col("df").cast(pl.Float64).alias("df1")
     )
-    return omnibus, pl.DataFrame()
+    ph = rank_post_hoc(present, _VALUE, test="skillings_mack", adjust="holm", **kw)
+    first = pl.col("average_rank_a") < pl.col("average_rank_b")
+    post_hoc = ph.with_columns(
+        pl.lit("skillings_mack_holm").alias("test"),
+        (pl.col("average_rank_a") - pl.col("average_rank_b")).alias("difference"),
+        pl.col("p_adjusted").alias("p_value"),
+        pl.lit(None, dtype=pl.Float64).alias("critical_value"),
+        pl.when(pl.col("reject"))
+        .then(pl.when(first).then(pl.col("a")).otherwise(pl.col("b")))
+        .alias("better"),
+    )
+    return omnibus, post_hoc
 
 
 def _run_bayes(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Bayesian signed-rank test of every pair: calls ``frameeval.compare.bayes_signed_rank``
-    (issue 17), looked up now so that it plugs in once merged. No omnibus test (empty frame).
-    A pair is decided when a region's probability is ≥ 1 − α (autorank's rule)."""
-    import frameeval.compare as compare
+    """Bayesian signed-rank test of every pair (:func:`frameeval.compare.bayes_signed_rank`,
+    each pair once, a < b, on the blocks where both have a value; a pair with fewer than 2
+    such blocks has no row). No omnibus test
+    (empty frame). A pair is decided when a region's probability is ≥ 1 − α (autorank's rule);
+    ``difference`` is the posterior mean difference a − b."""
+    from frameeval.compare.bayes import bayes_signed_rank
 
-    test = getattr(compare, "bayes_signed_rank", None)
-    if test is None:
-        raise NotAvailableError(
-            f"{_FUNC}(): the procedure for a region of practical equivalence (the Bayesian "
-            "signed-rank test) needs frameeval.compare.bayes_signed_rank, which is not "
-            f"available yet, got rope={ctx.rope!r}.\nHint: rope=None for the frequentist tests."
-        )
-    # --- planned call (issue 17's signature); runs once frameeval.compare.bayes_signed_rank exists
-    out = test(
-        cells.filter(pl.col(_VALUE).is_not_null()),
-        metric=_VALUE,
-        block=ctx.block,
-        learner=ctx.learner,
-        rope=ctx.rope,
+    keys, block, learner = ctx.keys, ctx.block, ctx.learner
+    present = cells.filter(pl.col(_VALUE).is_not_null())
+    # one sub-table per pair (a < b) holding the blocks where both have a value: the test
+    # needs complete blocks, and each pair's posterior depends on its own values only
+    left = present.select(*keys, block, pl.col(learner).alias("__a"))
+    right = present.select(*keys, block, pl.col(learner).alias("__b"))
+    pairs = (
+        left.join(right, on=[*keys, block], nulls_equal=True)
+        .filter(pl.col("__a") < pl.col("__b"))
+        .with_columns(pl.concat_str("__a", pl.lit("\x00"), "__b").alias("__pair"))
+        .filter(pl.len().over([*keys, "__pair"]) >= 2)
+    )
+    both = pl.concat(
+        [
+            pairs.select(*keys, "__pair", block, pl.col(side).alias(learner))
+            for side in ("__a", "__b")  # loop-ok: the two sides of every pair
+        ]
+    ).join(present, on=[*keys, block, learner], nulls_equal=True)
+    if both.height == 0:
+        return pl.DataFrame(), pl.DataFrame(schema={k: cells.schema[k] for k in keys})
+    out = bayes_signed_rank(
+        both,
+        _VALUE,
+        rope=float(ctx.rope or 0.0),
         n_samples=N_SAMPLES,
         seed=ctx.seed,
-        higher_is_better=ctx.hib,
-        by=ctx.keys or None,
-    )
+        **{**_kw(ctx), "by": [*keys, "__pair"]},
+    ).drop("__pair")
     sure = 1.0 - ctx.alpha
     post_hoc = out.with_columns(
         pl.lit("bayes_signed_rank").alias("test"),
@@ -1336,64 +1315,45 @@ def _effect_sizes(
 
 def _cliques(ranks: pl.DataFrame, post_hoc: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     """Maximal runs of learners in ``position`` order with no significantly different pair
-    inside (from the post-hoc's ``reject``), as ``*keys, clique, learner``.
+    inside (from the post-hoc's ``reject``), as ``*keys, clique, learner``: the cliques of
+    :func:`frameeval.compare.cliques` (runs of ≥ 2 learners, ordered by ``position``) plus
+    each learner in none of them as a clique of its own, numbered 1, 2, … by first position."""
+    from frameeval.compare.cliques import cliques
 
-    A run [i, j] is valid when no rejected pair (p, q) has i ≤ p < q ≤ j; the kept runs are
-    the valid ones not inside another valid run. Kept private and small: it can be swapped for
-    ``frameeval.compare.cliques`` (issue 17)."""
+    schema: dict[str, Any] = {
+        **{k: ranks.schema[k] for k in keys},
+        "clique": pl.Int64,
+        "learner": pl.String,
+    }
     pos = ranks.select(*keys, "learner", "position")
     tested = post_hoc.filter(pl.col("reject").is_not_null()).select(keys).unique()
     pos = _semi(pos, tested, keys) if keys else (pos if post_hoc.height else pos.clear())
     if pos.height == 0:
-        return pl.DataFrame(
-            schema={**{k: ranks.schema[k] for k in keys}, "clique": pl.Int64, "learner": pl.String}
-        )
-    pa = pos.rename({"learner": "a", "position": "__pa"})
-    pb = pos.rename({"learner": "b", "position": "__pb"})
-    rejected = post_hoc.filter(pl.col("reject").fill_null(False)).select(*keys, "a", "b")
-    rej = (
-        rejected.join(pa, on=[*keys, "a"], nulls_equal=True)
-        .join(pb, on=[*keys, "b"], nulls_equal=True)
-        .select(
-            *keys,
-            pl.min_horizontal("__pa", "__pb").alias("__lo"),
-            pl.max_horizontal("__pa", "__pb").alias("__hi"),
-        )
+        return pl.DataFrame(schema=schema)
+    pairs = _semi(post_hoc, tested, keys).select(*keys, "a", "b", "reject")
+    order = pos.select(*keys, "learner", pl.col("position").cast(pl.Float64).alias("average_rank"))
+    runs = cliques(pairs, order, learner="learner", by=keys or None)
+    start = runs.group_by(*keys, "clique").agg(pl.col("average_rank").min().alias("__start"))
+    members = runs.join(start, on=[*keys, "clique"], nulls_equal=True).select(
+        *keys, "learner", "__start", pl.col("average_rank").alias("__pos"), "clique"
     )
-    left = pos.select(*keys, pl.col("position").alias("__i"))
-    right = pos.select(*keys, pl.col("position").alias("__j"))
-    runs = (
-        left.join(right, on=keys, nulls_equal=True) if keys else left.join(right, how="cross")
-    ).filter(pl.col("__j") >= pl.col("__i"))
-    inside = runs.join(rej, on=keys, nulls_equal=True) if keys else runs.join(rej, how="cross")
-    bad = (
-        inside.filter((pl.col("__lo") >= pl.col("__i")) & (pl.col("__hi") <= pl.col("__j")))
-        .select(*keys, "__i", "__j")
-        .unique()
+    alone = pos.join(
+        runs.select(*keys, "learner"), on=[*keys, "learner"], how="anti", nulls_equal=True
     )
-    valid = runs.join(bad, on=[*keys, "__i", "__j"], how="anti", nulls_equal=True)
-    other = valid.rename({"__i": "__i2", "__j": "__j2"})
-    pairs = valid.join(other, on=keys, nulls_equal=True) if keys else valid.join(other, how="cross")
-    contained = (
-        pairs.filter(
-            (pl.col("__i2") <= pl.col("__i"))
-            & (pl.col("__j2") >= pl.col("__j"))
-            & ((pl.col("__i2") != pl.col("__i")) | (pl.col("__j2") != pl.col("__j")))
-        )
-        .select(*keys, "__i", "__j")
-        .unique()
+    alone = alone.select(
+        *keys,
+        "learner",
+        pl.col("position").cast(pl.Float64).alias("__start"),
+        pl.col("position").cast(pl.Float64).alias("__pos"),
+        pl.lit(None, dtype=pl.Int64).alias("clique"),
     )
-    maximal = valid.join(contained, on=[*keys, "__i", "__j"], how="anti", nulls_equal=True)
-    maximal = _sort(maximal, keys, "__i")
-    number = pl.int_range(1, pl.len() + 1)
-    maximal = maximal.with_columns(
-        (number.over(keys) if keys else number).cast(pl.Int64).alias("clique")
+    both = _sort(pl.concat([members, alone]), keys, "__start", "__pos")
+    new = (pl.col("__start") != pl.col("__start").shift(1)).fill_null(True)
+    number = new.cast(pl.Int64).cum_sum()
+    number = number.over(keys) if keys else number
+    return both.with_columns(number.cast(pl.Int64).alias("clique")).select(
+        *keys, "clique", "learner"
     )
-    members = (
-        maximal.join(pos, on=keys, nulls_equal=True) if keys else maximal.join(pos, how="cross")
-    )
-    members = members.filter(pl.col("position").is_between(pl.col("__i"), pl.col("__j")))
-    return _sort(members, keys, "clique", "position").select(*keys, "clique", "learner")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1503,6 +1463,8 @@ def _verdict(
         stat = f"t({om['df1']:g}) = {_f(om['statistic'])}, {_p(om['p_value'])}"
     elif om["test"] == "wilcoxon":
         stat = f"T = {_f(om['statistic'], 1)}, {_p(om['p_value'])}"
+    elif om["test"] == "skillings_mack":
+        stat = f"SM = {_f(om['statistic'])}, df = {om['df1']:g}, {_p(om['p_value'])}"
     else:
         stat = f"statistic = {_f(om['statistic'])}, {_p(om['p_value'])}"
     little = " — with so few blocks the tests have little power" if n < 5 else ""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from frameeval._frame import collect, to_lazy
+from frameeval._roles import resolve
 from frameeval._typing import IntoFrame
 from frameeval._validate import check_not_empty_eager, check_numeric, require_columns
 from frameeval.compare._common import (
@@ -21,7 +22,7 @@ from frameeval.compare._common import (
     not_null_rows,
     resolve_direction,
 )
-from frameeval.compare.auto import BLOCK_NAMES, LEARNER_NAMES, TEST_NAMES, Comparison, _infer
+from frameeval.compare.auto import TEST_NAMES, Comparison
 
 if TYPE_CHECKING:
     from great_tables import GT
@@ -184,8 +185,7 @@ def results_table(
     lf, eager = to_lazy(data, _FUNC)
     schema = lf.collect_schema()
     require_columns(schema, _FUNC, metric=metric)
-    block = _infer_role(schema, block, BLOCK_NAMES, "block")
-    learner = _infer_role(schema, learner, LEARNER_NAMES, "learner")
+    block, learner = resolve(lf, _FUNC, [metric], block=block, learner=learner)
     require_columns(schema, _FUNC, block=block, learner=learner)
     check_distinct(_FUNC, [], metric=metric, block=block, learner=learner)
     check_numeric(schema, _FUNC, metric=metric)
@@ -199,13 +199,6 @@ def results_table(
     if format == "markdown":
         return _markdown(cells)
     return _gt(cells)
-
-
-def _infer_role(schema: pl.Schema, given: str | None, names: tuple[str, ...], role: str) -> str:
-    try:
-        return _infer(schema, given, names, role)
-    except Exception as err:  # the same message, under this function's name
-        raise type(err)(str(err).replace("compare_learners()", f"{_FUNC}()")) from None
 
 
 def _summary(

@@ -222,6 +222,7 @@ def build_report(
                     css="note",
                 )
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
+            # HOOK: calibration + operating point (scores in [0, 1]) from counts.scores, weight=N
         if roles.pred is not None:
             say(STEPS[6])
             _compare(page, lf, counts, roles, alpha, tables, answers)
@@ -315,7 +316,10 @@ def _answer_section(page: Page, answers: list[Answer], roles: Roles) -> None:
         page.raw(f'<div class="scroll">{found.table_html}</div>')
         for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
             page.download(
-                name, mime, text, f"Download the table as {name.rsplit('.', 1)[-1].upper()}"
+                name,
+                mime,
+                text,
+                f"Download the table as {_FORMATS.get(name.rsplit('.', 1)[-1], name)}",
             )
         if found.ranks is not None and found.cd is not None:
             page.chart(
@@ -324,10 +328,25 @@ def _answer_section(page: Page, answers: list[Answer], roles: Roles) -> None:
                     found.cd,
                     style="demsar",
                     learner=roles.learner,  # type: ignore[arg-type]
-                    title=f"Critical-difference diagram: {found.metric} (Nemenyi, Demšar 2006)",
+                    title=_cd_title(found),
                 )
             )
         page.raw("</section>")
+
+
+#: how a download's file extension is named on the page
+_FORMATS = {"csv": "CSV", "tex": "LaTeX (booktabs)"}
+
+
+def _cd_title(found: Answer) -> str:
+    """The CD diagram's title: the Nemenyi CD decides only after Friedman; otherwise the bars
+    orient the reader and the title names the test that decided."""
+    if found.procedure == "friedman":
+        return f"Critical-difference diagram: {found.metric} (Friedman + Nemenyi, Demšar 2006)"
+    return (
+        f"Average ranks on {found.metric} with the Nemenyi CD; decided by: {found.procedure} "
+        "(see the verdict)"
+    )
 
 
 def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
@@ -358,7 +377,7 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
     report = fe.classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)  # type: ignore[arg-type]
     wide = (
         report.filter(pl.col("average") != "none")
-        .select(*keys, "average", pl.col("fbeta").alias("f1"), "precision", "recall")
+        .select(*keys, "average", "f1", "precision", "recall")
         .pivot(on="average", index=keys, values=["precision", "recall", "f1"])
     )
     accuracy = labels.group_by(keys).agg(
@@ -597,7 +616,12 @@ def _compare(
         )
         nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
         shown = nemenyi.select(
-            "a", "b", "average_rank_a", "average_rank_b", "rank_difference", "critical_value",
+            "a",
+            "b",
+            "average_rank_a",
+            "average_rank_b",
+            "rank_difference",
+            "critical_value",
             "reject",
         )
         caption = "Nemenyi post-hoc test (eq 2.36)"

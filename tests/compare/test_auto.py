@@ -21,14 +21,11 @@ from frameeval.exceptions import (
     InsufficientDataError,
     InvalidParameterError,
     InvalidValueError,
-    NotAvailableError,
 )
 from tests.compare.test_demsar_example import table
 
 KW = {"block": "data_set", "higher_is_better": True}
 AUTORANK = {"ttest": "t", "wilcoxon": "wilcoxon", "anova": "anova", "friedman": "friedman"}
-HAS_SKILLINGS_MACK = hasattr(fe.compare, "skillings_mack")
-HAS_BAYES = hasattr(fe.compare, "bayes_signed_rank")
 
 
 def wide(df: pl.DataFrame, block: str = "data_set", metric: str = "auc"):
@@ -273,8 +270,22 @@ def test_block_and_learner_inferred_from_column_names():
     df = table(paper_order=True).rename({"data_set": "dataset", "learner": "model"})
     result = fe.compare_learners(df, "auc", higher_is_better=True)
     assert (result.block, result.learner) == ("dataset", "model")
-    with pytest.raises(ColumnNotFoundError, match=r"compare_learners\(\): block= is required"):
+    with pytest.raises(
+        ColumnNotFoundError,
+        match=r"compare_learners\(\): block= must be given when no column has a common block name",
+    ):
         fe.compare_learners(df.rename({"dataset": "x"}), "auc", higher_is_better=True)
+    two = df.with_columns(pl.col("model").alias("classifier"))
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"compare_learners\(\): learner= must be given when several columns have a common "
+        r"learner name, got candidates \['model', 'classifier'\]",
+    ):
+        fe.compare_learners(two, "auc", higher_is_better=True)
+    # the metric and by= keys are never candidates
+    by_block = df.with_columns(pl.lit("x").alias("task"))
+    result = fe.compare_learners(by_block, "auc", higher_is_better=True, by="task")
+    assert (result.block, result.by) == ("dataset", ("task",))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -341,30 +352,6 @@ def test_errors():
         fe.compare_learners(nan, "auc", procedure="friedman", **KW)
 
 
-@pytest.mark.skipif(HAS_SKILLINGS_MACK, reason="skillings_mack is available: see the next test")
-def test_missing_cells_not_available_yet():
-    df = table(paper_order=True)
-    nan = df.with_columns(
-        pl.when((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5"))
-        .then(float("nan"))
-        .otherwise("auc")
-        .alias("auc")
-    )
-    with pytest.raises(
-        NotAvailableError,
-        match=r"needs frameeval.compare.skillings_mack, which is not available yet, got 1 "
-        r"missing cells: learner=C4.5 on data_set=iris\.",
-    ):
-        fe.compare_learners(nan, "auc", **KW)
-    with pytest.raises(NotAvailableError, match=r"missing cells"):
-        fe.compare_learners(
-            df.filter(~((pl.col("data_set") == "wine") & (pl.col("learner") == "C4.5"))),
-            "auc",
-            **KW,
-        )
-
-
-@pytest.mark.skipif(not HAS_SKILLINGS_MACK, reason="needs frameeval.compare.skillings_mack")
 def test_missing_cells_use_skillings_mack():
     df = table(paper_order=True)
     gap = df.filter(~((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5")))
@@ -385,16 +372,6 @@ def test_missing_cells_use_skillings_mack():
     assert "Skillings–Mack" in result.verdict
 
 
-@pytest.mark.skipif(HAS_BAYES, reason="bayes_signed_rank is available: see the next test")
-def test_rope_not_available_yet():
-    with pytest.raises(
-        NotAvailableError,
-        match=r"needs frameeval.compare.bayes_signed_rank, which is not available yet, got rope=0.01",
-    ):
-        fe.compare_learners(table(paper_order=True), "auc", rope=0.01, **KW)
-
-
-@pytest.mark.skipif(not HAS_BAYES, reason="needs frameeval.compare.bayes_signed_rank")
 def test_rope_uses_bayes_signed_rank():
     df = table(paper_order=True)
     result = fe.compare_learners(df, "auc", rope=0.01, **KW)
@@ -414,3 +391,126 @@ def test_rope_uses_bayes_signed_rank():
     got = result.post_hoc.sort("a", "b")["p_rope"].to_numpy()
     np.testing.assert_allclose(got, direct.sort("a", "b")["p_rope"].to_numpy(), atol=1e-12)
     assert "Bayesian signed-rank test (rope = 0.01)" in result.verdict
+
+
+def test_missing_cells_post_hoc_is_skillings_mack_holm():
+    """The missing-cells post-hoc is rank_post_hoc(test="skillings_mack", adjust="holm");
+    a NaN value is a missing cell like an absent row; grouped = per group."""
+    df = table(paper_order=True)
+    gap = df.filter(~((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5")))
+    nan = df.with_columns(
+        pl.when((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5"))
+        .then(float("nan"))
+        .otherwise("auc")
+        .alias("auc")
+    )
+    result = fe.compare_learners(gap, "auc", **KW)
+    same = fe.compare_learners(nan, "auc", **KW)
+    assert result.post_hoc.equals(same.post_hoc) and result.verdict == same.verdict
+    assert result.design["post_hoc_test"].to_list() == ["skillings_mack_holm"]
+    direct = fe.rank_post_hoc(
+        gap, "auc", test="skillings_mack", adjust="holm", block="data_set", higher_is_better=True
+    ).sort("a", "b")
+    ph = result.post_hoc.sort("a", "b")
+    assert ph["a"].to_list() == direct["a"].to_list() and ph["b"].to_list() == direct["b"].to_list()
+    np.testing.assert_allclose(ph["p_value"], direct["p_adjusted"], atol=1e-12)
+    assert ph["reject"].to_list() == direct["reject"].to_list()
+    np.testing.assert_allclose(
+        ph["difference"], direct["average_rank_a"] - direct["average_rank_b"], atol=1e-12
+    )
+    # C4.5 differs from the two +m learners (Holm p = 0.033, 0.031): said in the verdict
+    assert set(ph.filter("reject")["better"]) == {"C4.5+m", "C4.5+m+cf"}
+    assert "C4.5+m+cf > C4.5" in result.verdict and "C4.5+m > C4.5" in result.verdict
+    assert "SM = 11.65, df = 3, p = 0.009" in result.verdict
+    assert "Holm" in result.verdict
+    # grouped == per group
+    both = pl.concat(
+        [gap.with_columns(pl.lit("g1").alias("g")), df.with_columns(pl.lit("g2").alias("g"))]
+    )
+    grouped = fe.compare_learners(both, "auc", by="g", **KW)
+    assert grouped.design["procedure"].to_list() == ["skillings_mack", "anova"]
+    one = grouped.post_hoc.filter(pl.col("g") == "g1").drop("g")
+    assert one.equals(result.post_hoc)
+
+
+def test_rope_grouped_and_with_missing_cells():
+    df = table(paper_order=True)
+    both = pl.concat([df.with_columns(pl.lit(g).alias("g")) for g in ("g1", "g2")])
+    grouped = fe.compare_learners(both, "auc", rope=0.01, by="g", **KW)
+    single = fe.compare_learners(df, "auc", rope=0.01, **KW)
+    assert grouped.post_hoc.height == 12
+    for g in ("g1", "g2"):
+        part = grouped.post_hoc.filter(pl.col("g") == g).drop("g")
+        assert part.equals(single.post_hoc)
+    # a missing cell: each pair uses the blocks where both learners have a value
+    gap = df.filter(~((pl.col("data_set") == "iris") & (pl.col("learner") == "C4.5")))
+    result = fe.compare_learners(gap, "auc", rope=0.01, **KW)
+    assert result.procedure == "bayes_signed_rank"
+    parts = []
+    for a, b in result.post_hoc.select("a", "b").rows():
+        pair = gap.filter(pl.col("learner").is_in([a, b]))
+        common = pair.group_by("data_set").len().filter(pl.col("len") == 2).select("data_set")
+        pair = pair.join(common, on="data_set")
+        parts.append(
+            fe.compare.bayes_signed_rank(
+                pair, "auc", rope=0.01, block="data_set", higher_is_better=True
+            )
+        )
+    direct = pl.concat(parts).sort("a", "b")
+    assert direct.filter(pl.col("a") == "C4.5")["n_blocks"].to_list() == [13, 13, 13]
+    ph = result.post_hoc.sort("a", "b")
+    for col in ("p_a_better", "p_rope", "p_b_better"):
+        np.testing.assert_allclose(ph[col], direct[col], atol=1e-12)
+    np.testing.assert_allclose(ph["difference"], direct["mean_difference"], atol=1e-12)
+
+
+def _maximal_runs(order: list[str], rejected: set[frozenset[str]]) -> list[list[str]]:
+    """Brute force: every run order[i..j] with no rejected pair inside, kept when no other such
+    run contains it, in order of start."""
+    k = len(order)
+    valid = [
+        (i, j)
+        for i in range(k)
+        for j in range(i, k)
+        if not any(
+            frozenset((order[p], order[q])) in rejected
+            for p in range(i, j + 1)
+            for q in range(p + 1, j + 1)
+        )
+    ]
+    kept = [
+        (i, j)
+        for (i, j) in valid
+        if not any((i2 <= i and j <= j2 and (i2, j2) != (i, j)) for (i2, j2) in valid)
+    ]
+    return [order[i : j + 1] for i, j in sorted(kept)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    k=st.integers(2, 6),
+    n=st.integers(3, 12),
+    seed=st.integers(0, 10_000),
+    shift=st.floats(0.0, 0.3),
+)
+def test_cliques_are_the_maximal_runs(k, n, seed, shift):
+    """Comparison.cliques (fe.cliques + single learners) = a brute-force maximal-run search
+    on the post-hoc's rejections, in position order, for every procedure."""
+    rng = np.random.default_rng(seed)
+    values = rng.uniform(0, 1, size=(n, k)) + shift * np.arange(k)
+    df = long_table(values)
+    for proc in ("auto", "friedman"):
+        result = fe.compare_learners(df, "auc", procedure=proc, **KW)  # type: ignore[arg-type]
+        if result.procedure == "none":
+            continue
+        order = result.ranks.sort("position")["learner"].to_list()
+        rejected = {
+            frozenset((r["a"], r["b"]))
+            for r in result.post_hoc.filter(pl.col("reject").fill_null(False)).iter_rows(named=True)
+        }
+        got = [
+            g["learner"].to_list()
+            for _, g in result.cliques.sort("clique").group_by("clique", maintain_order=True)
+        ]
+        assert got == _maximal_runs(order, rejected)
+        assert result.cliques["clique"].to_list() == sorted(result.cliques["clique"].to_list())

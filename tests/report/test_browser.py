@@ -6,6 +6,8 @@ installed by ``.ci/run``; the test fails (it is not skipped) without it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import frameeval as fe
@@ -41,14 +43,19 @@ def test_report_renders_fits_and_is_silent(which: str, width: int, request, tmp_
 
 
 def test_the_first_screen_answers(example_report) -> None:
-    """The first section is the answer: verdict, results table (with its CSV download) and
-    the CD diagram, before the drill-down."""
+    """The first section is the answer: the compare_learners verdict, the results_table
+    (great-tables HTML, with its CSV and LaTeX downloads) and the CD diagram, before the
+    drill-down."""
     text = example_report.read_text(encoding="utf-8")
     body = text[text.index("<body>") :]
     answer = body.index('id="the-answer"')
     assert answer < body.index('id="data"') < body.index('id="performance-measures"')
     first = body[answer : body.index('id="data"')]
-    assert "logistic_regression ranks best on accuracy (average rank 1.62" in first
-    assert "p = 0.0477" in first and "no pair of learners differs significantly" in first
-    assert "<table>" in first and 'download="results-accuracy.csv"' in first
+    assert "logistic_regression ranks best (average rank 1.62)" in first
+    assert "p = 0.048" in first and "no pair differs significantly" in first
+    assert 'id="results-table-accuracy"' in first and "gt_table" in first
+    assert 'download="results-accuracy.csv"' in first
+    assert 'download="results-accuracy.tex"' in first
     assert 'id="chart0"' in first  # the CD diagram is the page's first chart
+    # offline: nothing is loaded from the network
+    assert not re.search(r"(?:src|href)=\"(?:https?:)?//|@import|<link\b", text)
