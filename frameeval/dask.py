@@ -120,6 +120,7 @@ from frameeval.compare.mcnemar import (
     pairs_from_partials,
 )
 from frameeval.exceptions import InvalidParameterError
+from frameeval.uncertainty.bootstrap import parse_measures
 
 __all__ = [
     "best_threshold",
@@ -443,7 +444,7 @@ def _bootstrap(
             "keep; pass a column that is unique within each group (e.g. a row id)."
         )
     keys = as_keys(by)
-    _, _, measure_columns = _uncertainty._measures(measure, func)
+    _, _, measure_columns = parse_measures(measure, func)
     columns = list(
         dict.fromkeys([*keys, instance, *([stratify] if stratify else []), *measure_columns])
     )

@@ -895,7 +895,7 @@ def _run_t(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFra
             a=a,
             b=b,
             learner=learner,
-            pair=ctx.block,
+            block=ctx.block,
             by=keys or None,
             higher_is_better=ctx.hib,
             alpha=ctx.alpha,
