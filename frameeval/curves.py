@@ -1021,8 +1021,6 @@ def expected_total_cost(
 # ---------------------------------------------------------------------------------------------
 # multiclass AUC
 # ---------------------------------------------------------------------------------------------
-_MULTICLASS_AVERAGES = ("macro", "weighted", "ovo", "ovo_weighted")
-
 
 def multiclass_roc_auc(
     data: IntoFrame,

@@ -18,12 +18,12 @@ from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Keys
 from frameeval._validate import (
     Checks,
-    _group_text,
     check_labels,
     check_not_empty_eager,
     check_numeric,
     check_parameter,
     check_zero_division,
+    group_text,
     label_expr,
     plan_error,
     require_columns,
@@ -225,7 +225,7 @@ def _label_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
             low != high, InvalidParameterError,
             f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
             "other), got classes {} and {} besides the positive one{}; pass average='macro', "
-            "'micro' or 'weighted'.", low, high, _group_text(keys),
+            "'micro' or 'weighted'.", low, high, group_text(keys),
         ).is_null()).drop("__fe_low", "__fe_high")
     return stats
 

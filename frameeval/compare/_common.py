@@ -21,12 +21,12 @@ import polars as pl
 from frameeval._frame import as_keys, to_lazy
 from frameeval._validate import (
     Checks,
-    _family,
-    _group_text,
     check_not_empty_eager,
     check_numeric,
     check_parameter,
     check_unique,
+    dtype_family,
+    group_text,
     require_columns,
 )
 from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
@@ -118,7 +118,7 @@ def check_learner_value(schema: pl.Schema, func: str, learner: str, value: Any, 
     if value is None:
         raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
     dtype = schema[learner]
-    family = _family(dtype)
+    family = dtype_family(dtype)
     ok = {
         "string": isinstance(value, str),
         "boolean": isinstance(value, bool),
@@ -187,11 +187,6 @@ def not_null_rows(
 
 def value_text(column: str) -> pl.Expr:
     return pl.col(column).cast(pl.String).fill_null("null")
-
-
-def group_text(keys: Sequence[str]) -> pl.Expr:
-    """`` in group k=v, ...`` (empty without keys)."""
-    return _group_text(keys)
 
 
 def per_group_list(
@@ -588,7 +583,7 @@ def check_int(value: Any, func: str, name: str, minimum: int) -> int:
 
 
 def check_learners(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
-    family = _family(schema[learner])
+    family = dtype_family(schema[learner])
     for role, value in (("a", a), ("b", b)):
         if value is None:
             raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
@@ -639,7 +634,7 @@ def both_present(
             "got {} missing: {}{}.",
             pl.col("__fe_gaps"),
             pl.col("__fe_list"),
-            _group_text(keys),
+            group_text(keys),
         ),
     )
     return frame.drop("__fe_gaps", "__fe_list")

@@ -18,11 +18,11 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
-    _group_text,
     check_not_empty_eager,
     check_numeric,
     check_parameter,
     check_unique,
+    group_text,
     require_columns,
 )
 from frameeval.compare._common import (
@@ -104,7 +104,7 @@ def _paired_metric(
             "and {} rows of b{}.",
             pl.col("__fe_rows_a"),
             pl.col("__fe_rows_b"),
-            _group_text(keys),
+            group_text(keys),
         ),
     )
     mine = lf.filter(is_a | is_b)
@@ -285,7 +285,7 @@ def corrected_resampled_t_test(
             f"{func}(): needs at least 2 splits ({'/'.join(pairs)}) with both learners, got "
             "{}{}.",
             pl.col("n_pairs"),
-            _group_text(keys),
+            group_text(keys),
         ),
     )
     j = pl.col("n_pairs").cast(pl.Float64)
@@ -438,7 +438,7 @@ def cv5x2_f_test(
             "got {} for {}{}.",
             pl.col("__fe_folds"),
             pl.concat_str([pl.lit(f"{repeat}="), _text(repeat)]),
-            _group_text(keys),
+            group_text(keys),
         ),
     )
     out = agg_by_keys(

@@ -16,11 +16,11 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
-    _group_text,
     check_labels,
     check_not_empty_eager,
     check_numeric,
     check_unique,
+    group_text,
     label_expr,
     require_columns,
     resolve_pos_label,
@@ -376,7 +376,7 @@ def delong_test(
             f"{func}(): column {truth!r} (truth=) must be the same in the rows of one instance, "
             "got different values for {}{}.",
             where,
-            _group_text(keys),
+            group_text(keys),
         ),
     )
     per_x = both_present(
