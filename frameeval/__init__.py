@@ -84,6 +84,7 @@ pr_curve = _dask_form(pr_curve)
 ranking_report = _dask_form(ranking_report)
 roc_convex_hull = _dask_form(roc_convex_hull)
 roc_curve = _dask_form(roc_curve)
+measures = _dask_form(measures)
 
 # Heavy parts load on first use (PEP 562): the comparison tests and the uncertainty module need
 # scipy, charts and the report need altair / vl-convert. ``fe.friedman``, ``fe.charts.roc`` and

@@ -35,6 +35,7 @@ DASK_FORMS = frozenset(
         "expected_total_cost",
         "macro_micro",
         "mcnemar",
+        "measures",
         "pr_curve",
         "ranking_report",
         "roc_convex_hull",

@@ -68,7 +68,8 @@ def is_label_dtype(dtype: pl.DataType) -> bool:
     )
 
 
-def _family(dtype: pl.DataType) -> str:
+def dtype_family(dtype: pl.DataType) -> str:
+    """The kind of values of a dtype: ``"string"``, ``"boolean"`` or ``"numeric"``."""
     if dtype == pl.String or isinstance(dtype, pl.Categorical | pl.Enum):
         return "string"
     if dtype == pl.Boolean:
@@ -87,7 +88,7 @@ def check_labels(schema: pl.Schema, func: str, **roles: str | None) -> None:
             raise InvalidDtypeError(
                 f"{func}(): column {column!r} ({role}=) must be {LABEL_DTYPES}, got {dtype}."
             )
-        families[role] = (column, dtype, _family(dtype))
+        families[role] = (column, dtype, dtype_family(dtype))
     kinds = {f for _, _, f in families.values()}
     if len(kinds) > 1:
         desc = ", ".join(f"{c!r} ({r}=) is {d}" for r, (c, d, _) in families.items())
@@ -113,7 +114,7 @@ def check_numeric(schema: pl.Schema, func: str, **roles: str | None) -> None:
 def resolve_pos_label(schema: pl.Schema, func: str, truth: str, pos_label: Any) -> Any:
     """Default ``pos_label`` by dtype (True for boolean, 1 for numeric) and check its type."""
     dtype = schema[truth]
-    family = _family(dtype)
+    family = dtype_family(dtype)
     if pos_label is None:
         if family == "string":
             raise InvalidParameterError(
@@ -389,7 +390,7 @@ class Checks:
             if c.scope == "group":
                 count = pl.col(c.name).sum().over(by) if by else pl.col(c.name).sum()
                 message = c.message
-                args = [count, _group_text(by)]
+                args = [count, group_text(by)]
                 if c.example is not None:
                     value = pl.col(c.name + "_value").min()
                     value = value.over(by) if by else value
@@ -403,7 +404,8 @@ class Checks:
         return stats.filter(failed.is_null()).drop(self.names)
 
 
-def _group_text(by: Sequence[str]) -> pl.Expr:
+def group_text(by: Sequence[str]) -> pl.Expr:
+    """`` in group k=v, ...`` for an error message (empty without keys)."""
     if not by:
         return pl.lit("")
     parts = []
@@ -597,6 +599,8 @@ __all__ = [
     "check_parameter",
     "check_unique",
     "check_zero_division",
+    "dtype_family",
+    "group_text",
     "expression_guard",
     "failure",
     "raise_on",

@@ -926,8 +926,6 @@ def expected_total_cost(
 # ---------------------------------------------------------------------------------------------
 # multiclass AUC
 # ---------------------------------------------------------------------------------------------
-_MULTICLASS_AVERAGES = ("macro", "weighted", "ovo", "ovo_weighted")
-
 
 def multiclass_roc_auc(
     data: IntoFrame,

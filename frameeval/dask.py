@@ -84,9 +84,12 @@ there.
 
 from __future__ import annotations
 
+import inspect
 import os
+import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
@@ -101,6 +104,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 import frameeval.confusion as _confusion
 import frameeval.curves as _curves
+import frameeval.measure_set as _measure_set
 import frameeval.thresholds as _thresholds
 import frameeval.uncertainty as _uncertainty
 from frameeval._frame import as_keys, collect
@@ -109,9 +113,15 @@ from frameeval._typing import Keys
 from frameeval._validate import Checks, check_not_empty_eager, label_dtype, label_expr
 from frameeval.compare import contingency_table as _contingency_table
 from frameeval.compare import mcnemar as _mcnemar
-from frameeval.compare.mcnemar import _from_partials, _merge, _table, _test
-from frameeval.compare.mcnemar import _partial as _pair_partial
+from frameeval.compare.mcnemar import (
+    cells_table,
+    mcnemar_test,
+    merge_pair_partials,
+    pair_partial,
+    pairs_from_partials,
+)
 from frameeval.exceptions import InvalidParameterError
+from frameeval.uncertainty.bootstrap import parse_measures
 
 __all__ = [
     "best_threshold",
@@ -127,6 +137,7 @@ __all__ = [
     "expected_total_cost",
     "macro_micro",
     "mcnemar",
+    "measures",
     "pr_curve",
     "ranking_report",
     "roc_convex_hull",
@@ -168,7 +179,7 @@ def _checks(
 
 def _scan(part: Any) -> pl.LazyFrame:
     if isinstance(part, str | os.PathLike):
-        return pl.scan_parquet(part)
+        return pl.scan_parquet(os.fspath(part))
     if isinstance(part, pl.DataFrame):
         return part.lazy()
     return pl.from_pandas(part).lazy()  # a partition of a dask DataFrame
@@ -191,14 +202,15 @@ def _partial(part: Any, spec: dict[str, Any]) -> pl.DataFrame:
 
 
 def _combine(parts: list[pl.DataFrame], columns: list[str]) -> pl.DataFrame:
-    """Step 2: merge partial tables (sums; min for a check's smallest offending value)."""
+    """Step 2: merge partial tables on ``columns`` (sums of the counts, sums and check counts;
+    min for a check's smallest offending value)."""
     table = pl.concat(parts, how="vertical_relaxed")
     merge = [
-        pl.col(c).min() if c.endswith("_value") else pl.col(c).sum()
+        pl.col(c).min() if c.startswith(_CHECK) and c.endswith("_value") else pl.col(c).sum()
         for c in table.columns
-        if c.startswith(_CHECK)
+        if c not in columns
     ]
-    return table.group_by(columns).agg(pl.col(_COUNT).sum(), *merge)
+    return table.group_by(columns).agg(*merge) if columns else table.select(*merge)
 
 
 def _paths(data: Any, func: str) -> list[str] | None:
@@ -322,7 +334,7 @@ def _polars(part: Any, schema: pl.Schema) -> pl.DataFrame:
     """A dask partition as a Polars frame with the dtypes of ``schema`` (the meta's: a partition
     can differ, e.g. an empty one)."""
     frame = pl.from_pandas(part)
-    drift = {
+    drift: dict[Any, Any] = {
         c: t
         for c, t in schema.items()
         if c in frame.schema and frame.schema[c] != t and t != pl.Null
@@ -339,7 +351,7 @@ def _pairs_partial(part: Any, spec: dict[str, Any]) -> tuple[pl.DataFrame, int]:
     """Step 1 after the shuffle (on a worker): per group, the mergeable McNemar statistics of a
     partition holding whole instances, and the partition's row count."""
     frame = _polars(part, spec["schema"])
-    return collect(_pair_partial(frame.lazy(), **spec)), frame.height
+    return collect(pair_partial(frame.lazy(), **spec)), frame.height
 
 
 def _pairs_combine(
@@ -347,7 +359,9 @@ def _pairs_combine(
 ) -> tuple[pl.DataFrame, int]:
     """Step 2: merge partial McNemar statistics (and add up the row counts)."""
     table = pl.concat([t for t, _ in parts], how="vertical_relaxed").lazy()
-    merged = _merge(table, spec["schema"], spec["func"], spec["truth"], spec["pred"], spec["keys"])
+    merged = merge_pair_partials(
+        table, spec["schema"], spec["func"], spec["truth"], spec["pred"], spec["keys"]
+    )
     return collect(merged), sum(rows for _, rows in parts)
 
 
@@ -395,7 +409,7 @@ def _pairs(
     level = [delayed(_pairs_partial)(part, spec) for part in parts]
     merged, rows = _compute(_reduce(level, _pairs_combine, split_every, spec), client)
     _not_empty(rows, func)
-    return _from_partials(merged, **spec), keys
+    return pairs_from_partials(merged, **spec), keys
 
 
 def _bootstrap_part(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:
@@ -431,7 +445,7 @@ def _bootstrap(
             "keep; pass a column that is unique within each group (e.g. a row id)."
         )
     keys = as_keys(by)
-    _, _, measure_columns = _uncertainty._measures(measure, func)
+    _, _, measure_columns = parse_measures(measure, func)
     columns = list(
         dict.fromkeys([*keys, instance, *([stratify] if stratify else []), *measure_columns])
     )
@@ -454,885 +468,524 @@ def _bootstrap(
 
 
 # ---------------------------------------------------------------------------------------------
-# public functions
+# the Dask form of fe.measures: count table (label and ranking measures) and sums (the rest)
+# ---------------------------------------------------------------------------------------------
+def _sums_partial(part: Any, spec: dict[str, Any]) -> pl.DataFrame:
+    """Step 1 (on a worker): Σ w·term per measure, Σ w and the check counts, per group."""
+    from frameeval.measure_set import sum_statistics
+
+    lf = _scan(part)
+    checks, sums = sum_statistics(
+        None, lf, False, "measures", spec["truth"], spec["pred"], spec["score"], spec["keys"],
+        spec["weight"], spec["measures"], spec["pos_label"],
+    )  # fmt: skip
+    keys = spec["keys"]
+    stats = (
+        lf.group_by(keys).agg(*sums, *checks.aggs()) if keys else lf.select(*sums, *checks.aggs())
+    )
+    return stats.collect(engine="streaming")
+
+
+def _sums(
+    data: Any, arguments: dict[str, Any], chosen: list[Any], client: Any, split_every: int
+) -> pl.LazyFrame:
+    """The sum measures: per-partition sums, summed in a tree, checks enforced, formulas."""
+    from frameeval.measure_set import sum_statistics, sum_values
+
+    tasks, schema = _tasks(data, "measures")
+    keys = as_keys(arguments["by"])
+    spec = {
+        "truth": arguments["truth"],
+        "pred": arguments["pred"],
+        "score": arguments["score"],
+        "keys": keys,
+        "weight": arguments["weight"],
+        "measures": chosen,
+        "pos_label": arguments["pos_label"],
+    }
+    level = [delayed(_sums_partial)(task, spec) for task in tasks]
+    merged = _compute(_reduce(level, _combine, split_every, keys), client)
+    empty = pl.LazyFrame(schema=schema)
+    checks, _ = sum_statistics(
+        None, empty, False, "measures", spec["truth"], spec["pred"], spec["score"], keys,
+        spec["weight"], chosen, spec["pos_label"],
+    )  # fmt: skip
+    return checks.enforce(merged.lazy(), keys).select(*keys, *sum_values(chosen))
+
+
+def _measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl.DataFrame:
+    """``fe.measures`` on Dask: label and ranking measures from the merged count table of
+    ``*by, truth, pred, score`` (one pass, then the single-machine function with the counts as
+    ``weight=``); probability and regression measures from merged sums (a second pass)."""
+    from frameeval.measure_set import assemble, chosen_measures
+
+    func = "measures"
+    data = arguments.pop("data")
+    _check_split(split_every, func)
+    _, schema = _tasks(data, func)
+    # schema and parameter checks exactly as on one machine: no data read
+    _measure_set.measures(pl.LazyFrame(schema=schema), **arguments)
+    chosen = chosen_measures(func, arguments["measures"], arguments["pred"], arguments["score"])
+    keys = as_keys(arguments["by"])
+    names = [m.name for m in chosen]
+    counted = [m for m in chosen if m.kind in ("label", "binary", "score")]
+    summed = [m for m in chosen if m.kind not in ("label", "binary", "score")]
+    parts: list[pl.LazyFrame] = []
+    if counted:
+        truth, pred, score = arguments["truth"], arguments["pred"], arguments["score"]
+        label = any(m.kind != "score" for m in counted)
+        ranking = any(m.kind == "score" for m in counted)
+        single = {**arguments, "measures": counted, "long": False}
+        single["pred"] = pred if label else None
+        single["score"] = score if ranking else None
+        single.pop("by"), single.pop("weight")
+        out = _run(
+            data, func, _measure_set.measures, single,
+            by=keys, extra_keys=(),
+            labels_of=[(truth, "truth"), *([(pred, "pred")] if label else [])],
+            numbers=[(score, "score")] if ranking else [],
+            weight=arguments["weight"], labels=None, client=client, split_every=split_every,
+        )  # fmt: skip
+        parts.append(out.lazy())
+    if summed:
+        parts.append(_sums(data, arguments, summed, client, split_every))
+    return collect(assemble(parts, keys, names, arguments["long"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions, generated from one table
 # ---------------------------------------------------------------------------------------------
 _SPLIT = 8
 
+_CLIENT_DOC = """client
+    A ``distributed.Client`` to run on (local or remote); default None uses Dask's current
+    scheduler (the active client if there is one)."""
+_SPLIT_DOC = """split_every
+    Fan-in of the tree reduction of the partial counts (>= 2)."""
 
-def confusion_matrix(
-    data: Any,
-    truth: str,
-    pred: str,
-    *,
-    by: Keys = None,
-    weight: str | None = None,
-    labels: Sequence[Any] | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Grouped confusion matrices (Table 2.1) of a dask DataFrame or Parquet files.
 
-    Parameters
-    ----------
-    data
-        A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them (one task each).
-    truth, pred, by, weight, labels
-        As in :func:`frameeval.confusion_matrix`.
-    client
-        A ``distributed.Client`` to run on (local or remote); default None uses Dask's current
-        scheduler (the active client if there is one).
-    split_every
-        Fan-in of the tree reduction of the partial counts (>= 2).
+@dataclass(frozen=True)
+class _Form:
+    """One public function of this module: how it runs and what its docstring says.
 
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, actual, predicted, count``, identical to :func:`frameeval.confusion_matrix` on
-        all rows: ``count`` = the number of rows (Int64) or weight sum (Float64) of the cell.
-
-    Notes
-    -----
-    TP = count(pos, pos), FN = count(pos, neg), FP = count(neg, pos), TN = count(neg, neg),
-    TP + FP + TN + FN = m. Per-partition cell counts add up to the full counts exactly.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> ddf = dd.from_pandas(pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}),
-    ...                      npartitions=3)
-    >>> fed.confusion_matrix(ddf, truth="y", pred="p").rows()
-    [(0, 0, 2), (0, 1, 1), (1, 0, 1), (1, 1, 2)]
+    ``mode`` is ``"merge"`` (partial counts, tree reduction, the single-machine function on the
+    merged counts), ``"pairs"`` (shuffle by ``*by, instance``, McNemar's cells),
+    ``"bootstrap"`` (shuffle by the ``by`` keys, the single-machine function per partition) or
+    ``"measures"`` (count table and sums, see :func:`_measures`). For ``"merge"``, ``labels``
+    and ``numbers`` name the parameters whose columns are label-checked and finite-checked
+    (in that order, with their roles), ``extra_keys`` a parameter whose columns join the keys
+    of the count table.
     """
-    func = "confusion_matrix"
-    out = _run(
-        data,
-        func,
-        _confusion.confusion_matrix,
-        {"truth": truth, "pred": pred, "labels": labels},
-        by=by,
-        extra_keys=(),
-        labels_of=[(truth, "truth"), (pred, "pred")],
-        numbers=[],
-        weight=weight,
-        labels=labels,
-        client=client,
-        split_every=split_every,
-    )
+
+    single: Callable[..., Any]
+    summary: str
+    returns: str
+    example: str
+    mode: str = "merge"
+    labels: tuple[str, ...] = ("truth", "pred")
+    numbers: tuple[str, ...] = ()
+    extra_keys: str | None = None
+    notes: str = ""
+    data_doc: str = "A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them."
+    parameter_docs: tuple[tuple[str, str], ...] = ()
+    finish: Callable[..., Any] | None = None
+
+
+def _signature(form: _Form) -> inspect.Signature:
+    """The single-machine signature with ``data: Any``, plus ``client=`` (and
+    ``split_every=`` where partials are tree-reduced), returning ``pl.DataFrame``."""
+    single = inspect.signature(form.single)
+    parameters = [
+        p.replace(annotation=Any) if p.name == "data" else p for p in single.parameters.values()
+    ]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters.append(inspect.Parameter("client", keyword, default=None, annotation=Any))
+    if form.mode != "bootstrap":
+        parameters.append(inspect.Parameter("split_every", keyword, default=_SPLIT, annotation=int))
+    return inspect.Signature(parameters, return_annotation=pl.DataFrame)
+
+
+def _docstring(name: str, form: _Form, signature: inspect.Signature) -> str:
+    own = dict(form.parameter_docs)
+    shared = [p for p in signature.parameters if p not in {"data", "client", "split_every", *own}]
+    lines = [
+        form.summary,
+        "",
+        "Parameters",
+        "----------",
+        "data",
+        textwrap.indent(form.data_doc, "    "),
+        ", ".join(shared),
+        f"    As in :func:`frameeval.{name}`.",
+    ]
+    for parameter, text in form.parameter_docs:
+        lines += [parameter, textwrap.indent(text, "    ")]
+    lines.append(_CLIENT_DOC)
+    if "split_every" in signature.parameters:
+        lines.append(_SPLIT_DOC)
+    lines += ["", "Returns", "-------", "pl.DataFrame", textwrap.indent(form.returns, "    ")]
+    if form.notes:
+        lines += ["", "Notes", "-----", form.notes]
+    lines += ["", "Examples", "--------", form.example]
+    return "\n".join(lines) + "\n"
+
+
+def _make(name: str, form: _Form) -> Callable[..., pl.DataFrame]:
+    """The public function ``name``: a real signature and docstring, and the call of its mode."""
+    signature = _signature(form)
+
+    def run(*args: Any, **kwargs: Any) -> pl.DataFrame:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        client = arguments.pop("client")
+        split_every = arguments.pop("split_every", None)
+        if form.mode == "measures":
+            return _measures(arguments, client, split_every)
+        data = arguments.pop("data")
+        if form.mode == "pairs":
+            truth, pred = arguments.pop("truth"), arguments.pop("pred")
+            pairing = {k: arguments.pop(k) for k in ("a", "b", "learner", "instance", "by")}
+            counts, keys = _pairs(
+                data, name, form.single, arguments, truth=truth, pred=pred, **pairing,
+                client=client, split_every=split_every,
+            )  # fmt: skip
+            assert form.finish is not None
+            return collect(form.finish(counts, keys, **arguments))
+        if form.mode == "bootstrap":
+            measure = arguments.pop("measure")
+            common = {k: arguments.pop(k) for k in ("by", "instance", "stratify")}
+            return _bootstrap(data, name, measure, arguments, **common, client=client)
+        by, weight = arguments.pop("by"), arguments.pop("weight")
+        out = _run(
+            data, name, form.single, arguments,
+            by=by,
+            extra_keys=as_keys(arguments[form.extra_keys]) if form.extra_keys else (),
+            labels_of=[(arguments[p], p) for p in form.labels],
+            numbers=[(arguments[p], p) for p in form.numbers],
+            weight=weight, labels=arguments.get("labels"),
+            client=client, split_every=split_every,
+        )  # fmt: skip
+        return form.finish(out, weight) if form.finish else out
+
+    run.__signature__ = signature  # type: ignore[attr-defined]
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = _docstring(name, form, signature)
+    run.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()} | {
+        "return": pl.DataFrame
+    }
+    run.__module__ = __name__
+    return run
+
+
+def _count_dtype(out: pl.DataFrame, weight: str | None) -> pl.DataFrame:
     return out if weight else out.with_columns(pl.col("count").cast(pl.Int64))
 
 
-def classification_report(
-    data: Any,
-    truth: str,
-    pred: str,
-    *,
-    by: Keys = None,
-    beta: float = 1.0,
-    weight: str | None = None,
-    labels: Sequence[Any] | None = None,
-    zero_division: float | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Per-class P, R, F-beta and support with macro, micro and weighted rows, on Dask.
+def _mcnemar_finish(counts: pl.LazyFrame, keys: list[str], *, exact: bool, alpha: float) -> Any:
+    return mcnemar_test(counts, keys, exact, float(alpha))
 
-    Parameters are those of :func:`frameeval.classification_report`, plus ``data``,
-    ``client`` and ``split_every`` as in :func:`confusion_matrix`.
 
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, average, label, precision, recall, fbeta, support`` as
-        :func:`frameeval.classification_report`: P = TP/(TP+FP) (eq 2.8), R = TP/(TP+FN)
-        (eq 2.9), Fβ (eq 2.11), macro (eqs 2.12–2.14) and micro (eqs 2.15–2.17) averages;
-        null for 0/0 unless ``zero_division``.
+def _contingency_finish(counts: pl.LazyFrame, keys: list[str]) -> Any:
+    return cells_table(counts, keys)
 
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> ddf = dd.from_pandas(pd.DataFrame({"y": [0, 1, 2, 2, 1, 0], "p": [0, 2, 2, 2, 1, 1]}),
-    ...                      npartitions=2)
-    >>> r = fed.classification_report(ddf, truth="y", pred="p")
-    >>> round(r.filter(average="micro")["fbeta"].item(), 4)
-    0.6667
-    """
-    func = "classification_report"
-    kwargs = {
-        "truth": truth,
-        "pred": pred,
-        "beta": beta,
-        "labels": labels,
-        "zero_division": zero_division,
-    }
-    return _run(
-        data,
-        func,
+
+_IMPORT = ">>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed"
+_SCORES = (
+    f'{_IMPORT}\n>>> pdf = pd.DataFrame({{"y": [1, 0, 1, 1, 0, 0], '
+    '"s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})\n'
+)
+_SCORES4 = f'{_IMPORT}\n>>> pdf = pd.DataFrame({{"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]}})\n'
+_SHUFFLE_NOTES = """The checks and their messages are those of one machine. A null ``instance`` and duplicate
+(instance, learner) rows are found per partition after the shuffle (a partition holds
+every row of its instances); label checks (null, non-integral float), learners without
+rows, unpaired instances (their number and the first five) and two truths for one
+instance are merged counts, enforced on the client in that order. When several instances
+have two truths, the smallest is named (one machine names the first it meets)."""
+_BOOTSTRAP_DATA = (
+    '{"g": ["a", "a", "a", "b", "b", "b"], "row": [1, 2, 3, 1, 2, 3],\n'
+    '...                     "y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}'
+)
+_INSTANCE_REQUIRED = (
+    "instance",
+    "The resampling unit, unique within each group: **required** here (see Notes of\n"
+    ":func:`bootstrap_replicates`).",
+)
+
+#: every public function of this module, from its single-machine namesake
+_FORMS: dict[str, _Form] = {
+    "confusion_matrix": _Form(
+        _confusion.confusion_matrix,
+        "Grouped confusion matrices (Table 2.1) of a dask DataFrame or Parquet files.",
+        "``*by, actual, predicted, count``, identical to :func:`frameeval.confusion_matrix` on\n"
+        "all rows: ``count`` = the number of rows (Int64) or weight sum (Float64) of the cell.",
+        f"{_IMPORT}\n"
+        '>>> ddf = dd.from_pandas(pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}),\n'
+        "...                      npartitions=3)\n"
+        '>>> fed.confusion_matrix(ddf, truth="y", pred="p").rows()\n'
+        "[(0, 0, 2), (0, 1, 1), (1, 0, 1), (1, 1, 2)]",
+        notes="TP = count(pos, pos), FN = count(pos, neg), FP = count(neg, pos), TN = count(neg,\n"
+        "neg), TP + FP + TN + FN = m. Per-partition cell counts add up to the full counts exactly.",
+        data_doc="A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them (one "
+        "task each).",
+        finish=_count_dtype,
+    ),
+    "classification_report": _Form(
         _confusion.classification_report,
-        kwargs,
-        by=by,
-        extra_keys=(),
-        labels_of=[(truth, "truth"), (pred, "pred")],
-        numbers=[],
-        weight=weight,
-        labels=labels,
-        client=client,
-        split_every=split_every,
-    )
-
-
-def macro_micro(
-    data: Any,
-    truth: str,
-    pred: str,
-    *,
-    across: str | Sequence[str],
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Macro and micro averages over several binary confusion matrices (2.3.2), on Dask.
-
-    Parameters are those of :func:`frameeval.macro_micro`, plus ``data``, ``client`` and
-    ``split_every`` as in :func:`confusion_matrix`.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, n_matrices, macro_precision, macro_recall, macro_f1, mean_f1, micro_precision,
-        micro_recall, micro_f1`` (eqs 2.12–2.17), as :func:`frameeval.macro_micro`.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"fold": [1, 1, 1, 2, 2, 2], "y": [1, 0, 1, 1, 0, 0],
-    ...                     "p": [1, 0, 0, 1, 1, 0]})
-    >>> out = fed.macro_micro(dd.from_pandas(pdf, npartitions=2), truth="y", pred="p",
-    ...                       across="fold")
-    >>> round(out["macro_precision"].item(), 4)
-    0.75
-    """
-    func = "macro_micro"
-    kwargs = {"truth": truth, "pred": pred, "across": across, "pos_label": pos_label}
-    return _run(
-        data,
-        func,
+        "Per-class P, R, F-beta and support with macro, micro and weighted rows, on Dask.",
+        "``*by, average, label, precision, recall, f1, support`` (``fbeta`` when ``beta != 1``) as\n"
+        ":func:`frameeval.classification_report`: P = TP/(TP+FP) (eq 2.8), R = TP/(TP+FN)\n"
+        "(eq 2.9), Fβ (eq 2.11), macro (eqs 2.12–2.14) and micro (eqs 2.15–2.17) averages;\n"
+        "null for 0/0 unless ``zero_division``.",
+        f"{_IMPORT}\n"
+        '>>> ddf = dd.from_pandas(pd.DataFrame({"y": [0, 1, 2, 2, 1, 0], "p": [0, 2, 2, 2, 1, 1]}),\n'
+        "...                      npartitions=2)\n"
+        '>>> r = fed.classification_report(ddf, truth="y", pred="p")\n'
+        '>>> round(r.filter(average="micro")["f1"].item(), 4)\n'
+        "0.6667",
+    ),
+    "macro_micro": _Form(
         _confusion.macro_micro,
-        kwargs,
-        by=by,
-        extra_keys=as_keys(across),
-        labels_of=[(truth, "truth"), (pred, "pred")],
-        numbers=[],
-        weight=weight,
-        labels=None,
-        client=client,
-        split_every=split_every,
-    )
-
-
-def cost_sensitive_error(
-    data: Any,
-    truth: str,
-    pred: str,
-    *,
-    costs: Any,
-    by: Keys = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Cost-sensitive error rate Σ w·cost(y, f(x)) / Σ w (eq 2.23), on Dask.
-
-    Parameters are those of :func:`frameeval.cost_sensitive_error`, plus ``data``, ``client``
-    and ``split_every`` as in :func:`confusion_matrix`.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, cost_sensitive_error``, as :func:`frameeval.cost_sensitive_error`.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> ddf = dd.from_pandas(pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}),
-    ...                      npartitions=2)
-    >>> fed.cost_sensitive_error(ddf, truth="y", pred="p", costs={(1, 0): 5.0, (0, 1): 1.0}).item()
-    1.0
-    """
-    func = "cost_sensitive_error"
-    return _run(
-        data,
-        func,
+        "Macro and micro averages over several binary confusion matrices (2.3.2), on Dask.",
+        "``*by, n_matrices, macro_precision, macro_recall, macro_f1, mean_f1, micro_precision,\n"
+        "micro_recall, micro_f1`` (eqs 2.12–2.17), as :func:`frameeval.macro_micro`.",
+        f"{_IMPORT}\n"
+        '>>> pdf = pd.DataFrame({"fold": [1, 1, 1, 2, 2, 2], "y": [1, 0, 1, 1, 0, 0],\n'
+        '...                     "p": [1, 0, 0, 1, 1, 0]})\n'
+        '>>> out = fed.macro_micro(dd.from_pandas(pdf, npartitions=2), truth="y", pred="p",\n'
+        '...                       across="fold")\n'
+        '>>> round(out["macro_precision"].item(), 4)\n'
+        "0.75",
+        extra_keys="across",
+    ),
+    "cost_sensitive_error": _Form(
         _confusion.cost_sensitive_error,
-        {"truth": truth, "pred": pred, "costs": costs},
-        by=by,
-        extra_keys=(),
-        labels_of=[(truth, "truth"), (pred, "pred")],
-        numbers=[],
-        weight=weight,
-        labels=None,
-        client=client,
-        split_every=split_every,
-    )
-
-
-def _curve(
-    single: Callable[..., Any],
-    data: Any,
-    truth: str,
-    score: str,
-    by: Keys,
-    weight: str | None,
-    client: Any,
-    split_every: int,
-    **kwargs: Any,
-) -> pl.DataFrame:
-    """The per group × distinct score × label counts, merged, then the single-machine curve."""
-    return _run(
-        data,
-        single.__name__,
-        single,
-        {"truth": truth, "score": score, **kwargs},
-        by=by,
-        extra_keys=(),
-        labels_of=[(truth, "truth")],
-        numbers=[(score, "score")],
-        weight=weight,
-        labels=None,
-        client=client,
-        split_every=split_every,
-    )
-
-
-def roc_curve(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    drop_intermediate: bool = False,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """ROC curves, one point per distinct score (figure 2.4), on Dask.
-
-    Parameters are those of :func:`frameeval.roc_curve`, plus ``data``, ``client`` and
-    ``split_every`` as in :func:`confusion_matrix`.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, threshold, fpr, tpr``: FPR = FP/(TN+FP) (eq 2.19), TPR = TP/(TP+FN) (eq 2.18)
-        at each threshold, bit-identical to :func:`frameeval.roc_curve`.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> fed.roc_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height
-    6
-    """
-    return _curve(
+        "Cost-sensitive error rate Σ w·cost(y, f(x)) / Σ w (eq 2.23), on Dask.",
+        "``*by, cost_sensitive_error``, as :func:`frameeval.cost_sensitive_error`.",
+        f"{_IMPORT}\n"
+        '>>> ddf = dd.from_pandas(pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}),\n'
+        "...                      npartitions=2)\n"
+        '>>> fed.cost_sensitive_error(ddf, truth="y", pred="p", costs={(1, 0): 5.0, (0, 1): 1.0}).item()\n'
+        "1.0",
+    ),
+    "roc_curve": _Form(
         _curves.roc_curve,
-        data,
-        truth,
-        score,
-        by,
-        weight,
-        client,
-        split_every,
-        pos_label=pos_label,
-        drop_intermediate=drop_intermediate,
-    )
-
-
-def roc_convex_hull(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """The ROC convex hull's vertices, on Dask (see :func:`frameeval.roc_convex_hull`).
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, threshold, fpr, tpr`` of the hull vertices (eqs 2.18–2.19).
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> fed.roc_convex_hull(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height
-    4
-    """
-    return _curve(
+        "ROC curves, one point per distinct score (figure 2.4), on Dask.",
+        "``*by, threshold, fpr, tpr``: FPR = FP/(TN+FP) (eq 2.19), TPR = TP/(TP+FN) (eq 2.18)\n"
+        "at each threshold, bit-identical to :func:`frameeval.roc_curve`.",
+        f'{_SCORES}>>> fed.roc_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height\n6',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "roc_convex_hull": _Form(
         _curves.roc_convex_hull,
-        data,
-        truth,
-        score,
-        by,
-        weight,
-        client,
-        split_every,
-        pos_label=pos_label,
-    )
-
-
-def pr_curve(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Precision-recall curves (figure 2.3), on Dask (see :func:`frameeval.pr_curve`).
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, threshold, recall, precision``: R = TP/(TP+FN) (eq 2.9), P = TP/(TP+FP)
-        (eq 2.8) at each distinct score.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> fed.pr_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")["recall"][-1]
-    1.0
-    """
-    return _curve(
-        _curves.pr_curve, data, truth, score, by, weight, client, split_every, pos_label=pos_label
-    )
-
-
-def ranking_report(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Exact AUC, rank loss, average precision and P-R area per group, on Dask.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, roc_auc, rank_loss, average_precision, pr_auc`` as
-        :func:`frameeval.ranking_report`: AUC = 1 − ℓ_rank (eqs 2.21–2.22), ties one half;
-        null when a group has one class.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> out = fed.ranking_report(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")
-    >>> round(out["roc_auc"].item(), 4)
-    0.8333
-    """
-    return _curve(
+        "The ROC convex hull's vertices, on Dask (see :func:`frameeval.roc_convex_hull`).",
+        "``*by, threshold, fpr, tpr`` of the hull vertices (eqs 2.18–2.19).",
+        f'{_SCORES}>>> fed.roc_convex_hull(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height\n4',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "pr_curve": _Form(
+        _curves.pr_curve,
+        "Precision-recall curves (figure 2.3), on Dask (see :func:`frameeval.pr_curve`).",
+        "``*by, threshold, recall, precision``: R = TP/(TP+FN) (eq 2.9), P = TP/(TP+FP)\n"
+        "(eq 2.8) at each distinct score.",
+        f'{_SCORES}>>> fed.pr_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")["recall"][-1]\n1.0',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "ranking_report": _Form(
         _curves.ranking_report,
-        data,
-        truth,
-        score,
-        by,
-        weight,
-        client,
-        split_every,
-        pos_label=pos_label,
-    )
-
-
-def break_even_point(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Break-even point (P = R on the P-R curve), on Dask (see
-    :func:`frameeval.break_even_point`).
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, break_even_point``; null when a group has no positive row.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
-    >>> fed.break_even_point(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").item()
-    0.5
-    """
-    return _curve(
+        "Exact AUC, rank loss, average precision and P-R area per group, on Dask.",
+        "``*by, roc_auc, rank_loss, average_precision, pr_auc`` as\n"
+        ":func:`frameeval.ranking_report`: AUC = 1 − ℓ_rank (eqs 2.21–2.22), ties one half;\n"
+        "null when a group has one class.",
+        f'{_SCORES}>>> out = fed.ranking_report(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")\n'
+        '>>> round(out["roc_auc"].item(), 4)\n0.8333',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "break_even_point": _Form(
         _curves.break_even_point,
-        data,
-        truth,
-        score,
-        by,
-        weight,
-        client,
-        split_every,
-        pos_label=pos_label,
-    )
-
-
-def best_threshold(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    measure: Any = None,
-    beta: float = 1.0,
-    costs: tuple[float, float] | None = None,
-    p: float | None = None,
-    min_recall: float | None = None,
-    min_precision: float | None = None,
-    max_fpr: float | None = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """The best operating point per group — by a measure (default F1), by expected cost or
-    under a constraint — on Dask (see :func:`frameeval.best_threshold`).
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, threshold, precision, recall, <measure>`` (``expected_cost`` with ``costs=``).
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
-    >>> out = fed.best_threshold(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")
-    >>> out["threshold"].item()
-    0.4
-    """
-    return _curve(
+        "Break-even point (P = R on the P-R curve), on Dask (see\n"
+        ":func:`frameeval.break_even_point`).",
+        "``*by, break_even_point``; null when a group has no positive row.",
+        f'{_SCORES4}>>> fed.break_even_point(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").item()\n0.5',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "best_threshold": _Form(
         _thresholds.best_threshold,
-        data,
-        truth,
-        score,
-        by,
-        weight,
-        client,
-        split_every,
-        measure=measure,
-        beta=beta,
-        costs=costs,
-        p=p,
-        min_recall=min_recall,
-        min_precision=min_precision,
-        max_fpr=max_fpr,
-        pos_label=pos_label,
-    )
-
-
-def cost_lines(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """One cost line per ROC point (figure 2.5, eq 2.25), on Dask (see
-    :func:`frameeval.cost_lines`).
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, threshold, p_cost, norm_cost``.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
-    >>> fed.cost_lines(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height
-    10
-    """
-    return _curve(
-        _curves.cost_lines, data, truth, score, by, weight, client, split_every, pos_label=pos_label
-    )
-
-
-def cost_curve(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """The cost curve (lower envelope of the cost lines, figure 2.5, eqs 2.24–2.25), on Dask
-    (see :func:`frameeval.cost_curve`).
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, p_cost, norm_cost``; one row of nulls for a group with one class.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
-    >>> fed.cost_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").rows()
-    [(0.0, 0.0), (0.5, 0.25), (1.0, 0.0)]
-    """
-    return _curve(
-        _curves.cost_curve, data, truth, score, by, weight, client, split_every, pos_label=pos_label
-    )
-
-
-def expected_total_cost(
-    data: Any,
-    truth: str,
-    score: str,
-    *,
-    by: Keys = None,
-    pos_label: Any = None,
-    weight: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """Expected total cost, the area under the cost curve (eq 2.24, figure 2.5), on Dask (see
-    :func:`frameeval.expected_total_cost`).
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, expected_total_cost``; null for a group with one class.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
-    >>> fed.expected_total_cost(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").item()
-    0.125
-    """
-    return _curve(
+        "The best operating point per group — by a measure (default F1), by expected cost or\n"
+        "under a constraint — on Dask (see :func:`frameeval.best_threshold`).",
+        "``*by, threshold, precision, recall, <measure>`` (``expected_cost`` with ``costs=``).",
+        f'{_SCORES}>>> out = fed.best_threshold(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")\n'
+        '>>> out["threshold"].item()\n0.4',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "cost_lines": _Form(
+        _curves.cost_lines,
+        "One cost line per ROC point (figure 2.5, eq 2.25), on Dask (see\n"
+        ":func:`frameeval.cost_lines`).",
+        "``*by, threshold, p_cost, norm_cost``.",
+        f'{_SCORES4}>>> fed.cost_lines(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height\n10',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "cost_curve": _Form(
+        _curves.cost_curve,
+        "The cost curve (lower envelope of the cost lines, figure 2.5, eqs 2.24–2.25), on Dask\n"
+        "(see :func:`frameeval.cost_curve`).",
+        "``*by, p_cost, norm_cost``; one row of nulls for a group with one class.",
+        f'{_SCORES4}>>> fed.cost_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").rows()\n'
+        "[(0.0, 0.0), (0.5, 0.25), (1.0, 0.0)]",
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "expected_total_cost": _Form(
         _curves.expected_total_cost,
-        data,
-        truth,
-        score,
-        by,
-        weight,
-        client,
-        split_every,
-        pos_label=pos_label,
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# public functions: shuffle by key
-# ---------------------------------------------------------------------------------------------
-def contingency_table(
-    data: Any,
-    truth: str,
-    pred: str,
-    *,
-    a: Any,
-    b: Any,
-    learner: str | None = None,
-    instance: str = "instance",
-    by: Keys = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """The contingency table of two classifiers on the same test instances (Table 2.4), on Dask.
-
-    The rows are shuffled by ``*by, instance`` so that both learners' predictions of an
-    instance meet in one partition; each partition is paired and counted with the
-    single-machine code, and the per-group counts are summed in a tree.
-
-    Parameters
-    ----------
-    data
-        A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them (read with
-        ``dask.dataframe.read_parquet`` and Arrow dtypes).
-    truth, pred, a, b, learner, instance, by
-        As in :func:`frameeval.contingency_table`.
-    client, split_every
-        As in :func:`confusion_matrix`.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, a, b, cell, b_correct, a_correct, count``, identical to
-        :func:`frameeval.contingency_table`: four rows per group — ``cell`` ``"e00"`` (both
-        correct), ``"e01"`` (b correct, a wrong), ``"e10"`` (b wrong, a correct), ``"e11"``
-        (both wrong); ``b_correct`` and ``a_correct`` spell the cell out; ``count`` is the
-        number of instances (Int64, zero cells included). Sorted by keys and cell.
-
-    Notes
-    -----
-    The checks and their messages are those of one machine. A null ``instance`` and duplicate
-    (instance, learner) rows are found per partition after the shuffle (a partition holds
-    every row of its instances); label checks (null, non-integral float), learners without
-    rows, unpaired instances (their number and the first five) and two truths for one
-    instance are merged counts, enforced on the client in that order. When several instances
-    have two truths, the smallest is named (one machine names the first it meets).
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"learner": ["A"] * 3 + ["B"] * 3, "instance": [1, 2, 3] * 2,
-    ...                     "y": [1, 0, 1] * 2, "p": [1, 0, 0, 1, 1, 0]})
-    >>> out = fed.contingency_table(dd.from_pandas(pdf, npartitions=2), "y", "p", a="A", b="B")
-    >>> out.select("cell", "count").rows()
-    [('e00', 1), ('e01', 0), ('e10', 1), ('e11', 1)]
-    """
-    func = "contingency_table"
-    counts, keys = _pairs(
-        data,
-        func,
+        "Expected total cost, the area under the cost curve (eq 2.24, figure 2.5), on Dask (see\n"
+        ":func:`frameeval.expected_total_cost`).",
+        "``*by, expected_total_cost``; null for a group with one class.",
+        f'{_SCORES4}>>> fed.expected_total_cost(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").item()\n0.125',
+        labels=("truth",),
+        numbers=("score",),
+    ),
+    "measures": _Form(
+        _measure_set.measures,
+        "Many measures per group in one pass over shared sufficient statistics, on Dask.\n\n"
+        "Label and ranking measures read the count table of ``*by, truth, pred, score``\n"
+        "(counted per partition, summed in a tree, then :func:`frameeval.measures` on it with\n"
+        "the counts as ``weight=``); probability and regression measures read their sums\n"
+        "Σ w·term and Σ w per group (per partition, summed in a tree, then each measure's\n"
+        "formula) — a second pass over the data when both are asked.",
+        "As :func:`frameeval.measures`: ``*by, <measure>...`` (Float64), one row per group\n"
+        "sorted by the keys; or with ``long=True`` ``*by, measure, value``.",
+        f"{_IMPORT}\n"
+        '>>> pdf = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0],\n'
+        '...                     "s": [0.9, 0.2, 0.4, 0.8, 0.7, 0.1]})\n'
+        '>>> out = fed.measures(dd.from_pandas(pdf, npartitions=2), truth="y", pred="p", score="s",\n'
+        '...                    measures=["accuracy", "mcc", "roc_auc", "brier_score"])\n'
+        ">>> [round(v, 4) for v in out.row(0)]\n"
+        "[0.6667, 0.3333, 0.8889, 0.1583]",
+        mode="measures",
+        notes="Counts are integers (or weight sums), so label and ranking measures equal one\n"
+        "machine's as the count-table functions do; the sums of probability and regression\n"
+        "measures are added in another order than on one machine: equal to rounding. The\n"
+        "count table has one row per group × distinct (truth, pred, score): round continuous\n"
+        "scores when it would not fit on the client.",
+    ),
+    "contingency_table": _Form(
         _contingency_table,
-        {},
-        truth=truth,
-        pred=pred,
-        a=a,
-        b=b,
-        learner=learner,
-        instance=instance,
-        by=by,
-        client=client,
-        split_every=split_every,
-    )
-    return collect(_table(counts, keys))
-
-
-def mcnemar(
-    data: Any,
-    truth: str,
-    pred: str,
-    *,
-    a: Any,
-    b: Any,
-    learner: str | None = None,
-    instance: str = "instance",
-    by: Keys = None,
-    exact: bool = False,
-    alpha: float = 0.05,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
-    """McNemar's test of two classifiers on the same test set (§2.4.3, eq 2.33), on Dask.
-
-    The cells of Table 2.4 are counted as in :func:`contingency_table` (shuffle by
-    ``*by, instance``, count per partition, sum in a tree); the test is then computed from the
-    merged counts by the single-machine code of :func:`frameeval.mcnemar`.
-
-    Parameters
-    ----------
-    data
-        A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them.
-    truth, pred, a, b, learner, instance, by, exact, alpha
-        As in :func:`frameeval.mcnemar`.
-    client, split_every
-        As in :func:`confusion_matrix`.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, a, b, e00, e01, e10, e11, statistic, df, p_value, critical_value, alpha,
-        reject, better``, identical to :func:`frameeval.mcnemar`: the cells of Table 2.4;
-        ``statistic`` τ_χ² = (|e01 − e10| − 1)² / (e01 + e10) with ``df`` = 1 (or, with
-        ``exact=True``, min(e01, e10) with ``df`` null); ``p_value``; ``critical_value``
-        (χ²₁ at α, or the largest rejecting count); ``alpha``; ``reject``; ``better`` — the
-        learner with fewer errors when rejected, else null. Sorted by keys.
-
-    Notes
-    -----
-    Checks as in :func:`contingency_table`. The cells are integer counts, so every column is
-    bit-identical to the single-machine result.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"learner": ["A"] * 4 + ["B"] * 4, "instance": [1, 2, 3, 4] * 2,
-    ...                     "y": [1, 0, 1, 1] * 2, "p": [1, 0, 1, 0, 0, 1, 0, 0]})
-    >>> out = fed.mcnemar(dd.from_pandas(pdf, npartitions=2), "y", "p", a="A", b="B")
-    >>> out.select("e01", "e10", "statistic", "df").row(0)
-    (0, 3, 1.3333333333333333, 1)
-    """
-    func = "mcnemar"
-    counts, keys = _pairs(
-        data,
-        func,
+        "The contingency table of two classifiers on the same test instances (Table 2.4), on Dask.\n\n"
+        "The rows are shuffled by ``*by, instance`` so that both learners' predictions of an\n"
+        "instance meet in one partition; each partition is paired and counted with the\n"
+        "single-machine code, and the per-group counts are summed in a tree.",
+        "``*by, a, b, cell, b_correct, a_correct, count``, identical to\n"
+        ':func:`frameeval.contingency_table`: four rows per group — ``cell`` ``"e00"`` (both\n'
+        'correct), ``"e01"`` (b correct, a wrong), ``"e10"`` (b wrong, a correct), ``"e11"``\n'
+        "(both wrong); ``b_correct`` and ``a_correct`` spell the cell out; ``count`` is the\n"
+        "number of instances (Int64, zero cells included). Sorted by keys and cell.",
+        f"{_IMPORT}\n"
+        '>>> pdf = pd.DataFrame({"learner": ["A"] * 3 + ["B"] * 3, "instance": [1, 2, 3] * 2,\n'
+        '...                     "y": [1, 0, 1] * 2, "p": [1, 0, 0, 1, 1, 0]})\n'
+        '>>> out = fed.contingency_table(dd.from_pandas(pdf, npartitions=2), "y", "p", a="A", b="B")\n'
+        '>>> out.select("cell", "count").rows()\n'
+        "[('e00', 1), ('e01', 0), ('e10', 1), ('e11', 1)]",
+        mode="pairs",
+        notes=_SHUFFLE_NOTES,
+        data_doc="A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them (read "
+        "with\n``dask.dataframe.read_parquet`` and Arrow dtypes).",
+        finish=_contingency_finish,
+    ),
+    "mcnemar": _Form(
         _mcnemar,
-        {"exact": exact, "alpha": alpha},
-        truth=truth,
-        pred=pred,
-        a=a,
-        b=b,
-        learner=learner,
-        instance=instance,
-        by=by,
-        client=client,
-        split_every=split_every,
-    )
-    return collect(_test(counts, keys, exact, float(alpha)))
+        "McNemar's test of two classifiers on the same test set (§2.4.3, eq 2.33), on Dask.\n\n"
+        "The cells of Table 2.4 are counted as in :func:`contingency_table` (shuffle by\n"
+        "``*by, instance``, count per partition, sum in a tree); the test is then computed from\n"
+        "the merged counts by the single-machine code of :func:`frameeval.mcnemar`.",
+        "``*by, a, b, e00, e01, e10, e11, statistic, df, p_value, critical_value, alpha,\n"
+        "reject, better``, identical to :func:`frameeval.mcnemar`: the cells of Table 2.4;\n"
+        "``statistic`` τ_χ² = (|e01 − e10| − 1)² / (e01 + e10) with ``df`` = 1 (or, with\n"
+        "``exact=True``, min(e01, e10) with ``df`` null); ``p_value``; ``critical_value``\n"
+        "(χ²₁ at α, or the largest rejecting count); ``alpha``; ``reject``; ``better`` — the\n"
+        "learner with fewer errors when rejected, else null. Sorted by keys.",
+        f"{_IMPORT}\n"
+        '>>> pdf = pd.DataFrame({"learner": ["A"] * 4 + ["B"] * 4, "instance": [1, 2, 3, 4] * 2,\n'
+        '...                     "y": [1, 0, 1, 1] * 2, "p": [1, 0, 1, 0, 0, 1, 0, 0]})\n'
+        '>>> out = fed.mcnemar(dd.from_pandas(pdf, npartitions=2), "y", "p", a="A", b="B")\n'
+        '>>> out.select("e01", "e10", "statistic", "df").row(0)\n'
+        "(0, 3, 1.3333333333333333, 1)",
+        mode="pairs",
+        notes="Checks as in :func:`contingency_table`. The cells are integer counts, so every "
+        "column is\nbit-identical to the single-machine result.",
+        finish=_mcnemar_finish,
+    ),
+    "bootstrap_replicates": _Form(
+        _uncertainty.bootstrap_replicates,
+        "Bootstrap replicates of any measure, per group, on Dask: the rows are shuffled by the\n"
+        "``by`` keys and :func:`frameeval.bootstrap_replicates` runs on each partition.",
+        "``*by, replicate`` and one Float64 column per measure (the measure on replicate\n"
+        "``replicate`` = 1…n of the group, null where undefined), sorted by keys and replicate:\n"
+        "equal to :func:`frameeval.bootstrap_replicates` on all rows.",
+        ">>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed\n"
+        f">>> pdf = pd.DataFrame({_BOOTSTRAP_DATA})\n"
+        ">>> reps = fed.bootstrap_replicates(dd.from_pandas(pdf, npartitions=2),\n"
+        '...                                 fe.accuracy("y", "p"), by="g", instance="row", n=3)\n'
+        ">>> reps.columns, reps.height\n"
+        "(['g', 'replicate', 'accuracy'], 6)",
+        mode="bootstrap",
+        notes="A group's draws depend only on the seed, the replicate, and the group's units in\n"
+        "``instance`` order (a counter-based SplitMix64 hash), so running each group in another\n"
+        "process gives the same replicates. Without ``instance=`` the units are taken in row order,\n"
+        "which the shuffle does not keep: it is required (``InvalidParameterError``). Without\n"
+        "``by=`` all rows form one group and go to one partition. The checks (null or duplicate\n"
+        "``instance``, null ``stratify``…) run per partition, where every group is whole, and raise\n"
+        "as on one machine.",
+        parameter_docs=(_INSTANCE_REQUIRED,),
+    ),
+    "bootstrap_ci": _Form(
+        _uncertainty.bootstrap_ci,
+        "Bootstrap confidence intervals for any measure, per group, on Dask: the rows are shuffled\n"
+        "by the ``by`` keys and :func:`frameeval.bootstrap_ci` runs on each partition.",
+        "``*by, metric, estimate, bias, std_error, lower, upper, level, method,\n"
+        "n_replicates``, one row per group and measure, sorted by keys and then in the order of\n"
+        "``measure``, as :func:`frameeval.bootstrap_ci`: ``estimate`` θ̂ is the measure on the\n"
+        "group; ``bias`` = mean(θ*) − θ̂ and ``std_error`` = sd(θ*) over the replicates θ*;\n"
+        "``lower``, ``upper`` the percentile or BCa interval at ``level``; ``n_replicates``\n"
+        "the replicates where the measure was defined.",
+        ">>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed\n"
+        f">>> pdf = pd.DataFrame({_BOOTSTRAP_DATA})\n"
+        '>>> ci = fed.bootstrap_ci(dd.from_pandas(pdf, npartitions=2), fe.accuracy("y", "p"),\n'
+        '...                       by="g", instance="row", n=200, seed=1)\n'
+        '>>> ci.select("g", "metric", "estimate", "n_replicates").rows()\n'
+        "[('a', 'accuracy', 0.6666666666666666, 200), ('b', 'accuracy', 0.6666666666666666, 200)]",
+        mode="bootstrap",
+        notes="The replicates are those of one machine (see :func:`bootstrap_replicates`), so the\n"
+        "intervals are equal to :func:`frameeval.bootstrap_ci` on all rows — bit for bit wherever\n"
+        "the measure sums integers (accuracy, F1, AUC…); a measure that sums non-integral floats\n"
+        '(``pl.col("loss").mean()``) sees a group\'s rows in another order after the shuffle, so\n'
+        "its estimate can differ in the last bit.",
+        parameter_docs=(_INSTANCE_REQUIRED,),
+    ),
+}
 
-
-def bootstrap_replicates(
-    data: Any,
-    measure: pl.Expr | Sequence[pl.Expr],
-    *,
-    by: Keys = None,
-    instance: str | None = None,
-    n: int = 1000,
-    stratify: str | None = None,
-    seed: int = 0,
-    batch_size: int | None = None,
-    client: Any = None,
-) -> pl.DataFrame:
-    """Bootstrap replicates of any measure, per group, on Dask: the rows are shuffled by the
-    ``by`` keys and :func:`frameeval.bootstrap_replicates` runs on each partition.
-
-    Parameters
-    ----------
-    data
-        A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them.
-    measure, by, n, stratify, seed, batch_size
-        As in :func:`frameeval.bootstrap_replicates`.
-    instance
-        The resampling unit, unique within each group: **required** here (see Notes).
-    client
-        As in :func:`confusion_matrix`.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, replicate`` and one Float64 column per measure (the measure on replicate
-        ``replicate`` = 1…n of the group, null where undefined), sorted by keys and replicate:
-        equal to :func:`frameeval.bootstrap_replicates` on all rows.
-
-    Notes
-    -----
-    A group's draws depend only on the seed, the replicate, and the group's units in
-    ``instance`` order (a counter-based SplitMix64 hash), so running each group in another
-    process gives the same replicates. Without ``instance=`` the units are taken in row order,
-    which the shuffle does not keep: it is required (``InvalidParameterError``). Without
-    ``by=`` all rows form one group and go to one partition. The checks (null or duplicate
-    ``instance``, null ``stratify``…) run per partition, where every group is whole, and raise
-    as on one machine.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"g": ["a", "a", "a", "b", "b", "b"], "row": [1, 2, 3, 1, 2, 3],
-    ...                     "y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> reps = fed.bootstrap_replicates(dd.from_pandas(pdf, npartitions=2),
-    ...                                 fe.accuracy("y", "p"), by="g", instance="row", n=3)
-    >>> reps.columns, reps.height
-    (['g', 'replicate', 'accuracy'], 6)
-    """
-    return _bootstrap(
-        data,
-        "bootstrap_replicates",
-        measure,
-        {"n": n, "seed": seed, "batch_size": batch_size},
-        by=by,
-        instance=instance,
-        stratify=stratify,
-        client=client,
-    )
-
-
-def bootstrap_ci(
-    data: Any,
-    measure: pl.Expr | Sequence[pl.Expr],
-    *,
-    by: Keys = None,
-    instance: str | None = None,
-    n: int = 1000,
-    level: float = 0.95,
-    method: Literal["percentile", "bca"] = "percentile",
-    stratify: str | None = None,
-    seed: int = 0,
-    batch_size: int | None = None,
-    client: Any = None,
-) -> pl.DataFrame:
-    """Bootstrap confidence intervals for any measure, per group, on Dask: the rows are shuffled
-    by the ``by`` keys and :func:`frameeval.bootstrap_ci` runs on each partition.
-
-    Parameters
-    ----------
-    data
-        A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them.
-    measure, by, n, level, method, stratify, seed, batch_size
-        As in :func:`frameeval.bootstrap_ci`.
-    instance
-        The resampling unit, unique within each group: **required** here (see
-        :func:`bootstrap_replicates`).
-    client
-        As in :func:`confusion_matrix`.
-
-    Returns
-    -------
-    pl.DataFrame
-        ``*by, metric, estimate, bias, std_error, lower, upper, level, method,
-        n_replicates``, one row per group and measure, sorted by keys and then in the order of
-        ``measure``, as :func:`frameeval.bootstrap_ci`: ``estimate`` θ̂ is the measure on the
-        group; ``bias`` = mean(θ*) − θ̂ and ``std_error`` = sd(θ*) over the replicates θ*;
-        ``lower``, ``upper`` the percentile or BCa interval at ``level``; ``n_replicates``
-        the replicates where the measure was defined.
-
-    Notes
-    -----
-    The replicates are those of one machine (see :func:`bootstrap_replicates`), so the
-    intervals are equal to :func:`frameeval.bootstrap_ci` on all rows — bit for bit wherever
-    the measure sums integers (accuracy, F1, AUC…); a measure that sums non-integral floats
-    (``pl.col("loss").mean()``) sees a group's rows in another order after the shuffle, so
-    its estimate can differ in the last bit.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed
-    >>> pdf = pd.DataFrame({"g": ["a", "a", "a", "b", "b", "b"], "row": [1, 2, 3, 1, 2, 3],
-    ...                     "y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> ci = fed.bootstrap_ci(dd.from_pandas(pdf, npartitions=2), fe.accuracy("y", "p"),
-    ...                       by="g", instance="row", n=200, seed=1)
-    >>> ci.select("g", "metric", "estimate", "n_replicates").rows()
-    [('a', 'accuracy', 0.6666666666666666, 200), ('b', 'accuracy', 0.6666666666666666, 200)]
-    """
-    return _bootstrap(
-        data,
-        "bootstrap_ci",
-        measure,
-        {"n": n, "level": level, "method": method, "seed": seed, "batch_size": batch_size},
-        by=by,
-        instance=instance,
-        stratify=stratify,
-        client=client,
-    )
+best_threshold = _make("best_threshold", _FORMS["best_threshold"])
+bootstrap_ci = _make("bootstrap_ci", _FORMS["bootstrap_ci"])
+bootstrap_replicates = _make("bootstrap_replicates", _FORMS["bootstrap_replicates"])
+break_even_point = _make("break_even_point", _FORMS["break_even_point"])
+classification_report = _make("classification_report", _FORMS["classification_report"])
+confusion_matrix = _make("confusion_matrix", _FORMS["confusion_matrix"])
+contingency_table = _make("contingency_table", _FORMS["contingency_table"])
+cost_curve = _make("cost_curve", _FORMS["cost_curve"])
+cost_lines = _make("cost_lines", _FORMS["cost_lines"])
+cost_sensitive_error = _make("cost_sensitive_error", _FORMS["cost_sensitive_error"])
+expected_total_cost = _make("expected_total_cost", _FORMS["expected_total_cost"])
+macro_micro = _make("macro_micro", _FORMS["macro_micro"])
+mcnemar = _make("mcnemar", _FORMS["mcnemar"])
+measures = _make("measures", _FORMS["measures"])
+pr_curve = _make("pr_curve", _FORMS["pr_curve"])
+ranking_report = _make("ranking_report", _FORMS["ranking_report"])
+roc_convex_hull = _make("roc_convex_hull", _FORMS["roc_convex_hull"])
+roc_curve = _make("roc_curve", _FORMS["roc_curve"])

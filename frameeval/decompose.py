@@ -22,11 +22,11 @@ from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
-    _group_text,
     check_labels,
     check_not_empty_eager,
     check_numeric,
     check_parameter,
+    group_text,
     label_expr,
     require_columns,
 )
@@ -279,7 +279,7 @@ def bias_variance(
         per_x = per_x.join(counts, on=keys, how="left", nulls_equal=True)
     else:
         per_x = per_x.join(lf.select(sets), how="cross")
-    where = pl.concat_str([pl.lit(f"{instance}="), _value(instance), _group_text(keys)])
+    where = pl.concat_str([pl.lit(f"{instance}="), _value(instance), group_text(keys)])
     failed = pl.coalesce(
         _guard(
             pl.col("__rows") > pl.col("n_repeats"),

@@ -39,6 +39,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._frame import collect, to_lazy
+from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, split_kind, stream_salt
 from frameeval._typing import IntoFrame
 from frameeval._validate import check_parameter, require_columns
 from frameeval.exceptions import (
@@ -48,7 +49,6 @@ from frameeval.exceptions import (
     InvalidParameterError,
     UnknownLabelError,
 )
-from frameeval.split import SPLIT_COLUMNS, key_expr, mix_column, split_kind, stream_salt
 
 __all__ = [
     "LearnerError",

@@ -18,12 +18,12 @@ from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Keys
 from frameeval._validate import (
     Checks,
-    _group_text,
     check_labels,
     check_not_empty_eager,
     check_numeric,
     check_parameter,
     check_zero_division,
+    group_text,
     label_expr,
     plan_error,
     require_columns,
@@ -124,12 +124,7 @@ def measures(
     ('a', 0.6666666666666666, 0.6666666666666666, 0.5, 1.0)
     """
     func = "measures"
-    if measures is None:
-        measures = [*(DEFAULT_LABEL if pred else ()), *(DEFAULT_SCORE if score else ())]
-    if isinstance(measures, str | Measure):
-        measures = [measures]
-    chosen = [lookup(func, m) for m in measures]
-    check_parameter(bool(chosen), func, "measures= must name at least one measure, got [].")
+    chosen = chosen_measures(func, measures, pred, score)
     names = [m.name for m in chosen]
     duplicated = sorted({n for n in names if names.count(n) > 1})
     check_parameter(not duplicated, func,
@@ -163,6 +158,25 @@ def measures(
     if sums:
         parts.append(_sum_part(data, lf, eager, func, truth, pred, score, keys, weight, sums,
                                pos_label))
+    return finish(assemble(parts, keys, names, long), eager)
+
+
+def chosen_measures(func: str, measures: Any, pred: str | None,
+                    score: str | None) -> list[Measure]:
+    """The :class:`Measure` objects ``measures=`` asks for (the defaults when None)."""
+    if measures is None:
+        measures = [*(DEFAULT_LABEL if pred else ()), *(DEFAULT_SCORE if score else ())]
+    if isinstance(measures, str | Measure):
+        measures = [measures]
+    chosen = [lookup(func, m) for m in measures]
+    check_parameter(bool(chosen), func, "measures= must name at least one measure, got [].")
+    return chosen
+
+
+def assemble(parts: list[pl.LazyFrame], keys: list[str], names: list[str],
+             long: bool) -> pl.LazyFrame:
+    """The output of :func:`measures` from its parts (``*keys`` and some measure columns each):
+    joined on the keys, columns in the order asked, sorted; unpivoted when ``long``."""
     out = parts[0]
     for part in parts[1:]:
         out = (out.join(part, on=keys, how="full", nulls_equal=True, coalesce=True)
@@ -175,7 +189,7 @@ def measures(
         if keys:
             order = pl.col("measure").replace_strict(names, list(range(len(names))))
             out = out.sort(*keys, order, nulls_last=True)
-    return finish(out, eager)
+    return out
 
 
 def _label_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str, pred: str,
@@ -211,7 +225,7 @@ def _label_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
             low != high, InvalidParameterError,
             f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
             "other), got classes {} and {} besides the positive one{}; pass average='macro', "
-            "'micro' or 'weighted'.", low, high, _group_text(keys),
+            "'micro' or 'weighted'.", low, high, group_text(keys),
         ).is_null()).drop("__fe_low", "__fe_high")
     return stats
 
@@ -228,9 +242,24 @@ def _score_part(data: Any, func: str, truth: str, score: str, keys: list[str],
     return out if keys else out.drop(setup.gkeys)
 
 
-def _sum_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
-              pred: str | None, score: str | None, keys: list[str], weight: str | None,
-              chosen: list[Measure], pos_label: Any) -> pl.LazyFrame:
+#: the Σ w column of the sum statistics (one per group)
+SUM_TOTAL = "__fe_total"
+
+
+def sum_column(measure: Measure) -> str:
+    """The column holding Σ w·term of ``measure`` in the sum statistics."""
+    return f"__fe_sum_{measure.name}"
+
+
+def sum_statistics(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
+                   pred: str | None, score: str | None, keys: list[str], weight: str | None,
+                   chosen: list[Measure], pos_label: Any) -> tuple[Checks, list[pl.Expr]]:
+    """The input checks and the per-group sums of probability and regression measures.
+
+    The sums — Σ w·term per measure (:func:`sum_column`) and Σ w (:data:`SUM_TOTAL`) — are the
+    sufficient statistics of these measures: they add up across partitions (the Dask form
+    sums them) and :func:`sum_values` turns them into the measures.
+    """
     schema = lf.collect_schema()
     columns = {m.columns[1]: (pred if m.columns[1] == "pred" else score) for m in chosen}
     require_columns(schema, func, truth=truth, weight=weight, by=keys, **columns)
@@ -257,7 +286,7 @@ def _sum_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
         checks.non_negative(weight, "weight")
     positive = resolve_pos_label(schema, func, truth, pos_label) if probability else None
     w = weight_expr(weight)
-    values = []
+    sums = [weight_total(weight).alias(SUM_TOTAL)]
     for m in chosen:  # loop-ok: one expression per requested measure
         assert m.term is not None
         other = pl.col(pred if m.columns[1] == "pred" else score).cast(pl.Float64)  # type: ignore[arg-type]
@@ -266,8 +295,24 @@ def _sum_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
         else:
             actual = pl.col(truth).cast(pl.Float64)
         params = {k: v for k, v in m.parameters.items() if k != "average"}
-        term = m.term(actual, other, **params)
-        values.append(m.formula((w * term).sum(), weight_total(weight), **params).alias(m.name))
-    stats = lf.group_by(keys).agg(*values, *checks.aggs()) if keys else lf.select(
-        *values, *checks.aggs())
-    return checks.enforce(stats, keys)
+        sums.append((w * m.term(actual, other, **params)).sum().alias(sum_column(m)))
+    return checks, sums
+
+
+def sum_values(chosen: list[Measure]) -> list[pl.Expr]:
+    """Each measure's formula applied to the (merged) sum statistics, named after it."""
+    return [
+        m.formula(pl.col(sum_column(m)), pl.col(SUM_TOTAL),
+                  **{k: v for k, v in m.parameters.items() if k != "average"}).alias(m.name)
+        for m in chosen
+    ]
+
+
+def _sum_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
+              pred: str | None, score: str | None, keys: list[str], weight: str | None,
+              chosen: list[Measure], pos_label: Any) -> pl.LazyFrame:
+    checks, sums = sum_statistics(data, lf, eager, func, truth, pred, score, keys, weight,
+                                  chosen, pos_label)
+    stats = lf.group_by(keys).agg(*sums, *checks.aggs()) if keys else lf.select(
+        *sums, *checks.aggs())
+    return checks.enforce(stats, keys).select(*keys, *sum_values(chosen))

@@ -41,6 +41,16 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import finish, to_lazy
+from frameeval._split_frame import (  # ROLE, ROLES and SPLIT_COLUMNS: also frameeval.split's
+    MASK,
+    ROLE,
+    ROLES,  # noqa: F401 - re-exported
+    SPLIT_COLUMNS,
+    key_expr,
+    mix_column,
+    split_kind,
+    stream_salt,
+)
 from frameeval._typing import IntoFrame
 from frameeval._validate import (
     Checks,
@@ -50,9 +60,7 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.exceptions import (
-    ColumnNotFoundError,
     DuplicateKeyError,
-    InvalidDtypeError,
     InvalidParameterError,
 )
 
@@ -68,18 +76,6 @@ __all__ = [
     "train_val_test",
 ]
 
-SPLIT_COLUMNS = ("repeat", "fold", "role", "count")
-"""The assignment columns a split frame may carry (besides ``repeat``, exactly one of the rest)."""
-
-ROLES = ("train", "validation", "test")
-ROLE = pl.Enum(list(ROLES))
-"""dtype of the ``role`` column: an Enum ordered train < validation < test (compares with strings;
-four bytes less per row than a string column on 100-million-row split frames)."""
-
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
 # salts keep the streams of different purposes apart for one seed; hold-out, k-fold and
 # train/validation/test share one, so a seed gives nested-compatible orders
 _SALT_ORDER = 0x5EED_0F0D_5EED_0F0D
@@ -97,61 +93,6 @@ _TOTAL = "__fe_total"
 _RANK = "__fe_rank"
 _OK = "__fe_ok"
 
-
-# ---------------------------------------------------------------------------------------------
-# the seeded hash
-# ---------------------------------------------------------------------------------------------
-def _mix(x: int) -> int:
-    """SplitMix64 finaliser on a Python int (Steele, Lea & Flood 2014)."""
-    x &= _MASK
-    x ^= x >> 30
-    x = (x * _M1) & _MASK
-    x ^= x >> 27
-    x = (x * _M2) & _MASK
-    return x ^ (x >> 31)
-
-
-def stream_salt(seed: int, salt: int, *parts: int) -> int:
-    """A 64-bit salt for one stream (``seed`` × purpose × repeat × …), computed in Python."""
-    state = _mix(seed ^ salt)
-    for part in parts:
-        state = _mix((state + (part + 1) * _GOLDEN) & _MASK)
-    return state
-
-
-def mix_column(lf: pl.LazyFrame, column: str) -> pl.LazyFrame:
-    """Apply the SplitMix64 finaliser to a UInt64 column, in place (wrapping integer arithmetic;
-    ``x // 2**s`` is the logical right shift)."""
-    c = pl.col(column)
-    return (
-        lf.with_columns(c ^ (c // (1 << 30)))
-        .with_columns(c * _M1)
-        .with_columns(c ^ (c // (1 << 27)))
-        .with_columns(c * _M2)
-        .with_columns(c ^ (c // (1 << 31)))
-    )
-
-
-def key_expr(column: str, dtype: pl.DataType, func: str, role: str) -> pl.Expr:
-    """The column as a UInt64 key: integers, booleans and temporals by their bits (injective),
-    other scalar types by their dense rank in sorted order (strings compare by bytes)."""
-    col = pl.col(column)
-    if dtype == pl.UInt64:
-        return col
-    if dtype.is_integer():
-        return col.cast(pl.Int64).reinterpret(signed=False)
-    if dtype == pl.Boolean:
-        return col.cast(pl.UInt64)
-    if dtype.is_temporal():
-        return col.to_physical().cast(pl.Int64).reinterpret(signed=False)
-    if dtype.is_nested() or dtype in (pl.Null, pl.Object):
-        raise InvalidDtypeError(
-            f"{func}(): column {column!r} ({role}=) must hold scalar values (integer, string, "
-            f"date, …), got {dtype}."
-        )
-    if isinstance(dtype, pl.Categorical | pl.Enum):
-        col = col.cast(pl.String)
-    return col.rank("dense").cast(pl.UInt64)
 
 
 def _sortable(column: str, dtype: pl.DataType) -> pl.Expr:
@@ -184,7 +125,7 @@ def _check_int(value: Any, func: str, name: str, low: int) -> None:
 
 
 def _check_seed(seed: Any, func: str) -> None:
-    ok = isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= _MASK
+    ok = isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MASK
     check_parameter(ok, func, f"seed must be an integer in [0, 2**64), got {seed!r}.")
 
 
@@ -898,18 +839,6 @@ def bootstrap(
 # ---------------------------------------------------------------------------------------------
 # using a split
 # ---------------------------------------------------------------------------------------------
-def split_kind(schema: pl.Schema, func: str) -> str:
-    """Which assignment column a split frame carries: ``"fold"``, ``"role"`` or ``"count"``."""
-    kinds = [c for c in ("fold", "role", "count") if c in schema]
-    if "repeat" not in schema or len(kinds) != 1:
-        raise ColumnNotFoundError(
-            f"{func}(): splits must have a 'repeat' column and exactly one of 'fold', 'role', "
-            f"'count', got columns {list(schema.names())}.\nHint: make it with "
-            "frameeval.split.kfold / holdout / bootstrap / …"
-        )
-    return kinds[0]
-
-
 def folds(splits: IntoFrame, repeat: int = 0, fold: int = 0, *, test: str = "test") -> Any:
     """The (train, test) frames of one split of a split frame.
 

@@ -102,7 +102,7 @@ def test_two_sklearn_classifiers_end_to_end(cancer):
         rows = report.filter((pl.col("learner") == name) & (pl.col("average") == "none"))
         np.testing.assert_allclose(rows["precision"].to_numpy(), p, atol=1e-9)
         np.testing.assert_allclose(rows["recall"].to_numpy(), r, atol=1e-9)
-        np.testing.assert_allclose(rows["fbeta"].to_numpy(), f1, atol=1e-9)
+        np.testing.assert_allclose(rows["f1"].to_numpy(), f1, atol=1e-9)
 
 
 def test_parallel_equals_sequential(cancer):

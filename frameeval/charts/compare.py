@@ -17,8 +17,6 @@ from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.exceptions import InvalidParameterError
 
-_BINOMIAL_VALUES = {"critical_count", "critical_value", "m", "eps0", "alpha"}
-
 
 def _scalar(df: pl.DataFrame, name: str, given: Any) -> Any:
     """A parameter given explicitly, else the column of that name when it holds one value."""

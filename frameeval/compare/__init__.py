@@ -27,17 +27,15 @@ statistics frame, inside the lazy plan — a LazyFrame in gives a LazyFrame out,
 when it is collected. Critical values come from the distributions, never from copied tables.
 """
 
-from typing import TYPE_CHECKING, Any
-
-from frameeval.compare.cliques import cliques
+from frameeval.compare.auto import Comparison, compare_learners
 from frameeval.compare.bayes import (
     bayes_correlated_t,
     bayes_signed_rank,
     bayes_signed_rank_samples,
 )
+from frameeval.compare.cliques import cliques
 from frameeval.compare.effect_size import effect_size
 from frameeval.compare.matrix import comparison_matrix
-from frameeval.compare.auto import Comparison, compare_learners
 from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
 from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack
@@ -50,21 +48,9 @@ from frameeval.compare.post_hoc import (
     nemenyi_q,
 )
 from frameeval.compare.ranks import average_ranks, friedman, rank_table
+from frameeval.compare.resampled import corrected_resampled_t_test, cv5x2_f_test
 from frameeval.compare.table import results_table
 from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon
-
-# the resampling-corrected two-learner tests (issue 10) sit next to the others; they live in
-# frameeval.uncertainty, which imports this package's plumbing: resolved on first use (PEP 562)
-if TYPE_CHECKING:
-    from frameeval.uncertainty import corrected_resampled_t_test, cv5x2_f_test
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("corrected_resampled_t_test", "cv5x2_f_test"):
-        import frameeval.uncertainty
-
-        return getattr(frameeval.uncertainty, name)
-    raise AttributeError(f"module 'frameeval.compare' has no attribute {name!r}")
 
 __all__ = [
     "Comparison",

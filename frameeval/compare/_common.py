@@ -21,12 +21,12 @@ import polars as pl
 from frameeval._frame import as_keys, to_lazy
 from frameeval._validate import (
     Checks,
-    _family,
-    _group_text,
     check_not_empty_eager,
     check_numeric,
     check_parameter,
     check_unique,
+    dtype_family,
+    group_text,
     require_columns,
 )
 from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
@@ -118,7 +118,7 @@ def check_learner_value(schema: pl.Schema, func: str, learner: str, value: Any, 
     if value is None:
         raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
     dtype = schema[learner]
-    family = _family(dtype)
+    family = dtype_family(dtype)
     ok = {
         "string": isinstance(value, str),
         "boolean": isinstance(value, bool),
@@ -187,11 +187,6 @@ def not_null_rows(
 
 def value_text(column: str) -> pl.Expr:
     return pl.col(column).cast(pl.String).fill_null("null")
-
-
-def group_text(keys: Sequence[str]) -> pl.Expr:
-    """`` in group k=v, ...`` (empty without keys)."""
-    return _group_text(keys)
 
 
 def per_group_list(
@@ -525,3 +520,121 @@ def literal(value: Any, schema: pl.Schema, learner: str) -> pl.Expr:
     """A learner name as a literal of the (compared) learner dtype."""
     dtype = pl.String if isinstance(schema[learner], pl.Categorical | pl.Enum) else schema[learner]
     return pl.lit(value).cast(dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# plan helpers shared with frameeval.uncertainty
+# ---------------------------------------------------------------------------------------------
+def agg_by_keys(lf: pl.LazyFrame, keys: Sequence[str], exprs: Sequence[pl.Expr]) -> pl.LazyFrame:
+    return lf.group_by(list(keys)).agg(exprs) if keys else lf.select(exprs)
+
+
+def over_keys(expr: pl.Expr, keys: Sequence[str]) -> pl.Expr:
+    return expr.over(list(keys)) if keys else expr
+
+
+def join_on_keys(left: pl.LazyFrame, right: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    if keys:
+        return left.join(right, on=list(keys), how="left", nulls_equal=True)
+    return left.join(right, how="cross")
+
+
+def tie_to_checks(frame: pl.LazyFrame, checked: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+    """``frame`` restricted to the groups of ``checked`` (a frame whose plan enforces data
+    checks), so that collecting ``frame`` runs those checks."""
+    if keys:
+        return frame.join(checked.select(keys), on=list(keys), how="semi", nulls_equal=True)
+    # a one-row ``checked``: cross join its real columns (a literal-only projection would let
+    # the optimiser replace the checked plan by a constant)
+    names = checked.collect_schema().names()
+    renamed = checked.select(pl.col(n).alias(f"__fe_tie_{i}") for i, n in enumerate(names))
+    return frame.join(renamed, how="cross").drop(f"__fe_tie_{i}" for i in range(len(names)))
+
+
+def sort_by_keys(lf: pl.LazyFrame, keys: Sequence[str], *more: str) -> pl.LazyFrame:
+    order = [*keys, *more]
+    return lf.sort(order, nulls_last=True) if order else lf
+
+
+def signed_ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """numerator / denominator with x/0 = ±inf and 0/0 = null (never NaN)."""
+    return (
+        pl.when((denominator == 0) & (numerator == 0))
+        .then(None)
+        .otherwise(numerator / denominator)
+        .cast(pl.Float64)
+    )
+
+
+def check_level(value: float, func: str, name: str) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0.0 < value < 1.0
+    check_parameter(ok, func, f"{name} must be in (0, 1), got {value!r}.")
+    return float(value)
+
+
+def check_int(value: Any, func: str, name: str, minimum: int) -> int:
+    ok = (
+        isinstance(value, int | np.integer)
+        and not isinstance(value, bool)
+        and bool(value >= minimum)
+    )
+    check_parameter(ok, func, f"{name} must be an integer >= {minimum}, got {value!r}.")
+    return int(value)
+
+
+def check_learners(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
+    family = dtype_family(schema[learner])
+    for role, value in (("a", a), ("b", b)):
+        if value is None:
+            raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
+        ok = {
+            "string": isinstance(value, str),
+            "boolean": isinstance(value, bool),
+            "numeric": isinstance(value, int | float) and not isinstance(value, bool),
+        }[family]
+        if not ok:
+            raise InvalidDtypeError(
+                f"{func}(): {role}= must match the dtype of column {learner!r} "
+                f"({schema[learner]}), got {value!r} ({type(value).__name__})."
+            )
+    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+
+
+def both_present(
+    frame: pl.LazyFrame,
+    keys: list[str],
+    func: str,
+    where: pl.Expr,
+    a: Any,
+    b: Any,
+    what: str,
+    missing_a: pl.Expr,
+    missing_b: pl.Expr,
+) -> pl.LazyFrame:
+    """Raise in-plan when a row of ``frame`` (one per pairing unit) has no value of learner a
+    (``missing_a``) or b, listing up to five units."""
+    side = pl.when(missing_a).then(pl.lit(f"a={a!r}")).otherwise(pl.lit(f"b={b!r}"))
+    text = pl.concat_str([where, pl.lit(" has no value for "), side])
+    missing = frame.filter(missing_a | missing_b)
+    gaps = agg_by_keys(
+        missing,
+        keys,
+        [
+            pl.len().cast(pl.Int64).alias("__fe_gaps"),
+            text.sort().head(5).str.join(", ").alias("__fe_list"),
+        ],
+    )
+    frame = join_on_keys(frame, gaps, keys)
+    frame = enforce(
+        frame,
+        guard(
+            pl.col("__fe_gaps") > 0,
+            "InsufficientDataError",
+            f"{func}(): learners a={a!r} and b={b!r} must both have a value for every {what}, "
+            "got {} missing: {}{}.",
+            pl.col("__fe_gaps"),
+            pl.col("__fe_list"),
+            group_text(keys),
+        ),
+    )
+    return frame.drop("__fe_gaps", "__fe_list")

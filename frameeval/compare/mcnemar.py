@@ -148,7 +148,7 @@ def _counts(
 # ---------------------------------------------------------------------------------------------
 # the same counts from parts of the data (the Dask backend, frameeval.dask)
 # ---------------------------------------------------------------------------------------------
-def _partial(
+def pair_partial(
     lf: pl.LazyFrame,
     schema: pl.Schema,
     func: str,
@@ -167,7 +167,7 @@ def _partial(
 
     Raises in-plan, exactly as on one machine, on a null instance and on duplicate (instance,
     learner) rows: those checks see all rows of an instance. The others are enforced on the
-    merged statistics by :func:`_from_partials`."""
+    merged statistics by :func:`pairs_from_partials`."""
     roles = {"instance": instance}
     checks = _label_checks(func, schema, truth, pred)
     piv = pair_rows(
@@ -207,10 +207,10 @@ def _partial(
     )
 
 
-def _merge(
+def merge_pair_partials(
     parts: pl.LazyFrame, schema: pl.Schema, func: str, truth: str, pred: str, keys: list[str]
 ) -> pl.LazyFrame:
-    """Merge :func:`_partial` tables (sums; min for a check's smallest offending value and for
+    """Merge :func:`pair_partial` tables (sums; min for a check's smallest offending value and for
     the instance with two truths; the first five gap descriptions of the union)."""
     checks = _label_checks(func, schema, truth, pred)
     two = pl.col("__inst").min()
@@ -228,7 +228,7 @@ def _merge(
     return parts.group_by(keys).agg(aggs) if keys else parts.select(aggs)
 
 
-def _from_partials(
+def pairs_from_partials(
     merged: pl.DataFrame,
     schema: pl.Schema,
     func: str,
@@ -240,7 +240,7 @@ def _from_partials(
     instance: str,
     keys: list[str],
 ) -> pl.LazyFrame:
-    """``*keys, a, b, e00…e11`` from the merged :func:`_partial` statistics, after enforcing the
+    """``*keys, a, b, e00…e11`` from the merged :func:`pair_partial` statistics, after enforcing the
     group-scoped checks in the order they fire on one machine: both learners have rows, the
     labels are valid, every instance is paired, every instance has one truth."""
     roles = {"instance": instance}
@@ -315,10 +315,10 @@ def contingency_table(
     counts, eager, keys, _ = _counts(
         data, func, truth, pred, a, b, learner, instance, by, _TABLE_OUT
     )
-    return finish(_table(counts, keys), eager)
+    return finish(cells_table(counts, keys), eager)
 
 
-def _table(counts: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+def cells_table(counts: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     """Table 2.4 in long form (the output of :func:`contingency_table`) from the cell counts."""
     long = counts.unpivot(index=[*keys, "a", "b"], on=list(_CELLS), variable_name="cell")
     long = long.with_columns(
@@ -431,10 +431,10 @@ def mcnemar(
     counts, eager, keys, _ = _counts(
         data, func, truth, pred, a, b, learner, instance, by, _MCNEMAR_OUT
     )
-    return finish(_test(counts, keys, exact, alpha), eager)
+    return finish(mcnemar_test(counts, keys, exact, alpha), eager)
 
 
-def _test(counts: pl.LazyFrame, keys: list[str], exact: bool, alpha: float) -> pl.LazyFrame:
+def mcnemar_test(counts: pl.LazyFrame, keys: list[str], exact: bool, alpha: float) -> pl.LazyFrame:
     """McNemar's test (the output of :func:`mcnemar`, sorted by keys) from the cell counts
     ``*keys, a, b, e00, e01, e10, e11``."""
     out = counts.with_columns(

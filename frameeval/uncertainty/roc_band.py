@@ -1,0 +1,205 @@
+"""A pointwise bootstrap confidence band of the ROC curve: :func:`roc_band`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import polars as pl
+
+from frameeval._frame import finish, to_lazy
+from frameeval._typing import IntoFrame, Keys
+from frameeval._validate import (
+    Checks,
+    check_labels,
+    check_numeric,
+    check_parameter,
+    label_expr,
+    require_columns,
+    resolve_pos_label,
+)
+from frameeval.compare._common import (
+    check_distinct,
+    check_int,
+    check_level,
+)
+from frameeval.uncertainty.bootstrap import bootstrap_intervals, open_bootstrap
+
+__all__ = ["roc_band"]
+
+
+def _tpr_at(is_pos: pl.Expr, score: str, fpr: float) -> pl.Expr:
+    """TPR of the tie-aware ROC curve at false positive rate ``fpr`` (an aggregation).
+
+    With k = fpr · n⁻ and v the (⌊k⌋ + 1)-th largest negative score, a / b the negatives above /
+    at v and c / d the positives above / at v, the curve crosses FPR = k/n⁻ on the diagonal step
+    of the tie block at v: TPR = (c + d (k − a) / b) / n⁺. At k = a (a negative's FPR) that is
+    the top of the vertical step there, the largest TPR at that FPR; at FPR = 1 it is 1.
+    """
+    s = pl.col(score).cast(pl.Float64)
+    neg = ~is_pos
+    n_pos = is_pos.sum().cast(pl.Float64)
+    n_neg = neg.sum().cast(pl.Float64)
+    defined = (n_pos > 0) & (n_neg > 0)
+    if fpr >= 1.0:
+        return pl.when(defined).then(pl.lit(1.0))
+    k = n_neg * fpr
+    index = pl.min_horizontal(k.floor(), n_neg - 1).cast(pl.Int64)
+    v = s.filter(neg).sort(descending=True).get(index, null_on_oob=True)
+
+    def count(rows: pl.Expr) -> pl.Expr:
+        return rows.sum().cast(pl.Float64)
+
+    above, tied = count(neg & (s > v)), count(neg & (s == v))
+    tp = count(is_pos & (s > v)) + count(is_pos & (s == v)) * (k - above) / tied
+    return pl.when(defined).then(tp / n_pos)
+
+
+_BAND_OUT = [
+    "fpr",
+    "tpr",
+    "std_error",
+    "lower",
+    "upper",
+    "level",
+    "method",
+    "n_replicates",
+]
+
+
+def roc_band(
+    data: IntoFrame,
+    truth: str,
+    score: str,
+    *,
+    by: Keys = None,
+    pos_label: Any = None,
+    instance: str | None = None,
+    points: int = 21,
+    n: int = 1000,
+    level: float = 0.95,
+    method: Literal["percentile", "bca"] = "percentile",
+    stratify: bool = True,
+    seed: int = 0,
+    batch_size: int | None = None,
+    stratified: bool | None = None,
+) -> Any:
+    """A pointwise bootstrap confidence band of the ROC curve (vertical averaging), per group.
+
+    At ``points`` equally spaced false positive rates the true positive rate of the ROC curve is
+    a measure like any other; its bootstrap interval at every FPR gives the band (Fawcett 2006,
+    §8.1 "vertical averaging"; Macskassy & Provost 2004). The replicates are those of
+    :func:`bootstrap_ci`, by default stratified by class so every resample has both classes.
+
+    Parameters
+    ----------
+    data
+        Long result frame (DataFrame or LazyFrame; pandas / pyarrow are converted), one row per
+        instance (× ``by`` group).
+    truth, score
+        True label and score columns (larger score = more positive).
+    by
+        Key column(s): one band per group.
+    pos_label
+        The positive class (default 1 / True; required for string labels).
+    instance
+        Resampling unit, unique per group (row order without it); see
+        :func:`bootstrap_replicates`.
+    points
+        Number of FPR values 0, 1/(points − 1), …, 1 (≥ 2).
+    n, level, method, seed, batch_size
+        As in :func:`bootstrap_ci`.
+    stratify
+        Resample positives and negatives separately (default), keeping the class sizes.
+    stratified
+        Deprecated alias of ``stratify`` (one name per meaning, as in :func:`bootstrap_ci`);
+        it warns and will be removed in the next release.
+
+    Returns
+    -------
+    Same kind as ``data`` with ``*by, fpr, tpr, std_error, lower, upper, level, method,
+    n_replicates``, one row per group and FPR value, sorted by keys and ``fpr``: ``tpr`` — the
+    TPR of the group's ROC curve at ``fpr``; ``lower``, ``upper`` — the pointwise interval.
+
+    Notes
+    -----
+    The ROC curve is the tie-aware one of §2.3.3 (a run of tied scores is one diagonal step), and
+    the TPR at an FPR where the curve rises vertically is the top of that rise (at FPR 0: the
+    share of positives scored above every negative; at FPR 1: 1). The band is pointwise: each
+    FPR has coverage ``level`` on its own; the whole curve lies inside it less often. A group
+    with one class gives nulls.
+
+    References
+    ----------
+    Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27(8).
+    Macskassy & Provost (2004), "Confidence bands for ROC curves", ROCAI. Zhou Zhihua, *Machine
+    Learning*, §2.3.3.
+
+    See Also
+    --------
+    bootstrap_ci, delong_ci, frameeval.charts.uncertainty.roc_band
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 1, 1, 0, 0, 0], "s": [0.9, 0.8, 0.3, 0.7, 0.2, 0.1]})
+    >>> band = fe.roc_band(df, "y", "s", points=3, n=50)
+    >>> band.select("fpr", "tpr").rows()
+    [(0.0, 0.6666666666666666), (0.5, 1.0), (1.0, 1.0)]
+    """
+    func = "roc_band"
+    level = check_level(level, func, "level")
+    check_parameter(
+        method in ("percentile", "bca"),
+        func,
+        f"method must be 'percentile' or 'bca', got {method!r}.",
+    )
+    points = check_int(points, func, "points", 2)
+    if stratified is not None:
+        import warnings
+
+        warnings.warn(
+            f"{func}(): stratified= is deprecated, use stratify= (the same meaning).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        stratify = stratified
+    check_parameter(
+        isinstance(stratify, bool), func, f"stratify must be True or False, got {stratify!r}."
+    )
+    lf, _ = to_lazy(data, func)
+    schema = lf.collect_schema()
+    require_columns(schema, func, truth=truth, score=score)
+    check_labels(schema, func, truth=truth)
+    check_numeric(schema, func, score=score)
+    positive = resolve_pos_label(schema, func, truth, pos_label)
+    is_pos = label_expr(truth, schema) == positive
+    checks = Checks(func)
+    checks.label(truth, "truth", schema[truth])
+    checks.finite(score, "score", schema[score])
+    checks.present(
+        is_pos, f"pos_label {positive!r} must occur in column {truth!r}, got no such row"
+    )
+    grid = [i / (points - 1) for i in range(points)]
+    names = [f"__fe_tpr_{i}" for i in range(points)]
+    measures = [_tpr_at(is_pos, score, f).alias(name) for f, name in zip(grid, names, strict=True)]
+    parts = open_bootstrap(
+        data,
+        func,
+        measures,
+        by,
+        instance,
+        truth if stratify else None,
+        n,
+        seed,
+        batch_size,
+        _BAND_OUT,
+        checks,
+    )
+    check_distinct(func, parts["keys"], truth=truth, score=score, instance=instance)
+    out = bootstrap_intervals(
+        parts, level, method, instance, truth if stratify else None
+    ).with_columns(
+        pl.col("metric").replace_strict(names, grid, return_dtype=pl.Float64).alias("fpr"),
+        pl.col("estimate").alias("tpr"),
+    )
+    return finish(out.select(*parts["keys"], *_BAND_OUT), parts["eager"])
