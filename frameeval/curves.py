@@ -29,7 +29,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_label_list,
@@ -267,6 +267,7 @@ def _rate(numerator: str, denominator: str) -> pl.Expr:
 # ---------------------------------------------------------------------------------------------
 # ROC
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def roc_curve(
     data: IntoFrame,
     truth: str,
@@ -276,7 +277,7 @@ def roc_curve(
     pos_label: Any = None,
     weight: str | None = None,
     drop_intermediate: bool = False,
-) -> Any:
+) -> Frame:
     """ROC curves, one point per distinct score, tied scores as one diagonal step (figure 2.4).
 
     Parameters
@@ -363,6 +364,7 @@ def _collinear(gkeys: list[str]) -> pl.Expr:
     return (dx_in * dy_out == dy_in * dx_out).fill_null(False)
 
 
+@frame_function
 def roc_convex_hull(
     data: IntoFrame,
     truth: str,
@@ -371,7 +373,7 @@ def roc_convex_hull(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """The ROC convex hull: the vertices of the upper convex hull of each ROC curve.
 
     Parameters are those of :func:`roc_curve`.
@@ -515,6 +517,7 @@ def _merge_round(work: pl.DataFrame, level: int) -> pl.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # summaries of the ranking (one row per group)
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def ranking_report(
     data: IntoFrame,
     truth: str,
@@ -523,7 +526,7 @@ def ranking_report(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """AUC, rank loss, average precision and P-R trapezoid area per group, from one table.
 
     The frame-level face of :func:`frameeval.roc_auc`, :func:`frameeval.rank_loss`,
@@ -580,6 +583,7 @@ def ranking_report(
 # ---------------------------------------------------------------------------------------------
 # precision-recall
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def pr_curve(
     data: IntoFrame,
     truth: str,
@@ -588,7 +592,7 @@ def pr_curve(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Precision-recall curves, one point per distinct score (figure 2.3).
 
     Parameters are those of :func:`roc_curve`.
@@ -638,6 +642,7 @@ def pr_curve(
     return setup.done(out)
 
 
+@frame_function
 def break_even_point(
     data: IntoFrame,
     truth: str,
@@ -646,7 +651,7 @@ def break_even_point(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Break-even point (BEP): the value at which precision equals recall on the P-R curve.
 
     Parameters are those of :func:`roc_curve`.
@@ -712,6 +717,7 @@ def break_even_point(
     return setup.done(setup.sort(out))
 
 
+@frame_function
 def best_threshold(
     data: IntoFrame,
     truth: str,
@@ -722,7 +728,7 @@ def best_threshold(
     beta: float = 1.0,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """The threshold that maximises F1 (or F-beta) on each group's P-R curve.
 
     Parameters
@@ -804,6 +810,7 @@ def best_threshold(
 # ---------------------------------------------------------------------------------------------
 # cost curves
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def cost_lines(
     data: IntoFrame,
     truth: str,
@@ -812,7 +819,7 @@ def cost_lines(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """One cost line per ROC point: the segment from (0, FPR) to (1, FNR) (figure 2.5).
 
     Parameters are those of :func:`roc_curve`.
@@ -911,6 +918,7 @@ def _envelope(setup: _Setup, table: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+@frame_function
 def cost_curve(
     data: IntoFrame,
     truth: str,
@@ -919,7 +927,7 @@ def cost_curve(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """The cost curve: the exact vertices of the lower envelope of the cost lines (figure 2.5).
 
     Parameters are those of :func:`roc_curve`.
@@ -965,6 +973,7 @@ def cost_curve(
     return setup.done(_envelope(setup, table))
 
 
+@frame_function
 def expected_total_cost(
     data: IntoFrame,
     truth: str,
@@ -973,7 +982,7 @@ def expected_total_cost(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Expected total cost: the exact area under the cost curve (the shaded area of figure 2.5).
 
     Parameters are those of :func:`roc_curve`.
@@ -1024,6 +1033,7 @@ def expected_total_cost(
 _MULTICLASS_AVERAGES = ("macro", "weighted", "ovo", "ovo_weighted")
 
 
+@frame_function
 def multiclass_roc_auc(
     data: IntoFrame,
     truth: str,
@@ -1032,7 +1042,7 @@ def multiclass_roc_auc(
     labels: Sequence[Any] | None = None,
     by: Keys = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Multiclass AUC from per-class score columns: one-vs-rest per class, and four averages.
 
     Parameters

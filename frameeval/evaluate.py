@@ -39,7 +39,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._frame import collect, to_lazy
-from frameeval._typing import IntoFrame
+from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.exceptions import (
     ColumnNotFoundError,
@@ -520,6 +520,7 @@ def _meta(frame: pl.DataFrame, prep: _Prepared, role: str | None = None) -> pl.D
 # ---------------------------------------------------------------------------------------------
 # public functions
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def evaluate(
     data: IntoFrame,
     splits: IntoFrame,
@@ -532,7 +533,7 @@ def evaluate(
     n_jobs: int | None = 1,
     progress: Progress = None,
     errors: Errors = "raise",
-) -> Any:
+) -> Frame:
     """Train and test every learner on every split; the long result frame of DESIGN §1.
 
     Parameters
@@ -728,6 +729,7 @@ def _check_metric(metric: Any, func: str) -> pl.Expr:
     return metric
 
 
+@frame_function
 def learning_curve(
     data: IntoFrame,
     splits: IntoFrame,
@@ -742,7 +744,7 @@ def learning_curve(
     n_jobs: int | None = 1,
     progress: Progress = None,
     errors: Errors = "raise",
-) -> Any:
+) -> Frame:
     """Training and validation error against the size of the training set.
 
     For every split and every size, the learner is trained on a seeded subset of the split's
@@ -888,6 +890,7 @@ def _size(size: float, n: int, func: str) -> int:
     return size
 
 
+@frame_function
 def validation_curve(
     data: IntoFrame,
     splits: IntoFrame,
@@ -902,7 +905,7 @@ def validation_curve(
     n_jobs: int | None = 1,
     progress: Progress = None,
     errors: Errors = "raise",
-) -> Any:
+) -> Frame:
     """Training and validation error against the value of one hyper-parameter.
 
     ``learner(value)`` builds the learner for each candidate value (the book's parameter

@@ -29,15 +29,15 @@ when it is collected. Critical values come from the distributions, never from co
 
 from typing import TYPE_CHECKING, Any
 
-from frameeval.compare.cliques import cliques
+from frameeval.compare.auto import Comparison, compare_learners
 from frameeval.compare.bayes import (
     bayes_correlated_t,
     bayes_signed_rank,
     bayes_signed_rank_samples,
 )
+from frameeval.compare.cliques import cliques
 from frameeval.compare.effect_size import effect_size
 from frameeval.compare.matrix import comparison_matrix
-from frameeval.compare.auto import Comparison, compare_learners
 from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
 from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack

@@ -21,6 +21,7 @@ element-wise expressions of rates, probabilities and costs.
 from __future__ import annotations
 
 import math
+
 import polars as pl
 
 from frameeval._validate import check_parameter
