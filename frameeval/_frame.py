@@ -168,5 +168,5 @@ def as_keys(by: str | Sequence[str] | None) -> list[str]:
         return []
     if isinstance(by, str) or not isinstance(by, Iterable):
         # a scalar that is not a name (by=1) is left for require_columns to report
-        return [by]  # type: ignore[list-item]
+        return [by]
     return list(by)

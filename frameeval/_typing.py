@@ -38,8 +38,9 @@ class FrameFunction(Protocol[P]):
     """A frame function's type: ``LazyFrame`` in → ``LazyFrame`` out, anything else → ``DataFrame``.
 
     ``P`` is the function's parameters after ``data``; ``data`` may be given by position or by
-    name. pandas and pyarrow inputs are typed ``Any`` (their stubs are optional) and come back
-    as ``pl.DataFrame``.
+    name. A typed pandas ``DataFrame`` (with pandas-stubs) matches the second overload: a
+    ``pl.DataFrame``; an input a type checker only knows as ``Any`` (pandas or pyarrow without
+    stubs) gives ``Any``.
     """
 
     @overload

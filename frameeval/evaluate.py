@@ -851,7 +851,7 @@ def learning_curve(
     schema = _output_schema(prep, columns, outcome)
     results = _results(outcome, func, ["learner", "train_size", "repeat", "fold", "role"], schema)
     _finish_errors(outcome, func, errors, results)
-    names = {prep.truth: "truth", prep.key: "instance"}
+    names: dict[str | None, str] = {prep.truth: "truth", prep.key: "instance"}
     out = _scores(results, ["learner", "train_size"], expr, func, names)
     return out if prep.eager else out.lazy()
 
@@ -973,9 +973,9 @@ def validation_curve(
         errors=errors,
     )
     lazy = isinstance(res, pl.LazyFrame)
-    res = res.collect() if lazy else res
-    res = res.with_columns(pl.col("learner").cast(pl.Int64).alias("__fe_index"))
-    out = _scores(res, ["__fe_index"], expr, func, {truth: "truth", instance: "instance"})
+    got = res.collect() if isinstance(res, pl.LazyFrame) else res
+    got = got.with_columns(pl.col("learner").cast(pl.Int64).alias("__fe_index"))
+    out = _scores(got, ["__fe_index"], expr, func, {truth: "truth", instance: "instance"})
     table = pl.DataFrame(
         {
             "__fe_index": list(range(len(values))),

@@ -231,6 +231,7 @@ def binomial_test(
         func,
         f"truth= and pred= are required with data=, got truth={truth!r}, pred={pred!r}.",
     )
+    assert truth is not None and pred is not None  # for the type checker: checked just above
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
@@ -240,9 +241,9 @@ def binomial_test(
     check_labels(schema, func, truth=truth, pred=pred)
     check_not_empty_eager(data, eager, lf, func)
     checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])  # type: ignore[arg-type]
-    checks.label(pred, "pred", schema[pred])  # type: ignore[arg-type]
-    wrong = label_expr(truth, schema) != label_expr(pred, schema)  # type: ignore[arg-type]
+    checks.label(truth, "truth", schema[truth])
+    checks.label(pred, "pred", schema[pred])
+    wrong = label_expr(truth, schema) != label_expr(pred, schema)
     aggs = [
         pl.len().cast(pl.Int64).alias("m"),
         wrong.sum().cast(pl.Int64).alias("errors"),

@@ -53,7 +53,7 @@ _PAIRS_OUT = [
 
 
 def _check_k(k: Any, func: str) -> int:
-    ok = isinstance(k, int | np.integer) and not isinstance(k, bool) and k >= 2
+    ok = isinstance(k, int | np.integer) and not isinstance(k, bool) and bool(k >= 2)
     check_parameter(ok, func, f"k must be an integer >= 2 (the number of learners), got {k!r}.")
     return int(k)
 
