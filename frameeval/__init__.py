@@ -179,7 +179,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         multiclass_brier_score,
         multiclass_log_loss,
     )
-    from frameeval.compare import (  # type: ignore[no-redef]
+    from frameeval.compare import (
         Comparison,
         average_ranks,
         bayes_correlated_t,
@@ -189,16 +189,13 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         binomial_test,
         bonferroni_dunn,
         bonferroni_dunn_q,
-        cliques,
         compare_learners,
         comparison_matrix,
         contingency_table,
         cv5x2_t_test,
-        effect_size,
         friedman,
         friedman_aligned_ranks,
         holm,
-        mcnemar,
         nemenyi,
         nemenyi_q,
         paired_t_test,
@@ -211,6 +208,12 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         t_test,
         wilcoxon,
     )
+
+    # the functions named like their module: imported from it (via the package, a type
+    # checker may take the name for the submodule)
+    from frameeval.compare.cliques import cliques
+    from frameeval.compare.effect_size import effect_size
+    from frameeval.compare.mcnemar import mcnemar
     from frameeval.report import report as write_report
     from frameeval.uncertainty import (
         bootstrap_ci,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, TypeVar, cast, overload
 
 import polars as pl
 
@@ -43,8 +43,7 @@ DASK_FORMS = frozenset(
     }
 )
 
-P = ParamSpec("P")
-R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
 
 _EMBEDDED = re.compile(r'frameeval\[(\w+)\]: (.*?)(?:"\]|", "|"\)|"$|\n)', re.S)
 
@@ -87,25 +86,40 @@ def is_dask(data: Any) -> bool:
     )
 
 
-def dask_form(fn: Callable[P, R]) -> Callable[P, R]:
+def dask_form(fn: F) -> F:
     """``fn`` that hands a Dask DataFrame (first argument or ``data=``) to
-    ``frameeval.dask.<name>``, the same call on the cluster; other inputs go to ``fn``."""
+    ``frameeval.dask.<name>``, the same call on the cluster; other inputs go to ``fn``.
+
+    ``fn``'s static type (e.g. a :class:`frameeval._typing.FrameFunction` with its overloads)
+    is kept as it is."""
 
     @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         data = args[0] if args else kwargs.get("data")
         if is_dask(data):
             import frameeval.dask
 
-            form: Callable[P, R] = getattr(frameeval.dask, fn.__name__)
+            form: Callable[..., Any] = getattr(frameeval.dask, fn.__name__)
             return form(*args, **kwargs)
         return fn(*args, **kwargs)
 
-    return wrapper
+    return cast(F, wrapper)
 
 
-def finish(lf: pl.LazyFrame, eager: bool) -> Any:
-    """Collect when the input was eager (translating embedded check failures), else return lazy."""
+@overload
+def finish(lf: pl.LazyFrame, eager: Literal[True]) -> pl.DataFrame: ...
+@overload
+def finish(lf: pl.LazyFrame, eager: Literal[False]) -> pl.LazyFrame: ...
+@overload
+def finish(lf: pl.LazyFrame, eager: bool) -> pl.DataFrame | pl.LazyFrame: ...
+
+
+def finish(lf: pl.LazyFrame, eager: bool) -> pl.DataFrame | pl.LazyFrame:
+    """Collect when the input was eager (translating embedded check failures), else return lazy.
+
+    ``eager`` comes from :func:`to_lazy`; the public function's type states which kind the
+    caller gets back (see :func:`frameeval._typing.frame_function`).
+    """
     return collect(lf) if eager else lf
 
 
@@ -155,5 +169,5 @@ def as_keys(by: str | Sequence[str] | None) -> list[str]:
         return []
     if isinstance(by, str) or not isinstance(by, Iterable):
         # a scalar that is not a name (by=1) is left for require_columns to report
-        return [by]  # type: ignore[list-item]
+        return [by]
     return list(by)

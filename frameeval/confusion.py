@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_label_list,
@@ -167,6 +167,7 @@ REPORT_COLUMNS = ("average", "label", "precision", "recall", "support")
 # ---------------------------------------------------------------------------------------------
 # public functions
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def confusion_matrix(
     data: IntoFrame,
     truth: str,
@@ -175,7 +176,7 @@ def confusion_matrix(
     by: Keys = None,
     weight: str | None = None,
     labels: Sequence[Any] | None = None,
-) -> Any:
+) -> Frame:
     """Grouped confusion matrices in long form, zero cells included (Table 2.1).
 
     Parameters
@@ -218,6 +219,7 @@ def confusion_matrix(
     return finish(_full_grid(counts, keys, labels), eager)
 
 
+@frame_function
 def classification_report(
     data: IntoFrame,
     truth: str,
@@ -228,7 +230,7 @@ def classification_report(
     weight: str | None = None,
     labels: Sequence[Any] | None = None,
     zero_division: float | None = None,
-) -> Any:
+) -> Frame:
     """Per-class precision, recall, F-beta and support, with macro, micro and weighted averages.
 
     Parameters
@@ -341,6 +343,7 @@ def classification_report(
     return finish(report, eager)
 
 
+@frame_function
 def macro_micro(
     data: IntoFrame,
     truth: str,
@@ -350,7 +353,7 @@ def macro_micro(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Macro and micro averages over several binary confusion matrices (the book's 2.3.2 setting).
 
     One binary confusion matrix per ``by`` group × ``across`` value (e.g. one per fold, or per
@@ -500,6 +503,7 @@ def _cost_table(costs: Any, func: str, label_dtype: pl.DataType) -> pl.LazyFrame
         ) from None
 
 
+@frame_function
 def cost_sensitive_error(
     data: IntoFrame,
     truth: str,
@@ -508,7 +512,7 @@ def cost_sensitive_error(
     costs: Any,
     by: Keys = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Cost-sensitive error rate for any cost matrix (eq 2.23 generalised to k classes).
 
     Parameters

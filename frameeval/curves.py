@@ -29,7 +29,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_label_list,
@@ -266,6 +266,7 @@ def _rate(numerator: str, denominator: str) -> pl.Expr:
 # ---------------------------------------------------------------------------------------------
 # ROC
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def roc_curve(
     data: IntoFrame,
     truth: str,
@@ -275,7 +276,7 @@ def roc_curve(
     pos_label: Any = None,
     weight: str | None = None,
     drop_intermediate: bool = False,
-) -> Any:
+) -> Frame:
     """ROC curves, one point per distinct score, tied scores as one diagonal step (figure 2.4).
 
     Parameters
@@ -362,6 +363,7 @@ def _collinear(gkeys: list[str]) -> pl.Expr:
     return (dx_in * dy_out == dy_in * dx_out).fill_null(False)
 
 
+@frame_function
 def roc_convex_hull(
     data: IntoFrame,
     truth: str,
@@ -370,7 +372,7 @@ def roc_convex_hull(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """The ROC convex hull: the vertices of the upper convex hull of each ROC curve.
 
     Parameters are those of :func:`roc_curve`.
@@ -514,6 +516,7 @@ def _merge_round(work: pl.DataFrame, level: int) -> pl.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # summaries of the ranking (one row per group)
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def ranking_report(
     data: IntoFrame,
     truth: str,
@@ -522,7 +525,7 @@ def ranking_report(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """AUC, rank loss, average precision and P-R trapezoid area per group, from one table.
 
     The frame-level face of :func:`frameeval.roc_auc`, :func:`frameeval.rank_loss`,
@@ -579,6 +582,7 @@ def ranking_report(
 # ---------------------------------------------------------------------------------------------
 # precision-recall
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def pr_curve(
     data: IntoFrame,
     truth: str,
@@ -587,7 +591,7 @@ def pr_curve(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Precision-recall curves, one point per distinct score (figure 2.3).
 
     Parameters are those of :func:`roc_curve`.
@@ -637,6 +641,7 @@ def pr_curve(
     return setup.done(out)
 
 
+@frame_function
 def break_even_point(
     data: IntoFrame,
     truth: str,
@@ -645,7 +650,7 @@ def break_even_point(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Break-even point (BEP): the value at which precision equals recall on the P-R curve.
 
     Parameters are those of :func:`roc_curve`.
@@ -709,6 +714,7 @@ def break_even_point(
 # ---------------------------------------------------------------------------------------------
 # cost curves
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def cost_lines(
     data: IntoFrame,
     truth: str,
@@ -717,7 +723,7 @@ def cost_lines(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """One cost line per ROC point: the segment from (0, FPR) to (1, FNR) (figure 2.5).
 
     Parameters are those of :func:`roc_curve`.
@@ -816,6 +822,7 @@ def _envelope(setup: _Setup, table: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+@frame_function
 def cost_curve(
     data: IntoFrame,
     truth: str,
@@ -824,7 +831,7 @@ def cost_curve(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """The cost curve: the exact vertices of the lower envelope of the cost lines (figure 2.5).
 
     Parameters are those of :func:`roc_curve`.
@@ -870,6 +877,7 @@ def cost_curve(
     return setup.done(_envelope(setup, table))
 
 
+@frame_function
 def expected_total_cost(
     data: IntoFrame,
     truth: str,
@@ -878,7 +886,7 @@ def expected_total_cost(
     by: Keys = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Expected total cost: the exact area under the cost curve (the shaded area of figure 2.5).
 
     Parameters are those of :func:`roc_curve`.
@@ -927,6 +935,7 @@ def expected_total_cost(
 # multiclass AUC
 # ---------------------------------------------------------------------------------------------
 
+@frame_function
 def multiclass_roc_auc(
     data: IntoFrame,
     truth: str,
@@ -935,7 +944,7 @@ def multiclass_roc_auc(
     labels: Sequence[Any] | None = None,
     by: Keys = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """Multiclass AUC from per-class score columns: one-vs-rest per class, and four averages.
 
     Parameters

@@ -19,7 +19,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_labels,
@@ -55,6 +55,7 @@ def _value(column: str) -> pl.Expr:
     return pl.col(column).cast(pl.String).fill_null("null")
 
 
+@frame_function
 def bias_variance(
     data: IntoFrame,
     truth: str,
@@ -66,7 +67,7 @@ def bias_variance(
     by: Keys = None,
     loss: Literal["squared", "0-1"] = "squared",
     per_instance: bool = False,
-) -> Any:
+) -> Frame:
     """Decompose the expected error of a learner into bias, variance and noise (chapter 2.5).
 
     The learner was trained on several training sets D (identified by the ``repeat`` column) and
@@ -331,6 +332,7 @@ def bias_variance(
     return finish(out, eager)
 
 
+@frame_function
 def bootstrap_predictions(
     data: IntoFrame,
     test: IntoFrame,
@@ -341,7 +343,7 @@ def bootstrap_predictions(
     label: str | None = None,
     repeats: int = 50,
     seed: int = 0,
-) -> Any:
+) -> Frame:
     """Prediction table for :func:`bias_variance`: learners trained on bootstrap training sets.
 
     For each of ``repeats`` training sets — m rows drawn with replacement from the m rows of

@@ -40,7 +40,7 @@ import polars as pl
 
 from frameeval._frame import collect, to_lazy
 from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, split_kind, stream_salt
-from frameeval._typing import IntoFrame
+from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.exceptions import (
     ColumnNotFoundError,
@@ -520,6 +520,7 @@ def _meta(frame: pl.DataFrame, prep: _Prepared, role: str | None = None) -> pl.D
 # ---------------------------------------------------------------------------------------------
 # public functions
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def evaluate(
     data: IntoFrame,
     splits: IntoFrame,
@@ -532,7 +533,7 @@ def evaluate(
     n_jobs: int | None = 1,
     progress: Progress = None,
     errors: Errors = "raise",
-) -> Any:
+) -> Frame:
     """Train and test every learner on every split; the long result frame of DESIGN §1.
 
     Parameters
@@ -728,6 +729,7 @@ def _check_metric(metric: Any, func: str) -> pl.Expr:
     return metric
 
 
+@frame_function
 def learning_curve(
     data: IntoFrame,
     splits: IntoFrame,
@@ -742,7 +744,7 @@ def learning_curve(
     n_jobs: int | None = 1,
     progress: Progress = None,
     errors: Errors = "raise",
-) -> Any:
+) -> Frame:
     """Training and validation error against the size of the training set.
 
     For every split and every size, the learner is trained on a seeded subset of the split's
@@ -849,7 +851,7 @@ def learning_curve(
     schema = _output_schema(prep, columns, outcome)
     results = _results(outcome, func, ["learner", "train_size", "repeat", "fold", "role"], schema)
     _finish_errors(outcome, func, errors, results)
-    names = {prep.truth: "truth", prep.key: "instance"}
+    names: dict[str | None, str] = {prep.truth: "truth", prep.key: "instance"}
     out = _scores(results, ["learner", "train_size"], expr, func, names)
     return out if prep.eager else out.lazy()
 
@@ -888,6 +890,7 @@ def _size(size: float, n: int, func: str) -> int:
     return size
 
 
+@frame_function
 def validation_curve(
     data: IntoFrame,
     splits: IntoFrame,
@@ -902,7 +905,7 @@ def validation_curve(
     n_jobs: int | None = 1,
     progress: Progress = None,
     errors: Errors = "raise",
-) -> Any:
+) -> Frame:
     """Training and validation error against the value of one hyper-parameter.
 
     ``learner(value)`` builds the learner for each candidate value (the book's parameter
@@ -970,9 +973,9 @@ def validation_curve(
         errors=errors,
     )
     lazy = isinstance(res, pl.LazyFrame)
-    res = res.collect() if lazy else res
-    res = res.with_columns(pl.col("learner").cast(pl.Int64).alias("__fe_index"))
-    out = _scores(res, ["__fe_index"], expr, func, {truth: "truth", instance: "instance"})
+    got = res.collect() if isinstance(res, pl.LazyFrame) else res
+    got = got.with_columns(pl.col("learner").cast(pl.Int64).alias("__fe_index"))
+    out = _scores(got, ["__fe_index"], expr, func, {truth: "truth", instance: "instance"})
     table = pl.DataFrame(
         {
             "__fe_index": list(range(len(values))),

@@ -10,12 +10,12 @@ applied to the statistic — the same code that the expression builders run on r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any
 
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._typing import Keys
+from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_labels,
@@ -41,24 +41,7 @@ DEFAULT_LABEL = ("accuracy", "precision", "recall", "f1")
 DEFAULT_SCORE = ("roc_auc", "average_precision")
 
 
-@overload
-def measures(
-    data: pl.DataFrame, truth: str, pred: str | None = ..., score: str | None = ..., *,
-    by: Keys = ..., measures: Sequence[str | Measure] | None = ..., weight: str | None = ...,
-    pos_label: Any = ..., average: str = ..., zero_division: float | None = ...,
-    long: bool = ...,
-) -> pl.DataFrame: ...
-
-
-@overload
-def measures(
-    data: pl.LazyFrame, truth: str, pred: str | None = ..., score: str | None = ..., *,
-    by: Keys = ..., measures: Sequence[str | Measure] | None = ..., weight: str | None = ...,
-    pos_label: Any = ..., average: str = ..., zero_division: float | None = ...,
-    long: bool = ...,
-) -> pl.LazyFrame: ...
-
-
+@frame_function
 def measures(
     data: Any,
     truth: str,
@@ -72,7 +55,7 @@ def measures(
     average: str = "binary",
     zero_division: float | None = None,
     long: bool = False,
-) -> Any:
+) -> Frame:
     """Many measures per group in one pass over shared sufficient statistics.
 
     Parameters

@@ -51,7 +51,7 @@ from frameeval._split_frame import (  # ROLE, ROLES and SPLIT_COLUMNS: also fram
     split_kind,
     stream_salt,
 )
-from frameeval._typing import IntoFrame
+from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
@@ -302,6 +302,7 @@ def _check_fraction(value: Any, func: str, name: str) -> None:
 # ---------------------------------------------------------------------------------------------
 # public split functions
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def kfold(
     data: IntoFrame,
     k: int = 10,
@@ -311,7 +312,7 @@ def kfold(
     group: str | None = None,
     instance: str | None = None,
     seed: int = 0,
-) -> Any:
+) -> Frame:
     """p-times-repeated k-fold cross-validation: the fold in which each row is tested (2.2.2).
 
     The data set D is divided into k disjoint subsets of similar size, D = D_1 ∪ … ∪ D_k; each
@@ -430,6 +431,7 @@ def _kfold_plan(plan: _Plan, k: int, repeats: int, seed: int) -> pl.LazyFrame:
     return _assemble(plan, per_repeat, ["repeat", "fold"])
 
 
+@frame_function
 def cv5x2(
     data: IntoFrame,
     *,
@@ -437,7 +439,7 @@ def cv5x2(
     group: str | None = None,
     instance: str | None = None,
     seed: int = 0,
-) -> Any:
+) -> Frame:
     """Five repeats of 2-fold cross-validation, the design of the 5×2cv paired t-test (2.4.2).
 
     Equivalent to ``kfold(data, k=2, repeats=5, ...)``: each repeat halves the data at random
@@ -466,7 +468,8 @@ def cv5x2(
     return finish(_kfold_plan(plan, 2, 5, seed), plan.eager)
 
 
-def loo(data: IntoFrame, *, group: str | None = None, instance: str | None = None) -> Any:
+@frame_function
+def loo(data: IntoFrame, *, group: str | None = None, instance: str | None = None) -> Frame:
     """Leave-one-out: k-fold with k = m, every row its own test set (2.2.2).
 
     Not affected by the random division (there is only one), and each model is trained on all
@@ -523,6 +526,7 @@ def loo(data: IntoFrame, *, group: str | None = None, instance: str | None = Non
     return finish(_assemble(plan, [frame], ["repeat", "fold"]), plan.eager)
 
 
+@frame_function
 def holdout(
     data: IntoFrame,
     test_size: float = 0.3,
@@ -532,7 +536,7 @@ def holdout(
     group: str | None = None,
     instance: str | None = None,
     seed: int = 0,
-) -> Any:
+) -> Frame:
     """Hold-out: divide the data into disjoint training and test sets (2.2.1), ``repeats`` times.
 
     A single hold-out estimate is unstable, so the book repeats the random division (e.g. 100
@@ -625,6 +629,7 @@ def holdout(
     return finish(_assemble(plan, per_repeat, ["repeat", "role"]), plan.eager)
 
 
+@frame_function
 def train_val_test(
     data: IntoFrame,
     sizes: Sequence[float] = (0.6, 0.2, 0.2),
@@ -634,7 +639,7 @@ def train_val_test(
     group: str | None = None,
     instance: str | None = None,
     seed: int = 0,
-) -> Any:
+) -> Frame:
     """Training / validation / test division for parameter tuning (2.2.4).
 
     Models with different parameter settings are trained on the training set and compared on
@@ -741,6 +746,7 @@ def train_val_test(
     return finish(_assemble(plan, per_repeat, ["repeat", "role"]), plan.eager)
 
 
+@frame_function
 def bootstrap(
     data: IntoFrame,
     repeats: int = 1,
@@ -749,7 +755,7 @@ def bootstrap(
     group: str | None = None,
     instance: str | None = None,
     seed: int = 0,
-) -> Any:
+) -> Frame:
     """Bootstrap sampling: how often each row is drawn into a sample of size m (2.2.3).
 
     Draw one instance of D with replacement, m times: the sample D' is the training set and the
@@ -902,13 +908,14 @@ def folds(splits: IntoFrame, repeat: int = 0, fold: int = 0, *, test: str = "tes
 # ---------------------------------------------------------------------------------------------
 # Efron's .632 and .632+ estimators
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def no_information_rate(
     data: IntoFrame,
     truth: str = "truth",
     pred: str = "pred",
     *,
     by: str | Sequence[str] | None = None,
-) -> Any:
+) -> Frame:
     """No-information error rate γ = Σ_l p_l (1 − q_l) (0-1 loss).
 
     The error rate of the rule if inputs and labels were independent: p_l is the share of class
@@ -974,6 +981,7 @@ def _gamma(
     return joined.select(agg.alias("no_information_rate"))
 
 
+@frame_function
 def efron632(
     data: IntoFrame,
     truth: str = "truth",
@@ -982,7 +990,7 @@ def efron632(
     by: str | Sequence[str] | None = "learner",
     role: str = "role",
     instance: str | None = "instance",
-) -> Any:
+) -> Frame:
     """Efron's .632 and .632+ bootstrap estimates of the error rate (0-1 loss).
 
     The out-of-bag error of bootstrap models is pessimistic (each is trained on about 63.2 % of

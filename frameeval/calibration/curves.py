@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import to_lazy
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_parameter,
@@ -78,6 +78,7 @@ def _interval(stats: pl.LazyFrame, ci: str | None, alpha: float) -> pl.LazyFrame
     return stats.with_columns(step.alias("__fe_ci")).unnest("__fe_ci")
 
 
+@frame_function
 def calibration_curve(
     data: IntoFrame,
     truth: str,
@@ -89,7 +90,7 @@ def calibration_curve(
     ci: Literal["wilson", "clopper_pearson"] | None = "wilson",
     alpha: float = 0.05,
     pos_label: Any = None,
-) -> Any:
+) -> Frame:
     """Calibration (reliability) curves: per bin of predicted probability, the observed
     fraction of positives, with a confidence interval.
 
@@ -216,6 +217,7 @@ def _errors(stats: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     )
 
 
+@frame_function
 def calibration_error(
     data: IntoFrame,
     truth: str,
@@ -228,7 +230,7 @@ def calibration_error(
     multiclass: Literal["top_label", "classwise"] = "top_label",
     pos_label: Any = None,
     tolerance: float = TOLERANCE,
-) -> Any:
+) -> Frame:
     """Expected and maximum calibration error (ECE, MCE) per group, binary or multiclass.
 
     Parameters

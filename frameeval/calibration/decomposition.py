@@ -6,7 +6,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.calibration._common import (
     COUNT,
     FBAR,
@@ -27,6 +27,7 @@ from frameeval.calibration._common import (
 # ---------------------------------------------------------------------------------------------
 # the Murphy decomposition
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def brier_decomposition(
     data: IntoFrame,
     truth: str,
@@ -36,7 +37,7 @@ def brier_decomposition(
     bins: int | None = None,
     strategy: Strategy = "uniform",
     pos_label: Any = None,
-) -> Any:
+) -> Frame:
     """Murphy's decomposition of the Brier score into reliability, resolution and uncertainty.
 
     Parameters

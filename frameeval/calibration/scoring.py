@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     check_parameter,
 )
@@ -45,6 +45,7 @@ def _mean_loss(
     return inp.done(out)
 
 
+@frame_function
 def multiclass_log_loss(
     data: IntoFrame,
     truth: str,
@@ -55,7 +56,7 @@ def multiclass_log_loss(
     weight: str | None = None,
     eps: float = EPS,
     tolerance: float = TOLERANCE,
-) -> Any:
+) -> Frame:
     """Multiclass log loss (cross-entropy) per group, from the probabilities of every class.
 
     Parameters
@@ -124,6 +125,7 @@ def multiclass_log_loss(
     return _mean_loss(inp, terms, weight, "log_loss")
 
 
+@frame_function
 def multiclass_brier_score(
     data: IntoFrame,
     truth: str,
@@ -134,7 +136,7 @@ def multiclass_brier_score(
     weight: str | None = None,
     scale_by_half: bool | Literal["auto"] = "auto",
     tolerance: float = TOLERANCE,
-) -> Any:
+) -> Frame:
     """Multiclass Brier score per group: the mean squared distance between the probability
     vector and the one-hot outcome.
 

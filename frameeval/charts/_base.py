@@ -382,7 +382,7 @@ def summary_layer(
     data coordinates, or with ``pixels`` at pixel positions (see :func:`beside`)."""
     if summary.rows is None:
         return []
-    scale = {"scale": None} if pixels else {}
+    scale: dict[str, Any] = {"scale": None} if pixels else {}
     enc: dict[str, Any] = {
         "x": alt.X(field=X, type="quantitative", **scale),
         "y": alt.Y(field=Y, type="quantitative", **scale),

@@ -634,7 +634,7 @@ def _cd_from_test(
     )
     facets = as_keys(facet) if facet is not None else keys
     require_columns(df.schema, func, facet=facets)
-    k_max = int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())  # type: ignore[arg-type]
+    k_max = int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())
     name = _CD_TEST_TEXT[test] if test is not None else "pairwise tests"
     subtitle = (
         "axis: average rank (1 = best); thick bars join learners not significantly different "
@@ -673,8 +673,8 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     )
     data, panel = b.add_facet(b.combine([df, best]), facets)
     order = df.sort(average_rank).get_column(learner).unique(maintain_order=True).to_list()
-    low = float(df.get_column("__fe_lo").min())  # type: ignore[arg-type]
-    high = float(df.get_column("__fe_hi").max())  # type: ignore[arg-type]
+    low = float(df.get_column("__fe_lo").min())
+    high = float(df.get_column("__fe_hi").max())
     pad = 0.05 * (high - low)
     x_scale = alt.Scale(domain=[low - pad, high + pad], nice=False, zero=False)
     x_axis = theme.axis("Average rank (lower is better)")
@@ -838,7 +838,7 @@ def _cd_demsar(
     x_scale = alt.Scale(
         domain=[1 - span - 0.05 * k_f, k_f + span + 0.05 * k_f], nice=False, zero=False
     )
-    y_min = float(data.get_column(b.Y).min())  # type: ignore[arg-type]
+    y_min = float(data.get_column(b.Y).min())
     y_scale = alt.Scale(domain=[y_min - 0.6, 2.0], nice=False, zero=False)
     x = alt.X(field=b.X, type="quantitative", scale=x_scale, axis=None)
     y = alt.Y(field=b.Y, type="quantitative", scale=y_scale, axis=None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import altair as alt
 import polars as pl
@@ -560,7 +560,8 @@ def _beside_room(summary: b.Summary) -> int | None:
     """Facet spacing that leaves room for summary text drawn beside each panel."""
     if summary.rows is None:
         return None
-    longest = summary.rows.get_column(b.TEXT).str.len_chars().max()
+    # Series.max() is typed as any Python scalar; the max of len_chars() is an int (or None)
+    longest = cast("int | None", summary.rows.get_column(b.TEXT).str.len_chars().max())
     return int(min(320, 20 + 6.5 * (longest or 0)))
 
 

@@ -147,9 +147,10 @@ def forest(
         b.tooltip("upper", "quantitative", ".4f"),
         *b.key_tooltips(extra),
     ]
+    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
     layers = [
         alt.Chart()
-        .mark_rule(strokeWidth=2, **({} if colors else {"color": theme.INK}))
+        .mark_rule(strokeWidth=2, **ink)
         .encode(
             x=alt.X(field="lower", type="quantitative", scale=alt.Scale(zero=False), axis=x_axis),
             x2=alt.X2(field="upper"),
@@ -158,7 +159,7 @@ def forest(
             **colors,
         ),
         alt.Chart()
-        .mark_point(filled=True, size=60, opacity=1, **({} if colors else {"color": theme.INK}))
+        .mark_point(filled=True, size=60, opacity=1, **ink)
         .encode(x=x, y=y, tooltip=tips, **colors),
     ]
     if reference is not None:
@@ -250,7 +251,7 @@ def roc_band(
         b.tooltip("lower", "quantitative", ".3f"),
         b.tooltip("upper", "quantitative", ".3f"),
     ]
-    ink = {} if colors else {"color": theme.INK}
+    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
     layers = [
         alt.Chart()
         .mark_area(opacity=0.25, **ink)

@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import finish
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.compare._common import (
     attach,
@@ -88,6 +88,7 @@ def _t_probs(mean: np.ndarray, scale: np.ndarray, df: np.ndarray, rope: np.ndarr
     return {"p_a_better": upper, "p_rope": inside, "p_b_better": lower}
 
 
+@frame_function
 def bayes_correlated_t(
     data: IntoFrame,
     metric: str,
@@ -101,7 +102,7 @@ def bayes_correlated_t(
     rho: float | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
-) -> Any:
+) -> Frame:
     """Correlated Bayesian t test of two learners on the k-fold (× repeats) scores of one data
     set (Corani & Benavoli 2015), with a region of practical equivalence.
 
@@ -451,6 +452,7 @@ def _signed_rank_pairs(
     return stats_, eager, keys, rope
 
 
+@frame_function
 def bayes_signed_rank(
     data: IntoFrame,
     metric: str,
@@ -465,7 +467,7 @@ def bayes_signed_rank(
     prior: float = 0.5,
     by: Keys = None,
     higher_is_better: bool | None = None,
-) -> Any:
+) -> Frame:
     """Bayesian signed-rank test of two learners over N data sets (Benavoli et al. 2014), with a
     region of practical equivalence.
 
@@ -588,6 +590,7 @@ def bayes_signed_rank(
     return finish(sorted_out(out, keys, _SIGNED_RANK_OUT), eager)
 
 
+@frame_function
 def bayes_signed_rank_samples(
     data: IntoFrame,
     metric: str,
@@ -602,7 +605,7 @@ def bayes_signed_rank_samples(
     prior: float = 0.5,
     by: Keys = None,
     higher_is_better: bool | None = None,
-) -> Any:
+) -> Frame:
     """The posterior samples of :func:`bayes_signed_rank`: one row per sample of each pair,
     the three region probabilities that ``charts.posterior_simplex`` draws in a triangle.
 

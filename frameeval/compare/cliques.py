@@ -3,12 +3,10 @@ pairwise comparison frame (the bars of a critical-difference diagram)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.exceptions import InvalidDtypeError
 
@@ -19,13 +17,14 @@ def _over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
     return expr.over(keys) if keys else expr
 
 
+@frame_function
 def cliques(
     pairwise: IntoFrame,
     ranks: IntoFrame | None = None,
     *,
     learner: str = "learner",
     by: Keys = None,
-) -> Any:
+) -> Frame:
     """The maximal groups of learners whose pairwise comparisons are not rejected, contiguous
     in average-rank order — the thick bars of a critical-difference diagram.
 

@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import finish
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.compare._common import check_outputs, mean_std, open_frame
 from frameeval.compare._pairs import pair_table, sorted_out
 from frameeval.compare.one_learner import ratio
@@ -51,6 +51,7 @@ def magnitude(value: pl.Expr, thresholds: tuple[float, float, float]) -> pl.Expr
     )
 
 
+@frame_function
 def effect_size(
     data: IntoFrame,
     metric: str,
@@ -60,7 +61,7 @@ def effect_size(
     block: str = "block",
     learner: str = "learner",
     by: Keys = None,
-) -> Any:
+) -> Frame:
     """Effect sizes of learner a against learner b over paired blocks (data sets or folds).
 
     A test says whether a difference is real; an effect size says how large it is. For the N

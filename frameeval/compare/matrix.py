@@ -4,12 +4,12 @@ Wilcoxon signed-rank p-value."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import polars as pl
 
 from frameeval._frame import finish
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare._common import check_outputs, open_frame, resolve_direction
 from frameeval.compare._pairs import pair_table, sorted_out
@@ -19,6 +19,7 @@ __all__ = ["comparison_matrix"]
 _OUT = ["a", "b", "mean_difference", "wins", "ties", "losses", "p_value", "p_adjusted"]
 
 
+@frame_function
 def comparison_matrix(
     data: IntoFrame,
     metric: str,
@@ -29,7 +30,7 @@ def comparison_matrix(
     higher_is_better: bool | None = None,
     correction: Literal["holm", "bonferroni"] | None = "holm",
     zero_method: Literal["pratt", "wilcox", "zsplit"] = "pratt",
-) -> Any:
+) -> Frame:
     """The multiple comparison matrix (MCM): every ordered pair of learners over the blocks.
 
     Ismail-Fawaz et al. (2023) replace the critical-difference diagram's ranks — which change

@@ -15,7 +15,7 @@ from scipy import stats
 
 from frameeval._frame import collect, finish
 from frameeval._roles import resolve as resolve_roles
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import Checks, check_labels, check_parameter, label_expr, require_columns
 from frameeval.compare._common import (
     better_expr,
@@ -254,6 +254,7 @@ def pairs_from_partials(
     return _with_learners(counts, keys, schema, learner, a, b)
 
 
+@frame_function
 def contingency_table(
     data: IntoFrame,
     truth: str,
@@ -264,7 +265,7 @@ def contingency_table(
     learner: str | None = None,
     instance: str = "instance",
     by: Keys = None,
-) -> Any:
+) -> Frame:
     """The contingency table of two classifiers on the same test instances (Table 2.4).
 
     Parameters
@@ -350,6 +351,7 @@ def _mcnemar_scipy(e01: np.ndarray, e10: np.ndarray, exact: np.ndarray, alpha: n
     }
 
 
+@frame_function
 def mcnemar(
     data: IntoFrame,
     truth: str,
@@ -362,7 +364,7 @@ def mcnemar(
     by: Keys = None,
     exact: bool = False,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """McNemar's test of two classifiers on the same test set (chapter 2.4.3, eq 2.33).
 
     If learners A and B perform the same, the instances only one of them gets right split

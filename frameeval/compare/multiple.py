@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import finish
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare._common import check_alpha, enforce, group_text, guard, scipy_step
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
@@ -229,6 +229,7 @@ def _adjusted(
 # ---------------------------------------------------------------------------------------------
 # public functions
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def rank_post_hoc(
     data: IntoFrame,
     metric: str,
@@ -241,7 +242,7 @@ def rank_post_hoc(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Post-hoc z tests of every pair of learners (or every learner against a control) after a
     rank omnibus test, with a family-wise correction.
 
@@ -333,6 +334,7 @@ def rank_post_hoc(
     )
 
 
+@frame_function
 def shaffer(
     data: IntoFrame,
     metric: str,
@@ -343,7 +345,7 @@ def shaffer(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """All pairwise comparisons of the learners' average ranks with Shaffer's static
     correction (García & Herrera 2008).
 
@@ -410,6 +412,7 @@ def shaffer(
     )
 
 
+@frame_function
 def bergmann_hommel(
     data: IntoFrame,
     metric: str,
@@ -420,7 +423,7 @@ def bergmann_hommel(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """All pairwise comparisons of the learners' average ranks with Bergmann and Hommel's
     exhaustive correction (García & Herrera 2008), for at most 9 learners.
 

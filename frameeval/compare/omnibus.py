@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import finish
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import require_columns
 from frameeval.compare._common import (
     cells,
@@ -286,6 +286,7 @@ def _quadratic_forms(series: pl.Series, **_: Any) -> pl.Series:
     return out.to_struct("__qf")
 
 
+@frame_function
 def skillings_mack(
     data: IntoFrame,
     metric: str,
@@ -295,7 +296,7 @@ def skillings_mack(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Skillings–Mack test of "all learners perform the same", with missing results allowed.
 
     Friedman's test needs every learner on every block; a failed run leaves a hole. Skillings
@@ -413,6 +414,7 @@ def skillings_mack(
 # ---------------------------------------------------------------------------------------------
 # Friedman aligned ranks
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def friedman_aligned_ranks(
     data: IntoFrame,
     metric: str,
@@ -422,7 +424,7 @@ def friedman_aligned_ranks(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Friedman's aligned-ranks test (Hodges & Lehmann 1962) of "all learners perform the same".
 
     Friedman's test ranks within each block, so it compares learners only inside a block. The
@@ -514,6 +516,7 @@ def friedman_aligned_ranks(
 # ---------------------------------------------------------------------------------------------
 # Quade
 # ---------------------------------------------------------------------------------------------
+@frame_function
 def quade(
     data: IntoFrame,
     metric: str,
@@ -523,7 +526,7 @@ def quade(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Quade's test (1979) of "all learners perform the same": Friedman's ranks, weighted by
     how much the block separates the learners.
 

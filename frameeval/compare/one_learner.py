@@ -9,14 +9,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import polars as pl
 from scipy import stats
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_labels,
@@ -112,6 +110,7 @@ def _binomial_finish(counts: pl.LazyFrame, keys: list[str], eps0: float, alpha: 
     return out.sort(keys, nulls_last=True) if keys else out
 
 
+@frame_function
 def binomial_test(
     data: IntoFrame | None = None,
     *,
@@ -122,7 +121,7 @@ def binomial_test(
     eps0: float,
     by: Keys = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Binomial test of "ε ≤ ε0" for the error rate measured on one test set (chapter 2.4.1).
 
     A learner with generalisation error rate ε misclassifies X ~ Binomial(m, ε) of m independent
@@ -232,6 +231,7 @@ def binomial_test(
         func,
         f"truth= and pred= are required with data=, got truth={truth!r}, pred={pred!r}.",
     )
+    assert truth is not None and pred is not None  # for the type checker: checked just above
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
@@ -241,9 +241,9 @@ def binomial_test(
     check_labels(schema, func, truth=truth, pred=pred)
     check_not_empty_eager(data, eager, lf, func)
     checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])  # type: ignore[arg-type]
-    checks.label(pred, "pred", schema[pred])  # type: ignore[arg-type]
-    wrong = label_expr(truth, schema) != label_expr(pred, schema)  # type: ignore[arg-type]
+    checks.label(truth, "truth", schema[truth])
+    checks.label(pred, "pred", schema[pred])
+    wrong = label_expr(truth, schema) != label_expr(pred, schema)
     aggs = [
         pl.len().cast(pl.Int64).alias("m"),
         wrong.sum().cast(pl.Int64).alias("errors"),
@@ -338,6 +338,7 @@ def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     )
 
 
+@frame_function
 def t_test(
     data: IntoFrame,
     metric: str,
@@ -345,7 +346,7 @@ def t_test(
     eps0: float,
     by: Keys = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Two-sided one-sample t test of "μ = ε0" over k test error rates (eqs 2.28–2.30).
 
     Repeated hold-out or cross-validation gives k test error rates ε̂₁…ε̂_k of one learner; if

@@ -18,7 +18,7 @@ from scipy import stats
 
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._roles import resolve as resolve_roles
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_numeric, check_parameter, require_columns
 from frameeval.compare._common import (
     better_expr,
@@ -53,7 +53,7 @@ _PAIRS_OUT = [
 
 
 def _check_k(k: Any, func: str) -> int:
-    ok = isinstance(k, int | np.integer) and not isinstance(k, bool) and k >= 2
+    ok = isinstance(k, int | np.integer) and not isinstance(k, bool) and bool(k >= 2)
     check_parameter(ok, func, f"k must be an integer >= 2 (the number of learners), got {k!r}.")
     return int(k)
 
@@ -233,6 +233,7 @@ def _post_hoc(
     return finish(out.sort([*keys, "a", "b"], nulls_last=True), eager)
 
 
+@frame_function
 def nemenyi(
     data: IntoFrame,
     metric: str,
@@ -242,7 +243,7 @@ def nemenyi(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Nemenyi post-hoc test: every pair of learners by average rank (eq 2.36, figure 2.8).
 
     Two learners perform significantly differently when their average ranks differ by more
@@ -305,6 +306,7 @@ def nemenyi(
     )
 
 
+@frame_function
 def bonferroni_dunn(
     data: IntoFrame,
     metric: str,
@@ -315,7 +317,7 @@ def bonferroni_dunn(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Bonferroni–Dunn post-hoc test: every learner against a control (Demšar 2006, §3.2.2).
 
     When a new learner is compared with several existing ones, only the k − 1 comparisons with
@@ -383,7 +385,8 @@ def bonferroni_dunn(
     )
 
 
-def holm(data: IntoFrame, p_value: str = "p_value", *, by: Keys = None, alpha: float = 0.05) -> Any:
+@frame_function
+def holm(data: IntoFrame, p_value: str = "p_value", *, by: Keys = None, alpha: float = 0.05) -> Frame:
     """Holm's step-down correction of a family of p-values.
 
     Within each family (``by`` group) the m p-values are sorted, p₍₁₎ ≤ … ≤ p₍ₘ₎; the

@@ -9,7 +9,6 @@ block; tied values share the mean of the ranks they span.
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 import numpy as np
 import polars as pl
@@ -17,7 +16,7 @@ from scipy import stats
 
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.compare._common import (
     cells,
     check_alpha,
@@ -103,6 +102,7 @@ def check_design(summary: pl.LazyFrame, func: str, keys: list[str], block: str) 
     )
 
 
+@frame_function
 def rank_table(
     data: IntoFrame,
     metric: str,
@@ -111,7 +111,7 @@ def rank_table(
     learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
-) -> Any:
+) -> Frame:
     """The rank of every learner on every block (data set), as in Table 2.5.
 
     Parameters
@@ -164,6 +164,7 @@ def rank_table(
     return finish(out.sort([*keys, block, learner], nulls_last=True), eager)
 
 
+@frame_function
 def average_ranks(
     data: IntoFrame,
     metric: str,
@@ -172,7 +173,7 @@ def average_ranks(
     learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
-) -> Any:
+) -> Frame:
     """Average rank of every learner over the blocks (the last row of Table 2.5).
 
     Parameters
@@ -238,6 +239,7 @@ def _friedman_scipy(
     }
 
 
+@frame_function
 def friedman(
     data: IntoFrame,
     metric: str,
@@ -247,7 +249,7 @@ def friedman(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Friedman test of "all learners perform the same" over N blocks (eqs 2.34–2.35).
 
     With rᵢ the average rank of learner i over N blocks and k learners, under the hypothesis the

@@ -15,7 +15,7 @@ from scipy import stats
 
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.compare._common import (
     better_expr,
@@ -94,6 +94,7 @@ def _mean_better(hib: bool) -> pl.Expr:
     return better_expr(sign > 0, sign < 0)
 
 
+@frame_function
 def paired_t_test(
     data: IntoFrame,
     metric: str,
@@ -106,7 +107,7 @@ def paired_t_test(
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
     pair: str | None = None,
-) -> Any:
+) -> Frame:
     """Paired t test of two learners over k paired metric values, e.g. k-fold CV (chapter 2.4.2).
 
     Learners A and B evaluated on the same k splits give k differences Δᵢ = εᵢᴬ − εᵢᴮ; under
@@ -206,6 +207,7 @@ def paired_t_test(
     return finish(_sorted(out.select(*keys, *_PAIRED_OUT), keys), eager)
 
 
+@frame_function
 def cv5x2_t_test(
     data: IntoFrame,
     metric: str,
@@ -219,7 +221,7 @@ def cv5x2_t_test(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """5×2 cross-validated paired t test (chapter 2.4.2; Dietterich 1998).
 
     Five repeats of 2-fold cross-validation, each on a new random split; in repeat i the two
@@ -407,6 +409,7 @@ def _wilcoxon_scipy(count, r_plus, mn, se, use_exact, correction, alpha) -> dict
     }
 
 
+@frame_function
 def wilcoxon(
     data: IntoFrame,
     metric: str,
@@ -422,7 +425,7 @@ def wilcoxon(
     correction: bool = False,
     adjust: Literal["holm"] | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Wilcoxon signed-rank test of two learners over N data sets (Demšar 2006, §3.1.3).
 
     The differences dᵢ = aᵢ − bᵢ on the N blocks (data sets) are ranked by |dᵢ| (ties get the

@@ -148,7 +148,7 @@ class Measure:
     @property
     def columns(self) -> tuple[str, str]:
         """Roles of the builder's two positional columns."""
-        return COLUMNS[self.kind]  # type: ignore[return-value]
+        return COLUMNS[self.kind]
 
     @property
     def statistics(self) -> str:

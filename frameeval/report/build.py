@@ -31,7 +31,7 @@ from frameeval._frame import to_lazy, translate
 from frameeval.curves import SCORE_PARTS, score_counts
 from frameeval.report.answer import Answer, answer
 from frameeval.report.page import Page
-from frameeval.report.roles import Roles
+from frameeval.report.roles import ReportRoles, Roles
 
 Progress = Callable[[str], None]
 
@@ -99,7 +99,7 @@ class Counts:
 
 def count_tables(
     lf: pl.LazyFrame,
-    roles: Roles,
+    roles: ReportRoles,
     say: Progress = lambda m: None,
     score_decimals: int | None = None,
 ) -> Counts:
@@ -132,7 +132,7 @@ def count_tables(
         scored = [d for d in binary if d in set(complete)]
     counts = Counts(labels, summary, splits, binary, scored)
     say(STEPS[1])
-    if scored:
+    if scored and roles.score:  # scored data sets exist only with a score column
         keys = [dataset, learner, truth]
         value = pl.col(roles.score)
         if score_decimals is not None:
@@ -154,7 +154,7 @@ def count_tables(
 CELLS_PER_PIECE = 2_500_000
 
 
-def _score_parts(counts: Counts, roles: Roles) -> int:
+def _score_parts(counts: Counts, roles: ReportRoles) -> int:
     """How many pieces the score count table is built in: one while it is small (every piece
     re-reads the input), up to :data:`SCORE_PARTS` for many distinct scores. The number of cells
     is estimated from the approximate distinct scores per data set (HyperLogLog, from the first
@@ -199,6 +199,7 @@ def build_report(
     if roles.learner is None:
         lf = lf.with_columns(pl.lit("model").alias("learner"))
         roles.learner = "learner"
+    roles = ReportRoles(**vars(roles))
     counts = count_tables(lf, roles, say, score_decimals)
     page = Page(title=title)
     notes: list[str] = []
@@ -233,8 +234,8 @@ def build_report(
 
 
 # ---------------------------------------------------------------------------------------------
-def _keys(roles: Roles) -> list[str]:
-    return [roles.dataset, roles.learner]  # type: ignore[list-item]
+def _keys(roles: ReportRoles) -> list[str]:
+    return [roles.dataset, roles.learner]
 
 
 def _names(values: list[Any], limit: int = 6) -> str:
@@ -246,7 +247,7 @@ def _positive(pos_label: Any) -> dict[str, Any]:
     return {"pos_label": pos_label} if pos_label is not None else {}
 
 
-def _comparison_tables(counts: Counts, roles: Roles, pos_label: Any) -> dict[str, pl.DataFrame]:
+def _comparison_tables(counts: Counts, roles: ReportRoles, pos_label: Any) -> dict[str, pl.DataFrame]:
     """Per-split accuracy, per-data-set accuracy and (binary data sets with scores) ranking."""
     out: dict[str, pl.DataFrame] = {}
     keys = _keys(roles)
@@ -254,26 +255,28 @@ def _comparison_tables(counts: Counts, roles: Roles, pos_label: Any) -> dict[str
         per_split = (
             counts.labels.group_by(*keys, *counts.splits)
             .agg(
-                fe.accuracy(roles.truth, roles.pred, weight=N)  # type: ignore[arg-type]
+                fe.accuracy(roles.truth, roles.pred, weight=N)
             )
             .sort(*keys, *counts.splits)
         )
         out["per_split"] = per_split
         out["accuracy"] = per_split.group_by(keys).agg(pl.col("accuracy").mean()).sort(keys)
-    if counts.scores is not None:
+    if counts.scores is not None and roles.score is not None:
         out["ranking"] = fe.ranking_report(
             counts.scores,
             truth=roles.truth,
             score=roles.score,
-            by=keys,  # type: ignore[arg-type]
+            by=keys,
             weight=N,
             **_positive(pos_label),
         )
     return out
 
 
-def _answers(tables: dict[str, pl.DataFrame], roles: Roles, alpha: float) -> list[Answer]:
-    kw = dict(block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha)
+def _answers(tables: dict[str, pl.DataFrame], roles: ReportRoles, alpha: float) -> list[Answer]:
+    kw: dict[str, Any] = dict(
+        block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha
+    )
     found = []
     split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
     if "accuracy" in tables:
@@ -281,7 +284,7 @@ def _answers(tables: dict[str, pl.DataFrame], roles: Roles, alpha: float) -> lis
             answer(
                 tables["accuracy"],
                 "accuracy",
-                description=split,  # type: ignore[arg-type]
+                description=split,
                 **kw,
             )
         )
@@ -292,7 +295,7 @@ def _answers(tables: dict[str, pl.DataFrame], roles: Roles, alpha: float) -> lis
             answer(
                 auc,
                 "roc_auc",
-                description="pooled over the folds; binary data "  # type: ignore[arg-type]
+                description="pooled over the folds; binary data "
                 "sets with scores",
                 **kw,
             )
@@ -300,7 +303,7 @@ def _answers(tables: dict[str, pl.DataFrame], roles: Roles, alpha: float) -> lis
     return found
 
 
-def _answer_section(page: Page, answers: list[Answer], roles: Roles) -> None:
+def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles) -> None:
     page.heading("The answer")
     if not answers:
         page.text(
@@ -370,11 +373,12 @@ def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
     page.table(table.select(dataset, *first, *rest).sort(dataset))
 
 
-def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
+def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) -> None:
     page.heading("Performance measures", REFERENCES["measures"])
     keys = _keys(roles)
     truth, pred, labels = roles.truth, roles.pred, counts.labels
-    report = fe.classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)  # type: ignore[arg-type]
+    assert pred is not None  # _measures() runs when there is a pred column
+    report = fe.classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)
     wide = (
         report.filter(pl.col("average") != "none")
         .select(*keys, "average", "f1", "precision", "recall")
@@ -382,7 +386,7 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
     )
     accuracy = labels.group_by(keys).agg(
         fe.accuracy(truth, pred, weight=N),
-        fe.error_rate(truth, pred, weight=N),  # type: ignore[arg-type]
+        fe.error_rate(truth, pred, weight=N),
     )
     table = (
         accuracy.join(wide, on=keys)
@@ -419,7 +423,7 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
             truth=truth,
             pred=pred,
             across=counts.splits,
-            by=keys,  # type: ignore[arg-type]
+            by=keys,
             pos_label=pos_label,
             weight=N,
         )
@@ -436,7 +440,7 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
             "the macro / micro averages over classes above.",
             css="skip",
         )
-    matrix = fe.confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)  # type: ignore[arg-type]
+    matrix = fe.confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)
     datasets = sorted(labels[roles.dataset].unique().to_list())
     folded = len(datasets) > MAX_FACETS
     if folded:
@@ -456,7 +460,7 @@ def _measures(page: Page, counts: Counts, roles: Roles, pos_label: Any) -> None:
 def _curves(
     page: Page,
     counts: Counts,
-    roles: Roles,
+    roles: ReportRoles,
     pos_label: Any,
     cost01: float,
     cost10: float,
@@ -504,7 +508,7 @@ def _curves(
                 roles.pred,
                 cost01=cost01,
                 cost10=cost10,
-                weight=N,  # type: ignore[arg-type]
+                weight=N,
                 **({"pos_label": pos_label} if pos_label is not None else {}),
             )
         )
@@ -560,7 +564,7 @@ def _compare(
     page: Page,
     lf: pl.LazyFrame,
     counts: Counts,
-    roles: Roles,
+    roles: ReportRoles,
     alpha: float,
     tables: dict[str, pl.DataFrame],
     answers: list[Answer],
@@ -602,7 +606,9 @@ def _compare(
             )
         )
     if n_datasets >= 2 and not two:
-        kw = dict(block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha)
+        kw: dict[str, Any] = dict(
+            block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha
+        )
         page.table(
             fe.friedman(per_dataset, "accuracy", **kw),
             caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
@@ -704,6 +710,7 @@ def _compare(
     if not roles.instance:
         page.text("McNemar's test pairs single predictions: no instance column.", css="skip")
         return
+    assert roles.pred is not None  # _compare() runs when there is a pred column
     a, b = sorted(counts.labels[roles.learner].unique().to_list())
     (mc,) = _collect(
         fe.mcnemar(
@@ -712,7 +719,7 @@ def _compare(
             pred=roles.pred,
             a=a,
             b=b,
-            learner=roles.learner,  # type: ignore[arg-type]
+            learner=roles.learner,
             instance=roles.instance,
             by=[roles.dataset, *([roles.repeat] if roles.repeat else [])],
             alpha=alpha,

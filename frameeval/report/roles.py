@@ -56,6 +56,17 @@ class Roles:
         return ", ".join(parts)
 
 
+@dataclass
+class ReportRoles(Roles):
+    """Roles as the report builds with them: the truth, data set and learner columns are always
+    named (``resolve_roles`` requires the truth; ``build_report`` adds a constant data set and
+    learner column when the results have none)."""
+
+    truth: str = ""
+    learner: str = "learner"
+    dataset: str = "dataset"
+
+
 def read_results(path: str) -> pl.LazyFrame:
     """Scan Parquet (a file or a glob of files) or CSV lazily."""
     matches = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else [path]
@@ -150,6 +161,7 @@ def check_roles(
             f"{where}: {spell('pred')} column {roles.pred!r} must hold labels like "
             f"{spell('truth')} column {roles.truth!r} ({truth}), got {schema[roles.pred]}."
         )
+    assert roles.truth is not None  # resolve_roles() requires a truth column
     column = pl.col(roles.truth)
     per_set = data.group_by(roles.dataset or pl.lit(0)).agg(column.drop_nulls().n_unique())
     binary = per_set.filter(column == 2).select(pl.len()).collect().item() > 0

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import typing
 from dataclasses import dataclass
 
 import polars as pl
