@@ -102,17 +102,33 @@ def report(task: str, rows: dict[str, Measure | float]) -> None:
     print(f"  {'× frameeval':>11}  {'time':>9}  {'peak mem':>11}  what")
     for name, m in measures.items():
         note = f"  ({m.note})" if m.note else ""
-        print(f"  {m.seconds / base:10.2f}x  {m.seconds:7.3f} s  {_mib(m.peak_bytes)}  {name}{note}")
+        print(
+            f"  {m.seconds / base:10.2f}x  {m.seconds:7.3f} s  {_mib(m.peak_bytes)}  {name}{note}"
+        )
 
 
 def _memory_pass(scale: str, task: str, sklearn_groups: int | None) -> dict[str, dict[str, int]]:
     """Run one task in a child process with the returning allocator; peak bytes per row."""
-    command = [sys.executable, "-m", "benchmarks", "--scale", scale, "--only", task,
-               "--memory-pass"]
+    command = [
+        sys.executable,
+        "-m",
+        "benchmarks",
+        "--scale",
+        scale,
+        "--only",
+        task,
+        "--memory-pass",
+    ]
     if sklearn_groups is not None:
         command += ["--sklearn-groups", str(sklearn_groups)]
-    done = subprocess.run(command, env=os.environ | _RETURN_AT_ONCE, capture_output=True,
-                          text=True, check=False, cwd=Path(__file__).resolve().parent.parent)
+    done = subprocess.run(
+        command,
+        env=os.environ | _RETURN_AT_ONCE,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
         print(f"  (memory pass of {task} failed: {done.stderr.strip().splitlines()[-1:]})")
@@ -124,8 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", choices=list(SCALES), default="small")
     parser.add_argument("--only", nargs="*", default=None)
-    parser.add_argument("--sklearn-groups", type=int, default=None,
-                        help="time the scikit-learn loop on this many groups and extrapolate")
+    parser.add_argument(
+        "--sklearn-groups",
+        type=int,
+        default=None,
+        help="time the scikit-learn loop on this many groups and extrapolate",
+    )
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
     parser.add_argument("--memory-pass", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -145,8 +165,11 @@ def main(argv: list[str] | None = None) -> int:
             return Measure(1.0, peak_memory(fn))
 
         def collect(task: str, rows: dict[str, Measure | float]) -> None:
-            peaks[task] = {k: v.peak_bytes for k, v in rows.items()
-                           if isinstance(v, Measure) and v.peak_bytes is not None}
+            peaks[task] = {
+                k: v.peak_bytes
+                for k, v in rows.items()
+                if isinstance(v, Measure) and v.peak_bytes is not None
+            }
 
         for name in chosen:
             tasks.TASKS[name](n_rows, n_groups, collect, once, args.sklearn_groups)
@@ -154,13 +177,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     print(f"# frameeval benchmarks — scale {args.scale}: {n_rows:,} rows, {n_groups:,} groups")
-    print(f"# {platform.platform()}, python {platform.python_version()}, polars {pl.__version__}, "
-          f"threads {pl.thread_pool_size()}")
+    print(
+        f"# {platform.platform()}, python {platform.python_version()}, polars {pl.__version__}, "
+        f"threads {pl.thread_pool_size()}"
+    )
     for name in chosen:
         found = {} if args.no_memory else _memory_pass(args.scale, name, args.sklearn_groups)
 
-        def with_peaks(task: str, rows: dict[str, Measure | float],
-                       found: dict[str, dict[str, int]] = found) -> None:
+        def with_peaks(
+            task: str, rows: dict[str, Measure | float], found: dict[str, dict[str, int]] = found
+        ) -> None:
             merged = {}
             for row, m in rows.items():
                 m = m if isinstance(m, Measure) else Measure(m)

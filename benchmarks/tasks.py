@@ -22,8 +22,13 @@ Report = Callable[[str, dict[str, Any]], None]
 Timed = Callable[..., Any]  # returns a benchmarks.run.Measure
 
 
-def _sklearn_loops(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray, np.ndarray], Any],
-                   timed: Timed, n_groups: int | None, what: str) -> dict[str, Any]:
+def _sklearn_loops(
+    df: pl.DataFrame,
+    measure: Callable[[np.ndarray, np.ndarray, np.ndarray], Any],
+    timed: Timed,
+    n_groups: int | None,
+    what: str,
+) -> dict[str, Any]:
     """The per-group scikit-learn loop, timed two ways (both rows are reported):
 
     * **as users write it**: iterate ``df.group_by(keys)`` and call scikit-learn on each group's
@@ -49,8 +54,10 @@ def _sklearn_loops(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray, 
             for _key, group in sub.group_by(KEYS):  # loop-ok: this *is* the baseline
                 measure(*(group[c].to_numpy() for c in columns))
 
-    arrays = [tuple(p[c].to_numpy() for c in columns)
-              for p in sub.partition_by(KEYS, maintain_order=False)]
+    arrays = [
+        tuple(p[c].to_numpy() for c in columns)
+        for p in sub.partition_by(KEYS, maintain_order=False)
+    ]
 
     def calls_only() -> None:
         with warnings.catch_warnings():
@@ -60,8 +67,10 @@ def _sklearn_loops(df: pl.DataFrame, measure: Callable[[np.ndarray, np.ndarray, 
 
     extrapolated = f"{sub.select(KEYS).n_unique()} groups timed, scaled" if n_groups else ""
     rows = {}
-    for label, fn in ((f"scikit-learn loop, as users write it: {what}", from_frame),
-                      ("  the same, scikit-learn calls only (pre-split arrays)", calls_only)):
+    for label, fn in (
+        (f"scikit-learn loop, as users write it: {what}", from_frame),
+        ("  the same, scikit-learn calls only (pre-split arrays)", calls_only),
+    ):
         m = timed(fn, repeat=1)
         rows[label] = Measure(m.seconds * share, m.peak_bytes, extrapolated)
     return rows
@@ -91,7 +100,8 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
 
         def polars_ds() -> pl.DataFrame:
             return df.group_by(KEYS).agg(
-                pds.query_confusion_matrix("y_true", "y_pred", all_metrics=True))
+                pds.query_confusion_matrix("y_true", "y_pred", all_metrics=True)
+            )
 
         with _native_stderr_silenced():  # a Rust panic prints ~20 lines there before raising
             polars_ds()  # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
@@ -108,8 +118,12 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
 
         rows["polarbearings accuracy, precision, recall, f1_score"] = timed(
             lambda: df.group_by(KEYS).agg(
-                pb.accuracy("y_true", "y_pred").alias("a"), pb.precision("y_true", "y_pred"),
-                pb.recall("y_true", "y_pred"), pb.f1_score("y_true", "y_pred")))
+                pb.accuracy("y_true", "y_pred").alias("a"),
+                pb.precision("y_true", "y_pred"),
+                pb.recall("y_true", "y_pred"),
+                pb.f1_score("y_true", "y_pred"),
+            )
+        )
     except ImportError:
         pass
     return rows
@@ -120,45 +134,75 @@ def _floors(df: pl.DataFrame, *labels: str) -> dict[str, Callable[[], Any]]:
     engine) and ``LazyFrame.collect()`` (Polars 2's default, the streaming engine)."""
     floors: dict[str, Callable[[], Any]] = {
         "polars floor: group_by(keys).len, eager": lambda: df.group_by(KEYS).agg(pl.len()),
-        "polars floor: group_by(keys).len, lazy (streaming)":
-            lambda: df.lazy().group_by(KEYS).agg(pl.len()).collect(),
+        "polars floor: group_by(keys).len, lazy (streaming)": lambda: (
+            df.lazy().group_by(KEYS).agg(pl.len()).collect()
+        ),
     }
     if labels:
-        floors["polars floor: group_by(keys + labels).len, eager"] = (
-            lambda: df.group_by(*KEYS, *labels).agg(pl.len()))
-        floors["polars floor: group_by(keys + labels).len, lazy (streaming)"] = (
-            lambda: df.lazy().group_by(*KEYS, *labels).agg(pl.len()).collect())
+        floors["polars floor: group_by(keys + labels).len, eager"] = lambda: df.group_by(
+            *KEYS, *labels
+        ).agg(pl.len())
+        floors["polars floor: group_by(keys + labels).len, lazy (streaming)"] = lambda: (
+            df.lazy().group_by(*KEYS, *labels).agg(pl.len()).collect()
+        )
     return floors
 
 
-def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                  sk_groups: int | None, n_classes: int = 2) -> None:
+def label_metrics(
+    n_rows: int,
+    n_groups: int,
+    report: Report,
+    timed: Timed,
+    sk_groups: int | None,
+    n_classes: int = 2,
+) -> None:
     from sklearn import metrics as skm
 
     df = result_frame(n_rows, n_groups, n_classes=n_classes)
-    rows = {"frameeval": timed(
-        lambda: fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS))}
+    rows = {
+        "frameeval": timed(
+            lambda: fe.classification_report(df, truth="y_true", pred="y_pred", by=KEYS)
+        )
+    }
     if n_classes == 2:
-        four = [fe.accuracy("y_true", "y_pred"), fe.precision("y_true", "y_pred"),
-                fe.recall("y_true", "y_pred"), fe.f1("y_true", "y_pred")]
+        four = [
+            fe.accuracy("y_true", "y_pred"),
+            fe.precision("y_true", "y_pred"),
+            fe.recall("y_true", "y_pred"),
+            fe.f1("y_true", "y_pred"),
+        ]
         rows["frameeval: 4 expressions, lazy group_by().agg().collect()"] = timed(
-            lambda: df.lazy().group_by(KEYS).agg(four).collect())
+            lambda: df.lazy().group_by(KEYS).agg(four).collect()
+        )
         rows["frameeval: 4 expressions, eager df.group_by().agg()"] = timed(
-            lambda: df.group_by(KEYS).agg(four))
+            lambda: df.group_by(KEYS).agg(four)
+        )
         names = ["precision", "recall", "f1", "accuracy"]
         rows["frameeval: fe.measures(P, R, F1, accuracy), lazy"] = timed(
-            lambda: fe.measures(df.lazy(), truth="y_true", pred="y_pred", by=KEYS,
-                                measures=names).collect())
+            lambda: fe.measures(
+                df.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=names
+            ).collect()
+        )
         rows["polars floor: lazy group_by(keys).agg(len, label columns)"] = timed(
-            lambda: df.lazy().group_by(KEYS).agg(
-                pl.len(), pl.col("y_true").sum(), pl.col("y_pred").sum()).collect())
+            lambda: (
+                df.lazy()
+                .group_by(KEYS)
+                .agg(pl.len(), pl.col("y_true").sum(), pl.col("y_pred").sum())
+                .collect()
+            )
+        )
 
         def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
-            return (skm.accuracy_score(y, p), skm.precision_score(y, p),
-                    skm.recall_score(y, p), skm.f1_score(y, p))
+            return (
+                skm.accuracy_score(y, p),
+                skm.precision_score(y, p),
+                skm.recall_score(y, p),
+                skm.f1_score(y, p),
+            )
 
         what = "accuracy, precision, recall, f1 per group"
     else:
+
         def sk(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> Any:
             # the same table as frameeval's report: per class P/R/F1/support + the averages
             return skm.classification_report(y, p, output_dict=True, zero_division=np.nan)
@@ -169,95 +213,119 @@ def label_metrics(n_rows: int, n_groups: int, report: Report, timed: Timed,
         rows |= _binary_label_alternatives(df, timed)
     rows |= _sklearn_loops(df, sk, timed, sk_groups, what)
     if n_classes != 2:
-        rows |= {f"{k} [per-class P/R/F only]": v for k, v in _sklearn_loops(
-            df, lambda y, p, s: skm.precision_recall_fscore_support(y, p, zero_division=np.nan),
-            timed, sk_groups, "precision_recall_fscore_support").items()}
+        rows |= {
+            f"{k} [per-class P/R/F only]": v
+            for k, v in _sklearn_loops(
+                df,
+                lambda y, p, s: skm.precision_recall_fscore_support(y, p, zero_division=np.nan),
+                timed,
+                sk_groups,
+                "precision_recall_fscore_support",
+            ).items()
+        }
     report(f"grouped label metrics ({n_classes} classes): classification_report", rows)
 
 
-def label_metrics_10(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                     sk_groups: int | None) -> None:
+def label_metrics_10(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     label_metrics(n_rows, n_groups, report, timed, sk_groups, n_classes=10)
 
 
-def confusion(n_rows: int, n_groups: int, report: Report, timed: Timed,
-              sk_groups: int | None) -> None:
+def confusion(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     from sklearn import metrics as skm
 
     df = result_frame(n_rows, n_groups, n_classes=10)
     rows = {
         "frameeval": timed(lambda: fe.confusion_matrix(df, truth="y_true", pred="y_pred", by=KEYS)),
     }
-    rows |= {name: timed(fn) for name, fn in _floors(df, "y_true", "y_pred").items()
-             if "labels" in name}
-    rows |= _sklearn_loops(df, lambda y, p, s: skm.confusion_matrix(y, p), timed, sk_groups,
-                           "confusion_matrix")
+    rows |= {
+        name: timed(fn) for name, fn in _floors(df, "y_true", "y_pred").items() if "labels" in name
+    }
+    rows |= _sklearn_loops(
+        df, lambda y, p, s: skm.confusion_matrix(y, p), timed, sk_groups, "confusion_matrix"
+    )
     report("grouped confusion matrices, 10 classes", rows)
 
 
-def auc(n_rows: int, n_groups: int, report: Report, timed: Timed,
-        sk_groups: int | None) -> None:
+def auc(n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None) -> None:
     from sklearn import metrics as skm
 
     df = result_frame(n_rows, n_groups)
     rows = {
         "frameeval": timed(lambda: df.group_by(KEYS).agg(fe.roc_auc("y_true", "score"))),
         "frameeval: the expression, lazy group_by().agg().collect()": timed(
-            lambda: df.lazy().group_by(KEYS).agg(fe.roc_auc("y_true", "score")).collect()),
+            lambda: df.lazy().group_by(KEYS).agg(fe.roc_auc("y_true", "score")).collect()
+        ),
         "frameeval ranking_report (count table)": timed(
-            lambda: fe.ranking_report(df, truth="y_true", score="score", by=KEYS)),
+            lambda: fe.ranking_report(df, truth="y_true", score="score", by=KEYS)
+        ),
         "polars: bare rank-sum, group_by(keys).agg(score.rank().sum())": timed(
-            lambda: df.group_by(KEYS).agg(pl.col("score").rank().sum())),
+            lambda: df.group_by(KEYS).agg(pl.col("score").rank().sum())
+        ),
     }
     rows |= {name: timed(fn) for name, fn in _floors(df).items()}
     try:
         import polars_ds as pds
 
         rows["polars-ds query_roc_auc"] = timed(
-            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score")))
+            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score"))
+        )
     except ImportError:
         pass
     try:
         import polarbearings as pb
 
         rows["polarbearings roc_auc"] = timed(
-            lambda: df.group_by(KEYS).agg(pb.roc_auc("y_true", "score")))
+            lambda: df.group_by(KEYS).agg(pb.roc_auc("y_true", "score"))
+        )
     except ImportError:
         pass
-    rows |= _sklearn_loops(df, lambda y, p, s: skm.roc_auc_score(y, s), timed, sk_groups,
-                           "roc_auc_score")
+    rows |= _sklearn_loops(
+        df, lambda y, p, s: skm.roc_auc_score(y, s), timed, sk_groups, "roc_auc_score"
+    )
     report(f"grouped exact AUC, {n_groups} groups", rows)
 
 
-def auc_large_groups(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                     sk_groups: int | None) -> None:
+def auc_large_groups(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     auc(n_rows, 10, report, timed, None)
 
 
-def roc(n_rows: int, n_groups: int, report: Report, timed: Timed,
-        sk_groups: int | None) -> None:
+def roc(n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None) -> None:
     from sklearn import metrics as skm
 
     df = result_frame(n_rows, n_groups)
     rows = {
         "frameeval": timed(lambda: fe.roc_curve(df, truth="y_true", score="score", by=KEYS)),
         "polars floor: group_by(keys, score).len": timed(
-            lambda: df.group_by(*KEYS, "score").agg(pl.len())),
+            lambda: df.group_by(*KEYS, "score").agg(pl.len())
+        ),
     }
     try:
         import polarbearings as pb
 
         rows["polarbearings roc_curve (every distinct score)"] = timed(
-            lambda: pb.roc_curve(df, "y_true", "score", by=KEYS).collect())
+            lambda: pb.roc_curve(df, "y_true", "score", by=KEYS).collect()
+        )
     except ImportError:
         pass
-    rows |= _sklearn_loops(df, lambda y, p, s: skm.roc_curve(y, s, drop_intermediate=False),
-                           timed, sk_groups, "roc_curve(drop_intermediate=False)")
+    rows |= _sklearn_loops(
+        df,
+        lambda y, p, s: skm.roc_curve(y, s, drop_intermediate=False),
+        timed,
+        sk_groups,
+        "roc_curve(drop_intermediate=False)",
+    )
     report(f"grouped ROC curves, {n_groups} groups", rows)
 
 
-def fold_assignment(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                    sk_groups: int | None) -> None:
+def fold_assignment(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     """Stratified 10-fold × 10 repeats: frameeval's lazy seeded assignment vs scikit-learn's
     RepeatedStratifiedKFold index generation (all 100 train/test index pairs)."""
     from sklearn.model_selection import RepeatedStratifiedKFold
@@ -265,8 +333,10 @@ def fold_assignment(n_rows: int, n_groups: int, report: Report, timed: Timed,
     df = result_frame(n_rows, n_groups, n_classes=3).select("y_true").with_row_index("id")
     y = df["y_true"].to_numpy()
     rows = {
-        "frameeval": timed(lambda: fe.split.kfold(df, k=10, repeats=10, stratify="y_true",
-                                                  instance="id", seed=0), repeat=1),
+        "frameeval": timed(
+            lambda: fe.split.kfold(df, k=10, repeats=10, stratify="y_true", instance="id", seed=0),
+            repeat=1,
+        ),
     }
 
     def sklearn_indices() -> None:
@@ -278,8 +348,9 @@ def fold_assignment(n_rows: int, n_groups: int, report: Report, timed: Timed,
     report(f"stratified 10-fold x 10 repeats, {n_rows:,} rows", rows)
 
 
-def friedman_nemenyi(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                     sk_groups: int | None) -> None:
+def friedman_nemenyi(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     """Friedman + Nemenyi on a learners × data sets accuracy table (long form), against scipy's
     friedmanchisquare + scikit-posthocs' posthoc_nemenyi_friedman on the wide matrix: 1,000
     learners × 100 data sets at every scale (5 × 10 below 1M rows, for the smoke test)."""
@@ -287,11 +358,13 @@ def friedman_nemenyi(n_rows: int, n_groups: int, report: Report, timed: Timed,
     rng = np.random.default_rng(0)
     skill = rng.normal(0, 0.02, learners)
     acc = np.clip(0.8 + skill[None, :] + rng.normal(0, 0.03, (blocks, learners)), 0, 1)
-    table = pl.DataFrame({
-        "block": np.repeat(np.arange(blocks), learners),
-        "learner": np.tile(np.arange(learners), blocks),
-        "accuracy": acc.ravel(),
-    })
+    table = pl.DataFrame(
+        {
+            "block": np.repeat(np.arange(blocks), learners),
+            "learner": np.tile(np.arange(learners), blocks),
+            "accuracy": acc.ravel(),
+        }
+    )
 
     def ours() -> None:
         fe.friedman(table, "accuracy", block="block", learner="learner", higher_is_better=True)
@@ -339,14 +412,17 @@ def _same_results(got: list[pl.DataFrame], expected: list[pl.DataFrame]) -> str:
 
     for a, b in zip(got, expected, strict=True):
         assert_frame_equal(a, b, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
-    for a, b in ((got[0], expected[0]), (got[2].select(*KEYS, "roc_auc"),
-                                         expected[2].select(*KEYS, "roc_auc"))):
+    for a, b in (
+        (got[0], expected[0]),
+        (got[2].select(*KEYS, "roc_auc"), expected[2].select(*KEYS, "roc_auc")),
+    ):
         assert a.equals(b), "counts or AUC differ"
     return "results equal the in-memory run (counts, AUC exactly)"
 
 
-def streaming(n_rows: int, n_groups: int, report: Report, timed: Timed,
-              sk_groups: int | None) -> None:
+def streaming(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     """Out-of-core: the same three results from ``pl.scan_parquet`` of 8 files with the streaming
     engine, next to reading the files into memory first, and the floor of a bare streamed
     ``group_by`` on the same scan (low- and high-cardinality keys)."""
@@ -370,16 +446,20 @@ def streaming(n_rows: int, n_groups: int, report: Report, timed: Timed,
         eager = in_memory()
         m = timed(in_memory)
         rows["frameeval after reading all rows into memory"] = Measure(
-            m.seconds, m.peak_bytes, _same_results(streamed, eager))
+            m.seconds, m.peak_bytes, _same_results(streamed, eager)
+        )
         rows["polars floor: streamed group_by(keys).len"] = timed(
-            lambda: scan.group_by(KEYS).agg(pl.len()).collect(engine="streaming"))
+            lambda: scan.group_by(KEYS).agg(pl.len()).collect(engine="streaming")
+        )
         rows["polars floor: streamed group_by(keys, score).len"] = timed(
-            lambda: scan.group_by(*KEYS, "score").agg(pl.len()).collect(engine="streaming"))
+            lambda: scan.group_by(*KEYS, "score").agg(pl.len()).collect(engine="streaming")
+        )
     report(f"streaming from Parquet: confusion + report + exact AUC, {n_rows:,} rows", rows)
 
 
-def dask_run(n_rows: int, n_groups: int, report: Report, timed: Timed,
-             sk_groups: int | None) -> None:
+def dask_run(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     """Many machines, simulated: ``frameeval.dask`` on a 2-worker ``distributed.LocalCluster``
     (processes) reading the same 8 Parquet files, next to the single-machine streaming run; the
     results must be identical. Peak memory of the Dask row is the largest worker's (its whole
@@ -397,23 +477,33 @@ def dask_run(n_rows: int, n_groups: int, report: Report, timed: Timed,
     with tempfile.TemporaryDirectory(prefix="frameeval-bench-") as tmp:
         paths = _parquet(df, Path(tmp))
         del df
-        with (LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None) as cluster, Client(cluster) as client):
+        with (
+            LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,
+            Client(cluster) as client,
+        ):
             distributed: list[pl.DataFrame] = []
 
             def theirs() -> None:
                 distributed[:] = [
-                    fed.confusion_matrix(paths, truth="y_true", pred="y_pred", by=KEYS,
-                                         client=client),
-                    fed.classification_report(paths, truth="y_true", pred="y_pred", by=KEYS,
-                                              client=client),
-                    fed.ranking_report(paths, truth="y_true", score="score", by=KEYS,
-                                       client=client),
+                    fed.confusion_matrix(
+                        paths, truth="y_true", pred="y_pred", by=KEYS, client=client
+                    ),
+                    fed.classification_report(
+                        paths, truth="y_true", pred="y_pred", by=KEYS, client=client
+                    ),
+                    fed.ranking_report(
+                        paths, truth="y_true", score="score", by=KEYS, client=client
+                    ),
                 ]
 
             single = pl.collect_all(_scale_plans(pl.scan_parquet(paths)), engine="streaming")
-            rows = {"frameeval": timed(lambda: pl.collect_all(
-                _scale_plans(pl.scan_parquet(paths)), engine="streaming"))}
+            rows = {
+                "frameeval": timed(
+                    lambda: pl.collect_all(_scale_plans(pl.scan_parquet(paths)), engine="streaming")
+                )
+            }
             m = timed(theirs)
 
             def worker_peak() -> int:
@@ -423,7 +513,8 @@ def dask_run(n_rows: int, n_groups: int, report: Report, timed: Timed,
 
             peak = max(client.run(worker_peak).values())
             rows["frameeval.dask, LocalCluster 2 workers"] = Measure(
-                m.seconds, peak, _same_results(distributed, single) + "; memory: worker peak")
+                m.seconds, peak, _same_results(distributed, single) + "; memory: worker peak"
+            )
     report(f"Dask vs one machine: confusion + report + exact AUC, {n_rows:,} rows", rows)
 
 
@@ -435,16 +526,21 @@ def _import_seconds(module: str) -> float:
 
     best = float("inf")
     for _ in range(5):  # loop-ok: repeated measurement
-        done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         match = re.search(rf"\|\s*(\d+) \| {re.escape(module)}$", done.stderr, re.M)
         if match:
             best = min(best, int(match.group(1)) / 1e6)
     return best
 
 
-def import_time(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                sk_groups: int | None) -> None:
+def import_time(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     """First contact: ``import frameeval`` (cumulative, ``-X importtime``, fresh interpreter)
     next to ``import polars`` alone, ``frameeval --help`` (wall time of the command), and what
     the first comparison test adds (scipy loads on first use)."""
@@ -468,13 +564,18 @@ def import_time(n_rows: int, n_groups: int, report: Report, timed: Timed,
         "frameeval --help": Measure(wall("-m", "frameeval", "--help"), None, "wall, whole command"),
         "python -c pass": Measure(wall("-c", "pass"), None, "wall, the interpreter alone"),
         "import frameeval.compare (scipy, on first use)": Measure(
-            _import_seconds("frameeval.compare"), None, "cumulative"),
+            _import_seconds("frameeval.compare"), None, "cumulative"
+        ),
         "import frameeval.charts (altair, on first use)": Measure(
-            _import_seconds("frameeval.charts"), None, "cumulative"),
+            _import_seconds("frameeval.charts"), None, "cumulative"
+        ),
     }
     report("import time: first contact", rows)
-def report_main_job(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                    sk_groups: int | None) -> None:
+
+
+def report_main_job(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     """The main job: ``fe.write_report`` on a partitioned Parquet study (one file per data set,
     binary with scores, :mod:`benchmarks.study`) of about ``n_rows`` rows — 10 data sets × 20
     learners × 10 folds × n_rows/2,000 instances per fold (20M rows: 10,000) — streamed from
@@ -505,36 +606,52 @@ def report_main_job(n_rows: int, n_groups: int, report: Report, timed: Timed,
             "frameeval": Measure(ours.seconds, ours.peak_bytes, f"page {size / 2**20:.2f} MiB"),
             "frameeval after reading all rows into memory": theirs,
         }
-    report(f"frameeval report: {rows:,} rows of partitioned Parquet (10 data sets x 20 "
-           "learners x 10 folds)", rows_out)
+    report(
+        f"frameeval report: {rows:,} rows of partitioned Parquet (10 data sets x 20 "
+        "learners x 10 folds)",
+        rows_out,
+    )
 
 
 PROBABILISTIC_GROUPS = (10, 100, 1_000)
 PROBABILISTIC_ROWS = 1_000  # rows per group
 
 
-def probabilistic(n_rows: int, n_groups: int, report: Report, timed: Timed,
-                  sk_groups: int | None) -> None:
+def probabilistic(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
     """polarbearings' grouped protocol: 10, 100 and 1,000 groups × 1,000 rows, ROC AUC + log
     loss + Brier score per group, whatever the scale (below 1M rows, the tests' tiny scale: 2
     and ``n_groups`` groups)."""
     from sklearn import metrics as skm
 
     def three(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
-        return (skm.roc_auc_score(y, s), skm.log_loss(y, s, labels=[0, 1]),
-                skm.brier_score_loss(y, s))
+        return (
+            skm.roc_auc_score(y, s),
+            skm.log_loss(y, s, labels=[0, 1]),
+            skm.brier_score_loss(y, s),
+        )
 
     sizes = PROBABILISTIC_GROUPS if n_rows >= 1_000_000 else (2, n_groups)  # tiny: the tests
     for groups in sizes:  # loop-ok: the three sizes of the protocol
         df = result_frame(groups * PROBABILISTIC_ROWS, groups)
         rows = {
             "frameeval": timed(  # fe.measures(roc_auc, log_loss, brier_score)
-                lambda df=df: fe.measures(df, truth="y_true", score="score", by=KEYS,
-                                          measures=["roc_auc", "log_loss", "brier_score"])),
+                lambda df=df: fe.measures(
+                    df,
+                    truth="y_true",
+                    score="score",
+                    by=KEYS,
+                    measures=["roc_auc", "log_loss", "brier_score"],
+                )
+            ),
             "frameeval: the expressions, group_by().agg()": timed(
                 lambda df=df: df.group_by(KEYS).agg(
-                    fe.roc_auc("y_true", "score"), fe.log_loss("y_true", "score"),
-                    fe.brier_score("y_true", "score"))),
+                    fe.roc_auc("y_true", "score"),
+                    fe.log_loss("y_true", "score"),
+                    fe.brier_score("y_true", "score"),
+                )
+            ),
         }
         try:
             import polarbearings as pb
@@ -543,13 +660,16 @@ def probabilistic(n_rows: int, n_groups: int, report: Report, timed: Timed,
                 lambda df=df: df.group_by(KEYS).agg(
                     pb.roc_auc("y_true", "score").alias("auc"),
                     pb.log_loss("y_true", "score").alias("ll"),
-                    pb.brier_score("y_true", "score").alias("bs")))
+                    pb.brier_score("y_true", "score").alias("bs"),
+                )
+            )
         except ImportError:
             pass
-        rows |= _sklearn_loops(df, three, timed, None,
-                               "roc_auc_score, log_loss, brier_score_loss")
-        report(f"grouped ROC AUC + log loss + Brier, {groups:,} groups x "
-               f"{PROBABILISTIC_ROWS:,} rows", rows)
+        rows |= _sklearn_loops(df, three, timed, None, "roc_auc_score, log_loss, brier_score_loss")
+        report(
+            f"grouped ROC AUC + log loss + Brier, {groups:,} groups x {PROBABILISTIC_ROWS:,} rows",
+            rows,
+        )
 
 
 TASKS: dict[str, Callable[..., None]] = {

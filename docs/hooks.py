@@ -42,8 +42,10 @@ def measure_table_markdown() -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
     table = fe.measure_table()
-    head = ("| measure | kind | formula | eq | better | range | null when | statistics |\n"
-            "|---|---|---|---|---|---|---|---|\n")
+    head = (
+        "| measure | kind | formula | eq | better | range | null when | statistics |\n"
+        "|---|---|---|---|---|---|---|---|\n"
+    )
     rows = []
     for row in table.iter_rows(named=True):
         name = f"`{row['name']}`" + (f" (alias `{row['aliases']}`)" if row["aliases"] else "")

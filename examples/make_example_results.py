@@ -81,11 +81,18 @@ def make(small: bool = False) -> pl.DataFrame:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", type=Path, default=None,
-                        help=f"output Parquet file (default: a new temporary directory; the "
-                        f"packaged table is {DEFAULT_OUT})")
-    parser.add_argument("--small", action="store_true",
-                        help="two data sets, three learners, 3-fold (what the tests run)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"output Parquet file (default: a new temporary directory; the "
+        f"packaged table is {DEFAULT_OUT})",
+    )
+    parser.add_argument(
+        "--small",
+        action="store_true",
+        help="two data sets, three learners, 3-fold (what the tests run)",
+    )
     args = parser.parse_args()
     if args.out is None:
         args.out = Path(tempfile.mkdtemp(prefix="frameeval-example-")) / "example_results.parquet"

@@ -222,7 +222,6 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         cv5x2_f_test,
         delong_ci,
         delong_test,
-        roc_band,
     )
 
 __all__ = [

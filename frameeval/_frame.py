@@ -81,9 +81,7 @@ def to_lazy(data: Any, func: str) -> tuple[pl.LazyFrame, bool]:
 def is_dask(data: Any) -> bool:
     """A Dask collection (legacy ``dask.dataframe`` or dask-expr), recognised without importing
     Dask."""
-    return any(
-        cls.__module__.split(".")[0] in {"dask", "dask_expr"} for cls in type(data).__mro__
-    )
+    return any(cls.__module__.split(".")[0] in {"dask", "dask_expr"} for cls in type(data).__mro__)
 
 
 def dask_form(fn: F) -> F:

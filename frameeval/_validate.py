@@ -125,7 +125,8 @@ def resolve_pos_label(schema: pl.Schema, func: str, truth: str, pos_label: Any) 
     ok = {
         "string": isinstance(pos_label, str),
         "boolean": isinstance(pos_label, bool | int),
-        "numeric": isinstance(pos_label, int | float) and not isinstance(pos_label, bool)
+        "numeric": isinstance(pos_label, int | float)
+        and not isinstance(pos_label, bool)
         or isinstance(pos_label, bool),
     }[family]
     if not ok:
@@ -151,9 +152,12 @@ def label_expr(column: str, schema: pl.Schema) -> pl.Expr:
 
 def label_dtype(schema: pl.Schema, column: str) -> pl.DataType:
     """The dtype :func:`label_expr` gives the column."""
-    return pl.select(pl.lit(None, dtype=schema[column]).alias(column)).lazy().select(
-        label_expr(column, schema)
-    ).collect_schema()[column]
+    return (
+        pl.select(pl.lit(None, dtype=schema[column]).alias(column))
+        .lazy()
+        .select(label_expr(column, schema))
+        .collect_schema()[column]
+    )
 
 
 def check_parameter(ok: bool, func: str, message: str) -> None:
@@ -284,11 +288,17 @@ class Checks:
         """Integer labels are compared as Int64: a UInt64 (or UInt128/Int128) value beyond
         Int64's range is an error, never a silent wrap."""
         if dtype.is_integer() and dtype not in (
-            pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32
+            pl.Int8,
+            pl.Int16,
+            pl.Int32,
+            pl.Int64,
+            pl.UInt8,
+            pl.UInt16,
+            pl.UInt32,
         ):
-            outside = pl.col(column).cast(pl.Int64, strict=False).is_null() & pl.col(
-                column
-            ).is_not_null()
+            outside = (
+                pl.col(column).cast(pl.Int64, strict=False).is_null() & pl.col(column).is_not_null()
+            )
             self._add(
                 outside,
                 UnknownLabelError,
@@ -416,9 +426,7 @@ def group_text(by: Sequence[str]) -> pl.Expr:
     return pl.concat_str([pl.lit(" in group "), *parts[:-1]])
 
 
-def check_unique(
-    lf: pl.LazyFrame, keys: Sequence[str], func: str, why: str
-) -> pl.LazyFrame:
+def check_unique(lf: pl.LazyFrame, keys: Sequence[str], func: str, why: str) -> pl.LazyFrame:
     """Raise in-plan when ``keys`` are not unique (pairing needs one row per key).
 
     Returns ``lf`` unchanged in content; the check aggregates ``keys`` (one group_by), so use it
@@ -426,20 +434,28 @@ def check_unique(
     """
     counts = lf.group_by(keys).agg(pl.len().cast(pl.Int64).alias("__frameeval_n"))
     where = pl.concat_str(
-        [pl.concat_str([pl.lit(f"{k}="), pl.col(k).cast(pl.String).fill_null("null")])
-         for k in keys],
+        [
+            pl.concat_str([pl.lit(f"{k}="), pl.col(k).cast(pl.String).fill_null("null")])
+            for k in keys
+        ],
         separator=", ",
     )
     n = pl.col("__frameeval_n")
     bad = counts.filter(
-        plan_error(n > 1, DuplicateKeyError,
-                   f"{func}(): rows must be unique per {list(keys)} ({why}), got {{}} rows for {{}}.",
-                   n, where).is_null()
+        plan_error(
+            n > 1,
+            DuplicateKeyError,
+            f"{func}(): rows must be unique per {list(keys)} ({why}), got {{}} rows for {{}}.",
+            n,
+            where,
+        ).is_null()
     )
     return lf.join(bad.select(keys), on=list(keys), how="semi", nulls_equal=True)
 
 
-def failure(condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr) -> pl.Expr:
+def failure(
+    condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr
+) -> pl.Expr:
     """THE guard primitive: null where ``condition`` is false, else the error's text.
 
     ``message`` is the full text (``"<func>(): <what> <rule>, got {}."``) with ``{}`` filled from
@@ -500,55 +516,97 @@ def expression_guard(
 
     label_like = cs.numeric() | cs.string() | cs.boolean() | cs.categorical() | cs.enum()
     for column, role in labels:
-        fail(~_is(column, label_like), InvalidDtypeError,
-             f"column {column!r} ({role}=) must be {LABEL_DTYPES}, got {{}}.",
-             pl.dtype_of(column).display())
-        fail(pl.col(column).null_count() > 0, MissingValueError,
-             f"column {column!r} ({role}=) must not contain nulls, got null.")
+        fail(
+            ~_is(column, label_like),
+            InvalidDtypeError,
+            f"column {column!r} ({role}=) must be {LABEL_DTYPES}, got {{}}.",
+            pl.dtype_of(column).display(),
+        )
+        fail(
+            pl.col(column).null_count() > 0,
+            MissingValueError,
+            f"column {column!r} ({role}=) must not contain nulls, got null.",
+        )
         as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
         is_float = _is(column, cs.float())
-        fail(is_float & as_float.is_nan().any(), MissingValueError,
-             f"column {column!r} ({role}=) must not contain NaN, got NaN.")
-        fail(is_float & as_float.is_infinite().any(), MissingValueError,
-             f"column {column!r} ({role}=) must be finite, got inf or -inf.")
+        fail(
+            is_float & as_float.is_nan().any(),
+            MissingValueError,
+            f"column {column!r} ({role}=) must not contain NaN, got NaN.",
+        )
+        fail(
+            is_float & as_float.is_infinite().any(),
+            MissingValueError,
+            f"column {column!r} ({role}=) must be finite, got inf or -inf.",
+        )
         fractional = as_float.filter(as_float.is_finite() & (as_float != as_float.round(0)))
-        fail(is_float & (fractional.len() > 0), UnknownLabelError,
-             f"column {column!r} ({role}=) is float, so its labels must be integral, got {{}}.",
-             fractional.min())
+        fail(
+            is_float & (fractional.len() > 0),
+            UnknownLabelError,
+            f"column {column!r} ({role}=) is float, so its labels must be integral, got {{}}.",
+            fractional.min(),
+        )
     for column, role in [*numbers, *probabilities, *([(weight, "weight")] if weight else [])]:
-        fail(~_is(column, cs.numeric()), InvalidDtypeError,
-             f"column {column!r} ({role}=) must be numeric (integer or float), got {{}}.",
-             pl.dtype_of(column).display())
-        fail(pl.col(column).null_count() > 0, MissingValueError,
-             f"column {column!r} ({role}=) must not contain nulls, got null.")
+        fail(
+            ~_is(column, cs.numeric()),
+            InvalidDtypeError,
+            f"column {column!r} ({role}=) must be numeric (integer or float), got {{}}.",
+            pl.dtype_of(column).display(),
+        )
+        fail(
+            pl.col(column).null_count() > 0,
+            MissingValueError,
+            f"column {column!r} ({role}=) must not contain nulls, got null.",
+        )
         as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
-        fail(_is(column, cs.float()) & ~as_float.is_finite().all(), MissingValueError,
-             f"column {column!r} ({role}=) must be finite, got NaN or inf.")
+        fail(
+            _is(column, cs.float()) & ~as_float.is_finite().all(),
+            MissingValueError,
+            f"column {column!r} ({role}=) must be finite, got NaN or inf.",
+        )
     for column, role in probabilities:
         as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
         outside = as_float.filter((as_float < 0) | (as_float > 1))
-        fail(outside.len() > 0, InvalidValueError,
-             f"column {column!r} ({role}=) must be a probability in [0, 1], got {{}}.",
-             outside.first())
+        fail(
+            outside.len() > 0,
+            InvalidValueError,
+            f"column {column!r} ({role}=) must be a probability in [0, 1], got {{}}.",
+            outside.first(),
+        )
     if weight:
         lowest = pl.col(weight).cast(pl.Float64, strict=False).min()
-        fail(lowest < 0, NegativeValueError,
-             f"column {weight!r} (weight=) must be >= 0, got {{}}.", lowest)
+        fail(
+            lowest < 0,
+            NegativeValueError,
+            f"column {weight!r} (weight=) must be >= 0, got {{}}.",
+            lowest,
+        )
     if positive is not None:
         truth, pred, pos_label = positive
         textual = _is(truth, cs.string() | cs.categorical() | cs.enum())
         dtype = pl.dtype_of(truth).display()
         if pos_label is None:
-            fail(textual, InvalidParameterError,
-                 f"pos_label= is required for string labels in column {truth!r}, got None.")
+            fail(
+                textual,
+                InvalidParameterError,
+                f"pos_label= is required for string labels in column {truth!r}, got None.",
+            )
         elif isinstance(pos_label, str):
-            fail(~textual, InvalidDtypeError,
-                 f"pos_label must match the dtype of column {truth!r} ({{}}), got "
-                 f"{pos_label!r} (str).", dtype)
+            fail(
+                ~textual,
+                InvalidDtypeError,
+                f"pos_label must match the dtype of column {truth!r} ({{}}), got "
+                f"{pos_label!r} (str).",
+                dtype,
+            )
         else:
-            fail(textual, InvalidDtypeError,
-                 f"pos_label must match the dtype of column {truth!r} ({{}}), got "
-                 f"{pos_label!r} ({type(pos_label).__name__}).", dtype)
+            fail(
+                textual,
+                InvalidDtypeError,
+                f"pos_label must match the dtype of column {truth!r} ({{}}), got "
+                f"{pos_label!r} ({type(pos_label).__name__}).",
+                dtype,
+            )
         if binary_only:
             from frameeval.metrics._stats import positive_of
 
@@ -562,15 +620,21 @@ def expression_guard(
                 third = third | (low != high).fill_null(False)
             if len(lows) == 2:
                 third = third | (lows[0] != lows[1]).fill_null(False)
-            fail(third, InvalidParameterError,
-                 "average='binary' needs two classes (pos_label and one other), got classes "
-                 "{} and {} besides the positive one; pass average='macro', 'micro' or "
-                 "'weighted'.",
-                 pl.min_horizontal(*lows), pl.max_horizontal(*highs))
+            fail(
+                third,
+                InvalidParameterError,
+                "average='binary' needs two classes (pos_label and one other), got classes "
+                "{} and {} besides the positive one; pass average='macro', 'micro' or "
+                "'weighted'.",
+                pl.min_horizontal(*lows),
+                pl.max_horizontal(*highs),
+            )
     return raise_on(*cases)
 
 
-def plan_error(condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr) -> pl.Expr:
+def plan_error(
+    condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr
+) -> pl.Expr:
     """An in-plan check: null where ``condition`` is false, raising where it is true.
 
     ``raise_on(failure(...))``. Use it as ``frame.filter(plan_error(...).is_null())`` on a small

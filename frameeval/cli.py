@@ -49,8 +49,9 @@ class _Formatter(argparse.HelpFormatter):
 def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.example and args.results is None:
         parser.print_usage(sys.stderr)
-        raise _UsageError("give RESULTS (a Parquet file, a glob of Parquet files, or a CSV file) "
-                          "or --example.")
+        raise _UsageError(
+            "give RESULTS (a Parquet file, a glob of Parquet files, or a CSV file) or --example."
+        )
     if args.example and args.results is not None:
         raise _UsageError("give either RESULTS or --example, not both.")
     if Path(args.output).exists() and not args.force:
@@ -68,13 +69,21 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     source = str(EXAMPLE_RESULTS) if args.example else args.results
     if not args.example and not _matches(source):
-        raise _UsageError(f"RESULTS {source!r} must name a file or a glob of files, got no "
-                          "such file.")
+        raise _UsageError(
+            f"RESULTS {source!r} must name a file or a glob of files, got no such file."
+        )
     try:  # everything the user typed is checked here, on the schema and a cheap scan
         data = read_results(source)
-        given = Roles(truth=args.truth, pred=args.pred, score=args.score, learner=args.learner,
-                      dataset=args.by, fold=args.fold, repeat=args.repeat,
-                      instance=args.instance)
+        given = Roles(
+            truth=args.truth,
+            pred=args.pred,
+            score=args.score,
+            learner=args.learner,
+            dataset=args.by,
+            fold=args.fold,
+            repeat=args.repeat,
+            instance=args.instance,
+        )
         roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
         pos_label = check_roles(data, roles, args.pos_label, cli=True)
         data = numeric_score(data, roles)
@@ -90,10 +99,23 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     with progress:
         path = report(
-            data, args.output, truth=roles.truth, pred=roles.pred, score=roles.score,
-            learner=roles.learner, dataset=roles.dataset, fold=roles.fold, repeat=roles.repeat,
-            instance=roles.instance, alpha=args.alpha, cost01=args.cost01, cost10=args.cost10,
-            pos_label=pos_label, title=args.title, force=args.force, progress=progress,
+            data,
+            args.output,
+            truth=roles.truth,
+            pred=roles.pred,
+            score=roles.score,
+            learner=roles.learner,
+            dataset=roles.dataset,
+            fold=roles.fold,
+            repeat=roles.repeat,
+            instance=roles.instance,
+            alpha=args.alpha,
+            cost01=args.cost01,
+            cost10=args.cost10,
+            pos_label=pos_label,
+            title=args.title,
+            force=args.force,
+            progress=progress,
             score_decimals=args.score_decimals,
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
@@ -119,9 +141,11 @@ def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import frameeval as fe
 
     data = fe.datasets.example_results().filter(pl.col("dataset") == "breast_cancer")
-    table = data.group_by("learner").agg(
-        fe.accuracy("truth", "pred"), fe.f1("truth", "pred"), fe.roc_auc("truth", "score")
-    ).sort("learner")
+    table = (
+        data.group_by("learner")
+        .agg(fe.accuracy("truth", "pred"), fe.f1("truth", "pred"), fe.roc_auc("truth", "score"))
+        .sort("learner")
+    )
     with pl.Config(tbl_rows=-1):
         print(table)
     return EXIT_OK
@@ -147,39 +171,73 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 success, 2 usage error, 1 data error.",
         formatter_class=_Formatter,
     )
-    rep.add_argument("results", nargs="?", metavar="RESULTS",
-                     help="Parquet file, glob of Parquet files (quote it), or CSV file")
-    rep.add_argument("--example", action="store_true",
-                     help="use the embedded example results (real data, 5 learners x 4 data "
-                     "sets) instead of RESULTS")
-    rep.add_argument("-o", "--output", default="report.html", metavar="PATH",
-                     help="output HTML file")
+    rep.add_argument(
+        "results",
+        nargs="?",
+        metavar="RESULTS",
+        help="Parquet file, glob of Parquet files (quote it), or CSV file",
+    )
+    rep.add_argument(
+        "--example",
+        action="store_true",
+        help="use the embedded example results (real data, 5 learners x 4 data "
+        "sets) instead of RESULTS",
+    )
+    rep.add_argument(
+        "-o", "--output", default="report.html", metavar="PATH", help="output HTML file"
+    )
     rep.add_argument("--force", action="store_true", help="overwrite an existing output file")
     from frameeval._roles import COMMON_NAMES
 
     for role, text in _ROLE_HELP.items():
         names = ", ".join(COMMON_NAMES[role])
-        rep.add_argument(f"--{role}", default=None, metavar="COLUMN",
-                         help=f"{text} (default: the column named {names})")
-    rep.add_argument("--by", default=None, metavar="COLUMN",
-                     help="the data set (block) column; the tests compare learners over its "
-                     f"values (default: the column named {', '.join(COMMON_NAMES['block'])})")
-    rep.add_argument("--pos-label", default=None, metavar="LABEL",
-                     help="positive class of the binary data sets; required for string labels "
-                     "(default: 1, or True for boolean labels)")
+        rep.add_argument(
+            f"--{role}",
+            default=None,
+            metavar="COLUMN",
+            help=f"{text} (default: the column named {names})",
+        )
+    rep.add_argument(
+        "--by",
+        default=None,
+        metavar="COLUMN",
+        help="the data set (block) column; the tests compare learners over its "
+        f"values (default: the column named {', '.join(COMMON_NAMES['block'])})",
+    )
+    rep.add_argument(
+        "--pos-label",
+        default=None,
+        metavar="LABEL",
+        help="positive class of the binary data sets; required for string labels "
+        "(default: 1, or True for boolean labels)",
+    )
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level of the tests")
-    rep.add_argument("--cost01", type=float, default=1.0,
-                     help="cost of missing a positive, for the cost curves (eq 2.23)")
-    rep.add_argument("--cost10", type=float, default=1.0,
-                     help="cost of a false alarm, for the cost curves (eq 2.23)")
+    rep.add_argument(
+        "--cost01",
+        type=float,
+        default=1.0,
+        help="cost of missing a positive, for the cost curves (eq 2.23)",
+    )
+    rep.add_argument(
+        "--cost10",
+        type=float,
+        default=1.0,
+        help="cost of a false alarm, for the cost curves (eq 2.23)",
+    )
     rep.add_argument("--title", default="frameeval report", help="title of the HTML page")
-    rep.add_argument("--score-decimals", type=int, default=None, metavar="N",
-                     help="round scores to N decimals before ROC/AUC/P-R/cost curves (for "
-                     "continuous scores on very large inputs; default: exact)")
+    rep.add_argument(
+        "--score-decimals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="round scores to N decimals before ROC/AUC/P-R/cost curves (for "
+        "continuous scores on very large inputs; default: exact)",
+    )
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     rep.set_defaults(func=_report, sub=rep)
     demo = sub.add_parser(
-        "demo", help="print accuracy, F1 and AUC of the embedded example (no input needed)",
+        "demo",
+        help="print accuracy, F1 and AUC of the embedded example (no input needed)",
         description="Print accuracy, F1 and ROC AUC of five learners on the embedded "
         "breast-cancer example results: a first look without any data of your own.",
         formatter_class=_Formatter,

@@ -75,7 +75,8 @@ def prepare_labels(
     require_columns(schema, func, across=list(extra_keys))
     clash = [name for name in keys if name in outputs]
     check_parameter(
-        not clash, func,
+        not clash,
+        func,
         f"by= must not use the output column name {clash[0]!r}, got by={keys}." if clash else "",
     )
     check_labels(schema, func, truth=truth, pred=pred)
@@ -124,9 +125,7 @@ def count_table(
     return checks.enforce(counts, keys)
 
 
-def _classes(
-    counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None
-) -> pl.LazyFrame:
+def _classes(counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None) -> pl.LazyFrame:
     """``*keys, label``: a group's label set (truth ∪ pred of the group, or ``labels=``), as a
     list column."""
     if labels is not None:
@@ -139,9 +138,7 @@ def _classes(
     return counts.group_by(keys).agg(both) if keys else counts.select(both.implode())
 
 
-def _full_grid(
-    counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None
-) -> pl.LazyFrame:
+def _full_grid(counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | None) -> pl.LazyFrame:
     """Add the zero cells: every (actual, predicted) pair of the group's label set."""
     grid = (
         _classes(counts, keys, labels)
@@ -283,7 +280,8 @@ def classification_report(
     func = "classification_report"
     check_parameter(
         isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < float("inf"),
-        func, f"beta must be a finite number > 0, got {beta!r}.",
+        func,
+        f"beta must be a finite number > 0, got {beta!r}.",
     )
     zero_division = check_zero_division(func, zero_division)
     labels = check_label_list(func, labels)
@@ -304,8 +302,9 @@ def classification_report(
         return values if zero_division is None else values.fill_null(zero_division)
 
     def averaged(measure: Measure, average: str) -> pl.Expr:
-        return measure.value("actual", "predicted", average=average,
-                             zero_division=zero_division, table=summary)
+        return measure.value(
+            "actual", "predicted", average=average, zero_division=zero_division, table=summary
+        )
 
     averages = ["macro", "macro_mean", "micro", "weighted"]
     # One aggregation per group holds the per-class values (as lists) and every average; the
@@ -333,8 +332,10 @@ def classification_report(
                 pl.lit("none").repeat_by(n_classes), pl.lit(pl.Series(averages)).implode()
             ).alias("average"),
             pl.concat_list("label", *[null_label] * len(averages)).alias("label"),
-            *[pl.concat_list(name, *[f"{name}_{a}" for a in averages]).alias(name)
-              for name in measures],
+            *[
+                pl.concat_list(name, *[f"{name}_{a}" for a in averages]).alias(name)
+                for name in measures
+            ],
             pl.concat_list("support", *[pl.col("total")] * len(averages)).alias("support"),
         )
         .explode("average", "label", *measures, "support")
@@ -394,14 +395,18 @@ def macro_micro(
     func = "macro_micro"
     across_keys = as_keys(across)
     check_parameter(bool(across_keys), func, "across= must name at least one column, got none.")
-    lf, eager, keys, schema, checks = prepare_labels(data, func, truth, pred, by, weight, across_keys)
+    lf, eager, keys, schema, checks = prepare_labels(
+        data, func, truth, pred, by, weight, across_keys
+    )
     overlap = set(keys) & set(across_keys)
     check_parameter(not overlap, func, f"by= and across= must not share columns, got {overlap}.")
     positive = resolve_pos_label(schema, func, truth, pos_label)
     actual = label_expr(truth, schema) == positive
     predicted = label_expr(pred, schema) == positive
-    checks.present(actual | predicted, f"pos_label {positive!r} must occur in column {truth!r} "
-                                       f"or {pred!r}, got no such row")
+    checks.present(
+        actual | predicted,
+        f"pos_label {positive!r} must occur in column {truth!r} or {pred!r}, got no such row",
+    )
     matrices = lf.group_by(*keys, *across_keys).agg(
         *_binary_cells(BinaryCounts.of(actual, predicted, pl.lit(True), weight)),
         *checks.aggs(),
@@ -491,11 +496,16 @@ def _cost_table(costs: Any, func: str, label_dtype: pl.DataType) -> pl.LazyFrame
             f"actual={row['actual']!r}, predicted={row['predicted']!r}."
         )
     try:
-        return costs.lazy().select(
-            pl.col("actual").cast(label_dtype, strict=True),
-            pl.col("predicted").cast(label_dtype, strict=True),
-            pl.col("cost").cast(pl.Float64),
-        ).collect().lazy()
+        return (
+            costs.lazy()
+            .select(
+                pl.col("actual").cast(label_dtype, strict=True),
+                pl.col("predicted").cast(label_dtype, strict=True),
+                pl.col("cost").cast(pl.Float64),
+            )
+            .collect()
+            .lazy()
+        )
     except pl.exceptions.PolarsError:
         raise InvalidDtypeError(
             f"{func}(): costs labels must match the data's label dtype {label_dtype}, got "

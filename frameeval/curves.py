@@ -134,7 +134,10 @@ def _prepare(
 
 
 def score_counts(
-    lf: pl.LazyFrame, keys: Sequence[str], score: pl.Expr, aggs: Sequence[pl.Expr],
+    lf: pl.LazyFrame,
+    keys: Sequence[str],
+    score: pl.Expr,
+    aggs: Sequence[pl.Expr],
     parts: int = SCORE_PARTS,
 ) -> pl.LazyFrame:
     """``lf.group_by(*keys, score).agg(*aggs)``, computed as ``parts`` disjoint pieces.
@@ -156,7 +159,9 @@ def score_counts(
         return lf.group_by(*keys, score).agg(*aggs)
     piece = (score.hash(seed=0x5EED) % parts).fill_null(0)
     return pl.concat(
-        [lf.filter(piece == i).group_by(*keys, score).agg(*aggs) for i in range(parts)],  # loop-ok: 8 plan pieces
+        [
+            lf.filter(piece == i).group_by(*keys, score).agg(*aggs) for i in range(parts)
+        ],  # loop-ok: 8 plan pieces
         parallel=False,
     )
 
@@ -201,7 +206,10 @@ def score_table(
         # + 0.0 turns -0.0 into 0.0, so the threshold prints as the score it groups
         threshold = (pl.col(score).cast(pl.Float64) + 0.0).alias("threshold")
     table = score_counts(
-        setup.lf, setup.gkeys, threshold, [*masses, *setup.checks.aggs()],
+        setup.lf,
+        setup.gkeys,
+        threshold,
+        [*masses, *setup.checks.aggs()],
         parts=1 if setup.eager else SCORE_PARTS,
     )
     return setup, setup.checks.enforce(table, setup.keys)
@@ -569,8 +577,9 @@ def ranking_report(
     """
     func = "ranking_report"
     chosen = [ROC_AUC, RANK_LOSS, AVERAGE_PRECISION, PR_AUC]
-    setup, table = score_table(data, func, truth, score, by, weight, pos_label,
-                               [m.name for m in chosen])
+    setup, table = score_table(
+        data, func, truth, score, by, weight, pos_label, [m.name for m in chosen]
+    )
     order = pl.col("threshold")
     masses = ScoreTable.from_masses(
         pl.col(_POS).sort_by(order, descending=True), pl.col(_NEG).sort_by(order, descending=True)
@@ -935,6 +944,7 @@ def expected_total_cost(
 # multiclass AUC
 # ---------------------------------------------------------------------------------------------
 
+
 @frame_function
 def multiclass_roc_auc(
     data: IntoFrame,
@@ -1084,7 +1094,10 @@ def multiclass_roc_auc(
             (w * (actual == cast[j]).cast(pl.Float64)).sum().alias(f"__fe_c{j}") for j in range(k)
         ]
         table = score_counts(
-            setup.lf, setup.gkeys, s, [*counts, *checks.aggs()],
+            setup.lf,
+            setup.gkeys,
+            s,
+            [*counts, *checks.aggs()],
             parts=1 if setup.eager else SCORE_PARTS,
         )
         table = checks.enforce(table, setup.keys)

@@ -811,7 +811,9 @@ def learning_curve(
     full = prep.full.with_columns(key_u64.alias("__fe_key"))
     prep = _Prepared(full, prep.kind, prep.key, prep.truth, prep.features, prep.eager)
     ids = _split_ids(prep)
-    by_repeat = {k[0]: v for k, v in full.partition_by("repeat", as_dict=True).items()}  # loop-ok: one frame per repeat to run user models
+    by_repeat = {
+        k[0]: v for k, v in full.partition_by("repeat", as_dict=True).items()
+    }  # loop-ok: one frame per repeat to run user models
     n_train = _train_counts(prep)
     plans = []
     for repeat, fold in ids:  # loop-ok: one entry per split (sizes are resolved up front)
@@ -876,7 +878,9 @@ def _train_counts(prep: _Prepared) -> dict[tuple[int, int], int]:
             .agg(pl.col("count").cast(pl.Int64).sum().alias("n"))
             .with_columns(pl.lit(0).alias("fold"))
         )
-    return {(int(r), int(f)): int(n) for r, f, n in out.select("repeat", "fold", "n").iter_rows()}  # loop-ok: tiny (repeat, fold) size table
+    return {
+        (int(r), int(f)): int(n) for r, f, n in out.select("repeat", "fold", "n").iter_rows()
+    }  # loop-ok: tiny (repeat, fold) size table
 
 
 def _size(size: float, n: int, func: str) -> int:

@@ -110,10 +110,12 @@ def measures(
     chosen = chosen_measures(func, measures, pred, score)
     names = [m.name for m in chosen]
     duplicated = sorted({n for n in names if names.count(n) > 1})
-    check_parameter(not duplicated, func,
-                    f"measures= must not repeat a name, got {duplicated} twice.")
-    check_parameter(average in AVERAGES, func,
-                    f"average must be one of {list(AVERAGES)}, got {average!r}.")
+    check_parameter(
+        not duplicated, func, f"measures= must not repeat a name, got {duplicated} twice."
+    )
+    check_parameter(
+        average in AVERAGES, func, f"average must be one of {list(AVERAGES)}, got {average!r}."
+    )
     zero_division = check_zero_division(func, zero_division)
     keys = as_keys(by)
     clash = sorted(set(keys) & {*names, "measure", "value"})
@@ -131,21 +133,35 @@ def measures(
     label = [m for m in chosen if m.kind in ("label", "binary")]
     if label:
         assert pred is not None
-        parts.append(_label_part(data, lf, eager, func, truth, pred, keys, weight, label,
-                                 pos_label, average, zero_division))
+        parts.append(
+            _label_part(
+                data,
+                lf,
+                eager,
+                func,
+                truth,
+                pred,
+                keys,
+                weight,
+                label,
+                pos_label,
+                average,
+                zero_division,
+            )
+        )
     ranking = [m for m in chosen if m.kind == "score"]
     if ranking:
         assert score is not None
         parts.append(_score_part(data, func, truth, score, keys, weight, ranking, pos_label))
     sums = [m for m in chosen if m.kind in ("probability", "regression")]
     if sums:
-        parts.append(_sum_part(data, lf, eager, func, truth, pred, score, keys, weight, sums,
-                               pos_label))
+        parts.append(
+            _sum_part(data, lf, eager, func, truth, pred, score, keys, weight, sums, pos_label)
+        )
     return finish(assemble(parts, keys, names, long), eager)
 
 
-def chosen_measures(func: str, measures: Any, pred: str | None,
-                    score: str | None) -> list[Measure]:
+def chosen_measures(func: str, measures: Any, pred: str | None, score: str | None) -> list[Measure]:
     """The :class:`Measure` objects ``measures=`` asks for (the defaults when None)."""
     if measures is None:
         measures = [*(DEFAULT_LABEL if pred else ()), *(DEFAULT_SCORE if score else ())]
@@ -156,14 +172,18 @@ def chosen_measures(func: str, measures: Any, pred: str | None,
     return chosen
 
 
-def assemble(parts: list[pl.LazyFrame], keys: list[str], names: list[str],
-             long: bool) -> pl.LazyFrame:
+def assemble(
+    parts: list[pl.LazyFrame], keys: list[str], names: list[str], long: bool
+) -> pl.LazyFrame:
     """The output of :func:`measures` from its parts (``*keys`` and some measure columns each):
     joined on the keys, columns in the order asked, sorted; unpivoted when ``long``."""
     out = parts[0]
     for part in parts[1:]:
-        out = (out.join(part, on=keys, how="full", nulls_equal=True, coalesce=True)
-               if keys else pl.concat([out, part], how="horizontal"))
+        out = (
+            out.join(part, on=keys, how="full", nulls_equal=True, coalesce=True)
+            if keys
+            else pl.concat([out, part], how="horizontal")
+        )
     out = out.select(*keys, *names)
     if keys:
         out = out.sort(keys, nulls_last=True)
@@ -175,46 +195,81 @@ def assemble(parts: list[pl.LazyFrame], keys: list[str], names: list[str],
     return out
 
 
-def _label_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str, pred: str,
-                keys: list[str], weight: str | None, chosen: list[Measure], pos_label: Any,
-                average: str, zero_division: float | None) -> pl.LazyFrame:
-    _, _, _, schema, checks = prepare_labels(lf if not eager else data, func, truth, pred,
-                                             keys, weight, outputs=())
+def _label_part(
+    data: Any,
+    lf: pl.LazyFrame,
+    eager: bool,
+    func: str,
+    truth: str,
+    pred: str,
+    keys: list[str],
+    weight: str | None,
+    chosen: list[Measure],
+    pos_label: Any,
+    average: str,
+    zero_division: float | None,
+) -> pl.LazyFrame:
+    _, _, _, schema, checks = prepare_labels(
+        lf if not eager else data, func, truth, pred, keys, weight, outputs=()
+    )
     counts = count_table(lf, schema, keys, truth, pred, weight, checks, None)
     binary = pos_label is None and any(
-        m.kind == "binary" and (m.parameters.get("average") or average) == "binary"
-        for m in chosen
+        m.kind == "binary" and (m.parameters.get("average") or average) == "binary" for m in chosen
     )
-    positive = resolve_pos_label(schema, func, truth, pos_label) if any(
-        m.kind == "binary" for m in chosen) else None
+    positive = (
+        resolve_pos_label(schema, func, truth, pos_label)
+        if any(m.kind == "binary" for m in chosen)
+        else None
+    )
     kappa = any(m.parameters.get("weights") for m in chosen)
     table = class_table(counts, keys, None, disagreement=kappa)
     summary = ClassTable()
     values = [
-        m.value("actual", "predicted", pos_label=positive,
-                average=m.parameters.get("average") or average,
-                zero_division=zero_division, table=summary).alias(m.name)
+        m.value(
+            "actual",
+            "predicted",
+            pos_label=positive,
+            average=m.parameters.get("average") or average,
+            zero_division=zero_division,
+            table=summary,
+        ).alias(m.name)
         for m in chosen
     ]
     extra: list[pl.Expr] = []
     if binary:
         others = pl.col("label").filter(pl.col("label") != positive)
-        extra = [others.min().cast(pl.String).alias("__fe_low"),
-                 others.max().cast(pl.String).alias("__fe_high")]
+        extra = [
+            others.min().cast(pl.String).alias("__fe_low"),
+            others.max().cast(pl.String).alias("__fe_high"),
+        ]
     stats = table.group_by(keys).agg(*values, *extra) if keys else table.select(*values, *extra)
     if binary:
         low, high = pl.col("__fe_low"), pl.col("__fe_high")
-        stats = stats.filter(plan_error(
-            low != high, InvalidParameterError,
-            f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
-            "other), got classes {} and {} besides the positive one{}; pass average='macro', "
-            "'micro' or 'weighted'.", low, high, group_text(keys),
-        ).is_null()).drop("__fe_low", "__fe_high")
+        stats = stats.filter(
+            plan_error(
+                low != high,
+                InvalidParameterError,
+                f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
+                "other), got classes {} and {} besides the positive one{}; pass average='macro', "
+                "'micro' or 'weighted'.",
+                low,
+                high,
+                group_text(keys),
+            ).is_null()
+        ).drop("__fe_low", "__fe_high")
     return stats
 
 
-def _score_part(data: Any, func: str, truth: str, score: str, keys: list[str],
-                weight: str | None, chosen: list[Measure], pos_label: Any) -> pl.LazyFrame:
+def _score_part(
+    data: Any,
+    func: str,
+    truth: str,
+    score: str,
+    keys: list[str],
+    weight: str | None,
+    chosen: list[Measure],
+    pos_label: Any,
+) -> pl.LazyFrame:
     setup, table = score_table(data, func, truth, score, keys, weight, pos_label)
     order = pl.col("threshold")
     t = ScoreTable.from_masses(
@@ -234,9 +289,19 @@ def sum_column(measure: Measure) -> str:
     return f"__fe_sum_{measure.name}"
 
 
-def sum_statistics(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
-                   pred: str | None, score: str | None, keys: list[str], weight: str | None,
-                   chosen: list[Measure], pos_label: Any) -> tuple[Checks, list[pl.Expr]]:
+def sum_statistics(
+    data: Any,
+    lf: pl.LazyFrame,
+    eager: bool,
+    func: str,
+    truth: str,
+    pred: str | None,
+    score: str | None,
+    keys: list[str],
+    weight: str | None,
+    chosen: list[Measure],
+    pos_label: Any,
+) -> tuple[Checks, list[pl.Expr]]:
     """The input checks and the per-group sums of probability and regression measures.
 
     The sums — Σ w·term per measure (:func:`sum_column`) and Σ w (:data:`SUM_TOTAL`) — are the
@@ -285,17 +350,32 @@ def sum_statistics(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: s
 def sum_values(chosen: list[Measure]) -> list[pl.Expr]:
     """Each measure's formula applied to the (merged) sum statistics, named after it."""
     return [
-        m.formula(pl.col(sum_column(m)), pl.col(SUM_TOTAL),
-                  **{k: v for k, v in m.parameters.items() if k != "average"}).alias(m.name)
+        m.formula(
+            pl.col(sum_column(m)),
+            pl.col(SUM_TOTAL),
+            **{k: v for k, v in m.parameters.items() if k != "average"},
+        ).alias(m.name)
         for m in chosen
     ]
 
 
-def _sum_part(data: Any, lf: pl.LazyFrame, eager: bool, func: str, truth: str,
-              pred: str | None, score: str | None, keys: list[str], weight: str | None,
-              chosen: list[Measure], pos_label: Any) -> pl.LazyFrame:
-    checks, sums = sum_statistics(data, lf, eager, func, truth, pred, score, keys, weight,
-                                  chosen, pos_label)
-    stats = lf.group_by(keys).agg(*sums, *checks.aggs()) if keys else lf.select(
-        *sums, *checks.aggs())
+def _sum_part(
+    data: Any,
+    lf: pl.LazyFrame,
+    eager: bool,
+    func: str,
+    truth: str,
+    pred: str | None,
+    score: str | None,
+    keys: list[str],
+    weight: str | None,
+    chosen: list[Measure],
+    pos_label: Any,
+) -> pl.LazyFrame:
+    checks, sums = sum_statistics(
+        data, lf, eager, func, truth, pred, score, keys, weight, chosen, pos_label
+    )
+    stats = (
+        lf.group_by(keys).agg(*sums, *checks.aggs()) if keys else lf.select(*sums, *checks.aggs())
+    )
     return checks.enforce(stats, keys).select(*keys, *sum_values(chosen))

@@ -94,7 +94,6 @@ _RANK = "__fe_rank"
 _OK = "__fe_ok"
 
 
-
 def _sortable(column: str, dtype: pl.DataType) -> pl.Expr:
     """A stratum value with a platform-independent order (categoricals compare as strings)."""
     if isinstance(dtype, pl.Categorical | pl.Enum):

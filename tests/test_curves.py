@@ -748,9 +748,13 @@ def test_string_and_boolean_labels() -> None:
 @settings(max_examples=15)
 @given(
     scores=st.lists(
-        st.one_of(st.none(), st.sampled_from([0.0, -0.0, 0.5, 1.0, -3.25, float("nan")]),
-                  st.floats(-1e6, 1e6)),
-        min_size=0, max_size=60,
+        st.one_of(
+            st.none(),
+            st.sampled_from([0.0, -0.0, 0.5, 1.0, -3.25, float("nan")]),
+            st.floats(-1e6, 1e6),
+        ),
+        min_size=0,
+        max_size=60,
     ),
     parts=st.integers(1, 9),
 )
@@ -781,23 +785,39 @@ def test_lazy_scan_pieces_still_check_every_row() -> None:
 def test_multiclass_roc_auc_spans_groups_with_different_class_sets() -> None:
     """issue 15: a 2-class and a 3-class data set in one frame; the absent class's score column
     is null in the 2-class data set. Each group equals the call on that group alone."""
-    small = pl.DataFrame({"y": [0, 0, 1, 1, 1], "p0": [0.7, 0.4, 0.2, 0.5, 0.1],
-                          "p1": [0.3, 0.6, 0.8, 0.5, 0.9]})
-    big = pl.DataFrame({"y": [0, 0, 1, 1, 2, 2], "p0": [0.6, 0.3, 0.4, 0.2, 0.2, 0.1],
-                        "p1": [0.3, 0.3, 0.4, 0.5, 0.3, 0.2], "p2": [0.1, 0.4, 0.2, 0.3, 0.5, 0.7]})
-    both = pl.concat([small.with_columns(pl.lit("a").alias("ds"), pl.lit(None, pl.Float64).alias("p2")),
-                      big.with_columns(pl.lit("b").alias("ds"))], how="diagonal_relaxed")
+    small = pl.DataFrame(
+        {"y": [0, 0, 1, 1, 1], "p0": [0.7, 0.4, 0.2, 0.5, 0.1], "p1": [0.3, 0.6, 0.8, 0.5, 0.9]}
+    )
+    big = pl.DataFrame(
+        {
+            "y": [0, 0, 1, 1, 2, 2],
+            "p0": [0.6, 0.3, 0.4, 0.2, 0.2, 0.1],
+            "p1": [0.3, 0.3, 0.4, 0.5, 0.3, 0.2],
+            "p2": [0.1, 0.4, 0.2, 0.3, 0.5, 0.7],
+        }
+    )
+    both = pl.concat(
+        [
+            small.with_columns(pl.lit("a").alias("ds"), pl.lit(None, pl.Float64).alias("p2")),
+            big.with_columns(pl.lit("b").alias("ds")),
+        ],
+        how="diagonal_relaxed",
+    )
     score = {0: "p0", 1: "p1", 2: "p2"}
     out = fe.multiclass_roc_auc(both, truth="y", score=score, by="ds")
     alone_b = fe.multiclass_roc_auc(big, truth="y", score=score)
     got_b = out.filter(pl.col("ds") == "b").drop("ds")
     assert_frame_equal(got_b, alone_b)
     alone_a = fe.multiclass_roc_auc(small, truth="y", score={0: "p0", 1: "p1"})
-    got_a = out.filter((pl.col("ds") == "a") & (pl.col("label") != 2) | pl.col("label").is_null()
-                       ).filter(pl.col("ds") == "a").drop("ds")
+    got_a = (
+        out.filter((pl.col("ds") == "a") & (pl.col("label") != 2) | pl.col("label").is_null())
+        .filter(pl.col("ds") == "a")
+        .drop("ds")
+    )
     assert_frame_equal(got_a, alone_a)
     assert out.filter((pl.col("ds") == "a") & (pl.col("label") == 2))["roc_auc"].to_list() == [None]
     # a null score where the class is present is still refused
     with pytest.raises(MissingValueError, match=r"column 'p2' \(score=\) must not contain nulls"):
-        fe.multiclass_roc_auc(both.with_columns(pl.lit(None, pl.Float64).alias("p2")), truth="y",
-                              score=score, by="ds")
+        fe.multiclass_roc_auc(
+            both.with_columns(pl.lit(None, pl.Float64).alias("p2")), truth="y", score=score, by="ds"
+        )

@@ -532,9 +532,17 @@ def test_mergeable_functions_on_empty_data_raise_like_one_machine(client: Any) -
     empty = pl.DataFrame({"g": [1], "y": [1], "p": [0], "s": [0.5]}).head(0)
     single = _message(lambda: fe.confusion_matrix(empty, truth="y", pred="p", by="g"))
     assert single[0] is EmptyFrameError
-    assert _message(lambda: fed.confusion_matrix(
-        _ddf(empty, 1), truth="y", pred="p", by="g", client=client)) == single
+    assert (
+        _message(
+            lambda: fed.confusion_matrix(_ddf(empty, 1), truth="y", pred="p", by="g", client=client)
+        )
+        == single
+    )
     single = _message(lambda: fe.ranking_report(empty, truth="y", score="s", by="g"))
     assert single[0] is EmptyFrameError
-    assert _message(lambda: fed.ranking_report(
-        _ddf(empty, 1), truth="y", score="s", by="g", client=client)) == single
+    assert (
+        _message(
+            lambda: fed.ranking_report(_ddf(empty, 1), truth="y", score="s", by="g", client=client)
+        )
+        == single
+    )

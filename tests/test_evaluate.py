@@ -413,18 +413,30 @@ def test_results_feed_the_paired_tests(cancer):
 
 def test_curves_accept_the_users_column_names_in_metric() -> None:
     """issue 15: one rule (the output uses 'truth', 'instance') and the user's names work too."""
-    df = pl.DataFrame({"id": range(8), "x": [0, 1, 2, 3, 4, 5, 6, 7], "y": [0, 0, 0, 0, 1, 1, 1, 1]})
+    df = pl.DataFrame(
+        {"id": range(8), "x": [0, 1, 2, 3, 4, 5, 6, 7], "y": [0, 0, 0, 0, 1, 1, 1, 1]}
+    )
     splits = fe.split.kfold(df, k=2, stratify="y", instance="id")
 
     def rule(train: pl.DataFrame, test: pl.DataFrame) -> pl.Series:
         return (test["x"] > 2.5).cast(pl.Int64)
 
     def curve(metric: pl.Expr) -> pl.DataFrame:
-        return fe.learning_curve(df, splits, {"rule": rule}, truth="y", instance="id",
-                                 features=["x"], train_sizes=[0.5, 1.0], metric=metric)
+        return fe.learning_curve(
+            df,
+            splits,
+            {"rule": rule},
+            truth="y",
+            instance="id",
+            features=["x"],
+            train_sizes=[0.5, 1.0],
+            metric=metric,
+        )
 
     assert_frame_equal(curve(fe.accuracy("y", "pred")), curve(fe.accuracy("truth", "pred")))
-    with pytest.raises(InvalidParameterError,
-                       match=r"learning_curve\(\): metric must be an aggregate expression over "
-                       r"the columns \[.*'truth'.*'y'.*\], got an error: .*nope"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"learning_curve\(\): metric must be an aggregate expression over "
+        r"the columns \[.*'truth'.*'y'.*\], got an error: .*nope",
+    ):
         curve(fe.accuracy("nope", "pred"))

@@ -232,28 +232,41 @@ def test_a_null_key_is_a_group_sorted_last(func) -> None:
 # --------------------------------------------------------------------------------------------
 def _dask_frame() -> Any:
     dd = pytest.importorskip("dask.dataframe")
-    pdf = pd.DataFrame({"model": ["A", "B"] * 4, "y": [1, 0, 1, 0, 1, 1, 0, 0],
-                        "p": [1, 0, 0, 0, 1, 1, 1, 0], "s": np.linspace(0.1, 0.8, 8)})
+    pdf = pd.DataFrame(
+        {
+            "model": ["A", "B"] * 4,
+            "y": [1, 0, 1, 0, 1, 1, 0, 0],
+            "p": [1, 0, 0, 0, 1, 1, 1, 0],
+            "s": np.linspace(0.1, 0.8, 8),
+        }
+    )
     return dd.from_pandas(pdf, npartitions=2), pl.from_pandas(pdf)
 
 
 def test_a_dask_frame_runs_through_frameeval_dask_where_there_is_a_dask_form() -> None:
     ddf, df = _dask_frame()
-    assert_frame_equal(fe.confusion_matrix(ddf, "y", "p", by="model"),
-                       fe.confusion_matrix(df, "y", "p", by="model"))
-    assert_frame_equal(fe.roc_curve(ddf, truth="y", score="s"), fe.roc_curve(df, truth="y", score="s"))
+    assert_frame_equal(
+        fe.confusion_matrix(ddf, "y", "p", by="model"),
+        fe.confusion_matrix(df, "y", "p", by="model"),
+    )
+    assert_frame_equal(
+        fe.roc_curve(ddf, truth="y", score="s"), fe.roc_curve(df, truth="y", score="s")
+    )
 
 
 def test_a_dask_frame_elsewhere_is_a_typed_error_naming_frameeval_dask() -> None:
     ddf, _ = _dask_frame()
-    with pytest.raises(InvalidParameterError,
-                       match=r"multiclass_roc_auc\(\): data must be a polars DataFrame .*got a "
-                       r"Dask DataFrame \(dask\.[\w.]+\)\.\nHint: multiclass_roc_auc\(\) has no "
-                       r"Dask form \(see frameeval\.dask"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"multiclass_roc_auc\(\): data must be a polars DataFrame .*got a "
+        r"Dask DataFrame \(dask\.[\w.]+\)\.\nHint: multiclass_roc_auc\(\) has no "
+        r"Dask form \(see frameeval\.dask",
+    ):
         fe.multiclass_roc_auc(ddf, truth="y", score={0: "s", 1: "s"})
     # a function with a Dask form, called from its module, names its Dask form
-    with pytest.raises(InvalidParameterError,
-                       match=r"Hint: call frameeval\.dask\.confusion_matrix\(data, \.\.\.\)"):
+    with pytest.raises(
+        InvalidParameterError, match=r"Hint: call frameeval\.dask\.confusion_matrix\(data, \.\.\.\)"
+    ):
         fe.confusion.confusion_matrix(ddf, "y", "p")
 
 

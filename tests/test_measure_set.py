@@ -40,12 +40,15 @@ def test_every_measure_equals_its_expression(df: pl.DataFrame, weighted: bool) -
         chosen = [_configured(m) for m in unique(fe.MEASURES.values()) if m.kind == kind]
         if weighted:  # correlation-type measures are ill-conditioned under 1e-3..1e9 weights
             chosen = [m for m in chosen if m.name not in ("mcc", "cohen_kappa")]
-        out = fe.measures(df, truth=truth, pred=pred, score=score, by="g", measures=chosen,
-                          weight=weight)
+        out = fe.measures(
+            df, truth=truth, pred=pred, score=score, by="g", measures=chosen, weight=weight
+        )
         other = pred if pred is not None else score
         params = [{k: v for k, v in m.parameters.items() if k != "average"} for m in chosen]
-        exprs = [m.builder(truth, other, weight=weight, **p).alias(m.name)
-                 for m, p in zip(chosen, params, strict=True)]
+        exprs = [
+            m.builder(truth, other, weight=weight, **p).alias(m.name)
+            for m, p in zip(chosen, params, strict=True)
+        ]
         expected = df.group_by("g").agg(exprs).sort("g")
         assert out["g"].to_list() == expected["g"].to_list()
         for m in chosen:
@@ -70,8 +73,17 @@ def test_lazy_equals_eager_and_long_equals_wide(df: pl.DataFrame) -> None:
 
 
 def test_a_registered_measure_joins_measures_and_the_docs_table() -> None:
-    share = fe.Measure("positive_share_test", "binary", lambda c: c.predicted / c.total, True,
-                       0.0, 1.0, "—", "share of rows predicted positive", "(TP + FP) / m")
+    share = fe.Measure(
+        "positive_share_test",
+        "binary",
+        lambda c: c.predicted / c.total,
+        True,
+        0.0,
+        1.0,
+        "—",
+        "share of rows predicted positive",
+        "(TP + FP) / m",
+    )
     fe.register(share)
     try:
         df = pl.DataFrame({"g": [1, 1, 2, 2], "y": [1, 0, 1, 0], "p": [1, 1, 0, 0]})
@@ -87,9 +99,13 @@ def test_errors_name_the_function() -> None:
     df = pl.DataFrame({"y": [1, 0], "p": [1, 1]})
     with pytest.raises(InvalidParameterError, match=r"^measures\(\): measures must be registered"):
         fe.measures(df, truth="y", pred="p", measures=["f_one"])
-    with pytest.raises(InvalidParameterError, match=r"^measures\(\): measure 'roc_auc' reads "
-                                                    r"score=, got score=None"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"^measures\(\): measure 'roc_auc' reads "
+        r"score=, got score=None",
+    ):
         fe.measures(df, truth="y", pred="p", measures=["roc_auc"])
     with pytest.raises(InvalidParameterError, match=r"^measures\(\): by= must not use output"):
-        fe.measures(df.with_columns(pl.lit(1).alias("f1")), truth="y", pred="p", by="f1",
-                    measures=["f1"])
+        fe.measures(
+            df.with_columns(pl.lit(1).alias("f1")), truth="y", pred="p", by="f1", measures=["f1"]
+        )

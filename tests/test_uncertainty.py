@@ -437,12 +437,17 @@ def test_roc_band_is_the_percentile_interval_of_stratified_replicates():
     assert band["n_replicates"].to_list() == [80] * 5
     assert band["tpr"][-1] == 1.0 and band["lower"][-1] == 1.0
     # issue 14/15 vocabulary: stratified= is the deprecated alias of stratify=
-    with pytest.warns(DeprecationWarning, match=r"roc_band\(\): stratified= is deprecated, "
-                      r"use stratify="):
-        old = fe.roc_band(df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11,
-                          stratified=False)
-    new = fe.roc_band(df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11,
-                      stratify=False)
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"roc_band\(\): stratified= is deprecated, "
+        r"use stratify=",
+    ):
+        old = fe.roc_band(
+            df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11, stratified=False
+        )
+    new = fe.roc_band(
+        df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11, stratify=False
+    )
     assert old.equals(new)
     with pytest.raises(ex.InvalidParameterError, match=r"stratify must be True or False"):
         fe.roc_band(df, "y", "s", stratify="y")

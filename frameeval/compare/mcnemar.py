@@ -311,7 +311,9 @@ def contingency_table(
     >>> fe.contingency_table(df, "y", "p", a="A", b="B").select("cell", "count").rows()
     [('e00', 1), ('e01', 0), ('e10', 1), ('e11', 1)]
     """
-    learner, = resolve_roles(data, "contingency_table", [by, truth, pred, instance], learner=learner)
+    (learner,) = resolve_roles(
+        data, "contingency_table", [by, truth, pred, instance], learner=learner
+    )
     func = "contingency_table"
     counts, eager, keys, _ = _counts(
         data, func, truth, pred, a, b, learner, instance, by, _TABLE_OUT
@@ -426,7 +428,7 @@ def mcnemar(
     >>> fe.mcnemar(df, "y", "p", a="A", b="B").select("e01", "e10", "statistic", "df").row(0)
     (0, 3, 1.3333333333333333, 1)
     """
-    learner, = resolve_roles(data, "mcnemar", [by, truth, pred, instance], learner=learner)
+    (learner,) = resolve_roles(data, "mcnemar", [by, truth, pred, instance], learner=learner)
     func = "mcnemar"
     alpha = check_alpha(alpha, func)
     check_parameter(isinstance(exact, bool), func, f"exact must be a bool, got {exact!r}.")

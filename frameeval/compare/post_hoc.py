@@ -374,7 +374,9 @@ def bonferroni_dunn(
     >>> fe.bonferroni_dunn(df, "error_rate", control="A").select("a", "b", "reject").rows()
     [('B', 'A', False), ('C', 'A', False)]
     """
-    block, learner = resolve_roles(data, "bonferroni_dunn", [by, metric], block=block, learner=learner)
+    block, learner = resolve_roles(
+        data, "bonferroni_dunn", [by, metric], block=block, learner=learner
+    )
     func = "bonferroni_dunn"
     lf, _ = to_lazy(data, func)
     schema = lf.collect_schema()
@@ -386,7 +388,9 @@ def bonferroni_dunn(
 
 
 @frame_function
-def holm(data: IntoFrame, p_value: str = "p_value", *, by: Keys = None, alpha: float = 0.05) -> Frame:
+def holm(
+    data: IntoFrame, p_value: str = "p_value", *, by: Keys = None, alpha: float = 0.05
+) -> Frame:
     """Holm's step-down correction of a family of p-values.
 
     Within each family (``by`` group) the m p-values are sorted, p₍₁₎ ≤ … ≤ p₍ₘ₎; the

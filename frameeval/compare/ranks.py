@@ -205,7 +205,9 @@ def average_ranks(
     >>> fe.average_ranks(df, "accuracy").rows()
     [('A', 2.0, 2), ('B', 1.75, 2), ('C', 2.25, 2)]
     """
-    block, learner = resolve_roles(data, "average_ranks", [by, metric], block=block, learner=learner)
+    block, learner = resolve_roles(
+        data, "average_ranks", [by, metric], block=block, learner=learner
+    )
     func = "average_ranks"
     ranks, eager, keys = ranked(
         data, func, metric, block, learner, by, higher_is_better, ["average_rank", "n_blocks"]

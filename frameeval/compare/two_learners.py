@@ -174,7 +174,7 @@ def paired_t_test(
     """
     func = "paired_t_test"
     block = renamed_argument(func, "pair", "block", pair, block)
-    learner, = resolve_roles(data, func, [by, metric, block], learner=learner)
+    (learner,) = resolve_roles(data, func, [by, metric, block], learner=learner)
     alpha = check_alpha(alpha, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _PAIRED_OUT)
@@ -287,7 +287,9 @@ def cv5x2_t_test(
     >>> fe.cv5x2_t_test(df, "error_rate", a="A", b="B").select("df", "better").row(0)
     (5, 'A')
     """
-    learner, repeat, fold = resolve_roles(data, "cv5x2_t_test", [by, metric], learner=learner, repeat=repeat, fold=fold)
+    learner, repeat, fold = resolve_roles(
+        data, "cv5x2_t_test", [by, metric], learner=learner, repeat=repeat, fold=fold
+    )
     func = "cv5x2_t_test"
     alpha = check_alpha(alpha, func)
     check_parameter(

@@ -45,7 +45,9 @@ def resolve_parameters(measure: Measure, func: str, given: dict[str, Any]) -> di
         )
     params = {**measure.parameters, **given}
     missing = [k for k, v in params.items() if v is REQUIRED]
-    check_parameter(not missing, func, f"{', '.join(m + '=' for m in missing)} is required, got none.")
+    check_parameter(
+        not missing, func, f"{', '.join(m + '=' for m in missing)} is required, got none."
+    )
     if measure.check is not None:
         measure.check(func, **params)
     params.pop("average", None)
@@ -94,7 +96,9 @@ def raw_value(
             mine = pl.col("label") == pl.lit(pos_label)
             ovr = table.one_vs_rest()
             counts = BinaryCounts(
-                ovr.tp.filter(mine).sum(), ovr.fp.filter(mine).sum(), ovr.fn.filter(mine).sum(),
+                ovr.tp.filter(mine).sum(),
+                ovr.fp.filter(mine).sum(),
+                ovr.fn.filter(mine).sum(),
                 table.actual.filter(~mine).sum() - ovr.fp.filter(mine).sum(),
             )
             value = measure.formula(counts, **params)
@@ -142,8 +146,9 @@ def raw_value(
         actual = (pl.col(truth) == positive).cast(pl.Float64)
         term = measure.term(actual, pl.col(other).cast(pl.Float64), **params)
     else:
-        term = measure.term(pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64),
-                            **params)
+        term = measure.term(
+            pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64), **params
+        )
     return measure.formula((weight_expr(weight) * term).sum(), weight_total(weight), **params)
 
 
@@ -162,26 +167,46 @@ def guarded_value(
     """The builder's body: parameter checks, the value, the input guard, the output name."""
     func = name or measure.name
     for role, column in ((measure.columns[0], truth), (measure.columns[1], other)):
-        check_parameter(isinstance(column, str), func,
-                        f"{role} must be a column name (a string), got {column!r}.")
-    check_parameter(weight is None or isinstance(weight, str), func,
-                    f"weight must be a column name or None, got {weight!r}.")
+        check_parameter(
+            isinstance(column, str),
+            func,
+            f"{role} must be a column name (a string), got {column!r}.",
+        )
+    check_parameter(
+        weight is None or isinstance(weight, str),
+        func,
+        f"weight must be a column name or None, got {weight!r}.",
+    )
     zero_division = check_zero_division(func, zero_division)
     if measure.kind == "binary":
         allowed = measure.averages
         check_parameter(
-            average in allowed, func,
+            average in allowed,
+            func,
             f"average must be one of {list(allowed)}, got {average!r}.",
         )
-    value = raw_value(measure, truth, other, weight=weight, pos_label=pos_label,
-                      average=average, zero_division=zero_division, func=func, **given)
+    value = raw_value(
+        measure,
+        truth,
+        other,
+        weight=weight,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+        func=func,
+        **given,
+    )
     kind = measure.kind
     guard = expression_guard(
         func,
-        labels=[] if kind == "regression" else
-        [(truth, "truth")] + ([(other, "pred")] if kind in ("label", "binary") else []),
-        numbers=[(other, "score")] if kind in ("score", "probability") else
-        [(truth, "truth"), (other, "pred")] if kind == "regression" else [],
+        labels=[]
+        if kind == "regression"
+        else [(truth, "truth")] + ([(other, "pred")] if kind in ("label", "binary") else []),
+        numbers=[(other, "score")]
+        if kind in ("score", "probability")
+        else [(truth, "truth"), (other, "pred")]
+        if kind == "regression"
+        else [],
         probabilities=[(other, "score")] if kind == "probability" else [],
         weight=weight,
         positive=(truth, other if kind == "binary" else None, pos_label)
@@ -190,7 +215,8 @@ def guarded_value(
         else None,
         # a third class is an error only when the positive class is the default one: an
         # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
-        binary_only=kind == "binary" and pos_label is None
+        binary_only=kind == "binary"
+        and pos_label is None
         and (measure.parameters.get("average") or average) == "binary",
     )
     return attach_guard(value, guard).alias(func)
@@ -204,8 +230,10 @@ _SIX_ROWS = {
     "binary": ('{"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}', '"y", "p"'),
     "score": ('{"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]}', '"y", "s"'),
     "probability": ('{"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]}', '"y", "s"'),
-    "regression": ('{"y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "f": [1.5, 2.0, 2.0, 4.5, 5.0, 7.0]}',
-                   '"y", "f"'),
+    "regression": (
+        '{"y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "f": [1.5, 2.0, 2.0, 4.5, 5.0, 7.0]}',
+        '"y", "f"',
+    ),
 }
 
 _ROLE_TEXT = {
@@ -243,19 +271,27 @@ def _docstring(measure: Measure, name: str) -> str:
     if measure.kind == "binary" and "average" not in measure.parameters:
         lines += [
             "average",
-            "    ``\"binary\"`` (the class ``pos_label``; a third class is an error), "
-            "``\"macro\"`` (over the classes of truth ∪ pred: "
-            + ("the formula applied to the macro averages of its parts, eq 2.14"
-               if measure.macro is not None else "the mean of the per-class values, eq 2.12")
-            + "), ``\"macro_mean\"`` (the mean of the per-class values), ``\"micro\"`` (the "
-            "formula on the summed per-class counts, eqs 2.15–2.17), ``\"weighted\"`` (the "
+            '    ``"binary"`` (the class ``pos_label``; a third class is an error), '
+            '``"macro"`` (over the classes of truth ∪ pred: '
+            + (
+                "the formula applied to the macro averages of its parts, eq 2.14"
+                if measure.macro is not None
+                else "the mean of the per-class values, eq 2.12"
+            )
+            + '), ``"macro_mean"`` (the mean of the per-class values), ``"micro"`` (the '
+            'formula on the summed per-class counts, eqs 2.15–2.17), ``"weighted"`` (the '
             "support-weighted mean of the per-class values).",
         ]
-    lines += ["weight", "    Optional column of non-negative weights (the data distribution "
-              "𝒟, eqs 2.3, 2.5)."]
+    lines += [
+        "weight",
+        "    Optional column of non-negative weights (the data distribution 𝒟, eqs 2.3, 2.5).",
+    ]
     if measure.kind in ("binary", "label"):
-        lines += ["zero_division", "    Value in [0, 1] for an undefined (0/0) value. Default "
-                  "None: null (and a class whose value is 0/0 is left out of a macro mean)."]
+        lines += [
+            "zero_division",
+            "    Value in [0, 1] for an undefined (0/0) value. Default "
+            "None: null (and a class whose value is 0/0 is left out of a macro mean).",
+        ]
     for param, default in measure.parameters.items():
         if param != "average":
             lines += [param, f"    Measure parameter (default {default!r})."]
@@ -307,12 +343,16 @@ def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.
         truth = arguments.pop(a)
         other = arguments.pop(b)
         defaults = {
-            p.name: p.default for p in build.__signature__.parameters.values()  # type: ignore[attr-defined]
+            p.name: p.default
+            for p in build.__signature__.parameters.values()  # type: ignore[attr-defined]
             if p.default is not inspect.Parameter.empty
         }
         values = {**defaults, **arguments}
-        core = {k: values.pop(k) for k in ("weight", "pos_label", "average", "zero_division")
-                if k in values}
+        core = {
+            k: values.pop(k)
+            for k in ("weight", "pos_label", "average", "zero_division")
+            if k in values
+        }
         return guarded_value(measure, truth, other, name=public, **core, **values)
 
     positional = [
@@ -326,7 +366,8 @@ def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.
     build.__qualname__ = public
     build.__doc__ = _docstring(measure, public)
     build.__annotations__ = {
-        p.name: p.annotation for p in build.__signature__.parameters.values()  # type: ignore[attr-defined]
+        p.name: p.annotation
+        for p in build.__signature__.parameters.values()  # type: ignore[attr-defined]
     } | {"return": pl.Expr}
     build.measure = measure  # type: ignore[attr-defined]
     if name is None and "_builder" not in measure.__dict__:

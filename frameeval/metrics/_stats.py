@@ -251,55 +251,80 @@ class ClassTable:
 
     def one_vs_rest(self) -> BinaryCounts:
         support = pl.col("support")
-        others = support.cum_sum().shift(1, fill_value=0.0) + support.cum_sum(
-            reverse=True
-        ).shift(-1, fill_value=0.0)
+        others = support.cum_sum().shift(1, fill_value=0.0) + support.cum_sum(reverse=True).shift(
+            -1, fill_value=0.0
+        )
         return BinaryCounts(pl.col("tp"), pl.col("fp"), pl.col("fn"), others - pl.col("fp"))
 
     def disagreement(self, power: int) -> pl.Expr:
         return pl.col(f"dis{power}").first()
 
 
-def class_table(counts: pl.LazyFrame, keys: list[str], labels: pl.Series | None,
-                disagreement: bool) -> pl.LazyFrame:
+def class_table(
+    counts: pl.LazyFrame, keys: list[str], labels: pl.Series | None, disagreement: bool
+) -> pl.LazyFrame:
     """``*keys, label, tp, support, n_pred, fp, fn[, dis1, dis2]`` from a count table, one row
     per group × class of truth ∪ pred (or of ``labels``), sorted by keys and label."""
     count = pl.col("count").cast(pl.Float64)
     zero = pl.lit(0.0, dtype=pl.Float64)
     hit = pl.col("actual") == pl.col("predicted")
     as_actual = counts.select(
-        *keys, pl.col("actual").alias("label"),
+        *keys,
+        pl.col("actual").alias("label"),
         pl.when(hit).then(count).otherwise(zero).alias("tp"),
-        count.alias("support"), zero.alias("n_pred"), zero.alias("fp"),
+        count.alias("support"),
+        zero.alias("n_pred"),
+        zero.alias("fp"),
         pl.when(hit).then(zero).otherwise(count).alias("fn"),
     )
     as_predicted = counts.select(
-        *keys, pl.col("predicted").alias("label"), zero.alias("tp"), zero.alias("support"),
-        count.alias("n_pred"), pl.when(hit).then(zero).otherwise(count).alias("fp"),
+        *keys,
+        pl.col("predicted").alias("label"),
+        zero.alias("tp"),
+        zero.alias("support"),
+        count.alias("n_pred"),
+        pl.when(hit).then(zero).otherwise(count).alias("fp"),
         zero.alias("fn"),
     )
     parts = [as_actual, as_predicted]
     if labels is not None:
         groups = counts.select(keys).unique() if keys else pl.LazyFrame({"__fe_one": [0]})
         grid = groups.with_columns(pl.lit(labels).implode().alias("label")).explode("label")
-        grid = grid.with_columns(*(c.alias(n) for n, c in (
-            ("tp", zero), ("support", zero), ("n_pred", zero), ("fp", zero), ("fn", zero))))
+        grid = grid.with_columns(
+            *(
+                c.alias(n)
+                for n, c in (
+                    ("tp", zero),
+                    ("support", zero),
+                    ("n_pred", zero),
+                    ("fp", zero),
+                    ("fn", zero),
+                )
+            )
+        )
         parts.append(grid.drop("__fe_one") if not keys else grid)
-    table = pl.concat(parts, how="vertical_relaxed").group_by(*keys, "label").agg(
-        pl.col("tp", "support", "n_pred", "fp", "fn").sum()
-    ).sort(*keys, "label", nulls_last=True)
+    table = (
+        pl.concat(parts, how="vertical_relaxed")
+        .group_by(*keys, "label")
+        .agg(pl.col("tp", "support", "n_pred", "fp", "fn").sum())
+        .sort(*keys, "label", nulls_last=True)
+    )
     if not disagreement:
         return table
     index = table.select(
-        *keys, "label",
+        *keys,
+        "label",
         (pl.int_range(pl.len()).over(keys) if keys else pl.int_range(pl.len()))
-        .cast(pl.Float64).alias("__fe_i"),
+        .cast(pl.Float64)
+        .alias("__fe_i"),
     )
     cells = counts.join(
-        index.rename({"label": "actual", "__fe_i": "__fe_ia"}), on=[*keys, "actual"],
+        index.rename({"label": "actual", "__fe_i": "__fe_ia"}),
+        on=[*keys, "actual"],
         nulls_equal=True,
     ).join(
-        index.rename({"label": "predicted", "__fe_i": "__fe_ip"}), on=[*keys, "predicted"],
+        index.rename({"label": "predicted", "__fe_i": "__fe_ip"}),
+        on=[*keys, "predicted"],
         nulls_equal=True,
     )
     gap = (pl.col("__fe_ia") - pl.col("__fe_ip")).abs()
@@ -324,9 +349,7 @@ def positive_of(truth: str, pos_label: Any) -> pl.Expr:
     import polars.selectors as cs
 
     textual = pl.dtype_of(truth).matches(cs.string() | cs.categorical() | cs.enum())
-    return (
-        pl.when(textual).then(pl.lit(None)).otherwise(pl.lit(1)).cast(pl.dtype_of(truth))
-    )
+    return pl.when(textual).then(pl.lit(None)).otherwise(pl.lit(1)).cast(pl.dtype_of(truth))
 
 
 @dataclass(frozen=True)

@@ -188,10 +188,19 @@ class Measure:
             object.__setattr__(self, "_builder", cached)  # frozen dataclass: cache once
         return cached
 
-    def value(self, truth: str, other: str, *, weight: str | None = None,
-              pos_label: Any = None, average: str = "binary",
-              zero_division: float | None = None, classes: pl.Expr | None = None,
-              table: Any = None, **parameters: Any) -> pl.Expr:
+    def value(
+        self,
+        truth: str,
+        other: str,
+        *,
+        weight: str | None = None,
+        pos_label: Any = None,
+        average: str = "binary",
+        zero_division: float | None = None,
+        classes: pl.Expr | None = None,
+        table: Any = None,
+        **parameters: Any,
+    ) -> pl.Expr:
         """The measure's value from the columns of a weighted long frame, without input checks.
 
         This is what the builder computes after its guard, and what the frame functions apply
@@ -200,9 +209,18 @@ class Measure:
         """
         from frameeval.metrics._builders import raw_value
 
-        return raw_value(self, truth, other, weight=weight, pos_label=pos_label,
-                         average=average, zero_division=zero_division, classes=classes,
-                         table=table, **parameters)
+        return raw_value(
+            self,
+            truth,
+            other,
+            weight=weight,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+            classes=classes,
+            table=table,
+            **parameters,
+        )
 
     def __repr__(self) -> str:
         return f"Measure({self.name!r}, kind={self.kind!r}, eq {self.equation})"

@@ -104,26 +104,52 @@ def _check_eps(func: str, eps: Any, **_: Any) -> None:
     check_eps(func, eps)
 
 
-BRIER_1950 = ("Brier, G. W. (1950). Verification of forecasts expressed in terms of "
-              "probability. Monthly Weather Review 78(1), 1–3.")
-GOOD_1952 = ("Good, I. J. (1952). Rational decisions. Journal of the Royal Statistical Society "
-             "B 14(1), 107–114.")
+BRIER_1950 = (
+    "Brier, G. W. (1950). Verification of forecasts expressed in terms of "
+    "probability. Monthly Weather Review 78(1), 1–3."
+)
+GOOD_1952 = (
+    "Good, I. J. (1952). Rational decisions. Journal of the Royal Statistical Society "
+    "B 14(1), 107–114."
+)
 
-LOG_LOSS = register(Measure(
-    "log_loss", "probability", mean_loss_value, False, 0.0, -math.log(EPS), "—",
-    "log loss (cross-entropy): the mean negative log-probability given to the actual class",
-    "LL = −Σ w·log q / Σ w, q = p for a positive row and 1 − p otherwise, clipped to "
-    "[eps, 1 − eps] (eps = 2⁻⁵² by default, as scikit-learn); scores outside [0, 1] are an error",
-    "the group is empty or its total weight is 0", (GOOD_1952,),
-    parameters={"eps": EPS}, check=_check_eps, term=_log_loss_term, example="0.5527",
-))
-BRIER_SCORE = register(Measure(
-    "brier_score", "probability", mean_loss_value, False, 0.0, 1.0, "—",
-    "Brier score: the mean squared difference between the probability and the outcome",
-    "BS = Σ w·(y − p)² / Σ w with y = 1 for a positive row, 0 otherwise",
-    "the group is empty or its total weight is 0", (BRIER_1950,), term=_brier_term,
-    example="0.1917",
-))
+LOG_LOSS = register(
+    Measure(
+        "log_loss",
+        "probability",
+        mean_loss_value,
+        False,
+        0.0,
+        -math.log(EPS),
+        "—",
+        "log loss (cross-entropy): the mean negative log-probability given to the actual class",
+        "LL = −Σ w·log q / Σ w, q = p for a positive row and 1 − p otherwise, clipped to "
+        "[eps, 1 − eps] (eps = 2⁻⁵² by default, as scikit-learn); scores outside [0, 1] are an error",
+        "the group is empty or its total weight is 0",
+        (GOOD_1952,),
+        parameters={"eps": EPS},
+        check=_check_eps,
+        term=_log_loss_term,
+        example="0.5527",
+    )
+)
+BRIER_SCORE = register(
+    Measure(
+        "brier_score",
+        "probability",
+        mean_loss_value,
+        False,
+        0.0,
+        1.0,
+        "—",
+        "Brier score: the mean squared difference between the probability and the outcome",
+        "BS = Σ w·(y − p)² / Σ w with y = 1 for a positive row, 0 otherwise",
+        "the group is empty or its total weight is 0",
+        (BRIER_1950,),
+        term=_brier_term,
+        example="0.1917",
+    )
+)
 
 log_loss = make_builder(LOG_LOSS)
 brier_score = make_builder(BRIER_SCORE)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
 import polars as pl
 
 from frameeval._validate import check_parameter
@@ -42,12 +43,17 @@ __all__ = [
     "roc_auc",
 ]
 
-HANLEY = ("Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a "
-          "receiver operating characteristic (ROC) curve. Radiology 143(1), 29–36.")
-FAWCETT = ("Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters "
-           "27, 861–874.")
-DAVIS = ("Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC "
-         "curves. ICML 2006, 233–240.")
+HANLEY = (
+    "Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a "
+    "receiver operating characteristic (ROC) curve. Radiology 143(1), 29–36."
+)
+FAWCETT = (
+    "Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27, 861–874."
+)
+DAVIS = (
+    "Davis, J. & Goadrich, M. (2006). The relationship between precision-recall and ROC "
+    "curves. ICML 2006, 233–240."
+)
 
 
 def _auc(t: ScoreTable) -> pl.Expr:
@@ -67,8 +73,10 @@ def _average_precision(t: ScoreTable) -> pl.Expr:
 def _pr_auc(t: ScoreTable) -> pl.Expr:
     recall = ratio(t.tp, t.n_positive)
     precision = _precision_at(t)
-    area = ((recall - recall.shift(1, fill_value=0.0))
-            * (precision + precision.shift(1, fill_value=1.0))).sum() / 2.0
+    area = (
+        (recall - recall.shift(1, fill_value=0.0))
+        * (precision + precision.shift(1, fill_value=1.0))
+    ).sum() / 2.0
     return pl.when(t.n_positive > 0).then(area)
 
 
@@ -163,15 +171,14 @@ def _precisions(
     return mass, precision, before, total
 
 
-
-
 def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
     pairs, total = _auc_counts(truth, score, positive, weight)
     return _share(pairs, total)
 
 
-def _average_precision_rows(truth: str, score: str, positive: pl.Expr,
-                            weight: str | None) -> pl.Expr:
+def _average_precision_rows(
+    truth: str, score: str, positive: pl.Expr, weight: str | None
+) -> pl.Expr:
     mass, precision, _, total = _precisions(truth, score, positive, weight)
     return _share((mass * precision).sum(), total)
 
@@ -181,39 +188,80 @@ def _pr_auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) 
     return _share((mass * (precision + before)).sum() / 2.0, total)
 
 
-ROC_AUC = register(Measure(
-    "roc_auc", "score", _auc, True, 0.0, 1.0, "2.22",
-    "area under the ROC curve: the probability that a random positive scores above a random "
-    "negative, a tie counting one half",
-    "AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores t_k, "
-    "m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq 2.20)",
-    "the group has no positive or no negative row (or they weigh 0): no pair to rank",
-    (HANLEY, FAWCETT), rows=_auc_rows, example="0.8333",
-))
-RANK_LOSS = register(Measure(
-    "rank_loss", "score", lambda t: 1.0 - _auc(t), False, 0.0, 1.0, "2.21",
-    "ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
-    "counting one half",
-    "ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC",
-    "the group has only one class", (HANLEY,),
-    rows=lambda *a: 1.0 - _auc_rows(*a), example="0.1667",
-))
-AVERAGE_PRECISION = register(Measure(
-    "average_precision", "score", _average_precision, True, 0.0, 1.0, "—",
-    "average precision: precision averaged over the positives, step-wise (scikit-learn's "
-    "average_precision_score)",
-    "AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0",
-    "the group has no positive row (or they weigh 0)", (DAVIS,),
-    rows=_average_precision_rows, example="0.8056",
-))
-PR_AUC = register(Measure(
-    "pr_auc", "score", _pr_auc, True, 0.0, 1.0, "2.20",
-    "area under the P-R curve by the trapezoid rule from (R, P) = (0, 1) (prefer "
-    "average_precision to compare learners)",
-    "Σ_k (R_k − R_{k−1})·(P_k + P_{k−1}) / 2 with (R_0, P_0) = (0, 1)  (eq 2.20 on the P-R "
-    "curve)",
-    "the group has no positive row", (DAVIS,), rows=_pr_auc_rows, example="0.8472",
-))
+ROC_AUC = register(
+    Measure(
+        "roc_auc",
+        "score",
+        _auc,
+        True,
+        0.0,
+        1.0,
+        "2.22",
+        "area under the ROC curve: the probability that a random positive scores above a random "
+        "negative, a tie counting one half",
+        "AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores t_k, "
+        "m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq 2.20)",
+        "the group has no positive or no negative row (or they weigh 0): no pair to rank",
+        (HANLEY, FAWCETT),
+        rows=_auc_rows,
+        example="0.8333",
+    )
+)
+RANK_LOSS = register(
+    Measure(
+        "rank_loss",
+        "score",
+        lambda t: 1.0 - _auc(t),
+        False,
+        0.0,
+        1.0,
+        "2.21",
+        "ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
+        "counting one half",
+        "ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC",
+        "the group has only one class",
+        (HANLEY,),
+        rows=lambda *a: 1.0 - _auc_rows(*a),
+        example="0.1667",
+    )
+)
+AVERAGE_PRECISION = register(
+    Measure(
+        "average_precision",
+        "score",
+        _average_precision,
+        True,
+        0.0,
+        1.0,
+        "—",
+        "average precision: precision averaged over the positives, step-wise (scikit-learn's "
+        "average_precision_score)",
+        "AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0",
+        "the group has no positive row (or they weigh 0)",
+        (DAVIS,),
+        rows=_average_precision_rows,
+        example="0.8056",
+    )
+)
+PR_AUC = register(
+    Measure(
+        "pr_auc",
+        "score",
+        _pr_auc,
+        True,
+        0.0,
+        1.0,
+        "2.20",
+        "area under the P-R curve by the trapezoid rule from (R, P) = (0, 1) (prefer "
+        "average_precision to compare learners)",
+        "Σ_k (R_k − R_{k−1})·(P_k + P_{k−1}) / 2 with (R_0, P_0) = (0, 1)  (eq 2.20 on the P-R "
+        "curve)",
+        "the group has no positive row",
+        (DAVIS,),
+        rows=_pr_auc_rows,
+        example="0.8472",
+    )
+)
 
 roc_auc = make_builder(ROC_AUC)
 rank_loss = make_builder(RANK_LOSS)

@@ -27,23 +27,54 @@ def _mean(term_sum: pl.Expr, weight_sum: pl.Expr) -> pl.Expr:
     return ratio(term_sum, weight_sum)
 
 
-MSE = register(Measure(
-    "mse", "regression", _mean, False, 0.0, None, "2.2",
-    "mean squared error",
-    "E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
-    "the group is empty or its total weight is 0", term=_squared, example="0.4167",
-))
-RMSE = register(Measure(
-    "rmse", "regression", lambda s, w: _mean(s, w).sqrt(), False, 0.0, None, "2.2",
-    "root mean squared error, √MSE (same units as the target)",
-    "RMSE = √(Σ w·(f(x) − y)² / Σ w)", "the group is empty or its total weight is 0",
-    term=_squared, example="0.6455",
-))
-MAE = register(Measure(
-    "mae", "regression", _mean, False, 0.0, None, "—",
-    "mean absolute error", "MAE = Σ w·|f(x) − y| / Σ w",
-    "the group is empty or its total weight is 0", term=_absolute, example="0.5",
-))
+MSE = register(
+    Measure(
+        "mse",
+        "regression",
+        _mean,
+        False,
+        0.0,
+        None,
+        "2.2",
+        "mean squared error",
+        "E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
+        "the group is empty or its total weight is 0",
+        term=_squared,
+        example="0.4167",
+    )
+)
+RMSE = register(
+    Measure(
+        "rmse",
+        "regression",
+        lambda s, w: _mean(s, w).sqrt(),
+        False,
+        0.0,
+        None,
+        "2.2",
+        "root mean squared error, √MSE (same units as the target)",
+        "RMSE = √(Σ w·(f(x) − y)² / Σ w)",
+        "the group is empty or its total weight is 0",
+        term=_squared,
+        example="0.6455",
+    )
+)
+MAE = register(
+    Measure(
+        "mae",
+        "regression",
+        _mean,
+        False,
+        0.0,
+        None,
+        "—",
+        "mean absolute error",
+        "MAE = Σ w·|f(x) − y| / Σ w",
+        "the group is empty or its total weight is 0",
+        term=_absolute,
+        example="0.5",
+    )
+)
 
 mse = make_builder(MSE)
 rmse = make_builder(RMSE)

@@ -65,10 +65,26 @@ def report(
             "Hint: pass --force (force=True) or choose another path."
         )
     lf, _ = to_lazy(data, "report")
-    given = Roles(truth=truth, pred=pred, score=score, learner=learner, dataset=dataset,
-                  fold=fold, repeat=repeat, instance=instance)
+    given = Roles(
+        truth=truth,
+        pred=pred,
+        score=score,
+        learner=learner,
+        dataset=dataset,
+        fold=fold,
+        repeat=repeat,
+        instance=instance,
+    )
     roles, _ = infer_roles(lf.collect_schema(), given)
-    page = build_report(lf, roles, alpha=alpha, cost01=cost01, cost10=cost10,
-                        pos_label=pos_label, title=title, progress=progress,
-                        score_decimals=score_decimals)
+    page = build_report(
+        lf,
+        roles,
+        alpha=alpha,
+        cost01=cost01,
+        cost10=cost10,
+        pos_label=pos_label,
+        title=title,
+        progress=progress,
+        score_decimals=score_decimals,
+    )
     return write_atomic(path, page.render(), force=force)

@@ -96,7 +96,9 @@ def _tables(
         block=block, learner=learner, higher_is_better=higher_is_better, significance=result
     )
     table_id = f"results-table-{_slug(metric)}"
-    gt = fe.results_table(per_block, metric, **kw).with_id(table_id)
+    table = fe.results_table(per_block, metric, **kw)
+    assert not isinstance(table, str)  # format="gt"
+    gt = table.with_id(table_id)
     where = f" ({description})" if description else ""
     gt = gt.tab_header(title=f"{metric} per {block}{where}")
     html = offline_table_html(gt.as_raw_html(), table_id)

@@ -247,16 +247,16 @@ def _positive(pos_label: Any) -> dict[str, Any]:
     return {"pos_label": pos_label} if pos_label is not None else {}
 
 
-def _comparison_tables(counts: Counts, roles: ReportRoles, pos_label: Any) -> dict[str, pl.DataFrame]:
+def _comparison_tables(
+    counts: Counts, roles: ReportRoles, pos_label: Any
+) -> dict[str, pl.DataFrame]:
     """Per-split accuracy, per-data-set accuracy and (binary data sets with scores) ranking."""
     out: dict[str, pl.DataFrame] = {}
     keys = _keys(roles)
     if roles.pred is not None:
         per_split = (
             counts.labels.group_by(*keys, *counts.splits)
-            .agg(
-                fe.accuracy(roles.truth, roles.pred, weight=N)
-            )
+            .agg(fe.accuracy(roles.truth, roles.pred, weight=N))
             .sort(*keys, *counts.splits)
         )
         out["per_split"] = per_split
@@ -295,8 +295,7 @@ def _answers(tables: dict[str, pl.DataFrame], roles: ReportRoles, alpha: float) 
             answer(
                 auc,
                 "roc_auc",
-                description="pooled over the folds; binary data "
-                "sets with scores",
+                description="pooled over the folds; binary data sets with scores",
                 **kw,
             )
         )
@@ -330,7 +329,7 @@ def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles) -> No
                     found.ranks,
                     found.cd,
                     style="demsar",
-                    learner=roles.learner,  # type: ignore[arg-type]
+                    learner=roles.learner,
                     title=_cd_title(found),
                 )
             )
@@ -362,6 +361,7 @@ def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
         f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
     )
     dataset, labels = roles.dataset, counts.labels
+    assert roles.learner is not None and roles.truth is not None  # resolved by the caller
     exprs = [
         pl.col(roles.learner).n_unique().alias("learners"),
         pl.col(roles.truth).n_unique().alias("classes"),

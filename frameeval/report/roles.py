@@ -147,8 +147,10 @@ def check_roles(
         return flag(role) if cli else f"{role}="
 
     schema = data.collect_schema()
-    if roles.score is not None and not schema[roles.score].is_numeric() and not _empty(
-        data, roles.score
+    if (
+        roles.score is not None
+        and not schema[roles.score].is_numeric()
+        and not _empty(data, roles.score)
     ):
         raise InvalidDtypeError(
             f"{where}: {spell('score')} column {roles.score!r} must be numeric (larger = more "

@@ -315,8 +315,9 @@ def gallery() -> dict[str, Any]:
     intervals = fe.delong_ci(s, "truth", "score", by=by)
     band = fe.roc_band(breast(s), "truth", "score", by="learner", n=30, points=6, seed=0)
     calibration = fe.calibration_curve(breast(s), "truth", "score", by="learner", bins=5)
-    operating = fe.threshold_table(breast(s), "truth", "score", by="learner",
-                                   measures=["precision", "recall", "f1", "mcc"])
+    operating = fe.threshold_table(
+        breast(s), "truth", "score", by="learner", measures=["precision", "recall", "f1", "mcc"]
+    )
     chosen = fe.best_threshold(breast(s), "truth", "score", by="learner", measure="mcc")
 
     blocks = metric_table().with_columns(

@@ -371,8 +371,11 @@ def test_cd_diagram_errors():
         charts.cd_diagram(ex.average_ranks(), cd=-1)
     with pytest.raises(InvalidParameterError, match=r"style must be 'interval' or 'demsar'"):
         charts.cd_diagram(ex.average_ranks(), cd=1.0, style="box")
-    with pytest.raises(ColumnNotFoundError, match=r"cd_diagram\(\): learner= must be given when "
-                       r"no column has a common learner name"):
+    with pytest.raises(
+        ColumnNotFoundError,
+        match=r"cd_diagram\(\): learner= must be given when "
+        r"no column has a common learner name",
+    ):
         charts.cd_diagram(ex.average_ranks().rename({"learner": "method"}), cd=1.0)
     with pytest.raises(ColumnNotFoundError, match=r"column 'nope' \(learner=\) not found"):
         charts.cd_diagram(ex.average_ranks(), cd=1.0, learner="nope")

@@ -320,14 +320,19 @@ def test_pr_and_cost_labels_sit_beside_the_panels_clear_of_the_curves(frames):
     """Issue 18: the BEP / expected-cost text sat under the curves; now it is drawn right of
     each panel (pixel positions, no data scale), with facet spacing and the legend beyond it."""
     spec = charts.pr(frames["pr"], break_even=frames["bep"], facet="dataset", width=300).to_dict()
-    text = [layer for layer in _layers(spec) if layer.get("mark", {}).get("type") == "text"
-            and layer["encoding"]["text"]["field"] == "__fe_text"][0]
+    text = [
+        layer
+        for layer in _layers(spec)
+        if layer.get("mark", {}).get("type") == "text"
+        and layer["encoding"]["text"]["field"] == "__fe_text"
+    ][0]
     assert text["encoding"]["x"]["scale"] is None and text["encoding"]["y"]["scale"] is None
     assert text["mark"]["align"] == "left"
     rows = [r for r in _data(spec) if r["__fe_layer"] == "summary"]
     assert {r["__fe_x"] for r in rows} == {310.0}  # 10 px right of the 300 px panel
     assert spec["spacing"]["column"] >= 20 + 6 * max(len(r["__fe_text"]) for r in rows)
-    cost = charts.cost_curve(frames["envelope"], expected_cost=frames["total"],
-                             facet="dataset").to_dict()
+    cost = charts.cost_curve(
+        frames["envelope"], expected_cost=frames["total"], facet="dataset"
+    ).to_dict()
     rows = [r for r in _data(cost) if r["__fe_layer"] == "summary"]
     assert rows and all(r["__fe_x"] == 330.0 for r in rows)

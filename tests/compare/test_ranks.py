@@ -253,7 +253,9 @@ def test_rank_errors_name_the_problem():
         r"got 1 in group g=1\.",
     ):
         # only group 1 is short of learners, so the group named is deterministic
-        fe.friedman(df.filter((pl.col("learner") == "A") | (pl.col("g") == 2)), "error_rate", by="g")
+        fe.friedman(
+            df.filter((pl.col("learner") == "A") | (pl.col("g") == 2)), "error_rate", by="g"
+        )
     with pytest.raises(InsufficientDataError, match=r"needs at least 2 blocks \('block'\), got 1"):
         fe.friedman(df.filter(pl.col("block") == "d1"), "error_rate", by="g")
     nan = df.with_columns(

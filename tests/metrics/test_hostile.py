@@ -27,9 +27,11 @@ def test_string_scores_are_an_error_never_ranked() -> None:
     df = pl.DataFrame({"y": Y, "s": [str(v) for v in NUMERIC]})
     for builder in (fe.roc_auc, fe.average_precision, fe.rank_loss):
         name = builder.__name__
-        with pytest.raises(pl.exceptions.PolarsError,
-                           match=rf"frameeval\[InvalidDtypeError\]: {name}\(\): column 's' "
-                                 r"\(score=\) must be numeric \(integer or float\), got str"):
+        with pytest.raises(
+            pl.exceptions.PolarsError,
+            match=rf"frameeval\[InvalidDtypeError\]: {name}\(\): column 's' "
+            r"\(score=\) must be numeric \(integer or float\), got str",
+        ):
             df.select(builder("y", "s"))
         with pytest.raises(InvalidDtypeError, match=rf"^{name}\(\): column 's' \(score=\)"):
             fe.collect(df.lazy().select(builder("y", "s")))
@@ -43,8 +45,9 @@ def test_string_scores_are_an_error_never_ranked() -> None:
 
 def test_integer_scores_beyond_2_to_the_53_keep_their_order() -> None:
     """Issue 14 hostile input 2: nanosecond-like Int64 scores collapsed into one tie."""
-    big = pl.DataFrame({"y": Y, "s": [2**60 + v for v in NUMERIC]}, schema={"y": pl.Int64,
-                                                                            "s": pl.Int64})
+    big = pl.DataFrame(
+        {"y": Y, "s": [2**60 + v for v in NUMERIC]}, schema={"y": pl.Int64, "s": pl.Int64}
+    )
     assert big.select(fe.roc_auc("y", "s")).item() == pytest.approx(AUC, abs=1e-12)
     report = fe.ranking_report(big, truth="y", score="s")
     assert report["roc_auc"].item() == pytest.approx(AUC, abs=1e-12)
@@ -52,9 +55,10 @@ def test_integer_scores_beyond_2_to_the_53_keep_their_order() -> None:
         pytest.approx(AUC, abs=1e-12)
     )
     small = big.with_columns(pl.Series("s", NUMERIC))
-    assert fe.roc_curve(big, truth="y", score="s").height == fe.roc_curve(
-        small, truth="y", score="s"
-    ).height
+    assert (
+        fe.roc_curve(big, truth="y", score="s").height
+        == fe.roc_curve(small, truth="y", score="s").height
+    )
     assert fe.break_even_point(big, truth="y", score="s")["break_even_point"].item() == (
         pytest.approx(fe.break_even_point(small, truth="y", score="s")["break_even_point"].item())
     )
@@ -62,8 +66,12 @@ def test_integer_scores_beyond_2_to_the_53_keep_their_order() -> None:
 
 def test_mixed_integer_label_dtypes_share_int64() -> None:
     """Issue 14 hostile input 3: UInt64 truth beside Int64 pred crashed or gave Int128 labels."""
-    df = pl.DataFrame({"y": pl.Series([0, 1, 2, 2], dtype=pl.UInt64),
-                       "p": pl.Series([0, 2, 2, 1], dtype=pl.Int64)})
+    df = pl.DataFrame(
+        {
+            "y": pl.Series([0, 1, 2, 2], dtype=pl.UInt64),
+            "p": pl.Series([0, 2, 2, 1], dtype=pl.Int64),
+        }
+    )
     cm = fe.confusion_matrix(df, truth="y", pred="p")
     assert cm.schema["actual"] == pl.Int64 and cm.schema["predicted"] == pl.Int64
     report = fe.classification_report(df, truth="y", pred="p")
@@ -77,18 +85,22 @@ def test_mixed_integer_label_dtypes_share_int64() -> None:
 def test_a_key_named_like_an_output_column_is_refused(name: str) -> None:
     """Issue 14 hostile input 4: by="label" crashed with Polars' DuplicateError."""
     df = pl.DataFrame({name: ["a", "a", "b"], "y": [1, 0, 1], "p": [1, 1, 1]})
-    with pytest.raises(InvalidParameterError,
-                       match=rf"^classification_report\(\): by= must not use the output column "
-                             rf"name '{name}'"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=rf"^classification_report\(\): by= must not use the output column "
+        rf"name '{name}'",
+    ):
         fe.classification_report(df, truth="y", pred="p", by=name)
 
 
 def test_nan_in_a_float_truth_column_is_an_error_in_expressions_too() -> None:
     """Issue 14 hostile input 5: NaN was counted as a label (accuracy 0.667, no error)."""
     df = pl.DataFrame({"y": [1.0, float("nan"), 0.0], "p": [1.0, 0.0, 0.0]})
-    with pytest.raises(pl.exceptions.PolarsError,
-                       match=r"frameeval\[MissingValueError\]: accuracy\(\): column 'y' "
-                             r"\(truth=\) must not contain NaN"):
+    with pytest.raises(
+        pl.exceptions.PolarsError,
+        match=r"frameeval\[MissingValueError\]: accuracy\(\): column 'y' "
+        r"\(truth=\) must not contain NaN",
+    ):
         df.select(fe.accuracy("y", "p"))
     with pytest.raises(MissingValueError, match=r"^accuracy\(\): column 'y' \(truth=\)"):
         fe.collect(df.lazy().select(fe.accuracy("y", "p")))
@@ -99,15 +111,19 @@ def test_nan_in_a_float_truth_column_is_an_error_in_expressions_too() -> None:
 def test_a_third_class_with_a_binary_average_is_an_error_on_both_faces() -> None:
     """fe.f1 on a 3-class column silently returned class 1's F1 (scikit-learn raises)."""
     df = pl.DataFrame({"g": [1] * 5, "y": [0, 1, 2, 1, 0], "p": [0, 1, 1, 2, 0]})
-    with pytest.raises(pl.exceptions.PolarsError,
-                       match=r"frameeval\[InvalidParameterError\]: f1\(\): average='binary' "
-                             r"needs two classes"):
+    with pytest.raises(
+        pl.exceptions.PolarsError,
+        match=r"frameeval\[InvalidParameterError\]: f1\(\): average='binary' "
+        r"needs two classes",
+    ):
         df.select(fe.f1("y", "p"))
     with pytest.raises(InvalidParameterError, match=r"^f1\(\): average='binary' needs two "):
         fe.collect(df.lazy().group_by("g").agg(fe.f1("y", "p")))
-    with pytest.raises(InvalidParameterError,
-                       match=r"^measures\(\): average='binary' needs two classes .* in group "
-                             r"g=1"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"^measures\(\): average='binary' needs two classes .* in group "
+        r"g=1",
+    ):
         fe.measures(df, truth="y", pred="p", by="g", measures=["f1"])
     # an explicit pos_label asks for that class's one-vs-rest value; a multiclass average works
     assert df.select(fe.f1("y", "p", pos_label=2)).item() == 0.0
@@ -117,11 +133,13 @@ def test_a_third_class_with_a_binary_average_is_an_error_on_both_faces() -> None
 def test_string_labels_need_pos_label_on_both_faces() -> None:
     """With string labels fe.roc_auc raised a raw ComputeError while fe.roc_curve explained."""
     df = pl.DataFrame({"y": ["yes", "no", "yes"], "s": [0.9, 0.2, 0.4]})
-    with pytest.raises(InvalidParameterError,
-                       match=r"^roc_auc\(\): pos_label= is required for string labels"):
+    with pytest.raises(
+        InvalidParameterError, match=r"^roc_auc\(\): pos_label= is required for string labels"
+    ):
         fe.collect(df.lazy().select(fe.roc_auc("y", "s")))
-    with pytest.raises(InvalidParameterError,
-                       match=r"^roc_curve\(\): pos_label= is required for string labels"):
+    with pytest.raises(
+        InvalidParameterError, match=r"^roc_curve\(\): pos_label= is required for string labels"
+    ):
         fe.roc_curve(df, truth="y", score="s")
     assert df.select(fe.roc_auc("y", "s", pos_label="yes")).item() == 1.0
 
@@ -136,6 +154,7 @@ def test_the_two_macro_f1s_have_two_names_on_every_face() -> None:
     assert book == pytest.approx(rows["macro"], abs=1e-12)
     assert mean == pytest.approx(rows["macro_mean"], abs=1e-12)
     assert abs(book - mean) > 1e-3
-    listed = fe.measures(df, truth="y", pred="p",
-                         measures=[fe.MEASURES["f1"].configure("book", average="macro")])
+    listed = fe.measures(
+        df, truth="y", pred="p", measures=[fe.MEASURES["f1"].configure("book", average="macro")]
+    )
     assert listed["book"].item() == pytest.approx(book, abs=1e-12)

@@ -132,9 +132,7 @@ def result_frames(draw) -> pl.DataFrame:
     """g; labels y, p (0..2); numbers yr, pr; binary truth yb with score s in [0, 1] (ties);
     integer weights w in 0..3 and float weights wf from 0 and 1e-3 to 1e9 (sums of very
     different magnitudes). Groups of 1-8 rows with their own edge cases."""
-    cols: dict[str, list] = {
-        k: [] for k in ("g", "y", "p", "yr", "pr", "yb", "pb", "s", "w", "wf")
-    }
+    cols: dict[str, list] = {k: [] for k in ("g", "y", "p", "yr", "pr", "yb", "pb", "s", "w", "wf")}
     wide = st.one_of(st.just(0.0), st.floats(1e-3, 10.0), st.sampled_from([1e-3, 1e6, 1e9]))
     number = st.one_of(st.integers(-20, 20).map(float), st.floats(-100, 100))
     score = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1))
@@ -419,17 +417,19 @@ def test_two_macro_f_definitions_agree_when_p_equals_r(df: pl.DataFrame, beta: f
     book = report.filter(pl.col("average") == "macro").sort("g")[f].to_list()
     mean = report.filter(pl.col("average") == "macro_mean").sort("g")[f].to_list()
     assert_close(book, mean, tol=TOL)
-    expr = df.group_by("g").agg(
-        fe.fbeta("y", "p", beta=beta, average="macro").alias("book"),
-        fe.fbeta("y", "p", beta=beta, average="macro_mean").alias("mean"),
-    ).sort("g")
+    expr = (
+        df.group_by("g")
+        .agg(
+            fe.fbeta("y", "p", beta=beta, average="macro").alias("book"),
+            fe.fbeta("y", "p", beta=beta, average="macro_mean").alias("mean"),
+        )
+        .sort("g")
+    )
     assert_close(expr["book"].to_list(), book, tol=TOL)
     assert_close(expr["mean"].to_list(), mean, tol=TOL)
     pos = df["y"][0]  # a class that occurs
     folds = fe.macro_micro(df, truth="y", pred="p", by="g", across="fold", pos_label=pos)
-    defined = folds.filter(
-        pl.col("macro_f1").is_not_null() | pl.col("macro_mean_f1").is_not_null()
-    )
+    defined = folds.filter(pl.col("macro_f1").is_not_null() | pl.col("macro_mean_f1").is_not_null())
     assert_close(defined["macro_f1"].to_list(), defined["macro_mean_f1"].to_list(), tol=TOL)
 
 
