@@ -351,8 +351,8 @@ def test_bootstrap_equals_single_machine(client: Any, kwargs: dict[str, Any]) ->
     measures = [fe.accuracy("y", "p"), fe.roc_auc("yb", "s")]
     common = {"instance": "instance", "seed": 7, **kwargs}
     method = common.get("method", "percentile")
-    got = fed.bootstrap_ci(ddf, measures, n=60, **common, client=client)
-    expected = fe.bootstrap_ci(df, measures, n=60, **common)
+    got = fed.bootstrap_ci(ddf, measures, repeats=60, **common, client=client)
+    expected = fe.bootstrap_ci(df, measures, repeats=60, **common)
     loose = LOOSE[method]
     assert_frame_equal(got.drop(loose), expected.drop(loose), check_exact=True)
     assert_frame_equal(
@@ -360,8 +360,8 @@ def test_bootstrap_equals_single_machine(client: Any, kwargs: dict[str, Any]) ->
     )
     common.pop("method", None)
     assert_frame_equal(
-        fed.bootstrap_replicates(ddf, measures, n=20, **common, client=client),
-        fe.bootstrap_replicates(df, measures, n=20, **common),
+        fed.bootstrap_replicates(ddf, measures, repeats=20, **common, client=client),
+        fe.bootstrap_replicates(df, measures, repeats=20, **common),
         check_exact=True,
     )
 
