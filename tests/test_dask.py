@@ -378,7 +378,7 @@ def test_shuffle_from_parquet_paths(client: Any, tmp_path: Path) -> None:
         fe.mcnemar(df, "y", "p", **pairing),
         check_exact=True,
     )
-    common = {"by": ["g", "learner"], "instance": "instance", "n": 20, "seed": 3}
+    common = {"by": ["g", "learner"], "instance": "instance", "repeats": 20, "seed": 3}
     assert_frame_equal(
         fed.bootstrap_replicates(
             str(tmp_path / "pairs-*.parquet"), fe.accuracy("y", "p"), **common, client=client
@@ -409,7 +409,7 @@ def _first(df: pl.DataFrame, **values: Any) -> int:
 
 
 PAIRED = {"truth": "y", "pred": "p", "a": "A", "b": "B", "by": "g"}
-BOOT = {"measure": fe.accuracy("y", "p"), "by": "learner", "instance": "instance", "n": 10}
+BOOT = {"measure": fe.accuracy("y", "p"), "by": "learner", "instance": "instance", "repeats": 10}
 
 
 @pytest.mark.parametrize(
