@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     times = {}
     for name, measure in measures.items():
         start, cpu = time.perf_counter(), time.process_time()
-        out = fe.bootstrap_ci(df, measure, by=KEYS, n=args.measured_replicates, seed=1)
+        out = fe.bootstrap_ci(df, measure, by=KEYS, repeats=args.measured_replicates, seed=1)
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         assert out.height == df.select(KEYS).n_unique()
         times[name] = elapsed

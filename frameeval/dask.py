@@ -927,12 +927,12 @@ _FORMS: dict[str, _Form] = {
         "Bootstrap replicates of any measure, per group, on Dask: the rows are shuffled by the\n"
         "``by`` keys and :func:`frameeval.bootstrap_replicates` runs on each partition.",
         "``*by, replicate`` and one Float64 column per measure (the measure on replicate\n"
-        "``replicate`` = 1…n of the group, null where undefined), sorted by keys and replicate:\n"
+        "``replicate`` = 1…repeats of the group, null where undefined), sorted by keys and replicate:\n"
         "equal to :func:`frameeval.bootstrap_replicates` on all rows.",
         ">>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed\n"
         f">>> pdf = pd.DataFrame({_BOOTSTRAP_DATA})\n"
         ">>> reps = fed.bootstrap_replicates(dd.from_pandas(pdf, npartitions=2),\n"
-        '...                                 fe.accuracy("y", "p"), by="g", instance="row", n=3)\n'
+        '...                                 fe.accuracy("y", "p"), by="g", instance="row", repeats=3)\n'
         ">>> reps.columns, reps.height\n"
         "(['g', 'replicate', 'accuracy'], 6)",
         mode="bootstrap",
@@ -958,7 +958,7 @@ _FORMS: dict[str, _Form] = {
         ">>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed\n"
         f">>> pdf = pd.DataFrame({_BOOTSTRAP_DATA})\n"
         '>>> ci = fed.bootstrap_ci(dd.from_pandas(pdf, npartitions=2), fe.accuracy("y", "p"),\n'
-        '...                       by="g", instance="row", n=200, seed=1)\n'
+        '...                       by="g", instance="row", repeats=200, seed=1)\n'
         '>>> ci.select("g", "metric", "estimate", "n_replicates").rows()\n'
         "[('a', 'accuracy', 0.6666666666666666, 200), ('b', 'accuracy', 0.6666666666666666, 200)]",
         mode="bootstrap",

@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from frameeval._deprecation import renamed_argument
 from frameeval._frame import collect, to_lazy
 from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, split_kind, stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
@@ -73,7 +74,7 @@ _FAILURE_SCHEMA = {
 
 
 class LearnerError(FrameEvalError, RuntimeError):
-    """A learner raised on a split (``errors="raise"``).
+    """A learner raised on a split (``on_error="raise"``).
 
     Attributes
     ----------
@@ -90,7 +91,7 @@ class LearnerError(FrameEvalError, RuntimeError):
 
 
 class LearnerWarning(UserWarning):
-    """Some fits failed and were left out (``errors="collect"``); ``.failures`` lists them."""
+    """Some fits failed and were left out (``on_error="collect"``); ``.failures`` lists them."""
 
     def __init__(self, message: str, failures: pl.DataFrame) -> None:
         super().__init__(message)
@@ -282,7 +283,7 @@ def _run(
 
 
 class _Stop(Exception):
-    """Internal: stop at the first failure (errors="raise")."""
+    """Internal: stop at the first failure (on_error="raise")."""
 
 
 def _drain(pending: dict[Future[Any], _Task], record: Callable[..., None]) -> None:
@@ -325,7 +326,7 @@ def _finish_errors(outcome: _Outcome, func: str, errors: Errors, results: pl.Dat
     if errors == "raise":
         raise LearnerError(
             f"{func}(): learner {task.learner!r} must succeed on every split, got "
-            f"{first['error']} on {task.where}.\nHint: errors='collect' skips failed fits; the "
+            f"{first['error']} on {task.where}.\nHint: on_error='collect' skips failed fits; the "
             "finished ones are in this exception's .results.",
             results,
             failures,
@@ -382,7 +383,7 @@ def _check_common(
     check_parameter(
         errors in ("raise", "collect"),
         func,
-        f"errors must be 'raise' or 'collect', got {errors!r}.",
+        f"on_error must be 'raise' or 'collect', got {errors!r}.",
     )
     check_parameter(
         progress is None or isinstance(progress, bool) or callable(progress),
@@ -532,7 +533,8 @@ def evaluate(
     train: bool = False,
     n_jobs: int | None = 1,
     progress: Progress = None,
-    errors: Errors = "raise",
+    on_error: Errors = "raise",
+    errors: Errors | None = None,
 ) -> Frame:
     """Train and test every learner on every split; the long result frame of DESIGN §1.
 
@@ -566,11 +568,12 @@ def evaluate(
     progress
         ``True`` prints a progress line on stderr; ``None`` (default) does so only when stderr is
         a terminal; a callable receives ``(done, total, description)`` after every fit.
-    errors
+    on_error
         ``"raise"`` stops at the first failing fit and raises :class:`LearnerError` naming the
         learner and the split, with the finished results attached (``.results``);
         ``"collect"`` skips failed fits, warns once (:class:`LearnerWarning`, with
-        ``.failures``) and returns the rest.
+        ``.failures``) and returns the rest. (``errors=`` is its deprecated alias, for one
+        release.)
 
     Returns
     -------
@@ -594,7 +597,7 @@ def evaluate(
     ColumnNotFoundError, DuplicateKeyError, UnknownLabelError
         Missing columns, a key repeated in ``data``, split instances absent from ``data``.
     LearnerError
-        A learner failed (``errors="raise"``).
+        A learner failed (``on_error="raise"``).
 
     Notes
     -----
@@ -617,6 +620,7 @@ def evaluate(
     [1.0]
     """
     func = "evaluate"
+    errors = renamed_argument(func, "errors", "on_error", errors, on_error, "the same policy")
     jobs = _check_common(func, learners, n_jobs, errors, progress)
     check_parameter(isinstance(train, bool), func, f"train must be True or False, got {train!r}.")
     prep = _prepare(data, splits, func, truth=truth, features=features, instance=instance)
@@ -743,7 +747,8 @@ def learning_curve(
     seed: int = 0,
     n_jobs: int | None = 1,
     progress: Progress = None,
-    errors: Errors = "raise",
+    on_error: Errors = "raise",
+    errors: Errors | None = None,
 ) -> Frame:
     """Training and validation error against the size of the training set.
 
@@ -755,7 +760,7 @@ def learning_curve(
 
     Parameters
     ----------
-    data, splits, learners, truth, features, instance, n_jobs, progress, errors
+    data, splits, learners, truth, features, instance, n_jobs, progress, on_error
         As in :func:`evaluate`.
     train_sizes
         Fractions in (0, 1] of each split's training set, or integers ≥ 1 (row counts, at most
@@ -787,6 +792,7 @@ def learning_curve(
     0.0
     """
     func = "learning_curve"
+    errors = renamed_argument(func, "errors", "on_error", errors, on_error, "the same policy")
     jobs = _check_common(func, learners, n_jobs, errors, progress)
     expr = _check_metric(metric, func)
     ok = (
@@ -908,7 +914,8 @@ def validation_curve(
     metric: pl.Expr | None = None,
     n_jobs: int | None = 1,
     progress: Progress = None,
-    errors: Errors = "raise",
+    on_error: Errors = "raise",
+    errors: Errors | None = None,
 ) -> Frame:
     """Training and validation error against the value of one hyper-parameter.
 
@@ -920,7 +927,7 @@ def validation_curve(
 
     Parameters
     ----------
-    data, splits, truth, features, instance, n_jobs, progress, errors
+    data, splits, truth, features, instance, n_jobs, progress, on_error
         As in :func:`evaluate`.
     learner
         ``learner(value) -> fit_predict``.
@@ -950,6 +957,7 @@ def validation_curve(
     [0.25, 0.0]
     """
     func = "validation_curve"
+    errors = renamed_argument(func, "errors", "on_error", errors, on_error, "the same policy")
     check_parameter(callable(learner), func, f"learner must be callable, got {learner!r}.")
     check_parameter(isinstance(param, str), func, f"param must be a column name, got {param!r}.")
     check_parameter(
@@ -974,7 +982,7 @@ def validation_curve(
         train=True,
         n_jobs=n_jobs,
         progress=progress,
-        errors=errors,
+        on_error=errors,
     )
     lazy = isinstance(res, pl.LazyFrame)
     got = res.collect() if isinstance(res, pl.LazyFrame) else res

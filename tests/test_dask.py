@@ -351,8 +351,8 @@ def test_bootstrap_equals_single_machine(client: Any, kwargs: dict[str, Any]) ->
     measures = [fe.accuracy("y", "p"), fe.roc_auc("yb", "s")]
     common = {"instance": "instance", "seed": 7, **kwargs}
     method = common.get("method", "percentile")
-    got = fed.bootstrap_ci(ddf, measures, n=60, **common, client=client)
-    expected = fe.bootstrap_ci(df, measures, n=60, **common)
+    got = fed.bootstrap_ci(ddf, measures, repeats=60, **common, client=client)
+    expected = fe.bootstrap_ci(df, measures, repeats=60, **common)
     loose = LOOSE[method]
     assert_frame_equal(got.drop(loose), expected.drop(loose), check_exact=True)
     assert_frame_equal(
@@ -360,8 +360,8 @@ def test_bootstrap_equals_single_machine(client: Any, kwargs: dict[str, Any]) ->
     )
     common.pop("method", None)
     assert_frame_equal(
-        fed.bootstrap_replicates(ddf, measures, n=20, **common, client=client),
-        fe.bootstrap_replicates(df, measures, n=20, **common),
+        fed.bootstrap_replicates(ddf, measures, repeats=20, **common, client=client),
+        fe.bootstrap_replicates(df, measures, repeats=20, **common),
         check_exact=True,
     )
 
@@ -378,7 +378,7 @@ def test_shuffle_from_parquet_paths(client: Any, tmp_path: Path) -> None:
         fe.mcnemar(df, "y", "p", **pairing),
         check_exact=True,
     )
-    common = {"by": ["g", "learner"], "instance": "instance", "n": 20, "seed": 3}
+    common = {"by": ["g", "learner"], "instance": "instance", "repeats": 20, "seed": 3}
     assert_frame_equal(
         fed.bootstrap_replicates(
             str(tmp_path / "pairs-*.parquet"), fe.accuracy("y", "p"), **common, client=client
@@ -409,7 +409,7 @@ def _first(df: pl.DataFrame, **values: Any) -> int:
 
 
 PAIRED = {"truth": "y", "pred": "p", "a": "A", "b": "B", "by": "g"}
-BOOT = {"measure": fe.accuracy("y", "p"), "by": "learner", "instance": "instance", "n": 10}
+BOOT = {"measure": fe.accuracy("y", "p"), "by": "learner", "instance": "instance", "repeats": 10}
 
 
 @pytest.mark.parametrize(

@@ -213,7 +213,7 @@ def test_bad_returns_and_failures():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = fe.evaluate(
-            df, splits, learners, truth="y", instance="id", features=["id", "x"], errors="collect"
+            df, splits, learners, truth="y", instance="id", features=["id", "x"], on_error="collect"
         )
     (warning,) = [w for w in caught if issubclass(w.category, LearnerWarning)]
     assert "1 fit(s) failed" in str(warning.message)
@@ -223,6 +223,16 @@ def test_bad_returns_and_failures():
     assert res.filter(pl.col("learner") == "rule").height == 12  # partial results kept
     kept = res.filter(pl.col("learner") == "flaky")
     assert kept.height == 12 - splits.filter(pl.col("fold") == fold).height
+    # issue 14 vocabulary: errors= (also a count, in binomial_test) is on_error='s old name
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old_name = fe.evaluate(
+            df, splits, learners, truth="y", instance="id", features=["id", "x"], errors="collect"
+        )
+    (deprecated,) = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert "evaluate(): errors= is deprecated" in str(deprecated.message)
+    assert "use on_error= (the same policy)" in str(deprecated.message)
+    assert old_name.equals(res)
     with pytest.raises(
         LearnerError, match=r"got ValueError: predictions must be one label per test row"
     ):
@@ -238,8 +248,8 @@ def test_input_errors():
         fe.evaluate(df, splits, {}, truth="y", instance="id")
     with pytest.raises(InvalidParameterError, match=r"learner 'a' must be callable"):
         fe.evaluate(df, splits, {"a": 3}, truth="y", instance="id")
-    with pytest.raises(InvalidParameterError, match=r"errors must be 'raise' or 'collect'"):
-        fe.evaluate(df, splits, {"a": threshold_rule}, truth="y", instance="id", errors="ignore")
+    with pytest.raises(InvalidParameterError, match=r"on_error must be 'raise' or 'collect'"):
+        fe.evaluate(df, splits, {"a": threshold_rule}, truth="y", instance="id", on_error="ignore")
     with pytest.raises(ColumnNotFoundError, match=r"splits must have a 'repeat' column"):
         fe.evaluate(df, df, {"a": threshold_rule}, truth="y", instance="id")
     with pytest.raises(ColumnNotFoundError, match=r"splits must have the column 'instance'"):

@@ -119,7 +119,7 @@ def test_replicates_match_the_documented_draws_and_sklearn_per_group(df, seed, i
         shuffled,
         [fe.accuracy("y", "p"), fe.f1("y", "p"), rank_auc("y", "s")],
         by="g",
-        n=n,
+        repeats=n,
         seed=seed,
         instance="i" if inst else None,
         stratify="y" if strat else None,
@@ -137,7 +137,7 @@ def test_replicates_match_the_documented_draws_and_sklearn_per_group(df, seed, i
 @given(frames(max_groups=2), st.integers(0, 1000))
 def test_replicates_do_not_depend_on_row_order_batches_or_laziness(df, seed):
     measure = [fe.accuracy("y", "p"), rank_auc("y", "s")]
-    kw = dict(by="g", instance="i", n=9, seed=seed, stratify="y")
+    kw = dict(by="g", instance="i", repeats=9, seed=seed, stratify="y")
     base = fe.bootstrap_replicates(df, measure, **kw)
     shuffled = df.sample(fraction=1.0, shuffle=True, seed=seed)
     assert fe.bootstrap_replicates(shuffled, measure, **kw).equals(base)
@@ -154,7 +154,9 @@ def test_groups_with_the_same_instances_get_the_same_draws():
     df = pl.DataFrame(
         {"model": ["a"] * 15 + ["b"] * 15, "i": ids + ids[::-1], "x": ids + ids[::-1]}
     )
-    out = fe.bootstrap_replicates(df, pl.col("x").sum(), by="model", instance="i", n=50, seed=3)
+    out = fe.bootstrap_replicates(
+        df, pl.col("x").sum(), by="model", instance="i", repeats=50, seed=3
+    )
     a = out.filter(pl.col("model") == "a")["x"]
     b = out.filter(pl.col("model") == "b")["x"]
     assert a.to_list() == b.to_list()
@@ -168,7 +170,7 @@ def test_draws_are_multinomial():
     m, n = 10, 4000
     df = pl.DataFrame({"i": range(m)})
     out = fe.bootstrap_replicates(
-        df, [(pl.col("i") == 0).sum().alias("c0"), pl.len().alias("rows")], instance="i", n=n
+        df, [(pl.col("i") == 0).sum().alias("c0"), pl.len().alias("rows")], instance="i", repeats=n
     )
     assert out["rows"].unique().to_list() == [m]
     counts = out["c0"].to_numpy().astype(float)
@@ -177,7 +179,7 @@ def test_draws_are_multinomial():
     assert abs(counts.var(ddof=1) - var) < 0.1
     # every unit is drawn about equally often across all replicates and slots
     units = fe.bootstrap_replicates(
-        df, [(pl.col("i") == k).sum().alias(f"u{k}") for k in range(m)], instance="i", n=n
+        df, [(pl.col("i") == k).sum().alias(f"u{k}") for k in range(m)], instance="i", repeats=n
     )
     totals = units.select(pl.all().exclude("replicate").sum()).row(0)
     chi2 = sum((t - n) ** 2 / n for t in totals)
@@ -187,21 +189,21 @@ def test_draws_are_multinomial():
 def test_stratified_replicates_keep_the_class_sizes():
     df = pl.DataFrame({"y": [1] * 3 + [0] * 17, "s": np.linspace(0, 1, 20)})
     out = fe.bootstrap_replicates(
-        df, [pl.col("y").sum().alias("pos"), rank_auc("y", "s")], n=200, stratify="y", seed=5
+        df, [pl.col("y").sum().alias("pos"), rank_auc("y", "s")], repeats=200, stratify="y", seed=5
     )
     assert out["pos"].unique().to_list() == [3]
     assert out["auc"].null_count() == 0
-    plain = fe.bootstrap_replicates(df, rank_auc("y", "s"), n=200, seed=5)
+    plain = fe.bootstrap_replicates(df, rank_auc("y", "s"), repeats=200, seed=5)
     assert plain["auc"].null_count() > 0  # some resamples miss the positives: AUC undefined
 
 
 def test_seed_changes_the_draws_and_is_reproducible():
     df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0, 1, 0], "p": [1, 0, 0, 1, 1, 0, 1, 1]})
-    a = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), n=30, seed=1)
-    assert a.equals(fe.bootstrap_replicates(df, fe.accuracy("y", "p"), n=30, seed=1))
-    assert not a.equals(fe.bootstrap_replicates(df, fe.accuracy("y", "p"), n=30, seed=2))
+    a = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), repeats=30, seed=1)
+    assert a.equals(fe.bootstrap_replicates(df, fe.accuracy("y", "p"), repeats=30, seed=1))
+    assert not a.equals(fe.bootstrap_replicates(df, fe.accuracy("y", "p"), repeats=30, seed=2))
     # the first replicates do not depend on how many are drawn
-    b = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), n=10, seed=1)
+    b = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), repeats=10, seed=1)
     assert b.equals(a.head(10))
 
 
@@ -210,7 +212,7 @@ def test_a_weighted_measure_and_a_plain_expression_are_resampled_too():
     out = fe.bootstrap_replicates(
         df,
         [fe.accuracy("y", "p", weight="w"), (pl.col("y") - pl.col("p")).abs().mean().alias("e")],
-        n=20,
+        repeats=20,
         seed=4,
     )
     expected_w, expected_e = [], []
@@ -250,7 +252,7 @@ def scipy_interval(part: pl.DataFrame, replicates: np.ndarray, method: str, leve
 @given(df=frames(max_rows=25), seed=st.integers(0, 10_000), level=st.sampled_from([0.8, 0.95]))
 def test_intervals_match_scipy_bootstrap_on_the_same_replicates(df, seed, level, method):
     n = 60
-    kw = dict(by="g", instance="i", n=n, seed=seed)
+    kw = dict(by="g", instance="i", repeats=n, seed=seed)
     ci = fe.bootstrap_ci(df, fe.accuracy("y", "p"), level=level, method=method, **kw)
     reps = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), **kw)
     assert ci.columns == [
@@ -282,8 +284,8 @@ def test_intervals_match_scipy_bootstrap_on_the_same_replicates(df, seed, level,
 def test_percentile_interval_is_numpys_linear_quantile_of_the_replicates():
     df = pl.DataFrame({"g": [1] * 30 + [2] * 30, "y": ([1, 0, 1] * 20), "s": np.linspace(0, 1, 60)})
     measure = rank_auc("y", "s")
-    ci = fe.bootstrap_ci(df, measure, by="g", n=101, level=0.9, seed=8)
-    reps = fe.bootstrap_replicates(df, measure, by="g", n=101, seed=8)
+    ci = fe.bootstrap_ci(df, measure, by="g", repeats=101, level=0.9, seed=8)
+    reps = fe.bootstrap_replicates(df, measure, by="g", repeats=101, seed=8)
     for g in (1, 2):
         values = reps.filter(pl.col("g") == g)["auc"].drop_nulls().to_numpy()
         row = ci.filter(pl.col("g") == g).row(0, named=True)
@@ -293,7 +295,7 @@ def test_percentile_interval_is_numpys_linear_quantile_of_the_replicates():
 
 def test_several_measures_come_back_long_in_their_order():
     df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0, 1, 0], "p": [1, 0, 0, 1, 1, 0, 1, 1]})
-    ci = fe.bootstrap_ci(df, [fe.recall("y", "p"), fe.accuracy("y", "p")], n=50)
+    ci = fe.bootstrap_ci(df, [fe.recall("y", "p"), fe.accuracy("y", "p")], repeats=50)
     assert ci["metric"].to_list() == ["recall", "accuracy"]
     assert ci["method"].to_list() == ["percentile"] * 2
     assert (ci["lower"] <= ci["estimate"]).all() and (ci["estimate"] <= ci["upper"]).all()
@@ -305,8 +307,8 @@ def test_bca_jackknife_for_a_continuous_measure_matches_scipy():
     rng = np.random.default_rng(0)
     df = pl.DataFrame({"y": rng.normal(size=40), "f": rng.normal(size=40)})
     measure = (pl.col("y") - pl.col("f")).abs().mean().alias("mae")
-    ci = fe.bootstrap_ci(df, measure, n=300, method="bca", seed=2)
-    reps = fe.bootstrap_replicates(df, measure, n=300, seed=2)["mae"].to_numpy()
+    ci = fe.bootstrap_ci(df, measure, repeats=300, method="bca", seed=2)
+    reps = fe.bootstrap_replicates(df, measure, repeats=300, seed=2)["mae"].to_numpy()
     previous = SimpleNamespace(bootstrap_distribution=reps)
     res = stats.bootstrap(
         (df["y"].to_numpy(), df["f"].to_numpy()),
@@ -324,13 +326,13 @@ def test_undefined_estimate_and_degenerate_bca_give_null():
     df = pl.DataFrame(
         {"g": [1, 1, 1, 2, 2, 2], "y": [1, 1, 1, 1, 0, 0], "s": [0.1, 0.5, 0.9, 0.8, 0.3, 0.2]}
     )
-    ci = fe.bootstrap_ci(df, rank_auc("y", "s"), by="g", n=40)
+    ci = fe.bootstrap_ci(df, rank_auc("y", "s"), by="g", repeats=40)
     one_class = ci.filter(pl.col("g") == 1).row(0, named=True)
     assert one_class["estimate"] is None and one_class["lower"] is None
     assert one_class["n_replicates"] == 0
     # perfect separation: every defined replicate is 1 = θ̂ → BCa's z0 is defined (ties ½) but
     # the jackknife values are all 1: acceleration 0/0 → null interval
-    bca = fe.bootstrap_ci(df, rank_auc("y", "s"), by="g", n=40, method="bca")
+    bca = fe.bootstrap_ci(df, rank_auc("y", "s"), by="g", repeats=40, method="bca")
     perfect = bca.filter(pl.col("g") == 2).row(0, named=True)
     assert perfect["estimate"] == 1.0 and perfect["lower"] is None
     pct = ci.filter(pl.col("g") == 2).row(0, named=True)
@@ -360,8 +362,8 @@ def test_bootstrap_input_errors():
         ex.InvalidParameterError, match=r"method must be 'percentile' or 'bca', got 'basic'"
     ):
         fe.bootstrap_ci(df, acc, method="basic")
-    with pytest.raises(ex.InvalidParameterError, match=r"n must be an integer >= 1, got 0"):
-        fe.bootstrap_ci(df, acc, n=0)
+    with pytest.raises(ex.InvalidParameterError, match=r"repeats must be an integer >= 1, got 0"):
+        fe.bootstrap_ci(df, acc, repeats=0)
     with pytest.raises(ex.InvalidParameterError, match=r"seed must be an integer, got 1.5"):
         fe.bootstrap_replicates(df, acc, seed=1.5)
     with pytest.raises(
@@ -402,7 +404,7 @@ def sk_tpr_at(y: np.ndarray, s: np.ndarray, grid: list[float]) -> list[float | N
 def test_roc_band_tpr_matches_sklearn_roc_curve(df):
     assume(df["y"].sum() > 0)
     grid = [i / 8 for i in range(9)]
-    band = fe.roc_band(df, "y", "s", by="g", points=9, n=3)
+    band = fe.roc_band(df, "y", "s", by="g", points=9, repeats=3)
     assert band.columns == [
         "g",
         "fpr",
@@ -426,7 +428,7 @@ def test_roc_band_is_the_percentile_interval_of_stratified_replicates():
     y = rng.integers(0, 2, 40)
     df = pl.DataFrame({"i": range(40), "y": y, "s": np.round(rng.normal(y, 1.0), 1)})
     grid = [0.0, 0.25, 0.5, 0.75, 1.0]
-    band = fe.roc_band(df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11)
+    band = fe.roc_band(df, "y", "s", instance="i", points=5, repeats=80, level=0.9, seed=11)
     part = df.sort("y", "i")
     idx = draw_indices(part["y"].to_numpy(), 80, 11)
     reps = np.array(
@@ -443,10 +445,10 @@ def test_roc_band_is_the_percentile_interval_of_stratified_replicates():
         r"use stratify=",
     ):
         old = fe.roc_band(
-            df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11, stratified=False
+            df, "y", "s", instance="i", points=5, repeats=80, level=0.9, seed=11, stratified=False
         )
     new = fe.roc_band(
-        df, "y", "s", instance="i", points=5, n=80, level=0.9, seed=11, stratify=False
+        df, "y", "s", instance="i", points=5, repeats=80, level=0.9, seed=11, stratify=False
     )
     assert old.equals(new)
     with pytest.raises(ex.InvalidParameterError, match=r"stratify must be True or False"):
@@ -661,7 +663,7 @@ def test_corrected_t_matches_scipy_ttest_rel_rescaled(df, sizes):
         b="B",
         n_train=n_train,
         n_test=n_test,
-        pair=["repeat", "fold"],
+        block=["repeat", "fold"],
         by="g",
     )
 
@@ -804,12 +806,12 @@ def test_pandas_in_dataframe_out_and_lazy_in_lazy_out():
     df = pl.DataFrame(
         {"g": [1, 1, 1, 2, 2, 2], "y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.2, 0.4, 0.8, 0.1, 0.6]}
     )
-    ci = fe.bootstrap_ci(df.to_pandas(), rank_auc("y", "s"), by="g", n=20, seed=3)
+    ci = fe.bootstrap_ci(df.to_pandas(), rank_auc("y", "s"), by="g", repeats=20, seed=3)
     assert isinstance(ci, pl.DataFrame)
-    assert ci.equals(fe.bootstrap_ci(df, rank_auc("y", "s"), by="g", n=20, seed=3))
+    assert ci.equals(fe.bootstrap_ci(df, rank_auc("y", "s"), by="g", repeats=20, seed=3))
     for lazy in (
-        fe.bootstrap_ci(df.lazy(), rank_auc("y", "s"), by="g", n=20, method="bca"),
-        fe.roc_band(df.lazy(), "y", "s", by="g", n=5),
+        fe.bootstrap_ci(df.lazy(), rank_auc("y", "s"), by="g", repeats=20, method="bca"),
+        fe.roc_band(df.lazy(), "y", "s", by="g", repeats=5),
         fe.delong_ci(df.lazy(), "y", "s", by="g"),
     ):
         assert isinstance(lazy, pl.LazyFrame)
@@ -828,10 +830,55 @@ def test_delong_string_labels_equal_numeric_ones():
 
 @given(st.composite(metric_frame)())
 def test_resampled_tests_do_not_depend_on_row_order_and_laziness(df):
-    kw = dict(a="A", b="B", n_train=3, n_test=1, pair=["repeat", "fold"], by="g")
+    kw = dict(a="A", b="B", n_train=3, n_test=1, block=["repeat", "fold"], by="g")
     base = fe.corrected_resampled_t_test(df, "accuracy", **kw)
     # summation order may change the last bits of the mean and std
     close = dict(check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
     assert_frame_equal(fe.corrected_resampled_t_test(df.reverse(), "accuracy", **kw), base, **close)
     lazy = fe.corrected_resampled_t_test(df.lazy(), "accuracy", **kw)
     assert_frame_equal(lazy.collect(), base, **close)
+
+
+def test_renamed_arguments_keep_working_for_one_release():
+    """Issue 14 vocabulary: repeats= (a count of resamples, as in frameeval.split) and block=
+    (as in paired_t_test); the old names warn, naming the new one, and give the same result."""
+    df = pl.DataFrame(
+        {
+            "i": list(range(8)),
+            "y": [1, 0, 1, 1, 0, 0, 1, 0],
+            "p": [1, 0, 0, 1, 1, 0, 1, 0],
+            "s": [0.9, 0.2, 0.4, 0.8, 0.7, 0.1, 0.6, 0.3],
+        }
+    )
+    acc = fe.accuracy("y", "p")
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"bootstrap_ci\(\): n= is deprecated .* use "
+        r"repeats= \(the same count\), got n=30",
+    ):
+        old = fe.bootstrap_ci(df, acc, n=30, seed=3)
+    assert old.equals(fe.bootstrap_ci(df, acc, repeats=30, seed=3))
+    with pytest.warns(DeprecationWarning, match=r"bootstrap_replicates\(\): n= is deprecated"):
+        old = fe.bootstrap_replicates(df, acc, n=5, seed=3)
+    assert old.equals(fe.bootstrap_replicates(df, acc, repeats=5, seed=3))
+    with pytest.warns(DeprecationWarning, match=r"roc_band\(\): n= is deprecated .* repeats="):
+        old = fe.roc_band(df, "y", "s", points=3, n=20, stratify=False)
+    assert old.equals(fe.roc_band(df, "y", "s", points=3, repeats=20, stratify=False))
+    scores = pl.DataFrame(
+        {
+            "learner": ["A", "B"] * 4,
+            "repeat": [0] * 4 + [1] * 4,
+            "fold": [0, 0, 1, 1] * 2,
+            "accuracy": [0.8, 0.7, 0.9, 0.75, 0.85, 0.7, 0.8, 0.8],
+        }
+    )
+    kw = dict(a="A", b="B", n_train=1, n_test=1)
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"corrected_resampled_t_test\(\): pair= is "
+        r"deprecated .* use block= \(the same column\)",
+    ):
+        old = fe.corrected_resampled_t_test(scores, "accuracy", **kw, pair=["repeat", "fold"])
+    new = fe.corrected_resampled_t_test(scores, "accuracy", **kw, block=["repeat", "fold"])
+    assert old.equals(new)
+    assert fe.compare.corrected_resampled_t_test is fe.uncertainty.corrected_resampled_t_test

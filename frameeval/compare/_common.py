@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from frameeval._deprecation import renamed_argument  # noqa: F401 - re-exported
 from frameeval._frame import as_keys, to_lazy
 from frameeval._validate import (
     Checks,
@@ -73,23 +74,6 @@ def check_outputs(
             func,
             f"{role}= must not name an output column, got {column!r}.",
         )
-
-
-def renamed_argument(func: str, old: str, new: str, old_value: Any, new_value: Any) -> Any:
-    """The value of argument ``new=``, or of the deprecated ``old=`` when that is given (it
-    wins, with a DeprecationWarning naming ``new=``: ``new=`` has a default, so whether both
-    were passed cannot be told)."""
-    if old_value is None:
-        return new_value
-    import warnings
-
-    warnings.warn(
-        f"{func}(): {old}= is deprecated and will be removed in the next release; use {new}= "
-        f"(the same column), got {old}={old_value!r}.",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return old_value
 
 
 def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:

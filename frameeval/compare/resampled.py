@@ -33,6 +33,7 @@ from frameeval.compare._common import (
     check_level,
     check_outputs,
     enforce,
+    renamed_argument,
     resolve_direction,
     scipy_step,
     signed_ratio,
@@ -58,24 +59,24 @@ def _paired_metric(
     a: Any,
     b: Any,
     learner: str,
-    pair: list[str],
+    block: list[str],
     by: Keys,
     outputs: Sequence[str],
 ) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema]:
-    """``*keys, *pair, __fe_a, __fe_b``: the metric of a and b side by side per split, with the
+    """``*keys, *block, __fe_a, __fe_b``: the metric of a and b side by side per split, with the
     in-plan checks (finite metric, no null split ids, one value per learner and split, both
     learners on every split)."""
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
     require_columns(schema, func, by=keys, metric=metric, learner=learner)
-    require_columns(schema, func, pair=pair)
+    require_columns(schema, func, block=block)
     check_distinct(func, keys, metric=metric, learner=learner)
-    for column in pair:
+    for column in block:
         check_parameter(
             column not in keys and column not in (metric, learner),
             func,
-            f"pair columns must differ from by=, metric= and learner=, got {column!r}.",
+            f"block columns must differ from by=, metric= and learner=, got {column!r}.",
         )
     check_outputs(func, keys, outputs)
     check_numeric(schema, func, metric=metric)
@@ -83,8 +84,8 @@ def _paired_metric(
     check_not_empty_eager(data, eager, lf, func)
     checks = Checks(func)
     checks.finite(metric, "metric", schema[metric])
-    for column in pair:
-        checks.not_null(column, "pair")
+    for column in block:
+        checks.not_null(column, "block")
     name = _learner_expr(learner, schema)
     is_a, is_b = name == pl.lit(a), name == pl.lit(b)
     counts = agg_by_keys(
@@ -109,16 +110,18 @@ def _paired_metric(
     )
     mine = lf.filter(is_a | is_b)
     mine = check_unique(
-        mine, [*keys, *pair, learner], func, f"one metric value per learner and {'/'.join(pair)}"
+        mine, [*keys, *block, learner], func, f"one metric value per learner and {'/'.join(block)}"
     )
     value = pl.col(metric).cast(pl.Float64)
-    piv = mine.group_by([*keys, *pair]).agg(
+    piv = mine.group_by([*keys, *block]).agg(
         value.filter(is_a).first().alias("__fe_a"),
         value.filter(is_b).first().alias("__fe_b"),
         *checks.aggs(),
     )
     piv = checks.enforce(piv, keys)
-    where = pl.concat_str([pl.concat_str([pl.lit(f"{p}="), _text(p)]) for p in pair], separator=" ")
+    where = pl.concat_str(
+        [pl.concat_str([pl.lit(f"{p}="), _text(p)]) for p in block], separator=" "
+    )
     piv = both_present(
         piv,
         keys,
@@ -126,7 +129,7 @@ def _paired_metric(
         where,
         a,
         b,
-        "/".join(pair),
+        "/".join(block),
         pl.col("__fe_a").is_null(),
         pl.col("__fe_b").is_null(),
     )
@@ -178,10 +181,11 @@ def corrected_resampled_t_test(
     n_train: float,
     n_test: float,
     learner: str | None = None,
-    pair: str | Sequence[str] = "fold",
+    block: str | Sequence[str] = "fold",
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    pair: str | Sequence[str] | None = None,
 ) -> Any:
     """Nadeau–Bengio corrected resampled t test of two learners (repeated hold-out, k-fold,
     repeated k-fold).
@@ -207,9 +211,9 @@ def corrected_resampled_t_test(
         ``n_train=k - 1, n_test=1``.
     learner
         Column naming the learner.
-    pair
+    block
         Column(s) identifying the split both learners were evaluated on, e.g. ``"fold"`` or
-        ``["repeat", "fold"]``.
+        ``["repeat", "fold"]`` (the ``block=`` of :func:`frameeval.paired_t_test`).
     by
         Key column(s): one test per group.
     higher_is_better
@@ -257,19 +261,18 @@ def corrected_resampled_t_test(
     >>> round(out["statistic"][0], 4)  # 0.0275 / (0.015 · √(1/4 + 1/3))
     2.4004
     """
-    (learner,) = resolve_roles(
-        data, "corrected_resampled_t_test", [by, metric, pair], learner=learner
-    )
     func = "corrected_resampled_t_test"
+    block = renamed_argument(func, "pair", "block", pair, block)
+    (learner,) = resolve_roles(data, func, [by, metric, block], learner=learner)
     alpha = check_level(alpha, func, "alpha")
     for name, value in (("n_train", n_train), ("n_test", n_test)):
         ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
         check_parameter(ok, func, f"{name} must be a positive number, got {value!r}.")
-    pairs = [pair] if isinstance(pair, str) else list(pair)
-    check_parameter(bool(pairs), func, "pair= must name at least one column, got none.")
+    blocks = [block] if isinstance(block, str) else list(block)
+    check_parameter(bool(blocks), func, "block= must name at least one column, got none.")
     hib = resolve_direction(func, metric, higher_is_better)
     piv, eager, keys, schema = _paired_metric(
-        data, func, metric, a, b, learner, pairs, by, _CORRECTED_OUT
+        data, func, metric, a, b, learner, blocks, by, _CORRECTED_OUT
     )
     mean, std = _mean_std(pl.col("__fe_a") - pl.col("__fe_b"))
     out = agg_by_keys(
@@ -282,7 +285,7 @@ def corrected_resampled_t_test(
         _guard(
             pl.col("n_pairs") < 2,
             "InsufficientDataError",
-            f"{func}(): needs at least 2 splits ({'/'.join(pairs)}) with both learners, got "
+            f"{func}(): needs at least 2 splits ({'/'.join(blocks)}) with both learners, got "
             "{}{}.",
             pl.col("n_pairs"),
             group_text(keys),

@@ -27,6 +27,7 @@ from frameeval.compare._common import (
     check_level,
     enforce,
     join_on_keys,
+    renamed_argument,
     scipy_step,
     sort_by_keys,
 )
@@ -140,7 +141,7 @@ def open_bootstrap(
     """Door checks shared by the bootstrap functions; returns the pieces of the plan.
     ``checks`` may hold data checks of the caller, enforced with the estimate."""
     exprs, names, columns = parse_measures(measure, func)
-    n = check_int(n, func, "n", 1)
+    n = check_int(n, func, "repeats", 1)
     check_parameter(
         isinstance(seed, int | np.integer) and not isinstance(seed, bool),
         func,
@@ -349,12 +350,13 @@ def bootstrap_replicates(
     *,
     by: Keys = None,
     instance: str | None = None,
-    n: int = 1000,
+    repeats: int = 1000,
     stratify: str | None = None,
     seed: int = 0,
     batch_size: int | None = None,
+    n: int | None = None,
 ) -> Any:
-    """Bootstrap replicates of any measure, per group: the measure on ``n`` resamples.
+    """Bootstrap replicates of any measure, per group: the measure on ``repeats`` resamples.
 
     Each replicate draws, within every ``by`` group, as many instances as the group has, with
     replacement (the multinomial bootstrap of Efron 1979; the book's 自助法 of §2.2.3 applied to
@@ -379,8 +381,8 @@ def bootstrap_replicates(
         ordered by it, which makes the draws independent of the row order and identical across
         groups holding the same instances (paired replicates). Without it, rows are the units,
         taken in row order.
-    n
-        Number of replicates, ≥ 1.
+    repeats
+        Number of replicates, ≥ 1 (``n=`` is its deprecated alias, for one release).
     stratify
         Optional column (e.g. the truth): resample within each of its values, keeping the
         stratum sizes of the group.
@@ -396,7 +398,7 @@ def bootstrap_replicates(
     Returns
     -------
     Same kind as ``data`` with ``*by, replicate`` and one Float64 column per measure, sorted by
-    keys and replicate (``replicate`` = 1…n, Int64). A replicate where the measure is undefined
+    keys and replicate (``replicate`` = 1…repeats, Int64). A replicate where the measure is undefined
     (e.g. AUC of a resample with one class) holds null.
 
     Notes
@@ -422,13 +424,14 @@ def bootstrap_replicates(
     --------
     >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> reps = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), n=3, seed=1)
+    >>> reps = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), repeats=3, seed=1)
     >>> reps.columns, reps.height
     (['replicate', 'accuracy'], 3)
     """
     func = "bootstrap_replicates"
+    repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     parts = open_bootstrap(
-        data, func, measure, by, instance, stratify, n, seed, batch_size, ["replicate"]
+        data, func, measure, by, instance, stratify, repeats, seed, batch_size, ["replicate"]
     )
     out = _replicates(parts, instance, stratify)
     out = out.select(*parts["keys"], "replicate", *parts["names"])
@@ -574,12 +577,13 @@ def bootstrap_ci(
     *,
     by: Keys = None,
     instance: str | None = None,
-    n: int = 1000,
+    repeats: int = 1000,
     level: float = 0.95,
     method: Literal["percentile", "bca"] = "percentile",
     stratify: str | None = None,
     seed: int = 0,
     batch_size: int | None = None,
+    n: int | None = None,
 ) -> Any:
     """Bootstrap confidence intervals for any measure (accuracy, F1, AUC, AP, cost, MSE…), per
     group, as one lazy plan.
@@ -600,7 +604,7 @@ def bootstrap_ci(
     instance
         Resampling unit, unique per group (row order without it); see
         :func:`bootstrap_replicates`.
-    n
+    repeats
         Number of replicates B, ≥ 1 (≥ 1,000 is usual for 95 % intervals; BCa needs more than
         percentile).
     level
@@ -663,7 +667,7 @@ def bootstrap_ci(
     --------
     >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
-    >>> ci = fe.bootstrap_ci(df, fe.accuracy("y", "p"), n=200, seed=1)
+    >>> ci = fe.bootstrap_ci(df, fe.accuracy("y", "p"), repeats=200, seed=1)
     >>> ci.select("metric", "estimate", "n_replicates").row(0)
     ('accuracy', 0.6666666666666666, 200)
     >>> bool(ci["lower"][0] <= ci["estimate"][0] <= ci["upper"][0])
@@ -676,8 +680,9 @@ def bootstrap_ci(
         func,
         f"method must be 'percentile' or 'bca', got {method!r}.",
     )
+    repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     parts = open_bootstrap(
-        data, func, measure, by, instance, stratify, n, seed, batch_size, _CI_OUT
+        data, func, measure, by, instance, stratify, repeats, seed, batch_size, _CI_OUT
     )
     out = bootstrap_intervals(parts, level, method, instance, stratify)
     return finish(out.select(*parts["keys"], *_CI_OUT), parts["eager"])

@@ -21,6 +21,7 @@ from frameeval.compare._common import (
     check_distinct,
     check_int,
     check_level,
+    renamed_argument,
 )
 from frameeval.uncertainty.bootstrap import bootstrap_intervals, open_bootstrap
 
@@ -75,13 +76,14 @@ def roc_band(
     pos_label: Any = None,
     instance: str | None = None,
     points: int = 21,
-    n: int = 1000,
+    repeats: int = 1000,
     level: float = 0.95,
     method: Literal["percentile", "bca"] = "percentile",
     stratify: bool = True,
     seed: int = 0,
     batch_size: int | None = None,
     stratified: bool | None = None,
+    n: int | None = None,
 ) -> Any:
     """A pointwise bootstrap confidence band of the ROC curve (vertical averaging), per group.
 
@@ -106,8 +108,8 @@ def roc_band(
         :func:`bootstrap_replicates`.
     points
         Number of FPR values 0, 1/(points − 1), …, 1 (≥ 2).
-    n, level, method, seed, batch_size
-        As in :func:`bootstrap_ci`.
+    repeats, level, method, seed, batch_size
+        As in :func:`bootstrap_ci` (``n=`` is the deprecated alias of ``repeats=``, for one release).
     stratify
         Resample positives and negatives separately (default), keeping the class sizes.
     stratified
@@ -142,7 +144,7 @@ def roc_band(
     --------
     >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 1, 1, 0, 0, 0], "s": [0.9, 0.8, 0.3, 0.7, 0.2, 0.1]})
-    >>> band = fe.roc_band(df, "y", "s", points=3, n=50)
+    >>> band = fe.roc_band(df, "y", "s", points=3, repeats=50)
     >>> band.select("fpr", "tpr").rows()
     [(0.0, 0.6666666666666666), (0.5, 1.0), (1.0, 1.0)]
     """
@@ -154,6 +156,7 @@ def roc_band(
         f"method must be 'percentile' or 'bca', got {method!r}.",
     )
     points = check_int(points, func, "points", 2)
+    repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     if stratified is not None:
         import warnings
 
@@ -189,7 +192,7 @@ def roc_band(
         by,
         instance,
         truth if stratify else None,
-        n,
+        repeats,
         seed,
         batch_size,
         _BAND_OUT,

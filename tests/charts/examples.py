@@ -313,7 +313,7 @@ def gallery() -> dict[str, Any]:
     import frameeval as fe
 
     intervals = fe.delong_ci(s, "truth", "score", by=by)
-    band = fe.roc_band(breast(s), "truth", "score", by="learner", n=30, points=6, seed=0)
+    band = fe.roc_band(breast(s), "truth", "score", by="learner", repeats=30, points=6, seed=0)
     calibration = fe.calibration_curve(breast(s), "truth", "score", by="learner", bins=5)
     operating = fe.threshold_table(
         breast(s), "truth", "score", by="learner", measures=["precision", "recall", "f1", "mcc"]

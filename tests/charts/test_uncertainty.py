@@ -51,7 +51,7 @@ def test_forest_draws_bootstrap_ci_as_given(predictions):
         [fe.accuracy("y", "p"), fe.roc_auc("y", "s")],
         by=["dataset", "model"],
         instance="i",
-        n=50,
+        repeats=50,
         stratify="y",
     )
     spec = forest(ci, color="model").to_dict()
@@ -98,7 +98,9 @@ def test_forest_errors():
 
 
 def test_roc_band_chart(predictions):
-    band = fe.roc_band(predictions, "y", "s", by=["dataset", "model"], instance="i", n=30, points=6)
+    band = fe.roc_band(
+        predictions, "y", "s", by=["dataset", "model"], instance="i", repeats=30, points=6
+    )
     spec = roc_band(band, facet="dataset").to_dict()
     area, line, chance = _layers(spec)
     assert area["mark"]["type"] == "area"
