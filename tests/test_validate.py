@@ -394,7 +394,7 @@ EXPRESSION_ERRORS = [
         -1.0,
         pl.Float64,
         NegativeValueError,
-        r"column 'w' \(weight=\) must be >= 0, got a negative value\.",
+        r"column 'w' \(weight=\) must be >= 0, got -1\.0\.",
     ),
 ]
 LABEL_BUILDERS = {
@@ -438,19 +438,20 @@ PARAMETER_ERRORS = [
         "report-beta",
         lambda: fe.classification_report(base(), truth="y", pred="p", beta=0),
         InvalidParameterError,
-        r"^classification_report\(\): beta must be > 0, got 0\.$",
+        r"^classification_report\(\): beta must be a finite number > 0, got 0\.$",
     ),
     (
         "fbeta-beta",
         lambda: fe.fbeta("y", "p", beta=-1.0),
         InvalidParameterError,
-        r"^fbeta\(\): beta must be > 0, got -1\.0\.$",
+        r"^fbeta\(\): beta must be a finite number > 0, got -1\.0\.$",
     ),
     (
         "average",
-        lambda: fe.precision("y", "p", average="weighted"),
+        lambda: fe.precision("y", "p", average="samples"),
         InvalidParameterError,
-        r"^precision\(\): average must be 'binary', 'macro' or 'micro', got 'weighted'\.\nHint:",
+        r"^precision\(\): average must be one of \['binary', 'macro', 'macro_mean', 'micro', "
+        r"'weighted'\], got 'samples'\.$",
     ),
     (
         "f1-average",
