@@ -223,6 +223,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         delong_ci,
         delong_test,
     )
+    from frameeval.uncertainty.roc_band import roc_band
 
 __all__ = [
     "Comparison",
