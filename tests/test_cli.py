@@ -13,13 +13,8 @@ import frameeval as fe
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "frameeval", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
+    return subprocess.run([sys.executable, "-m", "frameeval", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
 
 
 def test_help_and_version() -> None:
@@ -88,15 +83,8 @@ def _results(tmp_path, name: str = "r.parquet", **changes) -> str:
 
     rng = np.random.default_rng(0)
     n = 80
-    df = pl.DataFrame(
-        {
-            "dataset": np.repeat(["a", "b"], n // 2),
-            "model": np.tile(["m1", "m2"], n // 2),
-            "y": rng.integers(0, 2, n),
-            "p": rng.integers(0, 2, n),
-            "s": rng.random(n),
-        }
-    )
+    df = pl.DataFrame({"dataset": np.repeat(["a", "b"], n // 2), "model": np.tile(["m1", "m2"], n // 2),
+                       "y": rng.integers(0, 2, n), "p": rng.integers(0, 2, n), "s": rng.random(n)})
     df = df.with_columns(**changes)
     path = tmp_path / name
     df.write_parquet(path)
@@ -116,16 +104,9 @@ def usage_error(out: subprocess.CompletedProcess[str], *fragments: str) -> str:
 
 @pytest.mark.parametrize(
     ("flag", "typo", "close"),
-    [
-        ("--truth", "yy", "y"),
-        ("--pred", "pp", "p"),
-        ("--score", "ss", "s"),
-        ("--learner", "modle", "model"),
-        ("--by", "datset", "dataset"),
-        ("--fold", "folds", None),
-        ("--repeat", "rep", None),
-        ("--instance", "row", None),
-    ],
+    [("--truth", "yy", "y"), ("--pred", "pp", "p"), ("--score", "ss", "s"),
+     ("--learner", "modle", "model"), ("--by", "datset", "dataset"), ("--fold", "folds", None),
+     ("--repeat", "rep", None), ("--instance", "row", None)],
 )
 def test_a_typo_in_each_role_flag_names_the_flag(tmp_path, flag: str, typo: str, close) -> None:
     out = run("report", _results(tmp_path), flag, typo, "-o", str(tmp_path / "r.html"))
@@ -137,15 +118,11 @@ def test_a_typo_in_each_role_flag_names_the_flag(tmp_path, flag: str, typo: str,
 
 def test_string_labels_need_pos_label(tmp_path) -> None:
     labels = {0: "no", 1: "yes"}
-    path = _results(
-        tmp_path, y=pl.col("y").replace_strict(labels), p=pl.col("p").replace_strict(labels)
-    )
+    path = _results(tmp_path, y=pl.col("y").replace_strict(labels),
+                    p=pl.col("p").replace_strict(labels))
     out = run("report", path, "-o", str(tmp_path / "r.html"))
-    usage_error(
-        out,
-        "--pos-label must name the positive class of the binary data sets when "
-        "labels are strings, got labels ['no', 'yes'].",
-    )
+    usage_error(out, "--pos-label must name the positive class of the binary data sets when "
+                "labels are strings, got labels ['no', 'yes'].")
     wrong = run("report", path, "--pos-label", "maybe", "-o", str(tmp_path / "r.html"))
     usage_error(wrong, "--pos-label must be one of the labels of --truth column 'y', got 'maybe'")
     ok = run("report", path, "--pos-label", "yes", "-o", str(tmp_path / "r.html"), "-q")
@@ -166,50 +143,36 @@ def test_a_text_score_column_names_the_flag(tmp_path) -> None:
 def test_pred_labels_of_another_family(tmp_path) -> None:
     path = _results(tmp_path, p=pl.col("p").cast(pl.String))
     out = run("report", path, "-o", str(tmp_path / "r.html"))
-    usage_error(
-        out, "--pred column 'p' must hold labels like --truth column 'y' (Int64), got String."
-    )
+    usage_error(out, "--pred column 'p' must hold labels like --truth column 'y' (Int64), got String.")
 
 
 def test_ambiguous_inferred_roles_list_the_candidates(tmp_path) -> None:
     path = _results(tmp_path, classifier=pl.col("model"))
     out = run("report", path, "-o", str(tmp_path / "r.html"))
-    usage_error(
-        out,
-        "--learner must be given when several columns have a common learner name, "
-        "got candidates ['model', 'classifier'].",
-    )
+    usage_error(out, "--learner must be given when several columns have a common learner name, "
+                "got candidates ['model', 'classifier'].")
     both = _results(tmp_path, "t.parquet", target=pl.col("y"), label=pl.col("y"))
-    usage_error(
-        run("report", both, "-o", str(tmp_path / "r.html")),
-        "--truth must be given when several columns",
-        "['y', 'target', 'label']",
-    )
+    usage_error(run("report", both, "-o", str(tmp_path / "r.html")),
+                "--truth must be given when several columns", "['y', 'target', 'label']")
 
 
 def test_no_inferable_role_names_the_flag(tmp_path) -> None:
     path = _results(tmp_path).replace("r.parquet", "r.parquet")
     pl.read_parquet(path).rename({"y": "outcome"}).write_parquet(tmp_path / "n.parquet")
     out = run("report", str(tmp_path / "n.parquet"), "-o", str(tmp_path / "r.html"))
-    usage_error(
-        out,
-        "--truth must be given when no column has a common truth name (truth, "
-        "y_true, y, target, label, actual), got columns",
-    )
+    usage_error(out, "--truth must be given when no column has a common truth name (truth, "
+                "y_true, y, target, label, actual), got columns")
     pl.read_parquet(path).drop("p", "s").write_parquet(tmp_path / "q.parquet")
     out = run("report", str(tmp_path / "q.parquet"), "-o", str(tmp_path / "r.html"))
-    usage_error(
-        out, "--pred or --score must be given when no column has a common pred or score name"
-    )
+    usage_error(out, "--pred or --score must be given when no column has a common pred or score "
+                "name")
 
 
 def test_y_p_s_model_dataset_are_inferred_and_printed(tmp_path) -> None:
     out = run("report", _results(tmp_path), "-o", str(tmp_path / "r.html"))
     assert out.returncode == 0, out.stderr
-    assert (
-        "columns: truth='y' (inferred), pred='p' (inferred), score='s' (inferred), "
-        "learner='model' (inferred), dataset='dataset' (inferred)"
-    ) in out.stderr
+    assert ("columns: truth='y' (inferred), pred='p' (inferred), score='s' (inferred), "
+            "learner='model' (inferred), dataset='dataset' (inferred)") in out.stderr
 
 
 def test_report_alone_prints_the_report_usage(tmp_path) -> None:
@@ -217,10 +180,8 @@ def test_report_alone_prints_the_report_usage(tmp_path) -> None:
     assert out.returncode == 2
     assert out.stderr.startswith("usage: frameeval report")
     last = out.stderr.strip().splitlines()[-1]
-    assert last == (
-        "frameeval report: error: give RESULTS (a Parquet file, a glob of Parquet "
-        "files, or a CSV file) or --example."
-    )
+    assert last == ("frameeval report: error: give RESULTS (a Parquet file, a glob of Parquet "
+                    "files, or a CSV file) or --example.")
     assert not (tmp_path / "report.html").exists()
 
 
@@ -233,12 +194,8 @@ def test_help_shows_defaults_and_every_flag_has_help() -> None:
         for action in command._actions:
             assert action.help, (name, action.dest)
     text = run("report", "--help").stdout
-    for default in (
-        "(default: report.html)",
-        "(default: 0.05)",
-        "(default: frameeval report)",
-        "(default: the column named truth, y_true, y",
-    ):
+    for default in ("(default: report.html)", "(default: 0.05)", "(default: frameeval report)",
+                    "(default: the column named truth, y_true, y"):
         assert default in " ".join(text.split()), default
     assert "Exit codes: 0 success, 2 usage error, 1 data error." in text
     assert "demo" in run("--help").stdout
