@@ -1254,10 +1254,11 @@ def _effect_sizes(
     learners' n − 1 weighted variances (autorank's formulas). Oriented: positive = the best is
     better (for a lower-is-better metric the sign is flipped)."""
     keys = ctx.keys
+    shapiro = checks.filter(pl.col("check") == "shapiro_wilk")
     normal = (
-        checks.filter(pl.col("check") == "shapiro_wilk")
-        .group_by(keys or pl.lit(0))
-        .agg(pl.col("passed").all().alias("__normal"))
+        shapiro.group_by(keys).agg(pl.col("passed").all().alias("__normal"))
+        if keys
+        else shapiro.select(pl.when(pl.len() > 0).then(pl.col("passed").all()).alias("__normal"))
     )
     r = ranks.select(*keys, "learner", "position", "mean", "std", "median", "mad", "n_blocks")
     best = r.filter(pl.col("position") == 1).select(

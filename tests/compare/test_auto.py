@@ -514,3 +514,13 @@ def test_cliques_are_the_maximal_runs(k, n, seed, shift):
         ]
         assert got == _maximal_runs(order, rejected)
         assert result.cliques["clique"].to_list() == sorted(result.cliques["clique"].to_list())
+
+
+def test_unchecked_groups_use_the_rank_effect_size():
+    """With 2 blocks nothing is checked: the rank test decides and the effect size is
+    Akinshin's γ (not Cohen's d, which assumes normality)."""
+    df = long_table(np.array([[0.9, 0.8], [0.7, 0.75]]), ["A", "B"])
+    result = fe.compare_learners(df, "auc", **KW)
+    assert result.procedure == "wilcoxon" and result.checks.height == 0
+    assert set(result.effect_sizes["method"]) == {"akinshin_gamma"}
+    assert "Cohen" not in result.verdict
