@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import polars as pl
 
@@ -844,7 +844,19 @@ def bootstrap(
 # ---------------------------------------------------------------------------------------------
 # using a split
 # ---------------------------------------------------------------------------------------------
-def folds(splits: IntoFrame, repeat: int = 0, fold: int = 0, *, test: str = "test") -> Any:
+@overload
+def folds(
+    splits: pl.LazyFrame, repeat: int = ..., fold: int = ..., *, test: str = ...
+) -> tuple[pl.LazyFrame, pl.LazyFrame]: ...
+@overload
+def folds(
+    splits: pl.DataFrame | IntoFrame, repeat: int = ..., fold: int = ..., *, test: str = ...
+) -> tuple[pl.DataFrame, pl.DataFrame]: ...
+
+
+def folds(
+    splits: IntoFrame, repeat: int = 0, fold: int = 0, *, test: str = "test"
+) -> tuple[Frame, Frame]:
     """The (train, test) frames of one split of a split frame.
 
     Parameters

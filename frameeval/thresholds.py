@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.curves import _FP, _N, _P, _TP, _binary, _carries, _Setup
 from frameeval.exceptions import InvalidParameterError
@@ -119,6 +119,7 @@ def _with_measures(
     return rows.join(values, on=keys, how="left", nulls_equal=True)
 
 
+@frame_function
 def threshold_table(
     data: IntoFrame,
     truth: str,
@@ -128,7 +129,7 @@ def threshold_table(
     measures: Sequence[str | Measure] = ("precision", "recall", "f1"),
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """The confusion counts and chosen measures at every threshold of a score.
 
     Parameters
@@ -192,6 +193,7 @@ def _unit(func: str, name: str, value: Any) -> float | None:
     return float(value)
 
 
+@frame_function
 def best_threshold(
     data: IntoFrame,
     truth: str,
@@ -207,7 +209,7 @@ def best_threshold(
     max_fpr: float | None = None,
     pos_label: Any = None,
     weight: str | None = None,
-) -> Any:
+) -> Frame:
     """The best operating point per group: by a measure, by expected cost, under a constraint.
 
     Parameters

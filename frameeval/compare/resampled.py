@@ -15,7 +15,7 @@ import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._roles import resolve as resolve_roles
-from frameeval._typing import IntoFrame, Keys
+from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
@@ -172,6 +172,7 @@ _CORRECTED_OUT = [
 ]
 
 
+@frame_function
 def corrected_resampled_t_test(
     data: IntoFrame,
     metric: str,
@@ -186,7 +187,7 @@ def corrected_resampled_t_test(
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
     pair: str | Sequence[str] | None = None,
-) -> Any:
+) -> Frame:
     """Nadeau–Bengio corrected resampled t test of two learners (repeated hold-out, k-fold,
     repeated k-fold).
 
@@ -332,6 +333,7 @@ _CV5X2_F_OUT = [
 ]
 
 
+@frame_function
 def cv5x2_f_test(
     data: IntoFrame,
     metric: str,
@@ -344,7 +346,7 @@ def cv5x2_f_test(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
-) -> Any:
+) -> Frame:
     """Alpaydin's combined 5×2cv F test of two learners.
 
     Five repeats of 2-fold cross-validation give ten differences pᵢ⁽ʲ⁾ (repeat i, fold j,
