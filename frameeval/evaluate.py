@@ -818,7 +818,8 @@ def learning_curve(
     prep = _Prepared(full, prep.kind, prep.key, prep.truth, prep.features, prep.eager)
     ids = _split_ids(prep)
     by_repeat = {
-        k[0]: v for k, v in full.partition_by("repeat", as_dict=True).items()
+        k[0]: v
+        for k, v in full.partition_by("repeat", as_dict=True).items()  # loop-ok: fits user models
     }  # loop-ok: one frame per repeat to run user models
     n_train = _train_counts(prep)
     plans = []
@@ -885,7 +886,8 @@ def _train_counts(prep: _Prepared) -> dict[tuple[int, int], int]:
             .with_columns(pl.lit(0).alias("fold"))
         )
     return {
-        (int(r), int(f)): int(n) for r, f, n in out.select("repeat", "fold", "n").iter_rows()
+        (int(r), int(f)): int(n)
+        for r, f, n in out.select("repeat", "fold", "n").iter_rows()  # loop-ok: split sizes
     }  # loop-ok: tiny (repeat, fold) size table
 
 

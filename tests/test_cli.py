@@ -103,7 +103,7 @@ def _results(tmp_path, name: str = "r.parquet", **changes) -> str:
     return str(path)
 
 
-def usage_error(out: subprocess.CompletedProcess[str], *fragments: str) -> str:
+def assert_usage_error(out: subprocess.CompletedProcess[str], *fragments: str) -> str:
     """Exit 2, one line on stderr (no traceback, no progress), containing each fragment."""
     assert out.returncode == 2, out.stderr
     line = out.stderr.strip()
@@ -129,7 +129,9 @@ def usage_error(out: subprocess.CompletedProcess[str], *fragments: str) -> str:
 )
 def test_a_typo_in_each_role_flag_names_the_flag(tmp_path, flag: str, typo: str, close) -> None:
     out = run("report", _results(tmp_path), flag, typo, "-o", str(tmp_path / "r.html"))
-    line = usage_error(out, f"{flag} must name a column, got {typo!r}", "['dataset', 'model'")
+    line = assert_usage_error(
+        out, f"{flag} must name a column, got {typo!r}", "['dataset', 'model'"
+    )
     if close:
         assert line.endswith(f"did you mean {close!r}?")
     assert not (tmp_path / "r.html").exists()
@@ -141,32 +143,36 @@ def test_string_labels_need_pos_label(tmp_path) -> None:
         tmp_path, y=pl.col("y").replace_strict(labels), p=pl.col("p").replace_strict(labels)
     )
     out = run("report", path, "-o", str(tmp_path / "r.html"))
-    usage_error(
+    assert_usage_error(
         out,
         "--pos-label must name the positive class of the binary data sets when "
         "labels are strings, got labels ['no', 'yes'].",
     )
     wrong = run("report", path, "--pos-label", "maybe", "-o", str(tmp_path / "r.html"))
-    usage_error(wrong, "--pos-label must be one of the labels of --truth column 'y', got 'maybe'")
+    assert_usage_error(
+        wrong, "--pos-label must be one of the labels of --truth column 'y', got 'maybe'"
+    )
     ok = run("report", path, "--pos-label", "yes", "-o", str(tmp_path / "r.html"), "-q")
     assert ok.returncode == 0, ok.stderr
 
 
 def test_a_pos_label_of_the_wrong_type(tmp_path) -> None:
     out = run("report", _results(tmp_path), "--pos-label", "x", "-o", str(tmp_path / "r.html"))
-    usage_error(out, "--pos-label must be a label of the Int64 truth column, got 'x'.")
+    assert_usage_error(out, "--pos-label must be a label of the Int64 truth column, got 'x'.")
 
 
 def test_a_text_score_column_names_the_flag(tmp_path) -> None:
     path = _results(tmp_path, s=pl.col("s").cast(pl.String))
     out = run("report", path, "-o", str(tmp_path / "r.html"))
-    usage_error(out, "--score column 's' must be numeric (larger = more positive), got String.")
+    assert_usage_error(
+        out, "--score column 's' must be numeric (larger = more positive), got String."
+    )
 
 
 def test_pred_labels_of_another_family(tmp_path) -> None:
     path = _results(tmp_path, p=pl.col("p").cast(pl.String))
     out = run("report", path, "-o", str(tmp_path / "r.html"))
-    usage_error(
+    assert_usage_error(
         out, "--pred column 'p' must hold labels like --truth column 'y' (Int64), got String."
     )
 
@@ -174,13 +180,13 @@ def test_pred_labels_of_another_family(tmp_path) -> None:
 def test_ambiguous_inferred_roles_list_the_candidates(tmp_path) -> None:
     path = _results(tmp_path, classifier=pl.col("model"))
     out = run("report", path, "-o", str(tmp_path / "r.html"))
-    usage_error(
+    assert_usage_error(
         out,
         "--learner must be given when several columns have a common learner name, "
         "got candidates ['model', 'classifier'].",
     )
     both = _results(tmp_path, "t.parquet", target=pl.col("y"), label=pl.col("y"))
-    usage_error(
+    assert_usage_error(
         run("report", both, "-o", str(tmp_path / "r.html")),
         "--truth must be given when several columns",
         "['y', 'target', 'label']",
@@ -191,14 +197,14 @@ def test_no_inferable_role_names_the_flag(tmp_path) -> None:
     path = _results(tmp_path).replace("r.parquet", "r.parquet")
     pl.read_parquet(path).rename({"y": "outcome"}).write_parquet(tmp_path / "n.parquet")
     out = run("report", str(tmp_path / "n.parquet"), "-o", str(tmp_path / "r.html"))
-    usage_error(
+    assert_usage_error(
         out,
         "--truth must be given when no column has a common truth name (truth, "
         "y_true, y, target, label, actual), got columns",
     )
     pl.read_parquet(path).drop("p", "s").write_parquet(tmp_path / "q.parquet")
     out = run("report", str(tmp_path / "q.parquet"), "-o", str(tmp_path / "r.html"))
-    usage_error(
+    assert_usage_error(
         out, "--pred or --score must be given when no column has a common pred or score name"
     )
 

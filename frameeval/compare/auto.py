@@ -870,8 +870,9 @@ def _run_t(cells: pl.DataFrame, ctx: _Context) -> tuple[pl.DataFrame, pl.DataFra
         )
     )
     parts = []
-    for a, b in names.select("__a", "__b").unique().sort("__a", "__b").iter_rows():
-        # loop-ok: one call per distinct pair of learner names (usually one), not per group
+    for a, b in (
+        names.select("__a", "__b").unique().sort("__a", "__b").iter_rows()
+    ):  # loop-ok: one call per distinct learner pair
         these = names.filter((pl.col("__a") == a) & (pl.col("__b") == b))
         part = _semi(cells, these.select(keys), keys) if keys else cells
         out = paired_t_test(
