@@ -99,7 +99,8 @@ def raw_value(
                 ovr.tp.filter(mine).sum(),
                 ovr.fp.filter(mine).sum(),
                 ovr.fn.filter(mine).sum(),
-                table.actual.filter(~mine).sum() - ovr.fp.filter(mine).sum(),
+                # a group without the positive class has no row for it: every row is a TN
+                pl.when(mine.any()).then(ovr.tn.filter(mine).sum()).otherwise(table.total),
             )
             value = measure.formula(counts, **params)
         elif average == "binary":

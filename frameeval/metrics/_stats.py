@@ -149,14 +149,19 @@ class ClassCounts:
 
     def _per_class(self, labels: pl.Expr, weights: pl.Expr | None) -> pl.Expr:
         """Σ weights per class of ``classes`` (a K-vector): a sorted search; without weights
-        the count is the distance between the two search positions."""
+        the count is the distance between the two search positions, with weights the sum of the
+        slice between them."""
         ordered = labels.sort()
         upper = ordered.search_sorted(self.classes, side="right")
         lower = ordered.search_sorted(self.classes, side="left")
+        lower, upper = lower.cast(pl.Int64), upper.cast(pl.Int64)
         if weights is None:
-            return (upper.cast(pl.Int64) - lower.cast(pl.Int64)).cast(pl.Float64)
-        cumulative = pl.concat([pl.lit(0.0, dtype=pl.Float64), weights.sort_by(labels).cum_sum()])
-        return cumulative.gather(upper) - cumulative.gather(lower)
+            return (upper - lower).cast(pl.Float64)
+        # each class's weights summed on their own (a slice of the sorted weights per class), not
+        # as a difference of cumulative sums: a class of weight 1e-3 after one of 1e9 kept only
+        # eight digits that way. K slices of one list: O(n·K) per group, weighted path only.
+        sorted_weights = pl.repeat(weights.sort_by(labels).implode(), self.classes.len())
+        return sorted_weights.list.slice(lower, upper - lower).list.sum()
 
     def _weights(self) -> pl.Expr | None:
         return pl.col(self.weight).cast(pl.Float64) if self.weight else None
@@ -220,7 +225,7 @@ class ClassTable:
 
     The frame functions count the confusion cells once (``*by, actual, predicted, count``),
     fold them into one row per group × class (:func:`class_table`: columns ``label, tp,
-    support, n_pred, fp, fn`` and the κ disagreements ``dis1, dis2``), and evaluate a measure's
+    support, n_pred, fp, fn, tn`` and the κ disagreements ``dis1, dis2``), and evaluate a measure's
     formula inside ``group_by(*by).agg(...)`` of that table, where every column is the K-vector
     of its group (rows sorted by label). Vectorised across groups: no per-group sort.
     """
@@ -250,11 +255,7 @@ class ClassTable:
         return pl.col("tp").sum()
 
     def one_vs_rest(self) -> BinaryCounts:
-        support = pl.col("support")
-        others = support.cum_sum().shift(1, fill_value=0.0) + support.cum_sum(reverse=True).shift(
-            -1, fill_value=0.0
-        )
-        return BinaryCounts(pl.col("tp"), pl.col("fp"), pl.col("fn"), others - pl.col("fp"))
+        return BinaryCounts(pl.col("tp"), pl.col("fp"), pl.col("fn"), pl.col("tn"))
 
     def disagreement(self, power: int) -> pl.Expr:
         return pl.col(f"dis{power}").first()
@@ -263,7 +264,7 @@ class ClassTable:
 def class_table(
     counts: pl.LazyFrame, keys: list[str], labels: pl.Series | None, disagreement: bool
 ) -> pl.LazyFrame:
-    """``*keys, label, tp, support, n_pred, fp, fn[, dis1, dis2]`` from a count table, one row
+    """``*keys, label, tp, support, n_pred, fp, fn, tn[, dis1, dis2]`` from a count table, one row
     per group × class of truth ∪ pred (or of ``labels``), sorted by keys and label."""
     count = pl.col("count").cast(pl.Float64)
     zero = pl.lit(0.0, dtype=pl.Float64)
@@ -309,6 +310,7 @@ def class_table(
         .agg(pl.col("tp", "support", "n_pred", "fp", "fn").sum())
         .sort(*keys, "label", nulls_last=True)
     )
+    table = _with_true_negatives(table, counts, keys, count)
     if not disagreement:
         return table
     index = table.select(
@@ -335,6 +337,39 @@ def class_table(
             *keys, "label", nulls_last=True
         )
     return table.join(sums, how="cross")
+
+
+def _with_true_negatives(
+    table: pl.LazyFrame, counts: pl.LazyFrame, keys: list[str], count: pl.Expr
+) -> pl.LazyFrame:
+    """Add ``tn``: per group × class k, Σ count over the cells with actual ≠ k and predicted ≠ k.
+
+    Integer counts: the group total − support − fp (exact). Float (weighted) counts: the cells
+    summed on their own, one join of the cells with the group's classes, so that a TN of 1e-3
+    beside cells of 1e9 is not the difference of two large sums.
+    """
+    if not counts.collect_schema()["count"].is_float():
+        support = pl.col("support")
+        total = support.sum().over(keys) if keys else support.sum()
+        return table.with_columns((total - support - pl.col("fp")).alias("tn"))
+    classes = table.select(*keys, pl.col("label").alias("__fe_k"))
+    cells = (
+        counts.join(classes, on=keys, nulls_equal=True)
+        if keys
+        else counts.join(classes, how="cross")
+    )
+    others = (pl.col("actual") != pl.col("__fe_k")) & (pl.col("predicted") != pl.col("__fe_k"))
+    tn = (
+        cells.filter(others.fill_null(True))
+        .group_by(*keys, "__fe_k")
+        .agg(count.sum().alias("tn"))
+        .rename({"__fe_k": "label"})
+    )
+    return (
+        table.join(tn, on=[*keys, "label"], how="left", nulls_equal=True)
+        .with_columns(pl.col("tn").fill_null(0.0))
+        .sort(*keys, "label", nulls_last=True)
+    )
 
 
 def positive_of(truth: str, pos_label: Any) -> pl.Expr:

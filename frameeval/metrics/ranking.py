@@ -133,8 +133,10 @@ def _at_least(values: pl.Expr, s: pl.Expr) -> pl.Expr:
 def _above(values: pl.Expr, s: pl.Expr) -> pl.Expr:
     """Per row: Σ values over the rows whose score is > its own."""
     first = s.rank("min", descending=True).cast(pl.Int64) - 1
-    ordered = values.sort_by(s, descending=True)
-    return ordered.cum_sum().gather(first) - ordered.gather(first)
+    # the sum of the rows before the first row of its tie group (an exclusive cumulative sum,
+    # not "inclusive minus own value", which cancels a 1e-3 mass after one of 1e9)
+    before = values.sort_by(s, descending=True).cum_sum().shift(1, fill_value=0.0)
+    return before.gather(first)
 
 
 def _precisions(
