@@ -98,7 +98,7 @@ class _Setup:
         )
 
 
-def _prepare(
+def prepare_scores(
     data: IntoFrame,
     func: str,
     truth: str,
@@ -107,6 +107,9 @@ def _prepare(
     weight: str | None,
     outputs: Sequence[str],
 ) -> _Setup:
+    """Open ``data`` and check the schema of a score task (truth labels, numeric scores and
+    weight, the output names against ``by``); the in-plan row checks (finite scores and
+    weights, non-null labels, non-negative weights) are returned in ``checks``."""
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
@@ -185,7 +188,7 @@ def score_table(
     scores beyond 2^53 (nanosecond timestamps) stay distinct; float scores are grouped as
     Float64 with -0.0 = 0.0.
     """
-    setup = _prepare(data, func, truth, [score], by, weight, outputs)
+    setup = prepare_scores(data, func, truth, [score], by, weight, outputs)
     positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
     positive = label_expr(truth, setup.schema) == positive_label
     setup.checks.present(
@@ -1062,7 +1065,7 @@ def multiclass_roc_auc(
     check_parameter(
         len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."
     )
-    setup = _prepare(data, func, truth, columns, by, weight, ("average", "label", "roc_auc"))
+    setup = prepare_scores(data, func, truth, columns, by, weight, ("average", "label", "roc_auc"))
     dtype = label_dtype(setup.schema, truth)
     cast = pl.Series("label", classes).cast(dtype, strict=False)
     check_parameter(

@@ -30,8 +30,9 @@ from frameeval._validate import (
     resolve_pos_label,
 )
 from frameeval.confusion import count_table, prepare_labels
-from frameeval.curves import score_table
+from frameeval.curves import prepare_scores, score_table
 from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics._builders import raw_value
 from frameeval.metrics._stats import ClassTable, ScoreTable, class_table, weight_expr, weight_total
 from frameeval.metrics.measure import AVERAGES, Measure, lookup
 
@@ -90,9 +91,12 @@ def measures(
     Notes
     -----
     The confusion counts are counted once for P, R, F1, accuracy, MCC… (one ``group_by`` over
-    ``*by, actual, predicted``), the per-distinct-score masses once for every ranking measure;
-    each value then equals its expression builder's (same declaration, same statistics) and
-    the statistics merge across partitions (the Dask backend sums them).
+    ``*by, actual, predicted``); ranking measures of many groups (``by=`` given) are their row
+    forms (the Mann–Whitney rank sum of AUC, eq 2.21) in one ``group_by(*by)``, and of one
+    group the per-distinct-score masses, which are faster for a few large groups and bounded
+    in memory on a streamed input. Each value equals its expression builder's (same
+    declaration, same statistics) and the statistics merge across partitions (the Dask
+    backend sums them).
 
     Examples
     --------
@@ -270,6 +274,8 @@ def _score_part(
     chosen: list[Measure],
     pos_label: Any,
 ) -> pl.LazyFrame:
+    if keys and all(m.rows is not None for m in chosen):
+        return _score_rows_part(data, func, truth, score, keys, weight, chosen, pos_label)
     setup, table = score_table(data, func, truth, score, keys, weight, pos_label)
     order = pl.col("threshold")
     t = ScoreTable.from_masses(
@@ -278,6 +284,39 @@ def _score_part(
     )
     out = table.group_by(setup.gkeys).agg(m.formula(t).alias(m.name) for m in chosen)
     return out if keys else out.drop(setup.gkeys)
+
+
+def _score_rows_part(
+    data: Any,
+    func: str,
+    truth: str,
+    score: str,
+    keys: list[str],
+    weight: str | None,
+    chosen: list[Measure],
+    pos_label: Any,
+) -> pl.LazyFrame:
+    """Ranking measures of many groups from their rows: one ``group_by(*by).agg`` of each
+    measure's row form (the rank-sum of AUC, the ranks of AP), the same expression as the
+    builder's, with the score table's checks in the same pass.
+
+    Why not the per-distinct-score table: with many small groups of continuous scores it holds
+    a row per input row, grouped by a wide (keys, score) hash and re-read in pieces; the
+    per-group ranks are ~5× faster there (1,000 groups × 1,000 rows). One group (``by=None``)
+    keeps the table, which is faster for a few large groups and bounded in memory.
+    """
+    setup = prepare_scores(data, func, truth, [score], keys, weight, ())
+    positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
+    positive = label_expr(truth, setup.schema) == positive_label
+    setup.checks.present(
+        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
+    )
+    values = [
+        raw_value(m, truth, score, weight=weight, pos_label=positive_label).alias(m.name)
+        for m in chosen
+    ]
+    stats = setup.lf.group_by(keys).agg(*values, *setup.checks.aggs())
+    return setup.checks.enforce(stats, keys).select(*keys, *(m.name for m in chosen))
 
 
 #: the Σ w column of the sum statistics (one per group)

@@ -58,6 +58,26 @@ def test_every_measure_equals_its_expression(df: pl.DataFrame, weighted: bool) -
                 raise AssertionError(f"{m.name} ({kind}, weight={weight}): {err}") from None
 
 
+@settings(max_examples=15)
+@given(df=result_frames(), weighted=st.booleans())
+def test_ranking_measures_from_the_score_table_equal_the_rows_form(
+    df: pl.DataFrame, weighted: bool
+) -> None:
+    """Grouped, fe.measures evaluates the ranking measures' row forms; ungrouped, it reads the
+    per-distinct-score table. Both equal the expression on the same rows."""
+    weight = "wf" if weighted else None
+    one = df.filter(pl.col("g") == 0)
+    if one["yb"].sum() == 0:
+        return  # pos_label must occur in the frame
+    chosen = [m for m in unique(fe.MEASURES.values()) if m.kind == "score"]
+    whole = fe.measures(one, truth="yb", score="s", measures=chosen, weight=weight)
+    grouped = fe.measures(one, truth="yb", score="s", by="g", measures=chosen, weight=weight)
+    expected = one.select(m.builder("yb", "s", weight=weight).alias(m.name) for m in chosen)
+    for m in chosen:
+        assert_close(whole[m.name].to_list(), expected[m.name].to_list(), tol=1e-9)
+        assert_close(grouped[m.name].to_list(), expected[m.name].to_list(), tol=1e-9)
+
+
 @settings(max_examples=10)
 @given(df=result_frames())
 def test_lazy_equals_eager_and_long_equals_wide(df: pl.DataFrame) -> None:
