@@ -583,12 +583,23 @@ def ranking_report(
     setup, table = score_table(
         data, func, truth, score, by, weight, pos_label, [m.name for m in chosen]
     )
-    order = pl.col("threshold")
-    masses = ScoreTable.from_masses(
-        pl.col(_POS).sort_by(order, descending=True), pl.col(_NEG).sort_by(order, descending=True)
-    )
-    out = table.group_by(setup.gkeys).agg(m.formula(masses).alias(m.name) for m in chosen)
+    ordered, masses = cumulated(table, setup.gkeys)
+    out = ordered.group_by(setup.gkeys).agg(m.formula(masses).alias(m.name) for m in chosen)
     return setup.done(setup.sort(out))
+
+
+def cumulated(table: pl.LazyFrame, gkeys: list[str]) -> tuple[pl.LazyFrame, ScoreTable]:
+    """A :func:`score_table` sorted by group and threshold (descending) with the cumulative
+    masses TP(≥ t), FP(≥ t) per group, and the :class:`ScoreTable` that reads it inside
+    ``group_by(*gkeys).agg`` (sorting once and accumulating in a window is several times
+    faster than sorting and accumulating inside the aggregation of every group)."""
+    ordered = table.sort(
+        *gkeys, "threshold", descending=[False] * len(gkeys) + [True], nulls_last=True
+    ).with_columns(
+        pl.col(_POS).cum_sum().over(gkeys).alias("__fe_tp"),
+        pl.col(_NEG).cum_sum().over(gkeys).alias("__fe_fp"),
+    )
+    return ordered, ScoreTable.from_columns(_POS, _NEG, "__fe_tp", "__fe_fp")
 
 
 # ---------------------------------------------------------------------------------------------

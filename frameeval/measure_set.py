@@ -30,10 +30,10 @@ from frameeval._validate import (
     resolve_pos_label,
 )
 from frameeval.confusion import count_table, prepare_labels
-from frameeval.curves import prepare_scores, score_table
+from frameeval.curves import cumulated, prepare_scores, score_table
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics._builders import raw_value
-from frameeval.metrics._stats import ClassTable, ScoreTable, class_table, weight_expr, weight_total
+from frameeval.metrics._stats import ClassTable, class_table, weight_expr, weight_total
 from frameeval.metrics.measure import AVERAGES, Measure, lookup
 
 __all__ = ["measures"]
@@ -277,12 +277,8 @@ def _score_part(
     if keys and all(m.rows is not None for m in chosen):
         return _score_rows_part(data, func, truth, score, keys, weight, chosen, pos_label)
     setup, table = score_table(data, func, truth, score, keys, weight, pos_label)
-    order = pl.col("threshold")
-    t = ScoreTable.from_masses(
-        pl.col("__fe_pos").sort_by(order, descending=True),
-        pl.col("__fe_neg").sort_by(order, descending=True),
-    )
-    out = table.group_by(setup.gkeys).agg(m.formula(t).alias(m.name) for m in chosen)
+    ordered, t = cumulated(table, setup.gkeys)
+    out = ordered.group_by(setup.gkeys).agg(m.formula(t).alias(m.name) for m in chosen)
     return out if keys else out.drop(setup.gkeys)
 
 

@@ -398,6 +398,9 @@ class ScoreTable:
 
     positive: pl.Expr  # K-vector, descending score order
     negative: pl.Expr
+    #: TP(≥ t) and FP(≥ t) when precomputed outside the aggregation (see :meth:`from_columns`)
+    cumulative_positive: pl.Expr | None = None
+    cumulative_negative: pl.Expr | None = None
 
     @staticmethod
     def of(truth: str, score: str, positive: pl.Expr, weight: str | None) -> ScoreTable:
@@ -432,14 +435,33 @@ class ScoreTable:
         carries = (positive + negative) > 0
         return ScoreTable(positive.filter(carries), negative.filter(carries))
 
+    @staticmethod
+    def from_columns(positive: str, negative: str, tp: str, fp: str) -> ScoreTable:
+        """From a per-distinct-score table sorted by group and threshold (descending) that
+        already holds the cumulative masses (``tp``, ``fp``: a window ``cum_sum`` per group,
+        rows of zero mass included, they add nothing): the formulas then read plain columns,
+        which keeps them on Polars' fast aggregation path (a ``cum_sum`` inside the aggregation
+        is ~10× slower). Thresholds whose rows all weigh 0 are dropped, as :meth:`of` does."""
+        carries = (pl.col(positive) + pl.col(negative)) > 0
+        return ScoreTable(
+            pl.col(positive).filter(carries),
+            pl.col(negative).filter(carries),
+            pl.col(tp).filter(carries),
+            pl.col(fp).filter(carries),
+        )
+
     @property
     def tp(self) -> pl.Expr:
         """TP(≥ t) at each threshold t (descending)."""
+        if self.cumulative_positive is not None:
+            return self.cumulative_positive
         return self.positive.cum_sum()
 
     @property
     def fp(self) -> pl.Expr:
         """FP(≥ t) at each threshold t."""
+        if self.cumulative_negative is not None:
+            return self.cumulative_negative
         return self.negative.cum_sum()
 
     @property
