@@ -27,6 +27,11 @@ from frameeval.evaluate._runner import (
     run_tasks,
 )
 from frameeval.evaluate.learners import FitPredict
+from frameeval.exceptions import (  # linked from evaluate's Raises section
+    ColumnNotFoundError,  # noqa: F401
+    DuplicateKeyError,  # noqa: F401
+    UnknownLabelError,  # noqa: F401
+)
 
 __all__ = ["evaluate"]
 

@@ -9,7 +9,10 @@ from frameeval._frame import finish
 from frameeval._split_frame import stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import plan_error
-from frameeval.exceptions import InvalidParameterError
+from frameeval.exceptions import (
+    DuplicateKeyError,  # noqa: F401 - linked from kfold's Raises
+    InvalidParameterError,
+)
 from frameeval.split._plan import (
     POS,
     SALT_ORDER,
