@@ -32,6 +32,7 @@ from frameeval.exceptions import (
     InvalidParameterError,
     MissingValueError,
 )
+from frameeval.split._plan import SALT_ORDER, fraction
 
 MASK = (1 << 64) - 1
 
@@ -59,7 +60,7 @@ def reference_positions(
     keys: list[int], strata: list[int] | None, seed: int, repeat: int
 ) -> list[int]:
     """Position of each row in the seeded order, strata (sorted) laid end to end."""
-    s = salt(seed, split._SALT_ORDER, repeat)
+    s = salt(seed, SALT_ORDER, repeat)
     hashes = [splitmix((k & MASK) ^ s) for k in keys]
     strata = strata if strata is not None else [0] * len(keys)
     order = sorted(range(len(keys)), key=lambda i: (strata[i], hashes[i]))
@@ -72,7 +73,7 @@ def reference_positions(
 def reference_kfold(keys, strata, k, seed, repeats):
     out = []
     for r in range(repeats):
-        rotation = salt(seed, split._SALT_ORDER, r, 0) % k
+        rotation = salt(seed, SALT_ORDER, r, 0) % k
         out.append([(p + rotation) % k for p in reference_positions(keys, strata, seed, r)])
     return out
 
@@ -333,7 +334,7 @@ def test_holdout_stratified_shares(case, seed, t):
             assert abs(got - t * n_c) < 1  # within one row of the class's share
     # the Bresenham selection over the reference positions
     pos = reference_positions(keys, labels, seed, 0)
-    frac = split._fraction(t)
+    frac = fraction(t)
     sel = [
         (2 * (p + 1) * frac.numerator + frac.denominator) // (2 * frac.denominator)
         - (2 * p * frac.numerator + frac.denominator) // (2 * frac.denominator)

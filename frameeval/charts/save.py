@@ -7,13 +7,13 @@ import html
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import altair as alt
 import vl_convert
 
+from frameeval._files import atomic_write
 from frameeval.exceptions import InvalidParameterError
 
 _FORMATS = (".html", ".htm", ".svg", ".png", ".json")
@@ -94,28 +94,6 @@ def to_html(chart: Any, *, title: str | None = None) -> str:
     )
 
 
-def _file_mode(path: Path) -> int:
-    """The permissions a plain ``open(path, "w")`` would give (mkstemp's are owner-only)."""
-    if path.exists():
-        return path.stat().st_mode & 0o777
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _atomic_write(path: Path, payload: bytes) -> None:
-    mode = _file_mode(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def save(chart: Any, path: str | os.PathLike[str], *, scale: float = 2.0) -> Path:
     """Write a chart to ``path``; the format follows the file extension.
 
@@ -165,5 +143,5 @@ def save(chart: Any, path: str | os.PathLike[str], *, scale: float = 2.0) -> Pat
         payload = vl_convert.vegalite_to_png(spec, vl_version=version, scale=scale)
     else:
         payload = to_html(spec).encode()
-    _atomic_write(path, payload)
+    atomic_write(path, payload)
     return path

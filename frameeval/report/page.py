@@ -19,7 +19,8 @@ from urllib.parse import quote
 
 import polars as pl
 
-from frameeval.charts.save import _atomic_write, javascript_bundle, script_json
+from frameeval._files import atomic_write
+from frameeval.charts.save import javascript_bundle, script_json
 from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["Page", "script_json", "table_html", "write_atomic"]
@@ -191,5 +192,5 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, force: bool = False
             "Hint: pass --force (force=True) or choose another path."
         )
     target.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(target, text.encode("utf-8"))
+    atomic_write(target, text.encode("utf-8"))
     return target

@@ -1,4 +1,4 @@
-"""Comparison charts (frameeval/charts/compare.py): figures 2.6–2.8, Demšar diagrams, rank
+"""Comparison charts (frameeval/charts/compare/): figures 2.6–2.8, Demšar diagrams, rank
 heatmaps and metric distributions."""
 
 from __future__ import annotations

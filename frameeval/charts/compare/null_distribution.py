@@ -1,0 +1,350 @@
+"""The distribution of a test statistic under the null hypothesis with its critical region: the
+binomial test (figure 2.6) and the t test (figure 2.7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import altair as alt
+import numpy as np
+import polars as pl
+
+from frameeval._validate import check_parameter
+from frameeval.charts import _base as b
+from frameeval.charts import _theme as theme
+from frameeval.exceptions import InvalidParameterError
+
+__all__ = ["binomial", "t_distribution"]
+
+
+def _scalar(df: pl.DataFrame, name: str, given: Any) -> Any:
+    """A parameter given explicitly, else the column of that name when it holds one value."""
+    if given is not None or name not in df.columns:
+        return given
+    values = df.get_column(name).drop_nulls().unique()
+    return values.item() if values.len() == 1 else None
+
+
+def binomial(
+    distribution: Any,
+    *,
+    critical_count: int | None = None,
+    critical_value: float | None = None,
+    m: int | None = None,
+    eps0: float | None = None,
+    alpha: float | None = None,
+    observed: int | None = None,
+    errors: str = "errors",
+    probability: str = "probability",
+    facet: str | Sequence[str] | None = None,
+    title: str | None = "Binomial test of the error rate",
+    width: int = theme.WIDE,
+    height: int = theme.TALL,
+) -> alt.TopLevelMixin:
+    """The distribution of the number of test errors with the rejection region (figure 2.6).
+
+    Parameters
+    ----------
+    distribution
+        Frame with one row per error count: ``errors`` (i = 0…m) and ``probability``
+        P(i errors | ε = ε0) = C(m, i) ε0^i (1 − ε0)^(m − i) (eq 2.26), e.g.
+        ``fe.binomial_distribution(m, eps0, alpha=...)``, whose ``reject`` column marks the
+        region. Columns ``critical_count``, ``critical_value``, ``reject``, ``m``, ``eps0`` and
+        ``alpha`` are used when present and the matching parameter is not given.
+    critical_count
+        The critical number of errors c = ε̄·m: the hypothesis ε ≤ ε0 is rejected when more than
+        c errors are observed (bars i > c are the rejection region, total probability < α).
+        Precedence: ``critical_count=``, ``critical_value=``, then the columns
+        ``critical_count``, ``critical_value``, ``reject`` (c = the largest i not rejected).
+    critical_value
+        The critical error rate ε̄ (eq 2.27 as corrected in the notes); ε̄·m gives the count.
+    m, eps0, alpha
+        Test-set size, hypothesised error rate and significance level (``m`` defaults to the
+        ``m`` column, else the largest ``errors`` of each panel; ``eps0`` and ``alpha`` only label
+        the chart).
+    observed
+        Optional observed number of errors, marked with a vertical rule.
+    errors, probability
+        Column names.
+    facet
+        Optional key column(s), one panel per group (several distributions in one frame).
+    title, width, height
+        Title and panel size in pixels.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    Nothing is recomputed: the bars are the given probabilities, the region is i > c.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> dist = pl.DataFrame({"errors": [0, 1, 2, 3], "probability": [0.343, 0.441, 0.189, 0.027]})
+    >>> chart = fe.charts.binomial(dist, critical_count=2, eps0=0.3)
+    >>> chart.to_dict()["layer"][0]["mark"]["type"]
+    'bar'
+    """
+    func = "binomial"
+    lf = b.lazy(distribution, func)
+    schema = b.columns(lf, func, numeric={"errors": errors, "probability": probability})
+    facets = b.facet_columns(facet, schema, func)
+    df = b.gather(lf, func, "distribution=")
+    eps0 = _scalar(df, "eps0", eps0)
+    alpha = _scalar(df, "alpha", alpha)
+    over = (lambda e: e.over(facets)) if facets else (lambda e: e)
+    if m is not None:
+        size = pl.lit(int(m))
+    elif "m" in df.columns:
+        size = pl.col("m")
+    else:
+        size = over(pl.col(errors).max())
+    df = df.with_columns(size.cast(pl.Float64).alias("__fe_m"))
+    if critical_count is not None:
+        count = pl.lit(float(critical_count))
+    elif critical_value is not None:
+        count = (pl.lit(float(critical_value)) * pl.col("__fe_m")).round(9).floor()
+    elif "critical_count" in df.columns:
+        count = pl.col("critical_count")
+    elif "critical_value" in df.columns:
+        count = (pl.col("critical_value") * pl.col("__fe_m")).round(9).floor()
+    elif "reject" in df.columns:  # fe.binomial_distribution(..., alpha=): the largest kept count
+        count = over(pl.col(errors).filter(~pl.col("reject").fill_null(False)).max())
+    else:
+        raise InvalidParameterError(
+            f"{func}(): the rejection region needs critical_count= (or critical_value= and m=), "
+            "got neither (nor a critical_count, critical_value or reject column)."
+        )
+    accept_label = "accept: ε̂ ≤ ε̄"
+    reject_label = "reject: ε̂ > ε̄ (probability < α)"
+    df = df.with_columns(count.cast(pl.Float64).alias("__fe_c")).with_columns(
+        pl.when(pl.col(errors) > pl.col("__fe_c"))
+        .then(pl.lit(reject_label))
+        .otherwise(pl.lit(accept_label))
+        .alias("__fe_region"),
+        (pl.col(errors) - 0.38).alias("__fe_lo"),
+        (pl.col(errors) + 0.38).alias("__fe_hi"),
+        (pl.col(errors) / pl.col("__fe_m")).alias("__fe_rate"),
+        pl.lit("bars").alias(b.LAYER),
+    )
+    rule = (
+        df.group_by(facets or pl.lit(0).alias("__fe_all"))
+        .agg(pl.col("__fe_c").first(), pl.col("__fe_m").first())
+        .drop("__fe_all", strict=False)
+        .with_columns(
+            (pl.col("__fe_c") + 0.5).alias(b.X),
+            (
+                "ε̄ = "
+                + b.fixed(pl.col("__fe_c") / pl.col("__fe_m"), 2)
+                + " ("
+                + b.fixed(pl.col("__fe_c"), 0)
+                + " errors)"
+            ).alias(b.TEXT),
+            pl.lit("critical").alias(b.LAYER),
+        )
+        .drop("__fe_m")
+    )
+    sizes = df.get_column("__fe_m").unique()
+    m_text = f" (m = {int(sizes.item())})" if sizes.len() == 1 else ""
+    data, panel = b.add_facet(b.combine([df, rule]), facets)
+    x_axis = theme.axis(f"Number of misclassified test samples i{m_text}", tickMinStep=1)
+    x = alt.X(field="__fe_lo", type="quantitative", axis=x_axis, scale=alt.Scale(nice=False))
+    layers = [
+        alt.Chart()
+        .mark_bar()
+        .encode(
+            x=x,
+            x2=alt.X2(field="__fe_hi"),
+            y=alt.Y(
+                field=b.field(probability),
+                type="quantitative",
+                axis=theme.axis("Probability P(i errors | ε = ε0)"),
+            ),
+            y2=alt.Y2(datum=0),
+            color=alt.Color(
+                field="__fe_region",
+                type="nominal",
+                scale=alt.Scale(
+                    domain=[accept_label, reject_label], range=[theme.ACCEPT, theme.REJECT]
+                ),
+                legend=theme.legend("region", orient="bottom", direction="horizontal"),
+            ),
+            tooltip=[
+                *b.key_tooltips(facets),
+                b.tooltip(errors, "quantitative", "d", "errors i"),
+                b.tooltip("__fe_rate", "quantitative", ".3f", "error rate i/m"),
+                b.tooltip(probability, "quantitative", ".4f", "probability"),
+            ],
+        )
+        .transform_filter(b.layer_filter("bars")),
+        alt.Chart()
+        .mark_rule(color=theme.INK, strokeDash=[4, 3])
+        .encode(x=alt.X(field=b.X, type="quantitative"))
+        .transform_filter(b.layer_filter("critical")),
+        alt.Chart()
+        .mark_text(
+            align="left", dx=4, baseline="top", y=4, color=theme.INK, fontSize=theme.FONT_SIZE
+        )
+        .encode(
+            x=alt.X(field=b.X, type="quantitative"), text=alt.Text(field=b.TEXT, type="nominal")
+        )
+        .transform_filter(b.layer_filter("critical")),
+    ]
+    if observed is not None:
+        marker = pl.DataFrame({"x": [float(observed)], "text": [f"observed: {observed} errors"]})
+        layers.append(
+            alt.Chart(marker)
+            .mark_rule(color=theme.INK, strokeWidth=2)
+            .encode(x=alt.X(field="x", type="quantitative"))
+        )
+        layers.append(
+            alt.Chart(marker)
+            .mark_text(align="left", dx=4, baseline="top", y=22, fontWeight="bold")
+            .encode(
+                x=alt.X(field="x", type="quantitative"), text=alt.Text(field="text", type="nominal")
+            )
+        )
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    parts = [m_text.strip(" ()")] if m_text else []
+    if eps0 is not None:
+        parts.append(f"ε0 = {eps0:g}")
+    if alpha is not None:
+        parts.append(f"α = {alpha:g}")
+    subtitle = "P(ε̂ = i/m | ε = ε0)" + "".join(f", {p}" for p in parts) + " (figure 2.6)"
+    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+
+
+def t_distribution(
+    df: float,
+    *,
+    alpha: float = 0.05,
+    statistic: float | None = None,
+    alternative: Literal["two-sided", "less", "greater"] = "two-sided",
+    title: str | None = "t test",
+    width: int = theme.WIDE,
+    height: int = theme.TALL,
+) -> alt.TopLevelMixin:
+    """The Student t density with its critical regions shaded (figure 2.7).
+
+    Parameters
+    ----------
+    df
+        Degrees of freedom (k − 1 for k error rates, eq 2.30), a positive number.
+    alpha
+        Significance level in (0, 1); the shaded tails hold probability α in total.
+    statistic
+        Optional observed statistic τ_t (eq 2.30), marked with a vertical rule.
+    alternative
+        ``"two-sided"`` (the book's test: tails beyond ±t_{α/2}), ``"less"`` or ``"greater"``.
+    title, width, height
+        Title and size in pixels.
+
+    Returns
+    -------
+    alt.LayerChart
+
+    Notes
+    -----
+    This is a picture of a distribution, not a test: the density and the critical points
+    t_{α/2} = F⁻¹(1 − α/2; df) are evaluated with scipy for display. The test itself (statistic,
+    p-value, decision) comes from ``fe.t_test``.
+
+    Examples
+    --------
+    >>> import frameeval as fe
+    >>> chart = fe.charts.t_distribution(9, alpha=0.05, statistic=1.2)
+    >>> sorted({layer["mark"]["type"] for layer in chart.to_dict()["layer"]})
+    ['area', 'line', 'rule', 'text']
+    """
+    from scipy import stats
+
+    func = "t_distribution"
+    is_number = isinstance(df, int | float) and not isinstance(df, bool)
+    check_parameter(is_number and np.isfinite(df) and df > 0, func, f"df must be > 0, got {df!r}.")
+    check_parameter(
+        isinstance(alpha, int | float) and 0 < alpha < 1,
+        func,
+        f"alpha must be in (0, 1), got {alpha!r}.",
+    )
+    check_parameter(
+        alternative in ("two-sided", "less", "greater"),
+        func,
+        f"alternative must be 'two-sided', 'less' or 'greater', got {alternative!r}.",
+    )
+    if alternative == "two-sided":
+        crit = float(stats.t.ppf(1 - alpha / 2, df))
+        cuts = [-crit, crit]
+    else:
+        crit = float(stats.t.ppf(1 - alpha, df))
+        cuts = [crit] if alternative == "greater" else [-crit]
+    reach = max(4.0, abs(crit) + 1.5, abs(statistic) + 0.8 if statistic is not None else 0.0)
+    grid = np.linspace(-reach, reach, 401)
+    grid = np.unique(np.concatenate([grid, cuts]))
+    density = pl.DataFrame({"t": grid, "density": stats.t.pdf(grid, df)})
+    tails = []
+    if alternative in ("two-sided", "less"):
+        tails.append(density.filter(pl.col("t") <= -crit).with_columns(tail=pl.lit("lower")))
+    if alternative in ("two-sided", "greater"):
+        tails.append(density.filter(pl.col("t") >= crit).with_columns(tail=pl.lit("upper")))
+    tail = pl.concat(tails)
+    share = f"α/2 = {alpha / 2:g} each" if alternative == "two-sided" else f"α = {alpha:g}"
+    label = "t(α/2)" if alternative == "two-sided" else "t(α)"
+    marks = pl.DataFrame(
+        {
+            "t": [float(c) for c in cuts],
+            "text": [f"{'−' if c < 0 else ''}{label} = {c:.3f}".replace("-", "−") for c in cuts],
+        }
+    )
+    x = alt.X(
+        field="t",
+        type="quantitative",
+        axis=theme.axis("t"),
+        scale=alt.Scale(domain=[-reach, reach], nice=False),
+    )
+    y = alt.Y(field="density", type="quantitative", axis=theme.axis("Density"), stack=None)
+    layers = [
+        alt.Chart(tail)
+        .mark_area(color=theme.REJECT, opacity=0.55)
+        .encode(
+            x=x,
+            y=y,
+            y2=alt.Y2(datum=0),
+            detail=alt.Detail(field="tail", type="nominal"),
+            tooltip=[
+                b.tooltip("t", "quantitative", ".3f"),
+                b.tooltip("density", "quantitative", ".4f"),
+            ],
+        ),
+        alt.Chart(density).mark_line(color=theme.INK, strokeWidth=2).encode(x=x, y=y),
+        alt.Chart(marks)
+        .mark_rule(color=theme.REJECT, strokeDash=[4, 3])
+        .encode(x=alt.X(field="t", type="quantitative")),
+        alt.Chart(marks)
+        .mark_text(
+            align="center", baseline="top", y=4, color=theme.REJECT, fontSize=theme.FONT_SIZE
+        )
+        .encode(
+            x=alt.X(field="t", type="quantitative"), text=alt.Text(field="text", type="nominal")
+        ),
+    ]
+    if statistic is not None:
+        observed = pl.DataFrame({"t": [float(statistic)], "text": [f"τ_t = {statistic:.3f}"]})
+        layers.append(
+            alt.Chart(observed)
+            .mark_rule(color=theme.INK, strokeWidth=2)
+            .encode(x=alt.X(field="t", type="quantitative"))
+        )
+        layers.append(
+            alt.Chart(observed)
+            .mark_text(align="left", dx=4, baseline="top", y=22, fontWeight="bold")
+            .encode(
+                x=alt.X(field="t", type="quantitative"), text=alt.Text(field="text", type="nominal")
+            )
+        )
+    subtitle = f"df = {df:g}; shaded: critical region ({share}) (figure 2.7)"
+    return alt.layer(*layers).properties(
+        width=width, height=height, title=theme.title(title, subtitle)
+    )
