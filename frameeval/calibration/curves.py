@@ -213,7 +213,7 @@ def calibration_curve(
         func,
         f"alpha must be a number in (0, 1), got {alpha!r}.",
     )
-    outputs = (
+    outputs: tuple[str, ...] = (
         "bin",
         "bin_lower",
         "bin_upper",
