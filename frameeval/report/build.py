@@ -595,8 +595,9 @@ def _calibration(
             css="skip",
         )
         return
-    low, high = scores[roles.score].min(), scores[roles.score].max()
-    if not (low >= 0 and high <= 1):  # type: ignore[operator]
+    value = pl.col(roles.score).cast(pl.Float64)
+    low, high = scores.select(value.min(), value.max().alias("high")).row(0)
+    if not (low >= 0 and high <= 1):
         page.text(
             "Calibration and operating point: scores are not probabilities — they range over "
             f"[{low:.4g}, {high:.4g}], outside [0, 1]; see the ROC and cost curves above for "
