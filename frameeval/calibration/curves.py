@@ -200,6 +200,10 @@ def calibration_curve(
     >>> out = fe.calibration_curve(df, truth="y", score="p", bins=2, ci=None)
     >>> out.select("bin", pl.col("mean_score", "fraction_positive").round(4), "count").rows()
     [(0, 0.2, 0.3333, 3), (1, 0.7667, 0.6667, 3)]
+    >>> weighted = df.with_columns(w=pl.Series([1.0, 2.0, 0.0, 1.0, 3.0, 1.5]))
+    >>> out = fe.calibration_curve(weighted, truth="y", score="p", bins=2, weight="w", ci=None)
+    >>> out.select("count", "weight", pl.col("fraction_positive").round(4)).rows()
+    [(3, 3.0, 0.0), (3, 5.5, 0.8182)]
     """
     func = "calibration_curve"
     check_bins(func, bins, strategy)
