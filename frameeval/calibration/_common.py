@@ -44,6 +44,7 @@ COUNT, SUM_P, SUM_Y, SUM_SQ, WITHIN_VAR, WITHIN_COV, EDGES, FBAR = (
     "__fe_edges",
     "__fe_fbar",
 )
+WEIGHT, SUM_W, SUM_W2, MASS = "__fe_w", "__fe_sw", "__fe_sw2", "__fe_mass"
 
 Strategy = Literal["uniform", "quantile"]
 
@@ -124,10 +125,12 @@ def binary_input(
     by: Keys,
     pos_label: Any,
     outputs: Sequence[str],
+    weight: str | None = None,
 ) -> Input:
-    """Validated input of a binary task with ``PROB`` (the score, Float64) and ``OUTCOME`` (1.0 for a
-    positive row, else 0.0)."""
-    inp = _open(data, func, truth, [score], by, None, outputs)
+    """Validated input of a binary task with ``PROB`` (the score, Float64), ``OUTCOME`` (1.0 for a
+    positive row, else 0.0) and, with ``weight``, ``WEIGHT`` (the weight, Float64; checked finite
+    and non-negative in the plan)."""
+    inp = _open(data, func, truth, [score], by, weight, outputs)
     check_numeric(inp.schema, func, score=score)
     positive_label = resolve_pos_label(inp.schema, func, truth, pos_label)
     positive = label_expr(truth, inp.schema) == positive_label
@@ -137,7 +140,9 @@ def binary_input(
         positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
     )
     inp.lf = inp.lf.with_columns(
-        (pl.col(score).cast(pl.Float64) + 0.0).alias(PROB), positive.cast(pl.Float64).alias(OUTCOME)
+        (pl.col(score).cast(pl.Float64) + 0.0).alias(PROB),
+        positive.cast(pl.Float64).alias(OUTCOME),
+        *([pl.col(weight).cast(pl.Float64).alias(WEIGHT)] if weight else []),
     )
     return inp
 
@@ -282,6 +287,19 @@ def _percentiles(value: pl.Expr, bins: int) -> pl.Expr:
     return pl.when(gamma >= 0.5).then(b - diff * (1.0 - gamma)).otherwise(a + diff * gamma)
 
 
+def _weighted_percentiles(value: pl.Expr, weight: pl.Expr, bins: int) -> pl.Expr:
+    """Per group: numpy.percentile(value, linspace(0, 1, bins + 1) * 100, weights=weight,
+    method="inverted_cdf") — the smallest value whose normalised cumulative weight reaches q
+    (numpy's arithmetic: cumsum / total, leading zeros of the cdf skipped)."""
+    q = np.true_divide(np.linspace(0.0, 1.0, bins + 1) * 100, 100)
+    cum = weight.sort_by(value).cum_sum()
+    cdf = cum / pl.repeat(cum.last(), pl.len())  # elementwise, as numpy (not x·(1/total))
+    cdf = pl.when(cdf == 0.0).then(-1.0).otherwise(cdf)
+    index = cdf.search_sorted(pl.lit(pl.Series(q, dtype=pl.Float64)), side="left")
+    last = (pl.len() - 1).cast(pl.Int64)
+    return value.sort().gather(pl.min_horizontal(index.cast(pl.Int64), last))
+
+
 def bin_stats(
     lf: pl.LazyFrame,
     gkeys: Sequence[str],
@@ -290,16 +308,32 @@ def bin_stats(
     bins: int,
     strategy: str,
     extra: Sequence[pl.Expr] = (),
+    weighted: bool = False,
 ) -> pl.LazyFrame:
-    """``*gkeys, __fe_bin, bin_lower, bin_upper, count, Σp, Σy, *extra`` per non-empty bin, from a
-    frame with ``PROB`` and ``OUTCOME``; the checks are aggregated (and enforced) in the same pass."""
+    """``*gkeys, __fe_bin, bin_lower, bin_upper, count, Σp, Σy, MASS, *extra`` per non-empty bin,
+    from a frame with ``PROB`` and ``OUTCOME``; the checks are aggregated (and enforced) in the
+    same pass. ``MASS`` is the bin's row count (as Float64), or with ``weighted`` (a ``WEIGHT``
+    column) its Σw, and then Σp, Σy are Σwp, Σwy and ``SUM_W2`` = Σw² is added; quantile edges
+    are then the weighted percentiles (numpy's ``inverted_cdf``)."""
     p = pl.col(PROB)
-    base = [
-        pl.len().cast(pl.Int64).alias(COUNT),
-        p.sum().alias(SUM_P),
-        pl.col(OUTCOME).sum().alias(SUM_Y),
-        *extra,
-    ]
+    if weighted:
+        w = pl.col(WEIGHT)
+        base = [
+            pl.len().cast(pl.Int64).alias(COUNT),
+            (w * p).sum().alias(SUM_P),
+            (w * pl.col(OUTCOME)).sum().alias(SUM_Y),
+            w.sum().alias(MASS),
+            (w * w).sum().alias(SUM_W2),
+            *extra,
+        ]
+    else:
+        base = [
+            pl.len().cast(pl.Int64).alias(COUNT),
+            p.sum().alias(SUM_P),
+            pl.col(OUTCOME).sum().alias(SUM_Y),
+            pl.len().cast(pl.Float64).alias(MASS),
+            *extra,
+        ]
     if strategy == "uniform":
         edges = pl.Series(np.linspace(0.0, 1.0, bins + 1), dtype=pl.Float64)
         binned = lf.with_columns(
@@ -310,16 +344,16 @@ def bin_stats(
             pl.lit(edges).gather(pl.col(BIN)).alias("bin_lower"),
             pl.lit(edges).gather(pl.col(BIN) + 1).alias("bin_upper"),
         )
-    edge = _percentiles(p, bins)
+    edge = _weighted_percentiles(p, pl.col(WEIGHT), bins) if weighted else _percentiles(p, bins)
+    carried = [PROB, OUTCOME, *([WEIGHT] if weighted else [])]
     groups = lf.group_by(*gkeys).agg(
         edge.alias(EDGES),
         edge.slice(1, bins - 1).search_sorted(p, side="left").cast(pl.Int64).alias(BIN),
-        p,
-        pl.col(OUTCOME),
+        *carried,
         *checks.aggs(),
     )
     groups = checks.enforce(groups, keys)
-    rows = groups.select(*gkeys, BIN, PROB, OUTCOME).explode(BIN, PROB, OUTCOME)
+    rows = groups.select(*gkeys, BIN, *carried).explode(BIN, *carried)
     stats = rows.group_by(*gkeys, BIN).agg(*base)
     return stats.join(
         groups.select(*gkeys, EDGES), on=list(gkeys), how="left", nulls_equal=True

@@ -18,12 +18,15 @@ from frameeval.calibration._common import (
     BIN,
     CLASS,
     COUNT,
+    MASS,
     OUTCOME,
     PROB,
     SUM_P,
+    SUM_W2,
     SUM_Y,
     TOLERANCE,
     TRUE_CLASS,
+    WEIGHT,
     Strategy,
     bin_stats,
     binary_input,
@@ -62,9 +65,16 @@ def _clopper_pearson_batch(series: pl.Series, alpha: float) -> pl.Series:
     ).to_struct("__fe_ci")
 
 
-def _interval(stats: pl.LazyFrame, ci: str | None, alpha: float) -> pl.LazyFrame:
-    """Add ``ci_low, ci_high`` for the fraction of positives Σy / count of each bin."""
-    k, n = pl.col(SUM_Y), pl.col(COUNT).cast(pl.Float64)
+def _interval(
+    stats: pl.LazyFrame, ci: str | None, alpha: float, n_eff: bool = False
+) -> pl.LazyFrame:
+    """Add ``ci_low, ci_high`` for the fraction of positives Σy / n of each bin: n the bin's
+    mass (rows, or Σw), or with ``n_eff`` Kish's effective sample size (Σw)² / Σw² with
+    k = fraction · n."""
+    k, n = pl.col(SUM_Y), pl.col(MASS)
+    if n_eff:
+        n = n * n / pl.col(SUM_W2)
+        k = pl.col(SUM_Y) / pl.col(MASS) * n
     if ci is None:
         none = pl.lit(None, dtype=pl.Float64)
         return stats.with_columns(none.alias("ci_low"), none.alias("ci_high"))
@@ -90,6 +100,8 @@ def calibration_curve(
     ci: Literal["wilson", "clopper_pearson"] | None = "wilson",
     alpha: float = 0.05,
     pos_label: Any = None,
+    weight: str | None = None,
+    frequency_weights: bool = False,
 ) -> Frame:
     """Calibration (reliability) curves: per bin of predicted probability, the observed
     fraction of positives, with a confidence interval.
@@ -117,16 +129,27 @@ def calibration_curve(
     pos_label
         The positive class. Default: ``True`` for a boolean, 1 for a numeric column; required
         for string labels. It must occur somewhere in the frame.
+    weight
+        Optional column of row weights (numeric, finite, ≥ 0): the means of a bin become
+        weighted means, and quantile edges weighted percentiles (see Notes).
+    frequency_weights
+        With ``weight``: ``False`` (default) treats the weights as importance / sampling
+        weights, and the intervals use Kish's effective sample size of the bin;
+        ``True`` treats them as counts of identical rows (e.g. a table of counts), and the
+        intervals use n = Σw — integer weights then give exactly the intervals of the repeated
+        rows. Ignored without ``weight``.
 
     Returns
     -------
     Same kind as ``data`` with columns ``*by, bin, bin_lower, bin_upper, mean_score,
-    fraction_positive, count, ci_low, ci_high``, sorted by the keys and ``bin``; one row per
-    non-empty bin (empty bins are absent, as in scikit-learn). ``bin`` (Int64) numbers the bins
-    from 0; ``bin_lower`` < score ≤ ``bin_upper`` are its edges (the first bin also holds
-    score = ``bin_lower``); ``mean_score`` is the bin's mean predicted probability,
-    ``fraction_positive`` the share of positive rows, ``count`` (Int64) its rows;
-    ``ci_low``/``ci_high`` bound the fraction of positives.
+    fraction_positive, count, ci_low, ci_high`` (and ``weight`` after ``count`` when
+    ``weight=`` is given), sorted by the keys and ``bin``; one row per non-empty bin (empty
+    bins are absent, as in scikit-learn; with weights, so are bins whose weights sum to 0).
+    ``bin`` (Int64) numbers the bins from 0; ``bin_lower`` < score ≤ ``bin_upper`` are its
+    edges (the first bin also holds score = ``bin_lower``); ``mean_score`` is the bin's
+    (weighted) mean predicted probability, ``fraction_positive`` the (weighted) share of
+    positive rows, ``count`` (Int64) its rows — not weighted — and ``weight`` (Float64) its
+    Σw; ``ci_low``/``ci_high`` bound the fraction of positives.
 
     Notes
     -----
@@ -141,8 +164,20 @@ def calibration_curve(
     and the Clopper–Pearson interval [B(α/2; k, n − k + 1), B(1 − α/2; k + 1, n − k)] (B the
     beta quantile; 0 when k = 0, 1 when k = n) equal statsmodels' ``proportion_confint(k, n,
     alpha, method="wilson" | "beta")``. Wilson is a closed form in the plan; Clopper–Pearson
-    runs scipy once over the (small) per-bin table when the plan is collected. Rows are not
-    weighted (scikit-learn's function has no weights either).
+    runs scipy once over the (small) per-bin table when the plan is collected.
+
+    **Weights.** With weights wᵢ, a bin b's mean score is Σ wᵢpᵢ / W_b and its fraction of
+    positives q_b = Σ wᵢyᵢ / W_b (W_b = Σ_{i∈b} wᵢ); integer weights give exactly the means of
+    the repeated rows. Uniform edges do not depend on the weights; quantile edges are numpy's
+    weighted percentiles ``numpy.percentile(score, …, weights=w, method="inverted_cdf")``
+    (the smallest score whose share of the group's weight reaches q; numpy defines no other
+    weighted percentile), so a column of ones does *not* reproduce the unweighted
+    (interpolated) quantile edges, but integer weights equal the repeated rows with weight 1.
+    The intervals of a weighted bin are those above at the bin's effective sample size
+    n = n_eff = W_b² / Σ_{i∈b} wᵢ² (Kish 1965) with k = q_b·n_eff — the binomial variance of a
+    weighted mean, q(1 − q)·Σw² / (Σw)², matches the unweighted formula at that n; equal
+    weights give n_eff = n_b and the unweighted interval. With ``frequency_weights=True``,
+    n = W_b and k = Σ wᵢyᵢ (the rows a weight counts). scikit-learn's function has no weights.
 
     References
     ----------
@@ -152,6 +187,7 @@ def calibration_curve(
     Journal of the American Statistical Association 22(158), 209–212.
     Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial limits
     illustrated in the case of the binomial. Biometrika 26(4), 404–413.
+    Kish, L. (1965). Survey Sampling. Wiley, New York (§11.7, the effective sample size).
 
     See Also
     --------
@@ -164,6 +200,10 @@ def calibration_curve(
     >>> out = fe.calibration_curve(df, truth="y", score="p", bins=2, ci=None)
     >>> out.select("bin", pl.col("mean_score", "fraction_positive").round(4), "count").rows()
     [(0, 0.2, 0.3333, 3), (1, 0.7667, 0.6667, 3)]
+    >>> weighted = df.with_columns(w=pl.Series([1.0, 2.0, 0.0, 1.0, 3.0, 1.5]))
+    >>> out = fe.calibration_curve(weighted, truth="y", score="p", bins=2, weight="w", ci=None)
+    >>> out.select("count", "weight", pl.col("fraction_positive").round(4)).rows()
+    [(3, 3.0, 0.0), (3, 5.5, 0.8182)]
     """
     func = "calibration_curve"
     check_bins(func, bins, strategy)
@@ -177,7 +217,7 @@ def calibration_curve(
         func,
         f"alpha must be a number in (0, 1), got {alpha!r}.",
     )
-    outputs = (
+    outputs: tuple[str, ...] = (
         "bin",
         "bin_lower",
         "bin_upper",
@@ -187,10 +227,20 @@ def calibration_curve(
         "ci_low",
         "ci_high",
     )
-    inp = binary_input(data, func, truth, score, by, pos_label, outputs)
-    stats = bin_stats(inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy)
-    stats = _interval(stats, ci, float(alpha))
-    n = pl.col(COUNT).cast(pl.Float64)
+    check_parameter(
+        isinstance(frequency_weights, bool),
+        func,
+        f"frequency_weights must be True or False, got {frequency_weights!r}.",
+    )
+    if weight is not None:
+        outputs += ("weight",)
+    inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
+    weighted = weight is not None
+    stats = bin_stats(inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted)
+    if weighted:
+        stats = stats.filter(pl.col(MASS) > 0)
+    stats = _interval(stats, ci, float(alpha), n_eff=weighted and not frequency_weights)
+    n = pl.col(MASS)
     out = stats.select(
         *inp.gkeys,
         pl.col(BIN).alias("bin"),
@@ -199,6 +249,7 @@ def calibration_curve(
         (pl.col(SUM_P) / n).alias("mean_score"),
         (pl.col(SUM_Y) / n).alias("fraction_positive"),
         COUNT,
+        *([n.alias("weight")] if weighted else []),
         "ci_low",
         "ci_high",
     )
@@ -209,11 +260,14 @@ def calibration_curve(
 # calibration errors
 # ---------------------------------------------------------------------------------------------
 def _errors(stats: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
-    """``*keys, ece, mce`` from per-bin statistics."""
+    """``*keys, ece, mce`` from per-bin statistics (weighted sums over the bin's mass); null
+    when the group's weights sum to 0 (bins of zero weight do not count for the MCE)."""
     gap = (pl.col(SUM_Y) - pl.col(SUM_P)).abs()
+    mass = pl.col(MASS)
+    total = mass.sum()
     return stats.group_by(*keys).agg(
-        (gap.sum() / pl.col(COUNT).sum().cast(pl.Float64)).alias("ece"),
-        (gap / pl.col(COUNT).cast(pl.Float64)).max().alias("mce"),
+        pl.when(total > 0).then(gap.sum() / total).alias("ece"),
+        pl.when(mass > 0).then(gap / mass).max().alias("mce"),
     )
 
 
@@ -230,6 +284,7 @@ def calibration_error(
     multiclass: Literal["top_label", "classwise"] = "top_label",
     pos_label: Any = None,
     tolerance: float = TOLERANCE,
+    weight: str | None = None,
 ) -> Frame:
     """Expected and maximum calibration error (ECE, MCE) per group, binary or multiclass.
 
@@ -261,10 +316,13 @@ def calibration_error(
         :func:`calibration_curve`).
     tolerance
         Multiclass: each row's probabilities must sum to 1 within this.
+    weight
+        Optional column of row weights (numeric, finite, ≥ 0); see Notes.
 
     Returns
     -------
-    Same kind as ``data`` with columns ``*by, ece, mce`` (Float64), sorted by the keys.
+    Same kind as ``data`` with columns ``*by, ece, mce`` (Float64), sorted by the keys; both
+    null for a group whose weights sum to 0.
 
     Notes
     -----
@@ -272,6 +330,12 @@ def calibration_error(
     fraction of positives ō_b (those of :func:`calibration_curve`),
 
         ECE = Σ_b (n_b / N)·|ō_b − p̄_b|,   MCE = max_b |ō_b − p̄_b|.
+
+    With weights, n_b / N becomes W_b / W (the bin's share of the group's weight) and p̄_b,
+    ō_b are the weighted means of :func:`calibration_curve`; the MCE keeps its definition over
+    the bins of positive weight. Integer weights give exactly the values of the repeated rows
+    (with ``strategy="quantile"``: of the repeated rows carrying weight 1, since weighted
+    quantile edges are numpy's ``inverted_cdf`` percentiles, see :func:`calibration_curve`).
 
     Both are 0 for a perfectly calibrated binned score and at most 1; lower is better. They
     are defined for a group with one class (ō_b is then 0 or 1 everywhere). Which to use:
@@ -313,6 +377,7 @@ def calibration_error(
         f"multiclass must be 'top_label' or 'classwise', got {multiclass!r}.",
     )
     outputs = ("ece", "mce")
+    weighted = weight is not None
     binary = isinstance(score, str)
     if binary:
         assert isinstance(score, str)
@@ -324,10 +389,15 @@ def calibration_error(
         check_parameter(
             labels is None, func, f"labels= is for a multiclass score, got labels={labels!r}."
         )
-        inp = binary_input(data, func, truth, score, by, pos_label, outputs)
-        stats = bin_stats(inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy)
+        inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
+        stats = bin_stats(
+            inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted
+        )
         return inp.done(_errors(stats, inp.gkeys))
-    inp, k = multiclass_input(data, func, truth, score, labels, by, None, tolerance, outputs)
+    inp, k = multiclass_input(data, func, truth, score, labels, by, weight, tolerance, outputs)
+    if weight is not None:
+        inp.lf = inp.lf.with_columns(pl.col(weight).cast(pl.Float64).alias(WEIGHT))
+    carried = [WEIGHT] if weighted else []
     probabilities = [pl.col(f"__fe_p{i}") for i in range(k)]
     if multiclass == "top_label":
         top = pl.max_horizontal(probabilities)
@@ -338,23 +408,28 @@ def calibration_error(
             top.alias(PROB),
             (chain.otherwise(None) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME),
         )
-        stats = bin_stats(lf, inp.gkeys, inp.keys, inp.checks, bins, strategy)
+        stats = bin_stats(lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted)
         return inp.done(_errors(stats, inp.gkeys))
     # class-wise: the checks run on one row per input row (a per-group aggregation of the
     # probability lists), then the rows are stacked class by class
     per_group = inp.checks.enforce(
-        inp.lf.group_by(inp.gkeys).agg(*probabilities, pl.col(TRUE_CLASS), *inp.checks.aggs()),
+        inp.lf.group_by(inp.gkeys).agg(
+            *probabilities, pl.col(TRUE_CLASS), *carried, *inp.checks.aggs()
+        ),
         inp.keys,
     )
-    rows = per_group.explode(*[f"__fe_p{i}" for i in range(k)], TRUE_CLASS)
+    rows = per_group.explode(*[f"__fe_p{i}" for i in range(k)], TRUE_CLASS, *carried)
     long = rows.select(
         *inp.gkeys,
         pl.concat_list(probabilities).alias(PROB),
         pl.lit(pl.Series(range(k), dtype=pl.Int64)).implode().alias(CLASS),
         TRUE_CLASS,
+        *carried,
     ).explode(PROB, CLASS)
     long = long.with_columns((pl.col(CLASS) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME))
-    stats = bin_stats(long, [*inp.gkeys, CLASS], inp.keys, Checks(func), bins, strategy)
+    stats = bin_stats(
+        long, [*inp.gkeys, CLASS], inp.keys, Checks(func), bins, strategy, weighted=weighted
+    )
     per_class = _errors(stats, [*inp.gkeys, CLASS])
     out = per_class.group_by(inp.gkeys).agg(
         pl.col("ece").mean().alias("ece"), pl.col("mce").max().alias("mce")

@@ -10,11 +10,13 @@ from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.calibration._common import (
     COUNT,
     FBAR,
+    MASS,
     OUTCOME,
     PROB,
     SUM_P,
     SUM_SQ,
     SUM_Y,
+    WEIGHT,
     WITHIN_COV,
     WITHIN_VAR,
     Strategy,
@@ -37,6 +39,7 @@ def brier_decomposition(
     bins: int | None = None,
     strategy: Strategy = "uniform",
     pos_label: Any = None,
+    weight: str | None = None,
 ) -> Frame:
     """Murphy's decomposition of the Brier score into reliability, resolution and uncertainty.
 
@@ -50,12 +53,14 @@ def brier_decomposition(
         (with ``strategy``), and the two within-bin terms are reported too.
     strategy
         The binning when ``bins`` is an integer: ``"uniform"`` or ``"quantile"``.
+    weight
+        Optional column of row weights (numeric, finite, ≥ 0); see Notes.
 
     Returns
     -------
     Same kind as ``data``, sorted by the keys, with columns ``*by, brier, reliability,
     resolution, uncertainty`` and, when ``bins`` is an integer, ``within_bin_variance,
-    within_bin_covariance`` (all Float64).
+    within_bin_covariance`` (all Float64); all null for a group whose weights sum to 0.
 
     Notes
     -----
@@ -77,7 +82,13 @@ def brier_decomposition(
 
     and brier = reliability − resolution + uncertainty + within_bin_variance −
     within_bin_covariance. A group with one class has uncertainty = resolution = 0 (both
-    defined) and brier = reliability (+ the within-bin terms). Rows are not weighted.
+    defined) and brier = reliability (+ the within-bin terms).
+
+    With weights wᵢ every 1/N Σᵢ becomes 1/W Σᵢ wᵢ (W = Σᵢ wᵢ), n_k becomes the set's weight
+    W_k, and f̄_k, ō_k, ō are weighted means; the identities hold exactly as above (the algebra
+    is the same), and integer weights give the values of the repeated rows. Sets (distinct
+    forecasts or bins) of zero weight contribute nothing. Quantile bins use the weighted
+    edges of :func:`calibration_curve`.
 
     References
     ----------
@@ -102,41 +113,64 @@ def brier_decomposition(
     outputs = ["brier", "reliability", "resolution", "uncertainty"]
     if bins is not None:
         outputs += ["within_bin_variance", "within_bin_covariance"]
-    inp = binary_input(data, func, truth, score, by, pos_label, outputs)
+    inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
+    weighted = weight is not None
     p, y = pl.col(PROB), pl.col(OUTCOME)
-    squares = ((p - y) ** 2).sum().alias(SUM_SQ)
+    w = pl.col(WEIGHT) if weighted else pl.lit(1.0)
+    squares = (w * (p - y) ** 2).sum().alias(SUM_SQ)
     if bins is None:
+        mass = w.sum() if weighted else pl.len().cast(pl.Float64)
         stats = inp.lf.group_by(*inp.gkeys, PROB).agg(
-            pl.len().cast(pl.Int64).alias(COUNT), y.sum().alias(SUM_Y), squares, *inp.checks.aggs()
+            pl.len().cast(pl.Int64).alias(COUNT),
+            mass.alias(MASS),
+            (w * y).sum().alias(SUM_Y),
+            squares,
+            *inp.checks.aggs(),
         )
         stats = inp.checks.enforce(stats, inp.keys).with_columns(pl.col(PROB).alias(FBAR))
         extra: list[pl.Expr] = []
     else:
-        within = [
-            ((p - p.mean()) ** 2).sum().alias(WITHIN_VAR),
-            ((y - y.mean()) * (p - p.mean())).sum().alias(WITHIN_COV),
-        ]
+        if weighted:
+            # the bin's weighted means; a bin of zero weight has no within-bin terms
+            defined = w.sum() > 0
+            pbar, ybar = (w * p).sum() / w.sum(), (w * y).sum() / w.sum()
+            within = [
+                pl.when(defined).then((w * (p - pbar) ** 2).sum()).otherwise(0.0),
+                pl.when(defined).then((w * (y - ybar) * (p - pbar)).sum()).otherwise(0.0),
+            ]
+        else:
+            within = [((p - p.mean()) ** 2).sum(), ((y - y.mean()) * (p - p.mean())).sum()]
         stats = bin_stats(
-            inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, [squares, *within]
-        ).with_columns((pl.col(SUM_P) / pl.col(COUNT).cast(pl.Float64)).alias(FBAR))
+            inp.lf,
+            inp.gkeys,
+            inp.keys,
+            inp.checks,
+            bins,
+            strategy,
+            [squares, within[0].alias(WITHIN_VAR), within[1].alias(WITHIN_COV)],
+            weighted=weighted,
+        ).with_columns((pl.col(SUM_P) / pl.col(MASS)).alias(FBAR))
         extra = [
             (pl.col(WITHIN_VAR).sum() / pl.col("__fe_total").first()).alias("within_bin_variance"),
             (2.0 * pl.col(WITHIN_COV).sum() / pl.col("__fe_total").first()).alias(
                 "within_bin_covariance"
             ),
         ]
-    n = pl.col(COUNT).cast(pl.Float64)
+    n = pl.col(MASS)
     stats = stats.with_columns(
         n.sum().over(inp.gkeys).alias("__fe_total"),
         (pl.col(SUM_Y).sum().over(inp.gkeys) / n.sum().over(inp.gkeys)).alias("__fe_base"),
-        (pl.col(SUM_Y) / n).alias("__fe_obar"),
+        pl.when(n > 0).then(pl.col(SUM_Y) / n).alias("__fe_obar"),  # null: a set of weight 0
     )
     total, base, obar = pl.col("__fe_total"), pl.col("__fe_base"), pl.col("__fe_obar")
-    out = stats.group_by(inp.gkeys).agg(
+    terms = [
         (pl.col(SUM_SQ).sum() / total.first()).alias("brier"),
         ((n * (pl.col(FBAR) - obar) ** 2).sum() / total.first()).alias("reliability"),
         ((n * (obar - base) ** 2).sum() / total.first()).alias("resolution"),
         (base.first() * (1.0 - base.first())).alias("uncertainty"),
         *extra,
+    ]
+    out = stats.group_by(inp.gkeys).agg(
+        pl.when(total.first() > 0).then(term).alias(term.meta.output_name()) for term in terms
     )
     return inp.done(out)

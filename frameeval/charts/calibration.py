@@ -17,6 +17,7 @@ VALUES = (
     "mean_score",
     "fraction_positive",
     "count",
+    "weight",
     "ci_low",
     "ci_high",
 )
@@ -58,8 +59,9 @@ def calibration(
     -------
     alt.VConcatChart
         The diagram (layers: diagonal, curve, interval bars, points) above the histogram
-        (bars spanning ``bin_lower``–``bin_upper``, height ``count``; overlaid, not stacked,
-        when coloured). With ``facet`` each of the two is faceted by the same key.
+        (bars spanning ``bin_lower``–``bin_upper``, height ``count``, or ``weight`` when the
+        curve is weighted; overlaid, not stacked, when coloured). With ``facet`` each of the
+        two is faceted by the same key.
 
     Notes
     -----
@@ -92,6 +94,8 @@ def calibration(
     if "ci_high" not in df.columns:
         df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_high"))
     df = df.sort(*keys, "mean_score", nulls_last=True)
+    weighted = "weight" in df.columns  # a weighted curve: the histogram shows Σw per bin
+    mass, mass_title = ("weight", "Weight") if weighted else ("count", "Rows")
     data, panel = b.add_facet(b.sanitize(df), facets)
 
     unit = alt.Scale(domain=[0, 1], nice=False)
@@ -111,6 +115,7 @@ def calibration(
         b.tooltip("ci_low", "quantitative", ".3f", "interval from"),
         b.tooltip("ci_high", "quantitative", ".3f", "interval to"),
         b.tooltip("count", "quantitative", label="rows"),
+        *([b.tooltip("weight", "quantitative", ".4g", "weight")] if weighted else []),
     ]
     x = alt.X(field="mean_score", type="quantitative", scale=unit, axis=theme.axis("Mean score"))
     y_axis = theme.axis("Fraction of positives")
@@ -146,7 +151,7 @@ def calibration(
         .encode(
             x=alt.X(field="bin_lower", type="quantitative", scale=unit, axis=theme.axis("Score")),
             x2=alt.X2(field="bin_upper"),
-            y=alt.Y(field="count", type="quantitative", stack=None, axis=theme.axis("Rows")),
+            y=alt.Y(field=mass, type="quantitative", stack=None, axis=theme.axis(mass_title)),
             y2=alt.Y2(datum=0),
             tooltip=tips,
             **colors,
@@ -162,5 +167,6 @@ def calibration(
             facet=alt.Facet(field=b.field(panel.field), type="nominal", header=None),
             columns=columns,
         )
-    subtitle = "dashed: perfect calibration; bars: confidence interval; below: rows per bin"
+    below = "weight" if weighted else "rows"
+    subtitle = f"dashed: perfect calibration; bars: confidence interval; below: {below} per bin"
     return alt.vconcat(diagram, histogram, spacing=6).properties(title=theme.title(title, subtitle))

@@ -43,6 +43,7 @@ STEPS = (
     "data summary",
     "performance measures",
     "ROC, P-R and cost curves",
+    "calibration and operating points",
     "comparison tests",
 )
 
@@ -63,6 +64,8 @@ REFERENCES = {
     "(eqs 2.8–2.11), macro and micro averages (eqs 2.12–2.17).",
     "curves": "§2.3.3–2.3.4: ROC and AUC (eqs 2.18–2.22), P-R curves and the break-even point, "
     "cost-sensitive error and cost curves (eqs 2.23–2.25, figure 2.5).",
+    "calibration": "§2.3.4 (the cost line that touches the lower envelope picks the "
+    "threshold); Murphy (1973), Niculescu-Mizil & Caruana (2005), Naeini et al. (2015).",
     "compare": "§2.4: Friedman test (eqs 2.34–2.35), Nemenyi post-hoc test and critical "
     "difference (eq 2.36, figure 2.8); Demšar (2006).",
     "compare2": "§2.4: paired t test over the folds (eqs 2.30–2.31) and McNemar's test "
@@ -219,13 +222,14 @@ def build_report(
             if score_decimals is not None and counts.scores is not None:
                 page.text(
                     f"Scores are rounded to {score_decimals} decimals for the ROC, AUC, "
-                    "P-R and cost analysis (score_decimals / --score-decimals).",
+                    "P-R, cost and calibration analysis (score_decimals / --score-decimals).",
                     css="note",
                 )
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
-            # HOOK: calibration + operating point (scores in [0, 1]) from counts.scores, weight=N
-        if roles.pred is not None:
             say(STEPS[6])
+            _calibration(page, counts, roles, pos_label, cost01, cost10)
+        if roles.pred is not None:
+            say(STEPS[7])
             _compare(page, lf, counts, roles, alpha, tables, answers)
     notes.extend(str(w.message) for w in caught)
     for note in dict.fromkeys(notes):
@@ -457,6 +461,25 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
             page.raw("</details>")
 
 
+def _unscored(counts: Counts, roles: ReportRoles) -> str:
+    """Why the data sets without curves have none ("" when every data set has them)."""
+    every = sorted(counts.summary[roles.dataset].to_list())
+    others = [d for d in every if d not in set(counts.scored)]
+    multi = [d for d in others if d not in set(counts.binary)]
+    missing = [d for d in others if d in set(counts.binary)]
+    why = []
+    if multi:
+        why.append(
+            f"{_names(multi)} {'has' if len(multi) == 1 else 'have'} 3+ classes — see "
+            "the macro / micro table"
+        )
+    if missing:
+        why.append(
+            f"{_names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score on some rows"
+        )
+    return "; ".join(why)
+
+
 def _curves(
     page: Page,
     counts: Counts,
@@ -467,24 +490,10 @@ def _curves(
     tables: dict[str, pl.DataFrame],
 ) -> None:
     page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
-    every = sorted(counts.summary[roles.dataset].to_list())
-    others = [d for d in every if d not in set(counts.scored)]
-    if others:
-        multi = [d for d in others if d not in set(counts.binary)]
-        missing = [d for d in others if d in set(counts.binary)]
-        why = []
-        if multi:
-            why.append(
-                f"{_names(multi)} {'has' if len(multi) == 1 else 'have'} 3+ classes — see "
-                "the macro / micro table"
-            )
-        if missing:
-            why.append(
-                f"{_names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score on some rows"
-            )
+    why = _unscored(counts, roles)
+    if why:
         page.text(
-            f"ROC, P-R and cost curves: binary data sets with a score on every row only; "
-            f"{'; '.join(why)}.",
+            f"ROC, P-R and cost curves: binary data sets with a score on every row only; {why}.",
             css="skip",
         )
     if counts.scores is None:
@@ -558,6 +567,111 @@ def _curves(
             title="Cost curves and expected total cost",
         )
     )
+
+
+#: Bins of the report's calibration curves and errors.
+CALIBRATION_BINS = 10
+#: Size of one reliability diagram (three fit side by side in the page).
+CALIBRATION_SIZE = 230
+
+
+def _calibration(
+    page: Page,
+    counts: Counts,
+    roles: ReportRoles,
+    pos_label: Any,
+    cost01: float,
+    cost10: float,
+) -> None:
+    """Calibration (reliability diagrams, log loss, Brier, ECE) and operating points (best
+    threshold by F1 and by cost) per data set × learner, from the score count table with its
+    counts as frequency weights: the same numbers as on the rows, and no pass over them."""
+    page.heading("Calibration and operating point", REFERENCES["calibration"])
+    scores = counts.scores
+    if scores is None or roles.score is None:
+        page.text(
+            "Calibration and operating point: binary data sets with a score on every row only; "
+            f"{_unscored(counts, roles) or 'there is none'}.",
+            css="skip",
+        )
+        return
+    value = pl.col(roles.score).cast(pl.Float64)
+    low, high = scores.select(value.min(), value.max().alias("high")).row(0)
+    if not (low >= 0 and high <= 1):
+        page.text(
+            "Calibration and operating point: scores are not probabilities — they range over "
+            f"[{low:.4g}, {high:.4g}], outside [0, 1]; see the ROC and cost curves above for "
+            "ranking and cost.",
+            css="skip",
+        )
+        return
+    why = _unscored(counts, roles)
+    if why:
+        page.text(
+            f"Calibration and operating point: binary data sets with a score on every row only; "
+            f"{why}.",
+            css="skip",
+        )
+    keys = _keys(roles)
+    kw: dict[str, Any] = dict(
+        truth=roles.truth, score=roles.score, by=keys, weight=N, **_positive(pos_label)
+    )
+    lazy = scores.lazy()
+    curve, errors, scoring, by_f1, by_cost = _collect(
+        fe.calibration_curve(lazy, bins=CALIBRATION_BINS, frequency_weights=True, **kw),
+        fe.calibration_error(lazy, bins=CALIBRATION_BINS, **kw),
+        lazy.group_by(keys).agg(
+            fe.log_loss(roles.truth, roles.score, weight=N, **_positive(pos_label)),
+            fe.brier_score(roles.truth, roles.score, weight=N, **_positive(pos_label)),
+        ),
+        fe.best_threshold(lazy, measure="f1", **kw),
+        fe.best_threshold(lazy, costs=(cost01, cost10), **kw),
+    )
+    table = scoring.join(errors, on=keys).sort(keys)
+    page.table(
+        table,
+        caption="Probability quality per learner and data set (pooled over folds; lower is "
+        f"better): log loss, Brier score, ECE and MCE over {CALIBRATION_BINS} equal-width bins",
+    )
+    points = (
+        by_f1.select(*keys, pl.col("threshold").alias("threshold_f1"), "f1")
+        .join(
+            by_cost.select(*keys, pl.col("threshold").alias("threshold_cost"), "expected_cost"),
+            on=keys,
+        )
+        .sort(keys)
+    )
+    page.table(
+        points,
+        caption="Operating points (positive iff score ≥ threshold): the threshold of best F1, "
+        f"and of least expected cost at cost01 = {cost01:g}, cost10 = {cost10:g} with the "
+        "observed class prior (normalised, eq 2.25)",
+    )
+    page.text(
+        "Thresholds are chosen on the same predictions they are scored on, pooled over the "
+        "folds: an optimistic estimate — tune the threshold on a validation split (§2.2)."
+    )
+    # the count table's weights are rows: the histogram shows rows per bin
+    shown = curve.drop("count").rename({"weight": "count"})
+    datasets = sorted(shown[roles.dataset].unique().to_list())
+    folded = len(datasets) > MAX_FACETS
+    for dataset in datasets:  # loop-ok: one chart per data set
+        sub = shown.filter(pl.col(roles.dataset) == dataset).drop(roles.dataset)
+        title = f"Reliability diagrams (Wilson 95% intervals): {dataset}"
+        if folded:
+            page.raw(f"<details><summary>{html.escape(title)}</summary>")
+        page.chart(
+            charts.calibration(
+                sub,
+                facet=roles.learner,
+                title=title,
+                width=CALIBRATION_SIZE,
+                height=CALIBRATION_SIZE,
+                histogram_height=60,
+            )
+        )
+        if folded:
+            page.raw("</details>")
 
 
 def _compare(

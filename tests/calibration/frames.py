@@ -62,3 +62,43 @@ def sk_bins(y: np.ndarray, p: np.ndarray, bins: int, strategy: str):
     trues = np.bincount(ids, weights=y, minlength=bins)
     nz = total != 0
     return edges, np.flatnonzero(nz), total[nz], sums[nz] / total[nz], trues[nz] / total[nz]
+
+
+@st.composite
+def weighted_binary_frames(draw, weights=(0.0, 0.5, 1.0, 2.0, 3.0), max_groups: int = 3):
+    """binary_frames with a weight column w drawn from ``weights`` (zero weights occur)."""
+    df = draw(binary_frames(max_groups=max_groups))
+    w = draw(st.lists(st.sampled_from(weights), min_size=df.height, max_size=df.height))
+    return df.with_columns(w=pl.Series(w, dtype=pl.Float64))
+
+
+def weighted_bins(y: np.ndarray, p: np.ndarray, w: np.ndarray, bins: int, strategy: str):
+    """The weighted bins spelled out with numpy: (edges, bin ids, counts, Σw, Σw², weighted mean
+    score, weighted fraction positive) of the bins of positive weight."""
+    if strategy == "quantile":
+        q = np.linspace(0, 1, bins + 1) * 100
+        edges = np.percentile(p, q, weights=w, method="inverted_cdf")
+    else:
+        edges = np.linspace(0.0, 1.0, bins + 1)
+    ids = np.searchsorted(edges[1:-1], p)
+    rows = np.bincount(ids, minlength=bins)
+    mass = np.bincount(ids, weights=w, minlength=bins)
+    mass2 = np.bincount(ids, weights=w * w, minlength=bins)
+    sums = np.bincount(ids, weights=w * p, minlength=bins)
+    trues = np.bincount(ids, weights=w * y, minlength=bins)
+    nz = mass > 0
+    return (
+        edges,
+        np.flatnonzero(nz),
+        rows[nz],
+        mass[nz],
+        mass2[nz],
+        sums[nz] / mass[nz],
+        trues[nz] / mass[nz],
+    )
+
+
+def repeat_rows(df: pl.DataFrame, weight: str = "w") -> pl.DataFrame:
+    """Each row repeated as many times as its (integer) weight; the weight column dropped."""
+    idx = np.repeat(np.arange(df.height), df[weight].cast(pl.Int64).to_numpy())
+    return df[idx.tolist()].drop(weight) if idx.size else df.clear().drop(weight)

@@ -94,3 +94,45 @@ def test_empty_eager_frame_is_an_error() -> None:
         match=r"^calibration_error\(\): data must have at least one row",
     ):
         fe.calibration_error(df, truth="y", score="p")
+
+
+@pytest.mark.parametrize("name", list(FUNCS))
+@pytest.mark.parametrize(
+    ("value", "error", "text"),
+    [
+        (-0.5, InvalidValueError, r"column 'w' \(weight=\) must be >= 0, got -0.5"),
+        (float("nan"), MissingValueError, r"column 'w' \(weight=\) must not contain NaN, got NaN"),
+        (float("inf"), MissingValueError, r"column 'w' \(weight=\) must be finite, got inf or -inf"),
+    ],
+    ids=["negative", "nan", "inf"],
+)  # fmt: skip
+def test_bad_weights_name_column_group_and_value(name, value, error, text) -> None:
+    df = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "y": [1, 0, 1, 0], "p": [0.5, 0.2, 0.3, 0.1],
+         "w": [1.0, 2.0, value, 1.0]}
+    )  # fmt: skip
+    with pytest.raises(error, match=rf"^{name}\(\): {text} \(1 rows\) in group g=b\."):
+        FUNCS[name](df, truth="y", score="p", by="g", weight="w")
+    lazy = FUNCS[name](df.lazy(), truth="y", score="p", by="g", weight="w")
+    with pytest.raises(error, match=rf"^{name}\(\): {text}"):
+        fe.collect(lazy)
+
+
+@pytest.mark.parametrize("name", list(FUNCS))
+def test_string_weight_is_a_dtype_error(name) -> None:
+    df = pl.DataFrame({"y": [1, 0], "p": [0.5, 0.2], "w": ["a", "b"]})
+    for data in (df, df.lazy()):  # a schema check: raised at the call on both faces
+        with pytest.raises(
+            InvalidDtypeError,
+            match=rf"^{name}\(\): column 'w' \(weight=\) must be numeric \(integer or float\), "
+            "got String\\.",
+        ):
+            FUNCS[name](data, truth="y", score="p", weight="w")
+
+
+def test_bad_frequency_weights_parameter() -> None:
+    df = pl.DataFrame({"y": [1, 0], "p": [0.5, 0.2], "w": [1.0, 2.0]})
+    with pytest.raises(
+        InvalidParameterError, match=r"^calibration_curve\(\): frequency_weights must be True or"
+    ):
+        fe.calibration_curve(df, truth="y", score="p", weight="w", frequency_weights=1)

@@ -63,3 +63,16 @@ def test_errors(curve: pl.DataFrame) -> None:
         charts.calibration(curve.clear())
     with pytest.raises(InvalidParameterError, match=r"^calibration\(\): color= must name a key"):
         charts.calibration(curve, color="nope")
+
+
+def test_weighted_curve_histogram_shows_weight() -> None:
+    """A weighted curve's ``weight`` column is a value, not a key: the histogram shows Σw."""
+    df = pl.DataFrame(
+        {"y": [0, 0, 1, 0, 1, 1], "p": [0.1, 0.2, 0.3, 0.6, 0.8, 0.9], "w": [1, 2, 1, 1, 3, 2]}
+    )
+    curve = fe.calibration_curve(df, truth="y", score="p", bins=2, weight="w")
+    spec = charts.calibration(curve).to_dict()
+    top, bottom = spec["vconcat"]
+    assert bottom["encoding"]["y"]["field"] == "weight"
+    assert "color" not in top["layer"][3]["encoding"]  # no key column: one curve
+    assert "weight per bin" in spec["title"]["subtitle"]

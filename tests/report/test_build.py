@@ -90,6 +90,25 @@ def test_count_tables_carry_every_result_exactly(seed, datasets, learners, rows)
         if part["truth"].n_unique() == 2:  # the oracle, per group
             auc = got.filter((pl.col("dataset") == dataset) & (pl.col("learner") == learner))
             assert abs(auc["roc_auc"][0] - roc_auc_score(part["truth"], part["score"])) < 1e-9
+    # the calibration section's numbers: counts as frequency weights = the rows
+    kw = dict(truth="truth", score="score", by=keys)
+    curve = fe.calibration_curve(counts.scores, weight=N, frequency_weights=True, **kw)
+    rows_curve = fe.calibration_curve(rows_binary, **kw)
+    assert curve.select(*keys, "bin").equals(rows_curve.select(*keys, "bin"))
+    assert (curve["weight"] == rows_curve["count"].cast(pl.Float64)).all()
+    for c in ("mean_score", "fraction_positive", "ci_low", "ci_high"):
+        assert np.allclose(curve[c], rows_curve[c], rtol=1e-12, atol=1e-12)
+    errors = fe.calibration_error(counts.scores, weight=N, **kw)
+    assert_frame_equal(
+        errors, fe.calibration_error(rows_binary, **kw), rel_tol=1e-12, abs_tol=1e-12
+    )
+    for objective in ({"measure": "f1"}, {"costs": (1.0, 5.0)}):
+        assert_frame_equal(
+            fe.best_threshold(counts.scores, weight=N, **kw, **objective),
+            fe.best_threshold(rows_binary, **kw, **objective),
+            rel_tol=1e-12,
+            abs_tol=1e-12,
+        )
 
 
 def test_lazy_and_eager_input_give_the_same_page(small_results) -> None:
@@ -169,3 +188,60 @@ def test_a_200k_row_partitioned_study_streams_into_a_small_page(tmp_path) -> Non
         for rows in spec.get("datasets", {}).values():
             assert len(rows) <= 5_000
     assert '<h2 id="roc-p-r-and-cost-curves">' in text and "200,000 predictions" in text
+
+
+def _section(text: str, anchor: str) -> str:
+    """The HTML of one section: from its heading to the next level-2 heading."""
+    start = text.index(f'<h2 id="{anchor}">')
+    end = text.find("<h2 ", start + 1)
+    return text[start : end if end > 0 else len(text)]
+
+
+def test_the_example_report_has_calibration_and_operating_points(example_report) -> None:
+    """Issue 18 point 3 / issue 16 point 5: scores in [0, 1] → a section after the curves with
+    the reliability diagrams, log loss / Brier / ECE per learner and the best thresholds; its
+    numbers are those of the rows (breast_cancer, pooled over the folds)."""
+    text = example_report.read_text(encoding="utf-8")
+    toc = re.search(r'<nav class="toc">(.*?)</nav>', text).group(1)
+    anchors = re.findall(r'href="#([\w-]+)"', toc)
+    assert "calibration-and-operating-point" in anchors
+    where = anchors.index("calibration-and-operating-point")
+    assert anchors[where - 1] == "roc-p-r-and-cost-curves"
+    assert anchors[where + 1].startswith("comparing-")
+    section = _section(text, "calibration-and-operating-point")
+    assert "digits, iris, wine have 3+ classes" in section  # why only breast_cancer
+    for column in ("log_loss", "brier_score", "ece", "threshold_f1", "expected_cost"):
+        assert f">{column}</th>" in section
+    assert section.count('class="chart"') == 1  # one data set: one faceted diagram
+    rows = fe.datasets.example_results().filter(pl.col("dataset") == "breast_cancer")
+    kw = dict(truth="truth", score="score", by="learner")
+    ece = fe.calibration_error(rows, **kw).filter(pl.col("learner") == "logistic_regression")
+    best = fe.best_threshold(rows, **kw).filter(pl.col("learner") == "logistic_regression")
+    assert f"<td>{ece['ece'].item():.4f}</td>" in section
+    assert f"<td>{best['threshold'].item():.4f}</td>" in section
+    spec = json.loads(re.search(r'id="frameeval-specs">(.*?)</script>', text, re.S).group(1))
+    titles = json.dumps(spec)
+    assert "Reliability diagrams (Wilson 95% intervals): breast_cancer" in titles
+
+
+def test_non_probability_scores_say_why(small_results) -> None:
+    logits = small_results.with_columns(pl.col("score") * 10 - 5)
+    text = build_report(logits, Roles(**ROLES, repeat="repeat")).render()
+    section = _section(text, "calibration-and-operating-point")
+    assert (
+        "Calibration and operating point: scores are not probabilities — they range over "
+        "[-5, 5], outside [0, 1]"
+    ) in section
+    assert 'class="chart"' not in section and "<table" not in section
+    assert 'class="chart"' in _section(text, "roc-p-r-and-cost-curves")  # curves still drawn
+
+
+def test_no_binary_data_set_says_why(small_results) -> None:
+    iris = small_results.filter(pl.col("dataset") == "iris")
+    text = build_report(iris, Roles(**ROLES, repeat="repeat")).render()
+    section = _section(text, "calibration-and-operating-point")
+    assert (
+        "Calibration and operating point: binary data sets with a score on every row only; "
+        "iris has 3+ classes — see the macro / micro table."
+    ) in section
+    assert 'class="chart"' not in section
