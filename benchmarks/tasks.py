@@ -653,6 +653,15 @@ def probabilistic(
                 )
             ),
         }
+        truth, score = pl.col("y_true"), pl.col("score")
+        floor = [
+            score.rank("average").filter(truth == 1).sum().alias("r"),
+            truth.sum(),
+            score.sum(),
+        ]
+        rows["polars floor: per-group rank sum of the positives + two sums"] = timed(
+            lambda df=df, floor=floor: df.group_by(KEYS).agg(floor)
+        )
         try:
             import polarbearings as pb
 

@@ -10,7 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import frameeval as fe
-from frameeval.exceptions import InvalidParameterError
+from frameeval.exceptions import (
+    InvalidDtypeError,
+    InvalidParameterError,
+    InvalidValueError,
+    UnknownLabelError,
+)
 from tests.helpers.oracle import assert_close
 from tests.metrics.test_properties import result_frames, unique
 
@@ -129,3 +134,34 @@ def test_errors_name_the_function() -> None:
         fe.measures(
             df.with_columns(pl.lit(1).alias("f1")), truth="y", pred="p", by="f1", measures=["f1"]
         )
+
+
+@settings(max_examples=10)
+@given(df=result_frames(), weighted=st.booleans())
+def test_ranking_and_probability_measures_in_one_pass_equal_each_alone(
+    df: pl.DataFrame, weighted: bool
+) -> None:
+    """AUC with log loss and Brier (one aggregation of rows) equals each kind asked alone."""
+    if df["yb"].sum() == 0:
+        return
+    weight = "wf" if weighted else None
+    kw = dict(truth="yb", score="s", by="g", weight=weight)
+    both = fe.measures(df, **kw, measures=["roc_auc", "pr_auc", "log_loss", "brier_score"])
+    ranking = fe.measures(df, **kw, measures=["roc_auc", "pr_auc"])
+    scores = fe.measures(df, **kw, measures=["log_loss", "brier_score"])
+    for frame in (ranking, scores):
+        for name in frame.columns[1:]:
+            assert_close(both[name].to_list(), frame[name].to_list(), tol=1e-12)
+
+
+def test_one_pass_checks_name_the_problem() -> None:
+    df = pl.DataFrame({"g": [1, 1, 2, 2], "y": [1, 0, 0, 0], "s": [0.9, 0.2, 0.4, 1.5]})
+    names = ["roc_auc", "brier_score"]
+    with pytest.raises(InvalidValueError, match=r"measures\(\).*'s'.*\[0, 1\], got 1.5.*g=2"):
+        fe.measures(df, truth="y", score="s", by="g", measures=names)
+    text = df.with_columns(pl.col("s").cast(pl.String))
+    with pytest.raises(InvalidDtypeError, match=r"measures\(\).*'s'"):
+        fe.measures(text, truth="y", score="s", by="g", measures=names)
+    none = df.with_columns(pl.lit(0).alias("y"), pl.lit(0.5).alias("s"))
+    with pytest.raises(UnknownLabelError, match=r"measures\(\): pos_label 1 must occur"):
+        fe.measures(none, truth="y", score="s", by="g", measures=names)
