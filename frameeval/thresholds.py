@@ -2,8 +2,9 @@
 
 A score becomes a decision with a threshold t: "positive iff score ≥ t". Lowering t past each
 distinct score moves one step along the ROC curve, so the cumulative count table that the
-curves build (:func:`frameeval.curves.score_table`, cumulated by ``curves._binary``) already
-holds TP, FP, TN and FN at *every* threshold, one row per group × distinct score. This module
+curves build (:func:`frameeval.curves.score_table`, cumulated by
+``curves._table.binary_table``) already holds TP, FP, TN and FN at *every* threshold, one row
+per group × distinct score. This module
 applies measure declarations to that table — a binary measure's formula to its TP, FP, FN, TN
 columns, a label measure's formula to the two-class count table of each threshold — and picks
 the best row per group: by a measure, by expected cost, or by a measure under a constraint.
@@ -20,7 +21,7 @@ import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.curves import _FP, _N, _P, _TP, _binary, _carries, _Setup
+from frameeval.curves._table import FP, TP, N, P, Setup, binary_table, carries
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics._builders import resolve_parameters
 from frameeval.metrics._stats import BinaryCounts, ClassTable, class_table
@@ -65,25 +66,25 @@ def _counts(
     weight: str | None,
     pos_label: Any,
     outputs: Sequence[str],
-) -> tuple[_Setup, pl.LazyFrame]:
+) -> tuple[Setup, pl.LazyFrame]:
     """``*gkeys, threshold, tp, fp, tn, fn, __fe_P, __fe_N``: one row per operating point,
     the start ("nothing positive", threshold +inf) included, in key × descending order."""
-    setup, rows = _binary(data, func, truth, score, by, weight, pos_label, outputs, start=True)
-    rows = rows.filter(_carries()).select(
+    setup, rows = binary_table(data, func, truth, score, by, weight, pos_label, outputs, start=True)
+    rows = rows.filter(carries()).select(
         *setup.gkeys,
         "threshold",
-        pl.col(_TP).alias("tp"),
-        pl.col(_FP).alias("fp"),
-        (pl.col(_N) - pl.col(_FP)).alias("tn"),
-        (pl.col(_P) - pl.col(_TP)).alias("fn"),
-        _P,
-        _N,
+        pl.col(TP).alias("tp"),
+        pl.col(FP).alias("fp"),
+        (pl.col(N) - pl.col(FP)).alias("tn"),
+        (pl.col(P) - pl.col(TP)).alias("fn"),
+        P,
+        N,
     )
     return setup, rows
 
 
 def _with_measures(
-    setup: _Setup, rows: pl.LazyFrame, chosen: Sequence[Measure], func: str
+    setup: Setup, rows: pl.LazyFrame, chosen: Sequence[Measure], func: str
 ) -> pl.LazyFrame:
     """``rows`` plus one column per measure, from its declaration."""
     counts = BinaryCounts(pl.col("tp"), pl.col("fp"), pl.col("fn"), pl.col("tn"))
@@ -324,7 +325,7 @@ def best_threshold(
         share = (
             pl.lit(prior, dtype=pl.Float64)
             if prior is not None
-            else pl.col(_P) / (pl.col(_P) + pl.col(_N))
+            else pl.col(P) / (pl.col(P) + pl.col(N))
         )
         miss, alarm = share * float(cost01), (1.0 - share) * float(cost10)
         norm = miss + alarm
@@ -346,7 +347,7 @@ def best_threshold(
     tie = best - TIE * pl.max_horizontal(pl.lit(1.0), best.abs())
     chosen_threshold = pl.col("threshold").filter(feasible & (value >= tie)).max()
     at = pl.col("threshold") == chosen_threshold
-    defined = (pl.col(_P).first() > 0) & chosen_threshold.is_not_null()
+    defined = (pl.col(P).first() > 0) & chosen_threshold.is_not_null()
     columns = list(dict.fromkeys(["precision", "recall", objective]))
     out = rows.group_by(setup.gkeys).agg(
         pl.when(defined).then(chosen_threshold).alias("threshold"),

@@ -1,0 +1,103 @@
+"""What the parts of :func:`frameeval.compare.compare_learners` share: the names and output
+schemas of the tests, the collected arguments (:class:`Context`), and two small frame helpers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+__all__ = [
+    "FUNC",
+    "MEAN_BASED",
+    "N_SAMPLES",
+    "OMNIBUS_SCHEMA",
+    "POST_HOC_SCHEMA",
+    "TEST_NAMES",
+    "VALUE",
+    "Context",
+    "Procedure",
+    "semi",
+    "sort",
+]
+
+
+Procedure = Literal[
+    "auto", "t", "wilcoxon", "anova", "friedman", "skillings_mack", "bayes_signed_rank"
+]
+
+#: posterior samples of the Bayesian signed-rank test
+N_SAMPLES = 50_000
+
+VALUE = "__value"
+FUNC = "compare_learners"
+
+#: the names of the tests in the ``test`` columns, and how the verdict writes them
+TEST_NAMES = {
+    "paired_t": "paired t test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "rm_anova": "repeated-measures ANOVA",
+    "tukey_hsd": "Tukey HSD",
+    "friedman_iman_davenport": "Friedman test (Iman–Davenport F form)",
+    "nemenyi": "Nemenyi test",
+    "skillings_mack": "Skillings–Mack test",
+    "skillings_mack_holm": "Skillings–Mack z tests with Holm's correction",
+    "bayes_signed_rank": "Bayesian signed-rank test",
+}
+
+OMNIBUS_SCHEMA = {
+    "test": pl.String,
+    "n_learners": pl.Int64,
+    "n_blocks": pl.Int64,
+    "statistic": pl.Float64,
+    "df1": pl.Float64,
+    "df2": pl.Float64,
+    "p_value": pl.Float64,
+    "critical_value": pl.Float64,
+    "alpha": pl.Float64,
+    "reject": pl.Boolean,
+    "chi2": pl.Float64,
+    "chi2_p_value": pl.Float64,
+}
+POST_HOC_SCHEMA = {
+    "test": pl.String,
+    "a": pl.String,
+    "b": pl.String,
+    "difference": pl.Float64,
+    "statistic": pl.Float64,
+    "p_value": pl.Float64,
+    "critical_value": pl.Float64,
+    "alpha": pl.Float64,
+    "reject": pl.Boolean,
+    "better": pl.String,
+    "p_a_better": pl.Float64,
+    "p_rope": pl.Float64,
+    "p_b_better": pl.Float64,
+}
+
+MEAN_BASED = {"t", "anova"}
+
+
+@dataclass(frozen=True)
+class Context:
+    keys: list[str]
+    block: str
+    learner: str
+    metric: str
+    hib: bool
+    alpha: float
+    rope: float | None
+    seed: int
+
+
+def semi(frame: pl.DataFrame, groups: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    if not keys:
+        return frame
+    return frame.join(groups, on=keys, how="semi", nulls_equal=True)
+
+
+def sort(frame: pl.DataFrame, keys: list[str], *more: str) -> pl.DataFrame:
+    order = [*keys, *more]
+    return frame.sort(order, nulls_last=True) if order and frame.height else frame

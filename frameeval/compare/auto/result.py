@@ -1,0 +1,325 @@
+"""The result of the automatic comparison (:class:`Comparison`) and its verdict text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from frameeval.compare.auto._context import (
+    MEAN_BASED,
+    TEST_NAMES,
+    Context,
+)
+
+__all__ = ["Comparison", "verdict_table"]
+
+
+# ---------------------------------------------------------------------------------------------
+# the result
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Comparison:
+    """The result of :func:`compare_learners`. Every frame starts with the ``by`` keys.
+
+    Attributes
+    ----------
+    procedure
+        The procedure used: ``"t"``, ``"wilcoxon"``, ``"anova"``, ``"friedman"``,
+        ``"skillings_mack"``, ``"bayes_signed_rank"`` or ``"none"`` (nothing could be tested);
+        with ``by`` groups that used different procedures, their names joined by ``", "``
+        (``design`` has the procedure of each group).
+    verdict
+        A short paragraph in words; with ``by``, one paragraph per group, each starting with its
+        keys, separated by blank lines (``verdicts`` has them as a frame).
+    design
+        ``*by, procedure, omnibus_test, post_hoc_test, n_learners, n_blocks, n_missing, reason``:
+        one row per group; ``reason`` says in words why this procedure.
+    checks
+        ``*by, check, learner, statistic, p_value, alpha, passed``: the assumption checks that
+        chose the procedure — ``"shapiro_wilk"`` per learner (α/k, Bonferroni), then
+        ``"bartlett"`` (all normal) or ``"levene"`` (median-centred) for equal variances
+        (k > 2 only; ``learner`` null). Empty for groups that were not checked (forced
+        procedure, missing cells, a ROPE, fewer than 3 blocks).
+    omnibus
+        ``*by, test, n_learners, n_blocks, statistic, df1, df2, p_value, critical_value,
+        alpha, reject, chi2, chi2_p_value`` (one row per group tested; ``chi2`` and
+        ``chi2_p_value`` are Friedman's χ² form, null for the other tests).
+    post_hoc
+        ``*by, test, a, b, difference, statistic, p_value, critical_value, alpha, reject,
+        better, p_a_better, p_rope, p_b_better``: one row per pair (a < b). ``difference`` is
+        the rank difference (Nemenyi, a − b; Skillings–Mack: of the mean within-block ranks),
+        the mean difference (t test, Tukey), the median of the differences (Wilcoxon) or the
+        posterior mean difference (Bayesian); ``p_value`` is family-wise for k > 2 (Nemenyi,
+        Tukey, and Holm-adjusted for the Skillings–Mack z tests ``"skillings_mack_holm"``);
+        ``better`` the better learner of a rejected pair; the three probabilities only for the
+        Bayesian test (where ``reject`` means one of ``p_a_better``, ``p_b_better`` is
+        ≥ 1 − α).
+    ranks
+        ``*by, learner, position, average_rank, mean, std, median, mad, n_blocks, cd``:
+        ``position`` 1 = the best learner by the procedure's criterion (average rank for the
+        rank tests, mean for the t test and ANOVA); ``mad`` the raw median absolute
+        deviation; ``cd`` the Nemenyi critical difference of the group (what the CD diagram
+        draws).
+    effect_sizes
+        ``*by, learner, reference, effect_size, method, magnitude``: each learner against the
+        best (``reference``), oriented so that a positive value means the best is better;
+        ``method`` ``"cohen_d"`` (normal) or ``"akinshin_gamma"`` (otherwise), ``magnitude``
+        ``negligible / small / medium / large`` (|d| < 0.2, 0.5, 0.8; autorank's thresholds).
+    cliques
+        ``*by, clique, learner``: maximal runs of learners, in ``position`` order, no two of
+        which differ significantly by the post-hoc test (single learners included).
+    verdicts
+        ``*by, verdict``.
+    """
+
+    procedure: str
+    verdict: str
+    design: pl.DataFrame
+    checks: pl.DataFrame
+    omnibus: pl.DataFrame
+    post_hoc: pl.DataFrame
+    ranks: pl.DataFrame
+    effect_sizes: pl.DataFrame
+    cliques: pl.DataFrame
+    verdicts: pl.DataFrame
+    metric: str
+    learner: str
+    block: str
+    by: tuple[str, ...]
+    alpha: float
+    higher_is_better: bool
+    extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __str__(self) -> str:
+        return self.verdict
+
+    def to_frame(self) -> dict[str, pl.DataFrame]:
+        """The result as tidy frames, by name: ``design``, ``checks``, ``omnibus``,
+        ``post_hoc``, ``ranks``, ``effect_sizes``, ``cliques``, ``verdicts`` (see the class
+        attributes for their columns). Each frame starts with the ``by`` keys."""
+        return {
+            "design": self.design,
+            "checks": self.checks,
+            "omnibus": self.omnibus,
+            "post_hoc": self.post_hoc,
+            "ranks": self.ranks,
+            "effect_sizes": self.effect_sizes,
+            "cliques": self.cliques,
+            "verdicts": self.verdicts,
+        }
+
+    def chart(self, *, style: Literal["interval", "demsar"] = "demsar", **kwargs: Any) -> Any:
+        """The critical-difference diagram of the average ranks
+        (:func:`frameeval.charts.cd_diagram`), one panel per ``by`` group.
+
+        The bars join learners whose average ranks differ by at most the Nemenyi CD; when the
+        procedure was not Friedman + Nemenyi (the t test, Wilcoxon, ANOVA + Tukey), the title
+        says which test decided, as the bars then only orient the reader.
+        """
+        from frameeval.charts import cd_diagram
+
+        keys = list(self.by)
+        ranks = self.ranks.filter(pl.col("cd").is_not_null()).select(
+            *keys, pl.col("learner"), "average_rank", "cd"
+        )
+        if "title" not in kwargs:
+            procs = set(self.design.get_column("procedure").to_list()) - {"none"}
+            if procs == {"friedman"}:
+                kwargs["title"] = f"Friedman + Nemenyi: average ranks with CD (α = {self.alpha:g})"
+            else:
+                tests = ", ".join(sorted(procs)) or "none"
+                kwargs["title"] = (
+                    f"Average ranks with the Nemenyi CD (α = {self.alpha:g}); decided by: {tests}"
+                )
+        return cd_diagram(ranks, style=style, learner="learner", by=keys or None, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# the verdict
+# ---------------------------------------------------------------------------------------------
+def _p(p: float | None) -> str:
+    if p is None or not np.isfinite(p):
+        return "p undefined"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _f(x: float | None, digits: int = 2) -> str:
+    if x is None:
+        return "undefined"
+    if not np.isfinite(x):
+        return "∞" if x > 0 else "−∞"
+    return f"{x:.{digits}f}"
+
+
+def verdict_table(
+    design: pl.DataFrame,
+    checks: pl.DataFrame,
+    omnibus: pl.DataFrame,
+    post_hoc: pl.DataFrame,
+    ranks: pl.DataFrame,
+    effects: pl.DataFrame,
+    ctx: Context,
+) -> pl.DataFrame:
+    keys = ctx.keys
+    texts = []
+    for row in design.iter_rows(named=True):  # loop-ok: words per group, after the statistics
+        sel = pl.lit(True)
+        for k in keys:  # loop-ok: builds one filter expression
+            sel = sel & (pl.col(k).eq_missing(pl.lit(row[k])))
+        text = _verdict(
+            row,
+            omnibus.filter(sel),
+            post_hoc.filter(sel),
+            ranks.filter(sel),
+            effects.filter(sel),
+            ctx,
+        )
+        texts.append(text)
+    return pl.concat(
+        [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
+        how="horizontal",
+    )
+
+
+def _verdict(
+    row: dict[str, Any],
+    omnibus: pl.DataFrame,
+    post_hoc: pl.DataFrame,
+    ranks: pl.DataFrame,
+    effects: pl.DataFrame,
+    ctx: Context,
+) -> str:
+    proc = row["procedure"]
+    k, n, alpha = row["n_learners"], row["n_blocks"], ctx.alpha
+    a = f"α = {alpha:g}"
+    if proc == "none":
+        if row["all_tied"] and k >= 2 and n >= 2:
+            return (
+                f"Nothing can be concluded: all {k} learners ({row['__learners']}) have the same "
+                f"{ctx.metric} on every one of the {n} blocks, so no test can tell them apart."
+            )
+        return f"Nothing can be concluded: {row['reason']}."
+    best = ranks.filter(pl.col("position") == 1).row(0, named=True)
+    mean_based = proc in MEAN_BASED
+    if mean_based:
+        lead = f"{best['learner']} has the best mean {ctx.metric} ({_f(best['mean'], 3)})"
+    elif proc == "bayes_signed_rank":
+        lead = f"{best['learner']} ranks best (average rank {_f(best['average_rank'])})"
+    else:
+        lead = f"{best['learner']} ranks best (average rank {_f(best['average_rank'])})"
+    design_text = f"{k} learners, N = {n} blocks"
+    why = f"Procedure: {proc}, because {row['reason']}."
+    sentences = [f"{lead} among {design_text}."]
+    if proc == "bayes_signed_rank":
+        decided = post_hoc.filter(pl.col("reject"))
+        if decided.height == 0:
+            sentences.append(
+                f"The Bayesian signed-rank test (rope = {ctx.rope:g}) finds no pair where one "
+                f"learner is better with probability ≥ {1 - alpha:g}."
+            )
+        else:
+            pairs = "; ".join(
+                f"{r['better']} better than {r['b'] if r['better'] == r['a'] else r['a']} "
+                f"(P = {max(r['p_a_better'], r['p_b_better']):.3f})"
+                for r in decided.iter_rows(named=True)  # loop-ok: words
+            )
+            sentences.append(f"The Bayesian signed-rank test (rope = {ctx.rope:g}) finds: {pairs}.")
+        sentences.append(why)
+        return " ".join(sentences)
+    om = omnibus.row(0, named=True) if omnibus.height else None
+    if om is None:
+        return " ".join([*sentences, why])
+    name = TEST_NAMES.get(om["test"], om["test"])
+    if om["test"] == "friedman_iman_davenport":
+        stat = (
+            f"F_F = {_f(om['statistic'])}, {_p(om['p_value'])}; "
+            f"χ²_F = {_f(om['chi2'])}, {_p(om['chi2_p_value'])}"
+        )
+    elif om["test"] == "rm_anova":
+        stat = f"F({om['df1']:g}, {om['df2']:g}) = {_f(om['statistic'])}, {_p(om['p_value'])}"
+    elif om["test"] == "paired_t":
+        stat = f"t({om['df1']:g}) = {_f(om['statistic'])}, {_p(om['p_value'])}"
+    elif om["test"] == "wilcoxon":
+        stat = f"T = {_f(om['statistic'], 1)}, {_p(om['p_value'])}"
+    elif om["test"] == "skillings_mack":
+        stat = f"SM = {_f(om['statistic'])}, df = {om['df1']:g}, {_p(om['p_value'])}"
+    else:
+        stat = f"statistic = {_f(om['statistic'])}, {_p(om['p_value'])}"
+    little = " — with so few blocks the tests have little power" if n < 5 else ""
+    effects_by = {r["learner"]: r for r in effects.iter_rows(named=True)}  # loop-ok: words
+    if k == 2:
+        pair = post_hoc.row(0, named=True)
+        other = pair["b"] if best["learner"] == pair["a"] else pair["a"]
+        eff = effects_by.get(other)
+        eff_text = (
+            f"; effect size {_es_name(eff['method'])} = {_f(eff['effect_size'])} ({eff['magnitude']})"
+            if eff and eff["effect_size"] is not None
+            else ""
+        )
+        if om["reject"]:
+            sentences.append(
+                f"It is significantly better than {other} at {a} ({name}: {stat}{eff_text})."
+            )
+        else:
+            sentences.append(
+                f"The difference from {other} is not significant at {a} ({name}: {stat}"
+                f"{eff_text}){little}."
+            )
+        sentences.append(why)
+        return " ".join(sentences)
+    post_name = (
+        TEST_NAMES.get(str(post_hoc.item(0, "test")), "post-hoc test") if post_hoc.height else ""
+    )
+    if om["reject"] is not True:
+        sentences.append(
+            f"The {name} does not reject that all learners perform the same at {a} ({stat}): "
+            f"no difference can be claimed{little or ''}; collect more blocks (data sets)."
+        )
+        sentences.append(why)
+        return " ".join(sentences)
+    crit = ""
+    if post_hoc.height and post_hoc.item(0, "test") == "nemenyi":
+        crit = f", CD = {_f(post_hoc.item(0, 'critical_value'))}"
+    elif post_hoc.height and post_hoc.item(0, "test") == "tukey_hsd":
+        crit = f", HSD = {_f(post_hoc.item(0, 'critical_value'), 3)}"
+    differ = post_hoc.filter(pl.col("reject").fill_null(False))
+    if differ.height == 0:
+        sentences.append(
+            f"The {name} rejects that all learners perform the same at {a} ({stat}), but no "
+            f"pair differs significantly by the {post_name} ({a}{crit} with N = {n}): collect "
+            "more data sets, or compare against one control (Bonferroni–Dunn)."
+        )
+    else:
+        order = {r["learner"]: r["position"] for r in ranks.iter_rows(named=True)}  # loop-ok
+        items = []
+        for r in differ.iter_rows(named=True):  # loop-ok: words per significant pair
+            worse = r["b"] if r["better"] == r["a"] else r["a"]
+            items.append((order.get(r["better"], 0), order.get(worse, 0), r["better"], worse, r))
+        items.sort(key=lambda item: (item[0], item[1], item[2], item[3]))
+        words = []
+        for _, _, better, worse, _r in items:  # loop-ok: words
+            eff = effects_by.get(worse) if better == best["learner"] else None
+            extra = (
+                f" ({_es_name(eff['method'])} = {_f(eff['effect_size'])}, {eff['magnitude']})"
+                if eff and eff["effect_size"] is not None
+                else ""
+            )
+            words.append(f"{better} > {worse}{extra}")
+        sentences.append(
+            f"The {name} rejects that all learners perform the same at {a} ({stat}); by the "
+            f"{post_name} ({a}{crit}) these pairs differ significantly: {'; '.join(words)}. "
+            "No other pair differs significantly."
+        )
+    sentences.append(why)
+    return " ".join(sentences)
+
+
+def _es_name(method: str) -> str:
+    return {
+        "cohen_d": "Cohen's d",
+        "akinshin_gamma": "Akinshin's γ",
+        "cliff_delta": "Cliff's δ",
+    }.get(method, method)

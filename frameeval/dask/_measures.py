@@ -1,0 +1,109 @@
+"""The Dask form of ``fe.measures``: the count table (label and ranking measures) through the
+mergeable path, and the sums of the other measures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+from dask import delayed
+
+import frameeval.measure_set as _measure_set
+from frameeval._frame import as_keys, collect
+from frameeval.dask._merge import (
+    check_split,
+    combine_partials,
+    compute_on,
+    partition_tasks,
+    run_merge,
+    scan,
+    tree_reduce,
+)
+
+__all__ = ["run_measures"]
+
+
+# ---------------------------------------------------------------------------------------------
+# the Dask form of fe.measures: count table (label and ranking measures) and sums (the rest)
+# ---------------------------------------------------------------------------------------------
+def _sums_partial(part: Any, spec: dict[str, Any]) -> pl.DataFrame:
+    """Step 1 (on a worker): Σ w·term per measure, Σ w and the check counts, per group."""
+    from frameeval.measure_set import sum_statistics
+
+    lf = scan(part)
+    checks, sums = sum_statistics(
+        None, lf, False, "measures", spec["truth"], spec["pred"], spec["score"], spec["keys"],
+        spec["weight"], spec["measures"], spec["pos_label"],
+    )  # fmt: skip
+    keys = spec["keys"]
+    stats = (
+        lf.group_by(keys).agg(*sums, *checks.aggs()) if keys else lf.select(*sums, *checks.aggs())
+    )
+    return stats.collect(engine="streaming")
+
+
+def _sums(
+    data: Any, arguments: dict[str, Any], chosen: list[Any], client: Any, split_every: int
+) -> pl.LazyFrame:
+    """The sum measures: per-partition sums, summed in a tree, checks enforced, formulas."""
+    from frameeval.measure_set import sum_statistics, sum_values
+
+    tasks, schema = partition_tasks(data, "measures")
+    keys = as_keys(arguments["by"])
+    spec = {
+        "truth": arguments["truth"],
+        "pred": arguments["pred"],
+        "score": arguments["score"],
+        "keys": keys,
+        "weight": arguments["weight"],
+        "measures": chosen,
+        "pos_label": arguments["pos_label"],
+    }
+    level = [delayed(_sums_partial)(task, spec) for task in tasks]
+    merged = compute_on(tree_reduce(level, combine_partials, split_every, keys), client)
+    empty = pl.LazyFrame(schema=schema)
+    checks, _ = sum_statistics(
+        None, empty, False, "measures", spec["truth"], spec["pred"], spec["score"], keys,
+        spec["weight"], chosen, spec["pos_label"],
+    )  # fmt: skip
+    return checks.enforce(merged.lazy(), keys).select(*keys, *sum_values(chosen))
+
+
+def run_measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl.DataFrame:
+    """``fe.measures`` on Dask: label and ranking measures from the merged count table of
+    ``*by, truth, pred, score`` (one pass, then the single-machine function with the counts as
+    ``weight=``); probability and regression measures from merged sums (a second pass)."""
+    from frameeval.measure_set import assemble, chosen_measures
+
+    func = "measures"
+    data = arguments.pop("data")
+    check_split(split_every, func)
+    _, schema = partition_tasks(data, func)
+    # schema and parameter checks exactly as on one machine: no data read
+    _measure_set.measures(pl.LazyFrame(schema=schema), **arguments)
+    chosen = chosen_measures(func, arguments["measures"], arguments["pred"], arguments["score"])
+    keys = as_keys(arguments["by"])
+    names = [m.name for m in chosen]
+    counted = [m for m in chosen if m.kind in ("label", "binary", "score")]
+    summed = [m for m in chosen if m.kind not in ("label", "binary", "score")]
+    parts: list[pl.LazyFrame] = []
+    if counted:
+        truth, pred, score = arguments["truth"], arguments["pred"], arguments["score"]
+        label = any(m.kind != "score" for m in counted)
+        ranking = any(m.kind == "score" for m in counted)
+        single = {**arguments, "measures": counted, "long": False}
+        single["pred"] = pred if label else None
+        single["score"] = score if ranking else None
+        single.pop("by"), single.pop("weight")
+        out = run_merge(
+            data, func, _measure_set.measures, single,
+            by=keys, extra_keys=(),
+            labels_of=[(truth, "truth"), *([(pred, "pred")] if label else [])],
+            numbers=[(score, "score")] if ranking else [],
+            weight=arguments["weight"], labels=None, client=client, split_every=split_every,
+        )  # fmt: skip
+        parts.append(out.lazy())
+    if summed:
+        parts.append(_sums(data, arguments, summed, client, split_every))
+    return collect(assemble(parts, keys, names, arguments["long"]))
