@@ -19,161 +19,41 @@ from __future__ import annotations
 
 import html
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
 import frameeval as fe
 from frameeval import charts
-from frameeval._frame import to_lazy, translate
-from frameeval.curves import SCORE_PARTS, score_counts
+from frameeval._frame import to_lazy
 from frameeval.report.answer import Answer, answer
+from frameeval.report.calibration import calibration_section
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles, Roles
-
-Progress = Callable[[str], None]
-
-#: The steps announced to ``progress`` (in order); the CLI's progress bar counts them.
-STEPS = (
-    "counting predictions per data set, learner and split",
-    "counting scores per data set and learner",
-    "comparing learners",
-    "data summary",
-    "performance measures",
-    "ROC, P-R and cost curves",
-    "calibration and operating points",
-    "comparison tests",
+from frameeval.report.tables import (
+    MAX_FACETS,
+    REFERENCES,
+    STEPS,
+    Counts,
+    N,
+    Progress,
+    collect,
+    count_tables,
+    keys_of,
+    positive,
+    unscored,
 )
 
-#: The weight column of the count tables.
-N = "__fe_n"
 #: More learners than this: curve charts carry no in-panel numbers (they are in the table).
 MAX_ANNOTATED = 6
-#: More data sets than this: the per-fold box plots become one box plot over data sets.
-MAX_FACETS = 6
 #: Tables show at most this many rows (the rest: a CSV download).
 MAX_ROWS = 200
 #: More pairs than this: the Nemenyi table lists only the pairs that differ.
 MAX_PAIRS = 45
 
-REFERENCES = {
-    "summary": "Zhou, Machine Learning, §2.2 (evaluation methods: hold-out, cross-validation, bootstrap).",
-    "measures": "§2.3.1–2.3.2: error rate and accuracy (eqs 2.1–2.5), precision, recall and F1 "
-    "(eqs 2.8–2.11), macro and micro averages (eqs 2.12–2.17).",
-    "curves": "§2.3.3–2.3.4: ROC and AUC (eqs 2.18–2.22), P-R curves and the break-even point, "
-    "cost-sensitive error and cost curves (eqs 2.23–2.25, figure 2.5).",
-    "calibration": "§2.3.4 (the cost line that touches the lower envelope picks the "
-    "threshold); Murphy (1973), Niculescu-Mizil & Caruana (2005), Naeini et al. (2015).",
-    "compare": "§2.4: Friedman test (eqs 2.34–2.35), Nemenyi post-hoc test and critical "
-    "difference (eq 2.36, figure 2.8); Demšar (2006).",
-    "compare2": "§2.4: paired t test over the folds (eqs 2.30–2.31) and McNemar's test "
-    "(eq 2.33); Dietterich (1998).",
-}
-
 
 def _quiet(progress: Progress | None) -> Progress:
     return progress if progress is not None else (lambda message: None)
-
-
-def _collect(*plans: pl.LazyFrame) -> list[pl.DataFrame]:
-    """Collect plans with the streaming engine; failed frameeval checks raise typed errors."""
-    try:
-        return pl.collect_all(list(plans), engine="streaming")
-    except pl.exceptions.PolarsError as err:
-        translated = translate(err)
-        if translated is None:
-            raise
-        raise translated from None
-
-
-@dataclass
-class Counts:
-    """The small tables the report is drawn from (see the module docstring)."""
-
-    labels: pl.DataFrame  # dataset, learner, *splits, truth[, pred], N
-    summary: pl.DataFrame  # dataset, [instances], [missing_scores], predictions
-    splits: list[str]
-    binary: list[Any]  # data sets with two classes
-    scored: list[Any]  # ... and a score on every row
-    scores: pl.DataFrame | None = None  # dataset, learner, truth, score, N
-
-
-def count_tables(
-    lf: pl.LazyFrame,
-    roles: ReportRoles,
-    say: Progress = lambda m: None,
-    score_decimals: int | None = None,
-) -> Counts:
-    """Scan ``lf`` (streaming) into the label and score count tables (scores rounded to
-    ``score_decimals`` first when given)."""
-    dataset, learner, truth = roles.dataset, roles.learner, roles.truth
-    splits = [c for c in (roles.repeat, roles.fold) if c]
-    say(STEPS[0])
-    label_keys = [dataset, learner, *splits, truth, *([roles.pred] if roles.pred else [])]
-    labels_plan = lf.group_by(label_keys).agg(pl.len().cast(pl.Int64).alias(N))
-    per_dataset = [pl.len().cast(pl.Int64).alias("predictions")]
-    if roles.instance:
-        per_dataset.insert(0, pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances"))
-    if roles.score:
-        score = pl.col(roles.score)
-        bad = score.is_null() | (
-            score.is_nan() if lf.collect_schema()[roles.score].is_float() else pl.lit(False)
-        )
-        per_dataset.append(bad.sum().cast(pl.Int64).alias("missing_scores"))
-        per_dataset.append(score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"))
-    labels, summary = _collect(
-        labels_plan.sort(label_keys, nulls_last=True),
-        lf.group_by(dataset).agg(per_dataset).sort(dataset),
-    )
-    classes = labels.group_by(dataset).agg(pl.col(truth).n_unique().alias("classes"))
-    binary = sorted(classes.filter(pl.col("classes") == 2)[dataset].to_list())
-    scored: list[Any] = []
-    if roles.score:
-        complete = summary.filter(pl.col("missing_scores") == 0)[dataset].to_list()
-        scored = [d for d in binary if d in set(complete)]
-    counts = Counts(labels, summary, splits, binary, scored)
-    say(STEPS[1])
-    if scored and roles.score:  # scored data sets exist only with a score column
-        keys = [dataset, learner, truth]
-        value = pl.col(roles.score)
-        if score_decimals is not None:
-            value = value.cast(pl.Float64).round(score_decimals)
-        rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, value)
-        table = score_counts(
-            rows,
-            keys,
-            pl.col(roles.score),
-            [pl.len().cast(pl.Int64).alias(N)],
-            parts=_score_parts(counts, roles),
-        )
-        (counts.scores,) = _collect(table.sort(*keys, roles.score))
-    return counts
-
-
-#: Score-count cells per piece: past this, the score table is built in pieces (see
-#: :func:`frameeval.curves.score_counts`) so that the streaming group_by's memory stays bounded.
-CELLS_PER_PIECE = 2_500_000
-
-
-def _score_parts(counts: Counts, roles: ReportRoles) -> int:
-    """How many pieces the score count table is built in: one while it is small (every piece
-    re-reads the input), up to :data:`SCORE_PARTS` for many distinct scores. The number of cells
-    is estimated from the approximate distinct scores per data set (HyperLogLog, from the first
-    scan): at most rows, and at most distinct scores × learners × 2 classes."""
-    learners = counts.labels.group_by(roles.dataset).agg(
-        pl.col(roles.learner).n_unique().cast(pl.Int64).alias("__fe_k")
-    )
-    cells = (
-        counts.summary.filter(pl.col(roles.dataset).is_in(counts.scored))
-        .join(learners, on=roles.dataset)
-        .select(
-            pl.min_horizontal("predictions", pl.col("distinct_scores") * pl.col("__fe_k") * 2).sum()
-        )
-        .item()
-    )
-    return int(min(SCORE_PARTS, max(1, -(-(cells or 0) // CELLS_PER_PIECE))))
 
 
 def build_report(
@@ -227,7 +107,7 @@ def build_report(
                 )
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
             say(STEPS[6])
-            _calibration(page, counts, roles, pos_label, cost01, cost10)
+            calibration_section(page, counts, roles, pos_label, cost01, cost10)
         if roles.pred is not None:
             say(STEPS[7])
             _compare(page, lf, counts, roles, alpha, tables, answers)
@@ -238,25 +118,12 @@ def build_report(
 
 
 # ---------------------------------------------------------------------------------------------
-def _keys(roles: ReportRoles) -> list[str]:
-    return [roles.dataset, roles.learner]
-
-
-def _names(values: list[Any], limit: int = 6) -> str:
-    shown = ", ".join(str(v) for v in values[:limit])
-    return shown + (f" and {len(values) - limit} more" if len(values) > limit else "")
-
-
-def _positive(pos_label: Any) -> dict[str, Any]:
-    return {"pos_label": pos_label} if pos_label is not None else {}
-
-
 def _comparison_tables(
     counts: Counts, roles: ReportRoles, pos_label: Any
 ) -> dict[str, pl.DataFrame]:
     """Per-split accuracy, per-data-set accuracy and (binary data sets with scores) ranking."""
     out: dict[str, pl.DataFrame] = {}
-    keys = _keys(roles)
+    keys = keys_of(roles)
     if roles.pred is not None:
         per_split = (
             counts.labels.group_by(*keys, *counts.splits)
@@ -272,7 +139,7 @@ def _comparison_tables(
             score=roles.score,
             by=keys,
             weight=N,
-            **_positive(pos_label),
+            **positive(pos_label),
         )
     return out
 
@@ -294,7 +161,7 @@ def _answers(tables: dict[str, pl.DataFrame], roles: ReportRoles, alpha: float) 
         )
     ranking = tables.get("ranking")
     if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
-        auc = ranking.select(*_keys(roles), "roc_auc").drop_nulls("roc_auc")
+        auc = ranking.select(*keys_of(roles), "roc_auc").drop_nulls("roc_auc")
         found.append(
             answer(
                 auc,
@@ -379,7 +246,7 @@ def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
 
 def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) -> None:
     page.heading("Performance measures", REFERENCES["measures"])
-    keys = _keys(roles)
+    keys = keys_of(roles)
     truth, pred, labels = roles.truth, roles.pred, counts.labels
     assert pred is not None  # _measures() runs when there is a pred column
     report = fe.classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)
@@ -461,25 +328,6 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
             page.raw("</details>")
 
 
-def _unscored(counts: Counts, roles: ReportRoles) -> str:
-    """Why the data sets without curves have none ("" when every data set has them)."""
-    every = sorted(counts.summary[roles.dataset].to_list())
-    others = [d for d in every if d not in set(counts.scored)]
-    multi = [d for d in others if d not in set(counts.binary)]
-    missing = [d for d in others if d in set(counts.binary)]
-    why = []
-    if multi:
-        why.append(
-            f"{_names(multi)} {'has' if len(multi) == 1 else 'have'} 3+ classes — see "
-            "the macro / micro table"
-        )
-    if missing:
-        why.append(
-            f"{_names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score on some rows"
-        )
-    return "; ".join(why)
-
-
 def _curves(
     page: Page,
     counts: Counts,
@@ -490,7 +338,7 @@ def _curves(
     tables: dict[str, pl.DataFrame],
 ) -> None:
     page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
-    why = _unscored(counts, roles)
+    why = unscored(counts, roles)
     if why:
         page.text(
             f"ROC, P-R and cost curves: binary data sets with a score on every row only; {why}.",
@@ -498,10 +346,10 @@ def _curves(
         )
     if counts.scores is None:
         return
-    keys = _keys(roles)
+    keys = keys_of(roles)
     scores = counts.scores
     kw: dict[str, Any] = dict(
-        truth=roles.truth, score=roles.score, by=keys, weight=N, **_positive(pos_label)
+        truth=roles.truth, score=roles.score, by=keys, weight=N, **positive(pos_label)
     )
     ranking = tables["ranking"]
     bep = fe.break_even_point(scores, **kw)
@@ -567,111 +415,6 @@ def _curves(
             title="Cost curves and expected total cost",
         )
     )
-
-
-#: Bins of the report's calibration curves and errors.
-CALIBRATION_BINS = 10
-#: Size of one reliability diagram (three fit side by side in the page).
-CALIBRATION_SIZE = 230
-
-
-def _calibration(
-    page: Page,
-    counts: Counts,
-    roles: ReportRoles,
-    pos_label: Any,
-    cost01: float,
-    cost10: float,
-) -> None:
-    """Calibration (reliability diagrams, log loss, Brier, ECE) and operating points (best
-    threshold by F1 and by cost) per data set × learner, from the score count table with its
-    counts as frequency weights: the same numbers as on the rows, and no pass over them."""
-    page.heading("Calibration and operating point", REFERENCES["calibration"])
-    scores = counts.scores
-    if scores is None or roles.score is None:
-        page.text(
-            "Calibration and operating point: binary data sets with a score on every row only; "
-            f"{_unscored(counts, roles) or 'there is none'}.",
-            css="skip",
-        )
-        return
-    value = pl.col(roles.score).cast(pl.Float64)
-    low, high = scores.select(value.min(), value.max().alias("high")).row(0)
-    if not (low >= 0 and high <= 1):
-        page.text(
-            "Calibration and operating point: scores are not probabilities — they range over "
-            f"[{low:.4g}, {high:.4g}], outside [0, 1]; see the ROC and cost curves above for "
-            "ranking and cost.",
-            css="skip",
-        )
-        return
-    why = _unscored(counts, roles)
-    if why:
-        page.text(
-            f"Calibration and operating point: binary data sets with a score on every row only; "
-            f"{why}.",
-            css="skip",
-        )
-    keys = _keys(roles)
-    kw: dict[str, Any] = dict(
-        truth=roles.truth, score=roles.score, by=keys, weight=N, **_positive(pos_label)
-    )
-    lazy = scores.lazy()
-    curve, errors, scoring, by_f1, by_cost = _collect(
-        fe.calibration_curve(lazy, bins=CALIBRATION_BINS, frequency_weights=True, **kw),
-        fe.calibration_error(lazy, bins=CALIBRATION_BINS, **kw),
-        lazy.group_by(keys).agg(
-            fe.log_loss(roles.truth, roles.score, weight=N, **_positive(pos_label)),
-            fe.brier_score(roles.truth, roles.score, weight=N, **_positive(pos_label)),
-        ),
-        fe.best_threshold(lazy, measure="f1", **kw),
-        fe.best_threshold(lazy, costs=(cost01, cost10), **kw),
-    )
-    table = scoring.join(errors, on=keys).sort(keys)
-    page.table(
-        table,
-        caption="Probability quality per learner and data set (pooled over folds; lower is "
-        f"better): log loss, Brier score, ECE and MCE over {CALIBRATION_BINS} equal-width bins",
-    )
-    points = (
-        by_f1.select(*keys, pl.col("threshold").alias("threshold_f1"), "f1")
-        .join(
-            by_cost.select(*keys, pl.col("threshold").alias("threshold_cost"), "expected_cost"),
-            on=keys,
-        )
-        .sort(keys)
-    )
-    page.table(
-        points,
-        caption="Operating points (positive iff score ≥ threshold): the threshold of best F1, "
-        f"and of least expected cost at cost01 = {cost01:g}, cost10 = {cost10:g} with the "
-        "observed class prior (normalised, eq 2.25)",
-    )
-    page.text(
-        "Thresholds are chosen on the same predictions they are scored on, pooled over the "
-        "folds: an optimistic estimate — tune the threshold on a validation split (§2.2)."
-    )
-    # the count table's weights are rows: the histogram shows rows per bin
-    shown = curve.drop("count").rename({"weight": "count"})
-    datasets = sorted(shown[roles.dataset].unique().to_list())
-    folded = len(datasets) > MAX_FACETS
-    for dataset in datasets:  # loop-ok: one chart per data set
-        sub = shown.filter(pl.col(roles.dataset) == dataset).drop(roles.dataset)
-        title = f"Reliability diagrams (Wilson 95% intervals): {dataset}"
-        if folded:
-            page.raw(f"<details><summary>{html.escape(title)}</summary>")
-        page.chart(
-            charts.calibration(
-                sub,
-                facet=roles.learner,
-                title=title,
-                width=CALIBRATION_SIZE,
-                height=CALIBRATION_SIZE,
-                histogram_height=60,
-            )
-        )
-        if folded:
-            page.raw("</details>")
 
 
 def _compare(
@@ -826,7 +569,7 @@ def _compare(
         return
     assert roles.pred is not None  # _compare() runs when there is a pred column
     a, b = sorted(counts.labels[roles.learner].unique().to_list())
-    (mc,) = _collect(
+    (mc,) = collect(
         fe.mcnemar(
             lf,
             truth=roles.truth,
