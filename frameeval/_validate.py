@@ -608,8 +608,6 @@ def expression_guard(
                 dtype,
             )
         if binary_only:
-            from frameeval.metrics._stats import positive_of
-
             pos = positive_of(truth, pos_label)
             sides = [truth] if pred is None else [truth, pred]
             others = [pl.col(c).filter(pl.col(c) != pos) for c in sides]
@@ -673,3 +671,18 @@ __all__ = [
     "require_columns",
     "resolve_pos_label",
 ]
+
+
+def positive_of(truth: str, pos_label: Any) -> pl.Expr:
+    """The positive class as an expression of the truth column's dtype.
+
+    ``pos_label=None`` means the dtype's natural positive: ``1`` for numbers, ``True`` for
+    booleans; a string or categorical truth column has none (null: the expression's guard then
+    asks for ``pos_label=``).
+    """
+    if pos_label is not None:
+        return pl.lit(pos_label)
+    import polars.selectors as cs
+
+    textual = pl.dtype_of(truth).matches(cs.string() | cs.categorical() | cs.enum())
+    return pl.when(textual).then(pl.lit(None)).otherwise(pl.lit(1)).cast(pl.dtype_of(truth))

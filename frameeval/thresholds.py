@@ -282,7 +282,7 @@ def best_threshold(
         func,
         f"beta must be a finite number > 0, got {beta!r}.",
     )
-    from frameeval.metrics.classification import FNR, FPR, PRECISION, RECALL, _check_costs
+    from frameeval.metrics.classification import FNR, FPR, PRECISION, RECALL, check_costs
 
     bounds = {
         "min_recall": _unit(func, "min_recall", min_recall),
@@ -299,7 +299,7 @@ def best_threshold(
         ok = isinstance(costs, tuple | list) and len(costs) == 2
         check_parameter(ok, func, f"costs must be a pair (cost01, cost10), got {costs!r}.")
         cost01, cost10 = costs
-        _check_costs(func, cost01, cost10)
+        check_costs(func, cost01, cost10)
         check_parameter(
             cost01 + cost10 > 0, func, f"costs must not both be 0, got {tuple(costs)!r}."
         )

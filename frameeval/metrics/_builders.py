@@ -16,14 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from frameeval._validate import attach_guard, check_parameter, check_zero_division, expression_guard
+from frameeval._validate import (
+    attach_guard,
+    check_parameter,
+    check_zero_division,
+    expression_guard,
+    positive_of,
+)
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics._stats import (
     BinaryCounts,
     ClassCounts,
     ClassTable,
     ScoreTable,
-    positive_of,
     ratio,
     weight_expr,
     weight_total,

@@ -22,7 +22,6 @@ counts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import polars as pl
 
@@ -370,21 +369,6 @@ def _with_true_negatives(
         .with_columns(pl.col("tn").fill_null(0.0))
         .sort(*keys, "label", nulls_last=True)
     )
-
-
-def positive_of(truth: str, pos_label: Any) -> pl.Expr:
-    """The positive class as an expression of the truth column's dtype.
-
-    ``pos_label=None`` means the dtype's natural positive: ``1`` for numbers, ``True`` for
-    booleans; a string or categorical truth column has none (null: the expression's guard then
-    asks for ``pos_label=``).
-    """
-    if pos_label is not None:
-        return pl.lit(pos_label)
-    import polars.selectors as cs
-
-    textual = pl.dtype_of(truth).matches(cs.string() | cs.categorical() | cs.enum())
-    return pl.when(textual).then(pl.lit(None)).otherwise(pl.lit(1)).cast(pl.dtype_of(truth))
 
 
 @dataclass(frozen=True)

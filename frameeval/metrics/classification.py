@@ -96,7 +96,7 @@ def _check_beta(func: str, beta: Any, **_: Any) -> None:
     check_parameter(ok, func, f"beta must be a finite number > 0, got {beta!r}.")
 
 
-def _check_costs(func: str, cost01: Any, cost10: Any, **_: Any) -> None:
+def check_costs(func: str, cost01: Any, cost10: Any, **_: Any) -> None:
     for label, value in (("cost01", cost01), ("cost10", cost10)):
         ok = (
             isinstance(value, int | float)
@@ -283,7 +283,7 @@ COST_ERROR = register(
         "the group's total weight is 0",
         ("Elkan, C. (2001). The foundations of cost-sensitive learning. IJCAI 2001, 973–978.",),
         parameters={"cost01": REQUIRED, "cost10": REQUIRED, "average": "binary"},
-        check=_check_costs,
+        check=check_costs,
         example="0.3333",
     )
 )
