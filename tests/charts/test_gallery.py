@@ -56,7 +56,7 @@ def test_gallery_covers_every_chart_function():
 
 @pytest.mark.parametrize("name", sorted(GALLERY))
 def test_spec_snapshot(name):
-    snapshot.check(name, GALLERY[name].to_dict())
+    snapshot.assert_matches_snapshot(name, GALLERY[name].to_dict())
 
 
 @pytest.mark.parametrize("name", sorted(GALLERY))
