@@ -39,6 +39,8 @@ from frameeval.report.tables import (
     Progress,
     collect,
     count_tables,
+    estimated_cells,
+    exact_from_rows,
     keys_of,
     positive,
     unscored,
@@ -73,7 +75,10 @@ def build_report(
 
     ``score_decimals`` rounds the scores before the ROC / P-R / cost analysis (every distinct
     score is a row of its count table: continuous scores on tens of millions of rows make that
-    table as long as the input); the page says so. ``None`` keeps them exact."""
+    table as long as the input); the page says so. ``None`` keeps them exact — and past
+    :data:`~frameeval.report.tables.GRID_CELLS` estimated score cells builds the curves on a
+    threshold grid (exact points, :func:`~frameeval.report.tables.on_grid`) while AUC, AP, log
+    loss and Brier come exactly from the rows; the page says so too."""
     say = _quiet(progress)
     lf, _ = to_lazy(data, "report")
     if roles.dataset is None:
@@ -99,6 +104,17 @@ def build_report(
             _measures(page, counts, roles, pos_label)
         if roles.score is not None:
             say(STEPS[5])
+            if counts.grid is not None:
+                page.text(
+                    f"{estimated_cells(counts, roles):,} distinct (data set, learner, class, "
+                    "score) cells: the curves, operating points and reliability diagrams use "
+                    f"thresholds on a grid of step {counts.grid:g} (scores floored to it, so "
+                    "every point drawn is an exact point of the curve of the rows, but points "
+                    "between grid values are not drawn); AUC, rank loss, average precision, the "
+                    "P-R area, log loss and Brier score are exact, from the rows "
+                    "(pass --score-decimals to round instead).",
+                    css="note",
+                )
             if score_decimals is not None and counts.scores is not None:
                 page.text(
                     f"Scores are rounded to {score_decimals} decimals for the ROC, AUC, "
@@ -132,7 +148,11 @@ def _comparison_tables(
         )
         out["per_split"] = per_split
         out["accuracy"] = per_split.group_by(keys).agg(pl.col("accuracy").mean()).sort(keys)
-    if counts.scores is not None and roles.score is not None:
+    if counts.scores is not None and roles.score is not None and counts.rows is not None:
+        out["ranking"] = exact_from_rows(
+            counts, roles, ["roc_auc", "rank_loss", "average_precision", "pr_auc"], pos_label
+        )
+    elif counts.scores is not None and roles.score is not None:
         out["ranking"] = fe.ranking_report(
             counts.scores,
             truth=roles.truth,

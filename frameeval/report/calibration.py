@@ -70,13 +70,24 @@ def calibration_section(
         truth=roles.truth, score=roles.score, by=keys, weight=N, **positive(pos_label)
     )
     lazy = scores.lazy()
+    if counts.rows is not None:  # the table is on a grid: the scoring rules from the rows
+        scored = fe.measures(
+            counts.rows,
+            truth=roles.truth,
+            score=roles.score,
+            by=keys,
+            measures=["log_loss", "brier_score"],
+            **positive(pos_label),
+        )
+    else:
+        scored = lazy.group_by(keys).agg(
+            fe.log_loss(roles.truth, roles.score, weight=N, **positive(pos_label)),
+            fe.brier_score(roles.truth, roles.score, weight=N, **positive(pos_label)),
+        )
     curve, errors, scoring, by_f1, by_cost = collect(
         fe.calibration_curve(lazy, bins=CALIBRATION_BINS, frequency_weights=True, **kw),
         fe.calibration_error(lazy, bins=CALIBRATION_BINS, **kw),
-        lazy.group_by(keys).agg(
-            fe.log_loss(roles.truth, roles.score, weight=N, **positive(pos_label)),
-            fe.brier_score(roles.truth, roles.score, weight=N, **positive(pos_label)),
-        ),
+        scored,
         fe.best_threshold(lazy, measure="f1", **kw),
         fe.best_threshold(lazy, costs=(cost01, cost10), **kw),
     )

@@ -8,6 +8,7 @@ row); every section then computes on them with ``weight=N`` (integer weights are
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +74,11 @@ class Counts:
     binary: list[Any]  # data sets with two classes
     scored: list[Any]  # ... and a score on every row
     scores: pl.DataFrame | None = None  # dataset, learner, truth, score, N
+    #: the step of the threshold grid the score table was floored to (None: exact scores)
+    grid: float | None = None
+    #: the rows of the scored data sets (dataset, learner, truth, score), lazily, for the
+    #: measures that stay exact from the rows when the score table is on a grid
+    rows: pl.LazyFrame | None = None
 
 
 def count_tables(
@@ -98,10 +104,14 @@ def count_tables(
         )
         per_dataset.append(bad.sum().cast(pl.Int64).alias("missing_scores"))
         per_dataset.append(score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"))
+        finite = score.cast(pl.Float64).filter(score.cast(pl.Float64).is_finite())
+        per_dataset += [finite.min().alias(_LOW), finite.max().alias(_HIGH)]
     labels, summary = collect(
         labels_plan.sort(label_keys, nulls_last=True),
         lf.group_by(dataset).agg(per_dataset).sort(dataset),
     )
+    ranges = summary.select(dataset, *(c for c in (_LOW, _HIGH) if c in summary.columns))
+    summary = summary.drop(_LOW, _HIGH, strict=False)
     classes = labels.group_by(dataset).agg(pl.col(truth).n_unique().alias("classes"))
     binary = sorted(classes.filter(pl.col("classes") == 2)[dataset].to_list())
     scored: list[Any] = []
@@ -113,9 +123,14 @@ def count_tables(
     if scored and roles.score:  # scored data sets exist only with a score column
         keys = [dataset, learner, truth]
         value = pl.col(roles.score)
+        rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, value)
         if score_decimals is not None:
             value = value.cast(pl.Float64).round(score_decimals)
-        rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, value)
+        elif estimated_cells(counts, roles) > GRID_CELLS:
+            counts.grid = grid_step(ranges.filter(pl.col(dataset).is_in(scored)))
+            counts.rows = rows
+            value = on_grid(value, counts.grid)
+        rows = rows.select(*keys, value)
         table = score_counts(
             rows,
             keys,
@@ -132,11 +147,37 @@ def count_tables(
 CELLS_PER_PIECE = 2_500_000
 
 
-def score_parts(counts: Counts, roles: ReportRoles) -> int:
-    """How many pieces the score count table is built in: one while it is small (every piece
-    re-reads the input), up to :data:`SCORE_PARTS` for many distinct scores. The number of cells
-    is estimated from the approximate distinct scores per data set (HyperLogLog, from the first
-    scan): at most rows, and at most distinct scores × learners × 2 classes."""
+#: Past this many estimated score-count cells (continuous scores on millions of rows), the
+#: score table is built on a threshold grid (:func:`grid_step`) and the ranking measures, log
+#: loss and Brier are computed from the rows instead.
+GRID_CELLS = 1_000_000
+#: About this many grid thresholds over the range of the scores.
+GRID_POINTS = 1_000
+_LOW, _HIGH = "__fe_score_low", "__fe_score_high"
+
+
+def grid_step(ranges: pl.DataFrame) -> float:
+    """The power of ten nearest (largest score − smallest score) / :data:`GRID_POINTS` (so
+    ~300–3,000 thresholds over the range; 0.001 for probabilities)."""
+    low, high = ranges.select(pl.col(_LOW).min(), pl.col(_HIGH).max()).row(0)
+    width = (high - low) if low is not None and high is not None and high > low else 1.0
+    return float(10.0 ** round(math.log10(width / GRID_POINTS)))
+
+
+def on_grid(score: pl.Expr, step: float) -> pl.Expr:
+    """``score`` floored to a multiple of ``step``: for a grid threshold t, "floored score ≥ t"
+    is "score ≥ t", so every ROC / P-R / cost point of the floored table is an exact point of the
+    curve of the rows (the quotient is rounded to 6 decimals before flooring, so a score equal
+    to a grid value — 0.3 / 0.001 = 299.99999999999994 — stays on it)."""
+    digits = max(0, -math.floor(math.log10(step)))
+    cell = (score.cast(pl.Float64) / step).round(6).floor()
+    return (cell * step).round(digits)
+
+
+def estimated_cells(counts: Counts, roles: ReportRoles) -> int:
+    """Cells of the exact score count table, estimated from the approximate distinct scores
+    per data set (HyperLogLog, from the first scan): at most rows, and at most distinct scores ×
+    learners × 2 classes."""
     learners = counts.labels.group_by(roles.dataset).agg(
         pl.col(roles.learner).n_unique().cast(pl.Int64).alias("__fe_k")
     )
@@ -148,7 +189,21 @@ def score_parts(counts: Counts, roles: ReportRoles) -> int:
         )
         .item()
     )
-    return int(min(SCORE_PARTS, max(1, -(-(cells or 0) // CELLS_PER_PIECE))))
+    return int(cells or 0)
+
+
+def score_parts(counts: Counts, roles: ReportRoles) -> int:
+    """How many pieces the score count table is built in: one while it is small (every piece
+    re-reads the input), up to :data:`SCORE_PARTS` for many distinct scores (cells estimated by
+    :func:`estimated_cells`; on a grid, at most 2 × 10 × :data:`GRID_POINTS` per data set ×
+    learner)."""
+    cells = estimated_cells(counts, roles)
+    if counts.grid is not None:
+        pairs = counts.labels.filter(pl.col(roles.dataset).is_in(counts.scored)).select(
+            pl.struct(roles.dataset, roles.learner).n_unique()
+        )
+        cells = min(cells, int(pairs.item()) * 2 * 10 * GRID_POINTS)
+    return int(min(SCORE_PARTS, max(1, -(-cells // CELLS_PER_PIECE))))
 
 
 def keys_of(roles: ReportRoles) -> list[str]:
@@ -181,3 +236,29 @@ def unscored(counts: Counts, roles: ReportRoles) -> str:
             f"{names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score on some rows"
         )
     return "; ".join(why)
+
+
+def exact_from_rows(
+    counts: Counts, roles: ReportRoles, measures: list[str], pos_label: Any
+) -> pl.DataFrame:
+    """``dataset, learner, <measure>...`` computed from the rows of the scored data sets
+    (:attr:`Counts.rows`) with :func:`frameeval.measures`, one data set at a time (the ranking
+    measures sort each learner's rows: a data set's rows are in memory at once, not all of
+    them)."""
+    import frameeval as fe
+
+    assert counts.rows is not None and roles.score is not None
+    keys = keys_of(roles)
+    plans = [
+        fe.measures(
+            counts.rows.filter(pl.col(roles.dataset) == dataset),
+            truth=roles.truth,
+            score=roles.score,
+            by=keys,
+            measures=measures,
+            **positive(pos_label),
+        )
+        for dataset in counts.scored  # loop-ok: one plan per data set, run one after the other
+    ]
+    (out,) = collect(pl.concat(plans, parallel=False).sort(keys))
+    return out

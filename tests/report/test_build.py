@@ -245,3 +245,77 @@ def test_no_binary_data_set_says_why(small_results) -> None:
         "iris has 3+ classes — see the macro / micro table."
     ) in section
     assert 'class="chart"' not in section
+
+
+# ---------------------------------------------------------------------------------------------
+# continuous scores: the score table on a threshold grid, the ranking measures from the rows
+# ---------------------------------------------------------------------------------------------
+def _continuous(seed: int = 5) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    frame = _frame(seed, datasets=3, learners=2, rows=60)
+    noise = rng.random(frame.height)
+    return frame.with_columns(
+        ((pl.col("truth") * 0.3 + pl.Series(noise) * 0.7).clip(0, 1)).alias("score")
+    )
+
+
+def test_many_distinct_scores_use_a_grid_for_curves_and_the_rows_for_ranking(
+    monkeypatch,
+) -> None:
+    from frameeval.report import tables
+
+    monkeypatch.setattr(tables, "GRID_CELLS", 10)  # this small frame counts as "many"
+    df = _continuous()
+    roles = Roles(**ROLES)
+    counts = count_tables(df.lazy(), roles)
+    assert counts.grid == 0.001 and counts.rows is not None and counts.scores is not None
+    # the table holds grid values only (scores floored to multiples of 0.001)
+    on = counts.scores["score"].to_numpy()
+    assert np.allclose(on, np.round(on, 3)) and counts.scores["score"].n_unique() <= 1001
+    # the ranking measures are those of the rows, not of the floored scores
+    exact = fe.ranking_report(
+        df.filter(pl.col("dataset").is_in(counts.scored)),
+        truth="truth",
+        score="score",
+        by=["dataset", "learner"],
+    )
+    ranking = tables.exact_from_rows(
+        counts, roles, ["roc_auc", "rank_loss", "average_precision", "pr_auc"], None
+    )
+    assert_frame_equal(ranking, exact, rel_tol=1e-12)
+    unpaired = Roles(**{k: v for k, v in ROLES.items() if k != "instance"})  # random truths
+    text = build_report(df, unpaired).render()
+    assert "thresholds on a grid of step 0.001" in text
+    assert "exact, from the rows" in text
+
+
+@settings(max_examples=25)
+@given(
+    scores=st.lists(st.floats(-50, 50, allow_nan=False), min_size=1, max_size=30),
+    step_exponent=st.integers(-4, 1),
+    k=st.integers(-60_000, 60_000),
+)
+def test_a_floored_score_passes_a_grid_threshold_iff_the_score_does(
+    scores, step_exponent, k
+) -> None:
+    from frameeval.report.tables import on_grid
+
+    step = 10.0**step_exponent
+    threshold = round(k * step, 6)
+    frame = pl.DataFrame({"s": scores + [threshold]})  # a score exactly on the grid too
+    floored = frame.select(on_grid(pl.col("s"), step))["s"].to_list()
+    for raw, low in zip(frame["s"].to_list(), floored, strict=True):
+        assert low <= raw + 1e-9 and raw - low < step + 1e-9
+        assert (low >= threshold) == (raw >= threshold)
+
+
+def test_the_grid_step_is_the_power_of_ten_near_a_thousandth_of_the_range() -> None:
+    from frameeval.report.tables import _HIGH, _LOW, grid_step
+
+    def step(low: float, high: float) -> float:
+        return grid_step(pl.DataFrame({_LOW: [low], _HIGH: [high]}))
+
+    assert step(0.0, 1.0) == 0.001
+    assert step(0.02, 0.97) == 0.001
+    assert step(-5.0, 5.0) == 0.01
+    assert step(0.5, 0.5) == 0.001  # one value: the unit range
