@@ -93,9 +93,8 @@ def _run_t(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.DataFram
         )
     )
     parts = []
-    for a, b in (
-        names.select("__a", "__b").unique().sort("__a", "__b").iter_rows()
-    ):  # loop-ok: one call per distinct learner pair
+    pairs = names.select("__a", "__b").unique().sort("__a", "__b").rows()  # loop-ok: few pairs
+    for a, b in pairs:  # loop-ok: one paired_t_test call per distinct learner pair
         these = names.filter((pl.col("__a") == a) & (pl.col("__b") == b))
         part = semi(cells, these.select(keys), keys) if keys else cells
         out = paired_t_test(
