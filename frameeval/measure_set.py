@@ -31,6 +31,7 @@ from frameeval._validate import (
 )
 from frameeval.confusion import count_table, prepare_labels
 from frameeval.curves import cumulated, prepare_scores, score_table
+from frameeval.curves._table import require_positive
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics._builders import raw_value
 from frameeval.metrics._stats import ClassTable, class_table, weight_expr, weight_total
@@ -317,11 +318,7 @@ def _score_rows_part(
     keeps the table, which is faster for a few large groups and bounded in memory.
     """
     setup = prepare_scores(data, func, truth, [score], keys, weight, ())
-    positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
-    positive = label_expr(truth, setup.schema) == positive_label
-    setup.checks.present(
-        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
-    )
+    positive_label = require_positive(setup.checks, setup.schema, func, truth, pos_label)
     values = [
         raw_value(m, truth, score, weight=weight, pos_label=positive_label).alias(m.name)
         for m in chosen
@@ -348,12 +345,7 @@ def _score_and_sum_part(
     checks, sum_exprs = sum_statistics(
         data, lf, eager, func, truth, None, score, keys, weight, sums, pos_label
     )
-    schema = lf.collect_schema()
-    positive_label = resolve_pos_label(schema, func, truth, pos_label)
-    checks.present(
-        label_expr(truth, schema) == positive_label,
-        f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row",
-    )
+    positive_label = require_positive(checks, lf.collect_schema(), func, truth, pos_label)
     values = [
         raw_value(m, truth, score, weight=weight, pos_label=positive_label).alias(m.name)
         for m in ranking

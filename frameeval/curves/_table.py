@@ -159,6 +159,19 @@ def score_counts(
     )
 
 
+def require_positive(
+    checks: Checks, schema: pl.Schema, func: str, truth: str, pos_label: Any
+) -> Any:
+    """The positive class of ``truth`` (``pos_label`` or the dtype's default), with an in-plan
+    check that it occurs in the frame (a ranking measure needs a positive somewhere)."""
+    positive_label = resolve_pos_label(schema, func, truth, pos_label)
+    checks.present(
+        label_expr(truth, schema) == positive_label,
+        f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row",
+    )
+    return positive_label
+
+
 def score_table(
     data: IntoFrame,
     func: str,
@@ -179,11 +192,8 @@ def score_table(
     Float64 with -0.0 = 0.0.
     """
     setup = prepare_scores(data, func, truth, [score], by, weight, outputs)
-    positive_label = resolve_pos_label(setup.schema, func, truth, pos_label)
+    positive_label = require_positive(setup.checks, setup.schema, func, truth, pos_label)
     positive = label_expr(truth, setup.schema) == positive_label
-    setup.checks.present(
-        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
-    )
     if weight is None:
         n_pos = positive.sum().cast(pl.Float64)
         masses = [n_pos.alias(POS), (pl.len().cast(pl.Float64) - n_pos).alias(NEG)]
