@@ -11,6 +11,7 @@ import polars as pl
 from frameeval._validate import check_parameter
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
+from frameeval.compare.effect_size import EFFECT_COLUMNS
 
 _REGIONS = ["a_better", "rope", "b_better"]
 _PROBS = ["p_a_better", "p_rope", "p_b_better"]
@@ -232,7 +233,7 @@ def bayes_matrix(
     func = "bayes_matrix"
     lf = b.lazy(result, func)
     schema = b.columns(lf, func, numeric=dict(zip(_PROBS, _PROBS, strict=True)), a="a", b="b")
-    outputs = {"n_blocks", "mean_difference", "mean_a_better", "mean_rope", "mean_b_better"}
+    outputs = {"n_blocks", "mean_a_better", "mean_rope", "mean_b_better", *EFFECT_COLUMNS}
     facets = (
         b.facet_columns(facet, schema, func)
         if facet is not None

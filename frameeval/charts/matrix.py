@@ -9,6 +9,7 @@ import polars as pl
 from frameeval._validate import check_parameter
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
+from frameeval.compare.effect_size import EFFECT_COLUMNS
 
 _VALUES = ["mean_difference", "wins", "ties", "losses", "p_value", "p_adjusted"]
 
@@ -78,7 +79,7 @@ def comparison_matrix(
     facets = (
         b.facet_columns(facet, schema, func)
         if facet is not None
-        else [c for c in schema.names() if c not in {"a", "b", *_VALUES}]
+        else [c for c in schema.names() if c not in {"a", "b", *_VALUES, *EFFECT_COLUMNS}]
     )
     df = b.gather(lf.select(*facets, "a", "b", *_VALUES), func, "matrix=")
     largest = df["mean_difference"].abs().max()

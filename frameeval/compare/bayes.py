@@ -36,13 +36,23 @@ from frameeval.compare._common import (
     value_text,
 )
 from frameeval.compare._pairs import check_pair, pair_table, sorted_out
+from frameeval.compare.effect_size import attach_effects
 
 __all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples"]
 
 _PROBS = ["p_a_better", "p_rope", "p_b_better"]
 _MEANS = ["mean_a_better", "mean_rope", "mean_b_better"]
-_CORRELATED_OUT = ["a", "b", "mean_difference", *_PROBS]
-_SIGNED_RANK_OUT = ["a", "b", "mean_difference", *_PROBS, *_MEANS, "n_blocks"]
+_CORRELATED_OUT = ["a", "b", "mean_difference", *_PROBS, "cohen_d", "cliff_delta"]
+_SIGNED_RANK_OUT = [
+    "a",
+    "b",
+    "mean_difference",
+    *_PROBS,
+    *_MEANS,
+    "n_blocks",
+    "cohen_d",
+    "cliff_delta",
+]
 _SAMPLES_OUT = ["a", "b", "sample", "a_better", "rope", "b_better"]
 
 #: Memory bounds of the signed-rank sampler (in float64 values): one chunk of Dirichlet weights
@@ -146,16 +156,18 @@ def bayes_correlated_t(
 
     Returns
     -------
-    Same kind as ``data`` with ``*by, a, b, mean_difference, p_a_better, p_rope, p_b_better``,
-    one row per group and pair, sorted by keys, a, b:
+    Same kind as ``data`` with ``*by, a, b, mean_difference, p_a_better, p_rope, p_b_better,
+    cohen_d, cliff_delta``, one row per group and pair, sorted by keys, a, b:
 
     * ``mean_difference`` — d̄, the mean of a − b over the folds (raw: not direction-adjusted);
     * ``p_a_better`` — posterior probability that a is practically better: P(μ > rope) for a
       higher-is-better metric, P(μ < −rope) for a lower-is-better one;
     * ``p_rope`` — P(|μ| ≤ rope), the practical equivalence (0 when ``rope=0``);
-    * ``p_b_better`` — posterior probability that b is practically better.
+    * ``p_b_better`` — posterior probability that b is practically better;
+    * ``cohen_d``, ``cliff_delta`` — the effect sizes of the folds' pairs (d_z and Cliff's δ,
+      as :func:`~frameeval.compare.effect_size`).
 
-    The three sum to 1.
+    The three probabilities sum to 1.
 
     Notes
     -----
@@ -284,6 +296,7 @@ def bayes_correlated_t(
         pl.lit(rope).alias("__rope"),
     )
     out = scipy_step(stats_, _t_probs, ["__mean", "__scale", "__df", "__rope"], _PROBS)
+    out = attach_effects(out, table, [*keys, "a", "b"], skip=["mean_difference"])
     return finish(sorted_out(out, keys, _CORRELATED_OUT), eager)
 
 
@@ -434,9 +447,9 @@ def _signed_rank_pairs(
     by: Keys,
     higher_is_better: bool | None,
     outputs: list[str],
-) -> tuple[pl.LazyFrame, bool, list[str], float]:
+) -> tuple[pl.LazyFrame, pl.LazyFrame, bool, list[str], float]:
     """``*keys, a, b, n_blocks, mean_difference, __d`` (differences ordered by block, positive
-    = a better) after every check."""
+    = a better) after every check, and the pair table they come from."""
     rope = _check_rope(rope, func)
     _check_sampler(n_samples, seed, prior, func)
     lf, eager, keys, schema = open_frame(data, func, by)
@@ -449,7 +462,7 @@ def _signed_rank_pairs(
         d.mean().alias("mean_difference"),
         (d if hib else -d).sort_by(pl.col(block)).alias("__d"),
     )
-    return stats_, eager, keys, rope
+    return stats_, table, eager, keys, rope
 
 
 @frame_function
@@ -514,7 +527,8 @@ def bayes_signed_rank(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, mean_difference, p_a_better, p_rope, p_b_better,
-    mean_a_better, mean_rope, mean_b_better, n_blocks``, one row per group and pair, sorted by
+    mean_a_better, mean_rope, mean_b_better, n_blocks, cohen_d, cliff_delta``, one row per
+    group and pair, sorted by
     keys, a, b (the first columns are those of :func:`bayes_correlated_t`):
 
     * ``mean_difference`` — the mean of a − b (raw);
@@ -525,7 +539,9 @@ def bayes_signed_rank(
     * ``mean_a_better``, ``mean_rope``, ``mean_b_better`` — the posterior means E[θ] of the
       three region probabilities, computed exactly from the Dirichlet moments
       E[wᵢwⱼ] = (αᵢαⱼ + [i = j] αᵢ) / (α₀(α₀ + 1)), not sampled;
-    * ``n_blocks`` — N, the number of blocks (Int64).
+    * ``n_blocks`` — N, the number of blocks (Int64);
+    * ``cohen_d``, ``cliff_delta`` — the effect sizes of the N pairs (d_z and Cliff's δ, as
+      :func:`~frameeval.compare.effect_size`).
 
     At ``rope=0`` the ROPE is empty: ``p_rope`` = ``mean_rope`` = 0.
 
@@ -565,7 +581,7 @@ def bayes_signed_rank(
     True
     """
     func = "bayes_signed_rank"
-    stats_, eager, keys, rope = _signed_rank_pairs(
+    stats_, table, eager, keys, rope = _signed_rank_pairs(
         data,
         func,
         metric,
@@ -587,6 +603,7 @@ def bayes_signed_rank(
         lambda diffs: signed_rank_posterior(diffs, rope, weight, size, draw),
         {name: pl.Float64() for name in [*_PROBS, *_MEANS]},
     )
+    out = attach_effects(out, table, [*keys, "a", "b"], skip=["mean_difference"])
     return finish(sorted_out(out, keys, _SIGNED_RANK_OUT), eager)
 
 
@@ -636,7 +653,7 @@ def bayes_signed_rank_samples(
     ((100, 6), 1.0)
     """
     func = "bayes_signed_rank_samples"
-    stats_, eager, keys, rope = _signed_rank_pairs(
+    stats_, _, eager, keys, rope = _signed_rank_pairs(
         data,
         func,
         metric,

@@ -4,6 +4,7 @@ words)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -15,6 +16,9 @@ from frameeval.compare._pairs import pair_table, sorted_out
 from frameeval.compare.one_learner import ratio
 
 __all__ = ["effect_size"]
+
+#: The effect-size columns every two-learner test ends with (docs/bayes.md, "Effect sizes").
+EFFECT_COLUMNS = ("mean_difference", "cohen_d", "cliff_delta")
 
 _OUT = [
     "a",
@@ -136,31 +140,72 @@ def effect_size(
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _OUT, block=block, learner=learner)
     table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
-    pair = [*keys, "a", "b"]
-    mean, std = mean_std(pl.col("__va") - pl.col("__vb"))
-    stats_ = table.group_by(pair).agg(
-        pl.len().cast(pl.Int64).alias("n_blocks"), mean.alias("mean_difference"), std.alias("__s")
-    )
-    pooled = pl.concat(
-        [
-            table.select(*pair, pl.col("__va").alias("__v"), pl.lit(True).alias("__is_a")),
-            table.select(*pair, pl.col("__vb").alias("__v"), pl.lit(False).alias("__is_a")),
-        ]
-    )
-    rank = pl.col("__v").rank("average").over(pair).cast(pl.Float64)
-    rank_sums = (
-        pooled.with_columns(rank.alias("__r"))
-        .group_by(pair)
-        .agg(pl.col("__r").filter(pl.col("__is_a")).sum().alias("__rank_a"))
-    )
-    out = stats_.join(rank_sums, on=pair, how="left", nulls_equal=True)
-    n = pl.col("n_blocks").cast(pl.Float64)
-    u = pl.col("__rank_a") - n * (n + 1.0) / 2.0
-    out = out.with_columns(
-        ratio(pl.col("mean_difference"), pl.col("__s")).alias("cohen_d"),
-        (2.0 * u / (n * n) - 1.0).alias("cliff_delta"),
-    ).with_columns(
+    out = pair_effects(table, [*keys, "a", "b"], count="n_blocks").with_columns(
         magnitude(pl.col("cohen_d"), COHEN_THRESHOLDS).alias("cohen_d_magnitude"),
         magnitude(pl.col("cliff_delta"), CLIFF_THRESHOLDS).alias("cliff_delta_magnitude"),
     )
     return finish(sorted_out(out, keys, _OUT), eager)
+
+
+def pair_effects(
+    rows: pl.LazyFrame,
+    comparison: Sequence[str],
+    a_value: str = "__va",
+    b_value: str = "__vb",
+    *,
+    count: str | None = None,
+) -> pl.LazyFrame:
+    """``*comparison, mean_difference, cohen_d, cliff_delta`` (and the pair count as ``count``)
+    from paired rows: one row per comparison (an empty ``comparison`` gives one row).
+
+    ``rows`` holds a's and b's values side by side (``a_value``, ``b_value``), one row per
+    block. d̄ = mean(a − b); Cohen's d_z = d̄ / s_d (``ratio``: ±inf for a constant non-zero
+    difference, null when every difference is 0); Cliff's δ = 2U/N² − 1 with U the rank sum of
+    a's values in the pooled 2N values (average ranks, so ties count 1/2) minus N(N + 1)/2 —
+    O(N log N), no N² pair table."""
+    pair = list(comparison) or ["__fe_one"]
+    if not comparison:
+        rows = rows.with_columns(pl.lit(0, dtype=pl.Int8).alias("__fe_one"))
+    mean, std = mean_std(pl.col(a_value) - pl.col(b_value))
+    stats_ = rows.group_by(pair).agg(
+        pl.len().cast(pl.Int64).alias("__fe_n"), mean.alias("mean_difference"), std.alias("__fe_s")
+    )
+    pooled = pl.concat(
+        [
+            rows.select(*pair, pl.col(a_value).alias("__fe_v"), pl.lit(True).alias("__fe_is_a")),
+            rows.select(*pair, pl.col(b_value).alias("__fe_v"), pl.lit(False).alias("__fe_is_a")),
+        ]
+    )
+    rank = pl.col("__fe_v").rank("average").over(pair).cast(pl.Float64)
+    rank_sums = (
+        pooled.with_columns(rank.alias("__fe_r"))
+        .group_by(pair)
+        .agg(pl.col("__fe_r").filter(pl.col("__fe_is_a")).sum().alias("__fe_rank_a"))
+    )
+    out = stats_.join(rank_sums, on=pair, how="left", nulls_equal=True)
+    n = pl.col("__fe_n").cast(pl.Float64)
+    u = pl.col("__fe_rank_a") - n * (n + 1.0) / 2.0
+    out = out.with_columns(
+        ratio(pl.col("mean_difference"), pl.col("__fe_s")).alias("cohen_d"),
+        (2.0 * u / (n * n) - 1.0).alias("cliff_delta"),
+    )
+    counted = [pl.col("__fe_n").alias(count)] if count else []
+    return out.select(*comparison, *counted, *EFFECT_COLUMNS)
+
+
+def attach_effects(
+    out: pl.LazyFrame,
+    rows: pl.LazyFrame,
+    comparison: Sequence[str],
+    a_value: str = "__va",
+    b_value: str = "__vb",
+    *,
+    skip: Sequence[str] = (),
+) -> pl.LazyFrame:
+    """A test's output with the :data:`EFFECT_COLUMNS` of its paired ``rows`` joined on
+    ``comparison`` (the keys, plus ``a, b`` when the rows hold several pairs); ``skip`` names
+    effect columns the output already has."""
+    effects = pair_effects(rows, comparison, a_value, b_value).drop(*skip)
+    if comparison:
+        return out.join(effects, on=list(comparison), how="left", nulls_equal=True)
+    return out.join(effects, how="cross")

@@ -13,10 +13,22 @@ from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare._common import check_outputs, open_frame, resolve_direction
 from frameeval.compare._pairs import pair_table, sorted_out
+from frameeval.compare.effect_size import attach_effects
 
 __all__ = ["comparison_matrix"]
 
-_OUT = ["a", "b", "mean_difference", "wins", "ties", "losses", "p_value", "p_adjusted"]
+_OUT = [
+    "a",
+    "b",
+    "mean_difference",
+    "wins",
+    "ties",
+    "losses",
+    "p_value",
+    "p_adjusted",
+    "cohen_d",
+    "cliff_delta",
+]
 
 
 @frame_function
@@ -65,7 +77,7 @@ def comparison_matrix(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, mean_difference, wins, ties, losses, p_value,
-    p_adjusted``, one row per group and ORDERED pair (a ≠ b: both (A, B) and (B, A)), sorted by
+    p_adjusted, cohen_d, cliff_delta``, one row per group and ORDERED pair (a ≠ b: both (A, B) and (B, A)), sorted by
     keys, a, b:
 
     * ``mean_difference`` — the mean over blocks of a − b (raw; the (B, A) row has the
@@ -76,7 +88,9 @@ def comparison_matrix(
       with ``method="auto"``: exact when at most 50 differences are ranked with no ties or
       zeros, the normal approximation with tie correction otherwise); the same in both rows of
       a pair; null when undefined (every difference 0 under ``"pratt"`` or ``"wilcox"``);
-    * ``p_adjusted`` — ``p_value`` corrected over the group's k(k − 1)/2 unordered pairs.
+    * ``p_adjusted`` — ``p_value`` corrected over the group's k(k − 1)/2 unordered pairs;
+    * ``cohen_d``, ``cliff_delta`` — the pair's effect sizes (d_z and Cliff's δ, as
+      :func:`~frameeval.compare.effect_size`; the (B, A) row has the opposite signs).
 
     Notes
     -----
@@ -168,4 +182,5 @@ def comparison_matrix(
     )
     both = pl.concat([tests.select(*pair, "p_value", "p_adjusted"), mirrored])
     out = stats_.join(both, on=pair, how="left", nulls_equal=True)
+    out = attach_effects(out, table, pair, skip=["mean_difference"])
     return finish(sorted_out(out, keys, _OUT), eager)

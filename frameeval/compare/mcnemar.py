@@ -36,6 +36,8 @@ from frameeval.compare._common import (
     scipy_step,
     value_text,
 )
+from frameeval.compare.effect_size import EFFECT_COLUMNS
+from frameeval.compare.one_learner import ratio
 
 __all__ = ["contingency_table", "mcnemar"]
 
@@ -53,6 +55,7 @@ _MCNEMAR_OUT = [
     "alpha",
     "reject",
     "better",
+    *EFFECT_COLUMNS,
 ]
 
 
@@ -395,7 +398,8 @@ def mcnemar(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, e00, e01, e10, e11, statistic, df, p_value,
-    critical_value, alpha, reject, better``, sorted by keys: the cells of Table 2.4 (see
+    critical_value, alpha, reject, better, mean_difference, cohen_d, cliff_delta``, sorted by
+    keys: the cells of Table 2.4 (see
     :func:`contingency_table`), and
 
     * χ² form (default): ``statistic`` = τ_χ² (eq 2.33), ``df`` = 1, ``p_value`` =
@@ -405,7 +409,11 @@ def mcnemar(
       min(1, 2 P(X ≤ statistic)) for X ~ Binomial(e01 + e10, ½), ``critical_value`` = the
       largest count that rejects (null when none can), ``reject`` = p_value < α;
     * ``better`` — the learner with fewer errors (a when e01 < e10: a is wrong less often on
-      the instances the two disagree on) when rejected, null otherwise.
+      the instances the two disagree on) when rejected, null otherwise;
+    * the effect sizes of the paired correctness dᵢ = [a right] − [b right] over the n
+      instances: ``mean_difference`` = (e10 − e01)/n, a's accuracy minus b's; ``cohen_d`` =
+      d_z = d̄/s_d; ``cliff_delta`` — for two 0/1 samples Cliff's δ equals the accuracy
+      difference.
 
     Notes
     -----
@@ -459,5 +467,31 @@ def mcnemar_test(counts: pl.LazyFrame, keys: list[str], exact: bool, alpha: floa
     out = out.with_columns(decision.alias("reject")).with_columns(
         better_expr(pl.col("e01") < pl.col("e10"), pl.col("e01") > pl.col("e10"))
     )
+    out = out.with_columns(_effects())
     out = out.select(*keys, *_MCNEMAR_OUT)
     return out.sort(keys, nulls_last=True) if keys else out
+
+
+def _effects() -> list[pl.Expr]:
+    """The effect sizes of the paired correctness dᵢ = [a right] − [b right] ∈ {−1, 0, 1}, from
+    the cells: d̄ = (e10 − e01)/n (a's accuracy minus b's), s² = (e10 + e01 − n d̄²)/(n − 1),
+    d_z = d̄/s (s = 0 when every dᵢ is the same, as :func:`mean_std`); for two 0/1 samples
+    Cliff's δ = P(a > b) − P(a < b) = acc_a − acc_b = d̄."""
+    e01, e10 = (pl.col(c).cast(pl.Float64) for c in ("e01", "e10"))
+    n = pl.sum_horizontal("e00", "e01", "e10", "e11").cast(pl.Float64)
+    mean = (e10 - e01) / n
+    kinds = pl.sum_horizontal(
+        (pl.col("e10") > 0).cast(pl.Int8),
+        (pl.col("e01") > 0).cast(pl.Int8),
+        ((pl.col("e00") + pl.col("e11")) > 0).cast(pl.Int8),
+    )
+    sd = (
+        pl.when(kinds <= 1)
+        .then(pl.lit(0.0))
+        .otherwise(((e10 + e01 - n * mean**2) / (n - 1.0)).sqrt())
+    )
+    return [
+        mean.alias("mean_difference"),
+        ratio(mean, sd).alias("cohen_d"),
+        mean.alias("cliff_delta"),
+    ]

@@ -45,6 +45,7 @@ from frameeval.compare._common import learner_expr as _learner_expr
 from frameeval.compare._common import literal as _learner_literal
 from frameeval.compare._common import mean_std as _mean_std
 from frameeval.compare._common import value_text as _text
+from frameeval.compare.effect_size import EFFECT_COLUMNS, attach_effects
 
 __all__ = ["corrected_resampled_t_test", "cv5x2_f_test"]
 
@@ -169,6 +170,7 @@ _CORRECTED_OUT = [
     "alpha",
     "reject",
     "better",
+    *EFFECT_COLUMNS,
 ]
 
 
@@ -225,11 +227,15 @@ def corrected_resampled_t_test(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, n_pairs, mean, std, statistic, df, p_value,
-    critical_value, alpha, reject, better``, sorted by keys: ``n_pairs`` = J (Int64); ``mean``,
+    critical_value, alpha, reject, better, mean_difference, cohen_d, cliff_delta``, sorted by
+    keys: ``n_pairs`` = J (Int64); ``mean``,
     ``std`` — mean and sample standard deviation (J − 1) of the differences; ``statistic`` =
     mean / (std · √(1/J + n_test/n_train)); ``df`` = J − 1; ``p_value`` two-sided;
     ``critical_value`` = t_{α/2, J−1}; ``reject`` = |statistic| > critical_value; ``better`` —
-    the learner with the better mean when rejected, null otherwise.
+    the learner with the better mean when rejected, null otherwise; the effect sizes of the J
+    pairs (as :func:`~frameeval.compare.effect_size`): ``mean_difference`` = mean,
+    ``cohen_d`` = d_z = mean/std (uncorrected: the correction concerns the variance of the
+    mean, not the size of the difference), ``cliff_delta`` = Cliff's δ.
 
     Notes
     -----
@@ -305,6 +311,7 @@ def corrected_resampled_t_test(
     out = out.with_columns(
         (pl.col("statistic").abs() > pl.col("critical_value")).alias("reject")
     ).with_columns(_better(hib))
+    out = attach_effects(out, piv, keys, "__fe_a", "__fe_b")
     return finish(sort_by_keys(out.select(*keys, *_CORRECTED_OUT), keys), eager)
 
 
@@ -330,6 +337,7 @@ _CV5X2_F_OUT = [
     "alpha",
     "reject",
     "better",
+    *EFFECT_COLUMNS,
 ]
 
 
@@ -378,11 +386,14 @@ def cv5x2_f_test(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, n_repeats, mean, statistic, df1, df2, p_value,
-    critical_value, alpha, reject, better``, sorted by keys: ``n_repeats`` = r (Int64);
+    critical_value, alpha, reject, better, mean_difference, cohen_d, cliff_delta``, sorted by
+    keys: ``n_repeats`` = r (Int64);
     ``mean`` — the mean of the 2r differences (for ``better``); ``statistic`` = f; ``df1`` =
     2r, ``df2`` = r (10 and 5 for 5×2cv); ``p_value`` = P(F > f); ``critical_value`` =
     F_{1−α}(df1, df2) (4.7351 for α = 0.05); ``reject`` = f > critical_value; ``better`` —
-    the learner with the better mean difference when rejected, null otherwise.
+    the learner with the better mean difference when rejected, null otherwise; the effect
+    sizes of the 2r pairs (as :func:`~frameeval.compare.effect_size`): ``mean_difference`` =
+    mean, ``cohen_d`` = d_z, ``cliff_delta`` = Cliff's δ.
 
     Notes
     -----
@@ -470,4 +481,5 @@ def cv5x2_f_test(
     out = out.with_columns(
         (pl.col("statistic") > pl.col("critical_value")).alias("reject")
     ).with_columns(_better(hib))
+    out = attach_effects(out, piv, keys, "__fe_a", "__fe_b")
     return finish(sort_by_keys(out.select(*keys, *_CV5X2_F_OUT), keys), eager)

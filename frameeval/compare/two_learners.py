@@ -35,6 +35,7 @@ from frameeval.compare._common import (
     resolve_direction,
     scipy_step,
 )
+from frameeval.compare.effect_size import EFFECT_COLUMNS, attach_effects
 from frameeval.compare.one_learner import ratio, t_decision
 
 __all__ = ["cv5x2_t_test", "paired_t_test", "wilcoxon"]
@@ -52,6 +53,7 @@ _PAIRED_OUT = [
     "alpha",
     "reject",
     "better",
+    *EFFECT_COLUMNS,
 ]
 _CV5X2_OUT = [
     "a",
@@ -65,6 +67,7 @@ _CV5X2_OUT = [
     "alpha",
     "reject",
     "better",
+    *EFFECT_COLUMNS,
 ]
 _WILCOXON_OUT = [
     "a",
@@ -81,6 +84,8 @@ _WILCOXON_OUT = [
     "alpha",
     "reject",
     "better",
+    *EFFECT_COLUMNS,
+    "rank_biserial",
 ]
 
 
@@ -142,12 +147,15 @@ def paired_t_test(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, n_pairs, mean, std, statistic, df, p_value,
-    critical_value, alpha, reject, better``, sorted by keys: ``a``, ``b`` — the learners;
+    critical_value, alpha, reject, better, mean_difference, cohen_d, cliff_delta``, sorted by
+    keys: ``a``, ``b`` — the learners;
     ``n_pairs`` = k (Int64); ``mean`` = μ and ``std`` = σ of the differences a − b (σ divides
     by k − 1); ``statistic`` = √k μ / σ (signed; the book's τ_t is its absolute value);
     ``df`` = k − 1; ``p_value`` = 2 P(T > |τ_t|); ``critical_value`` = t_{α/2, k−1};
     ``reject`` = |τ_t| > t_{α/2, k−1}; ``better`` — the learner with the better mean when the
-    hypothesis is rejected, null otherwise.
+    hypothesis is rejected, null otherwise; the effect sizes of the k pairs (as
+    :func:`effect_size`): ``mean_difference`` = μ, ``cohen_d`` = d_z = μ/σ (the paired t
+    test's effect size; ±inf or null like the statistic), ``cliff_delta`` = Cliff's δ.
 
     Notes
     -----
@@ -204,6 +212,7 @@ def paired_t_test(
         pl.lit(alpha).alias("alpha"),
     )
     out = t_decision(out).with_columns(_mean_better(hib))
+    out = attach_effects(out, piv, keys, "__a", "__b")
     return finish(_sorted(out.select(*keys, *_PAIRED_OUT), keys), eager)
 
 
@@ -256,11 +265,14 @@ def cv5x2_t_test(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, mean, std, statistic, df, p_value, critical_value,
-    alpha, reject, better``, sorted by keys: ``mean`` = μ (per ``variant``); ``std`` =
+    alpha, reject, better, mean_difference, cohen_d, cliff_delta``, sorted by keys: ``mean`` =
+    μ (per ``variant``); ``std`` =
     √(0.2 Σᵢ σᵢ²); ``statistic`` = τ_t = μ / std (signed); ``df`` = 5; ``p_value`` =
     2 P(T₅ > |τ_t|); ``critical_value`` = t_{α/2, 5} (2.5706 at α = 0.05, 2.0150 at α = 0.1);
     ``reject`` = |τ_t| > t_{α/2, 5}; ``better`` — the better learner when rejected (by the sign
-    of μ), else null.
+    of μ), else null; the effect sizes of all 10 paired values (as :func:`effect_size`):
+    ``mean_difference`` — their mean difference (not μ, which uses the first repeat only),
+    ``cohen_d`` — d_z over the 10 differences, ``cliff_delta`` — Cliff's δ.
 
     Notes
     -----
@@ -343,6 +355,7 @@ def cv5x2_t_test(
         pl.lit(alpha).alias("alpha"),
     )
     out = t_decision(out).with_columns(_mean_better(hib))
+    out = attach_effects(out, piv, keys, "__a", "__b")
     return finish(_sorted(out.select(*keys, *_CV5X2_OUT), keys), eager)
 
 
@@ -476,8 +489,9 @@ def wilcoxon(
     Returns
     -------
     Same kind as ``data`` with ``*by, a, b, n_blocks, n_zero, r_plus, r_minus, statistic, z,
-    exact, p_value, critical_value, alpha, reject, better`` (with ``adjust``, ``p_adjusted``
-    follows ``p_value``), one row per comparison, sorted by keys, a, b:
+    exact, p_value, critical_value, alpha, reject, better, mean_difference, cohen_d,
+    cliff_delta, rank_biserial`` (with ``adjust``, ``p_adjusted`` follows ``p_value``), one
+    row per comparison, sorted by keys, a, b:
 
     * ``n_blocks`` — N; ``n_zero`` — blocks with d = 0 (Int64);
     * ``r_plus``, ``r_minus`` — R⁺ and R⁻ (with ``"zsplit"`` each includes half the zero ranks);
@@ -487,7 +501,12 @@ def wilcoxon(
     * ``p_value`` — two-sided; ``critical_value`` — the largest T that rejects at α (exact: an
       integer, null when no T can reject, e.g. N ≤ 5 at α = 0.05; approximation: the boundary
       μ_T − z_{α/2} σ_T); ``reject`` — p_value < α; ``better`` — a if R⁺ > R⁻ (b otherwise) for
-      a higher-is-better metric, the reverse for lower-is-better, only when rejected.
+      a higher-is-better metric, the reverse for lower-is-better, only when rejected;
+    * the effect sizes of the N pairs (as :func:`effect_size`; all blocks, zeros included):
+      ``mean_difference`` (a − b), ``cohen_d`` (d_z), ``cliff_delta`` (Cliff's δ of the two
+      samples of values, pairing ignored); and ``rank_biserial`` — the matched-pairs
+      rank-biserial correlation r = (R⁺ − R⁻)/(R⁺ + R⁻) in [−1, 1] (Kerby 2014), the paired
+      rank effect size of this test (null when R⁺ + R⁻ = 0).
 
     Notes
     -----
@@ -675,5 +694,10 @@ def wilcoxon(
     a_ahead = pl.col("r_plus") > pl.col("r_minus")
     b_ahead = pl.col("r_plus") < pl.col("r_minus")
     out = out.with_columns(better_expr(a_ahead, b_ahead) if hib else better_expr(b_ahead, a_ahead))
+    out = attach_effects(out, pairs, comparison).with_columns(
+        ratio(pl.col("r_plus") - pl.col("r_minus"), pl.col("r_plus") + pl.col("r_minus")).alias(
+            "rank_biserial"
+        )
+    )
     out = _sorted(out.select(*keys, *columns), keys, "a", "b")
     return finish(out, eager)

@@ -7,11 +7,13 @@ sign(aᵢ − bⱼ) over all N² pairs) and the thresholds of Cohen (1988) and R
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import frameeval as fe
 from frameeval.exceptions import InsufficientDataError, InvalidParameterError
@@ -108,3 +110,122 @@ def test_effect_size_one_pair_and_errors():
         fe.effect_size(df, "acc", b="A")
     with pytest.raises(InsufficientDataError, match=r"effect_size\(\): needs at least 2 values"):
         fe.effect_size(df.filter(pl.col("block") == "a"), "acc")
+
+
+# ---------------------------------------------------------------------------------------------
+# the effect sizes every two-learner test ends with (issue 17, point 4)
+# ---------------------------------------------------------------------------------------------
+def _effects(x: np.ndarray, y: np.ndarray) -> tuple[float, float | None, float]:
+    """mean difference, d_z (±inf / None for a constant difference) and Cliff's δ by brute
+    force over all N² pairs."""
+    d = x - y
+    if d.min() == d.max():
+        cohen = None if d[0] == 0 else float(np.sign(d[0]) * np.inf)
+    else:
+        cohen = float(d.mean() / d.std(ddof=1))
+    return float(d.mean()), cohen, float(np.sign(x[:, None] - y[None, :]).mean())
+
+
+def _rank_biserial(x: np.ndarray, y: np.ndarray) -> float:
+    """(R⁺ − R⁻)/(R⁺ + R⁻) with Demšar's zsplit ranks of |d| (zeros split evenly)."""
+    from scipy.stats import rankdata
+
+    d = x - y
+    ranks = rankdata(np.abs(d))
+    zero = ranks[d == 0].sum() / 2
+    r_plus, r_minus = ranks[d > 0].sum() + zero, ranks[d < 0].sum() + zero
+    return float((r_plus - r_minus) / (r_plus + r_minus))
+
+
+def _check(out: pl.DataFrame, expected: dict[tuple, tuple], columns: tuple[str, ...]) -> None:
+    assert [c for c in out.columns if c in columns] == list(columns)
+    for row in out.iter_rows(named=True):
+        want = expected[(row["g"], row["a"], row["b"])]
+        for column, value in zip(columns, want, strict=True):
+            if value is None:
+                assert row[column] is None, column
+            elif np.isinf(value):
+                assert row[column] == value, column
+            else:
+                assert row[column] == pytest.approx(value, rel=1e-12, abs=1e-12), column
+
+
+def _pairs(df: pl.DataFrame, ordered: bool = False) -> dict[tuple, tuple]:
+    """(g, a, b) → (mean difference, d_z, δ, rank-biserial) of every pair of every group."""
+    found = {}
+    for part in df.partition_by("g", maintain_order=True):
+        values, learners = matrix(part)
+        combos = itertools.permutations if ordered else itertools.combinations
+        for i, j in combos(range(len(learners)), 2):
+            x, y = values[:, i], values[:, j]
+            key = (part["g"][0], learners[i], learners[j])
+            found[key] = (*_effects(x, y), _rank_biserial(x, y))
+    return found
+
+
+@given(df=metric_tables(ties=True, k_range=(2, 3), n_range=(10, 10)))
+def test_every_two_learner_test_ends_with_the_effect_sizes(df):
+    """paired t, 5×2cv t and F, corrected resampled t, Wilcoxon, both Bayesian tests and the
+    comparison matrix: ``mean_difference, cohen_d, cliff_delta`` equal numpy per group and pair
+    (Wilcoxon adds the matched-pairs rank-biserial r)."""
+    df = df.with_columns(
+        (pl.col("block").str.slice(1).cast(pl.Int64) // 2).alias("repeat"),
+        (pl.col("block").str.slice(1).cast(pl.Int64) % 2).alias("fold"),
+    )
+    pairs = _pairs(df)
+    effects = ("mean_difference", "cohen_d", "cliff_delta")
+    ab = {"a": "A", "b": "B", "by": "g", "higher_is_better": True}
+    one_pair = {k: v for k, v in pairs.items() if k[1:] == ("A", "B")}
+    with warnings.catch_warnings(action="ignore"):
+        for out in (
+            fe.paired_t_test(df, "value", block="block", **ab),
+            fe.cv5x2_t_test(df, "value", repeat="repeat", fold="fold", **ab),
+            fe.compare.cv5x2_f_test(df, "value", repeat="repeat", fold="fold", **ab),
+            fe.compare.corrected_resampled_t_test(
+                df, "value", block="block", n_train=9, n_test=1, **ab
+            ),
+        ):
+            assert out.columns[-3:] == list(effects)
+            _check(out, {k: v[:3] for k, v in one_pair.items()}, effects)
+        wilcoxon = fe.wilcoxon(
+            df, "value", block="block", by="g", adjust="holm", higher_is_better=True
+        )
+        assert wilcoxon.columns[-4:] == [*effects, "rank_biserial"]
+        _check(wilcoxon, pairs, (*effects, "rank_biserial"))
+        kw = {"by": "g", "higher_is_better": True}
+        correlated = fe.bayes_correlated_t(df, "value", fold="block", rope=0.01, **kw)
+        signed = fe.bayes_signed_rank(df, "value", block="block", rope=0.01, n_samples=50, **kw)
+        mcm = fe.comparison_matrix(df, "value", block="block", **kw)
+    for out in (correlated, signed):
+        _check(out, {k: v[:3] for k, v in pairs.items()}, effects)
+    _check(mcm, {k: v[:3] for k, v in _pairs(df, ordered=True).items()}, effects)
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 2), st.booleans(), st.booleans()), min_size=1, max_size=30)
+)
+def test_mcnemar_effect_sizes_are_those_of_the_paired_correctness(rows):
+    """McNemar: d = [a right] − [b right] per instance; the effect sizes from the cell counts
+    equal numpy on the 0/1 vectors (and Cliff's δ of two 0/1 samples is the accuracy
+    difference)."""
+    frame = pl.DataFrame(
+        [
+            (g, i, learner, 1, int(right))
+            for i, (g, right_a, right_b) in enumerate(rows)
+            for learner, right in (("A", right_a), ("B", right_b))
+        ],
+        schema=["g", "instance", "learner", "y", "p"],
+        orient="row",
+    )
+    out = fe.mcnemar(frame, "y", "p", a="A", b="B", by="g")
+    assert out.columns[-3:] == ["mean_difference", "cohen_d", "cliff_delta"]
+    expected = {}
+    for (g,), part in frame.partition_by("g", as_dict=True).items():
+        wide = part.pivot(on="learner", index="instance", values="p").sort("instance")
+        x, y = wide["A"].to_numpy().astype(float), wide["B"].to_numpy().astype(float)
+        mean, cohen, _ = _effects(x, y)
+        delta = float(np.sign(x[:, None] - y[None, :]).mean())
+        if x.size == 1:  # one instance: constant difference (mean_std's rule)
+            cohen = None if mean == 0 else float(np.sign(mean) * np.inf)
+        expected[(g, "A", "B")] = (mean, cohen, delta)
+    _check(out, expected, ("mean_difference", "cohen_d", "cliff_delta"))

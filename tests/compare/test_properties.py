@@ -203,6 +203,52 @@ CASES = [
         test=False,
     ),
     Case(
+        "corrected_resampled_t_test",
+        lambda: by_fold(metric_frame()),
+        lambda d, by: fe.compare.corrected_resampled_t_test(
+            d, "error_rate", a="A", b="C", block="split", n_train=9, n_test=1, by=by
+        ),
+        (),
+        two_learners=True,
+    ),
+    Case(
+        "cv5x2_f_test",
+        lambda: metric_frame().filter(pl.col("block") == "d5"),
+        lambda d, by: fe.compare.cv5x2_f_test(d, "error_rate", a="A", b="B", by=by),
+        (),
+        two_learners=True,
+    ),
+    Case(
+        "bayes_correlated_t",
+        lambda: by_fold(metric_frame()),
+        lambda d, by: fe.bayes_correlated_t(
+            d, "error_rate", fold="fold", repeat="repeat", rope=0.01, by=by
+        ),
+        ("a", "b"),
+        test=False,
+    ),
+    Case(
+        "bayes_signed_rank",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.bayes_signed_rank(d, "error_rate", rope=0.01, n_samples=500, by=by),
+        ("a", "b"),
+        test=False,
+    ),
+    Case(
+        "comparison_matrix",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.comparison_matrix(d, "error_rate", by=by),
+        ("a", "b"),
+        test=False,
+    ),
+    Case(
+        "effect_size",
+        lambda: by_block(metric_frame()),
+        lambda d, by: fe.effect_size(d, "error_rate", by=by),
+        ("a", "b"),
+        test=False,
+    ),
+    Case(
         "cliques",
         lambda: by_block(metric_frame()),
         lambda d, by: fe.cliques(fe.rank_post_hoc(d, "error_rate", by=by, adjust=None), by=by),
@@ -232,6 +278,11 @@ def test_output_contract(case):
         assert out.schema["reject"] == pl.Boolean and out.schema["p_value"] == pl.Float64
         assert out["alpha"].unique().to_list() == [0.05]
         assert ((out["p_value"] >= 0) & (out["p_value"] <= 1)).all()
+    if case.two_learners and "average_rank_a" not in out.columns:
+        # a test of two learners' paired values ends with their effect sizes (issue 17)
+        assert out.columns[-3:] == ["mean_difference", "cohen_d", "cliff_delta"] or (
+            out.columns[-4:] == ["mean_difference", "cohen_d", "cliff_delta", "rank_biserial"]
+        )
     if case.two_learners:
         assert {"a", "b", "better"} <= set(out.columns)
         better = out.filter(pl.col("better").is_not_null())
