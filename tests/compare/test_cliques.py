@@ -16,6 +16,7 @@ from statsmodels.stats.multitest import multipletests
 import frameeval as fe
 from frameeval.charts.compare import cliques as cd_layout
 from frameeval.exceptions import ColumnNotFoundError, InvalidDtypeError
+from tests.compare._tables import LEARNERS, matrix
 from tests.compare.test_demsar_example import table
 
 
@@ -109,9 +110,61 @@ def test_demsar_cliques_from_nemenyi():
     assert found(at_05) == {frozenset({"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"})}
 
 
-def test_wilcoxon_holm_cliques_inputs_match_scipy_and_statsmodels():
-    """The Wilcoxon–Holm CD diagram: p-values of scipy.stats.wilcoxon (zsplit, as Demšar),
-    Holm by statsmodels, then the cliques of those decisions."""
+@st.composite
+def wilcoxon_tables(draw):
+    """Long ``g, block, learner, value`` tables (1–2 groups, 3–5 learners, 6–14 blocks) on a
+    grid of 4, 20 or 10⁶ steps: the coarse grids give zero and tied differences (scipy's normal
+    approximation with zsplit), the fine one distinct differences (the exact distribution).
+    Each learner gets a shift of 0–3 grid units per step of 4, so some pairs differ."""
+    grid = draw(st.sampled_from([4, 20, 10**6]))
+    frames = []
+    for g in range(draw(st.integers(1, 2))):
+        k = draw(st.integers(3, 5))
+        n = draw(st.integers(6, 14))
+        shift = [draw(st.integers(0, 3)) * grid // 4 for _ in range(k)]
+        cells = draw(st.lists(st.integers(0, grid), min_size=n * k, max_size=n * k))
+        rows = [
+            (g, f"d{i}", LEARNERS[j], (cells[i * k + j] + shift[j]) / grid)
+            for i in range(n)
+            for j in range(k)
+        ]
+        frames.append(pl.DataFrame(rows, schema=["g", "block", "learner", "value"], orient="row"))
+    return pl.concat(frames)
+
+
+@given(df=wilcoxon_tables())
+def test_wilcoxon_holm_cliques_inputs_match_scipy_and_statsmodels(df):
+    """The Wilcoxon–Holm CD diagram on randomized grouped tables: per group, the p-values of
+    scipy.stats.wilcoxon (zsplit, as Demšar; exact when no difference is zero or tied, else the
+    normal approximation with the tie correction), Holm by statsmodels' multipletests, then the
+    cliques of those decisions against the brute force."""
+    pairs = fe.wilcoxon(df, "value", by="g", adjust="holm", higher_is_better=True)
+    ranks = fe.average_ranks(df, "value", by="g", higher_is_better=True)
+    together = fe.cliques(pairs, ranks, by="g")
+    for (g,), part in df.partition_by("g", as_dict=True).items():
+        values, names = matrix(part.drop("g"))
+        mine = pairs.filter(pl.col("g") == g).sort("a", "b")
+        raw, exact = [], []
+        for r in mine.iter_rows(named=True):
+            x, y = values[:, names.index(r["a"])], values[:, names.index(r["b"])]
+            d = np.abs(x - y)
+            use_exact = bool(d.all()) and len(np.unique(d)) == len(d)
+            method = "exact" if use_exact else "approx"
+            raw.append(stats.wilcoxon(x, y, zero_method="zsplit", method=method).pvalue)
+            exact.append(use_exact)
+        assert mine["exact"].to_list() == exact
+        np.testing.assert_allclose(mine["p_value"], raw, rtol=1e-9, atol=1e-12)
+        reject, holm, _, _ = multipletests(raw, alpha=0.05, method="holm")
+        np.testing.assert_allclose(mine["p_adjusted"], holm, rtol=1e-9, atol=1e-12)
+        assert mine["reject"].to_list() == reject.tolist()
+        r = dict(ranks.filter(pl.col("g") == g).select("learner", "average_rank").rows())
+        rejected = {frozenset((x["a"], x["b"])) for x in mine.iter_rows(named=True) if x["reject"]}
+        assert found(together.filter(pl.col("g") == g)) == brute_force(r, rejected)
+
+
+def test_wilcoxon_holm_cliques_on_a_fixed_table():
+    """A fixed table with well-separated learners: scipy's exact p-values (no zeros or ties),
+    Holm, and cliques that are not all one group."""
     rng = np.random.default_rng(4)
     values = rng.random((15, 5)) + np.array([0.0, 0.05, 0.1, 0.4, 0.45])
     names = [f"L{j}" for j in range(5)]
@@ -126,14 +179,13 @@ def test_wilcoxon_holm_cliques_inputs_match_scipy_and_statsmodels():
         for r in pairs.iter_rows(named=True)
     ]
     np.testing.assert_allclose(pairs["p_value"], raw, rtol=1e-9)
-    holm = multipletests(raw, method="holm")[1]
-    np.testing.assert_allclose(pairs["p_adjusted"], holm, rtol=1e-9)
+    np.testing.assert_allclose(pairs["p_adjusted"], multipletests(raw, method="holm")[1], rtol=1e-9)
     ranks = fe.average_ranks(df, "value", higher_is_better=True)
     out = fe.cliques(pairs, ranks)
     rejected = {frozenset((r["a"], r["b"])) for r in pairs.iter_rows(named=True) if r["reject"]}
     r = dict(ranks.select("learner", "average_rank").rows())
     assert found(out) == brute_force(r, rejected)
-    assert out.height > 0
+    assert out.height > 0 and len(found(out)) > 1
 
 
 def test_cliques_grouped_equal_per_group():
