@@ -175,15 +175,18 @@ def matrix_table(df: pl.DataFrame) -> str:
 
 def effect_table(df: pl.DataFrame) -> str:
     out = fe.effect_size(df, "auc", block="data_set")
+    paired = fe.wilcoxon(df, "auc", **KW).select("a", "b", "rank_biserial")
+    out = out.join(paired, on=["a", "b"], how="left")
     lines = [
-        "| a | b | mean_difference | cohen_d (d_z) | cliff_delta (δ) |",
-        "|---|---|---|---|---|",
+        "| a | b | mean_difference | cohen_d (d_z) | cliff_delta (δ) | rank_biserial (r) |",
+        "|---|---|---|---|---|---|",
     ]
     for r in out.sort("a", "b").iter_rows(named=True):
         lines.append(
             f"| {r['a']} | {r['b']} | {_fmt(r['mean_difference'])} | "
             f"{_fmt(r['cohen_d'], 3)} ({r['cohen_d_magnitude']}) | "
-            f"{_fmt(r['cliff_delta'], 3)} ({r['cliff_delta_magnitude']}) |"
+            f"{_fmt(r['cliff_delta'], 3)} ({r['cliff_delta_magnitude']}) | "
+            f"{_fmt(r['rank_biserial'], 3)} |"
         )
     return "\n".join(lines)
 
@@ -340,6 +343,11 @@ def test_the_claims_about_the_effect_sizes():
     other_sign = out.filter(pl.col("cliff_delta") * pl.col("mean_difference") < 0)
     assert other_sign.select("a", "b").rows() == [("C4.5+m", "C4.5+m+cf")]
     assert (round(df["auc"].min(), 2), df["auc"].max()) == (0.56, 1.0)
+    paired = fe.wilcoxon(df, "auc", **KW).filter(
+        (pl.col("a") == "C4.5") & (pl.col("b") == "C4.5+m")
+    )
+    assert round(paired["rank_biserial"].item(), 3) == -0.771
+    assert round(paired["cliff_delta"].item(), 3) == -0.107
 
 
 def test_the_claims_about_the_correlated_t_test():
