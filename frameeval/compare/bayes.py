@@ -36,7 +36,7 @@ from frameeval.compare._common import (
     value_text,
 )
 from frameeval.compare._pairs import check_pair, pair_table, sorted_out
-from frameeval.compare.effect_size import attach_effects
+from frameeval.compare.effect_size import effect_aggs, effect_columns
 
 __all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples"]
 
@@ -242,8 +242,15 @@ def bayes_correlated_t(
         lf, lf.collect_schema(), func, keys, block, learner, metric, a, b, block_text=block_text
     )
     mean, std = mean_std(pl.col("__va") - pl.col("__vb"))
-    stats_ = table.group_by(*keys, "a", "b").agg(
-        pl.len().cast(pl.Float64).alias("__n"), mean.alias("mean_difference"), std.alias("__s")
+    stats_ = (
+        table.group_by(*keys, "a", "b")
+        .agg(
+            pl.len().cast(pl.Float64).alias("__n"),
+            mean.alias("mean_difference"),
+            std.alias("__s"),
+            *effect_aggs(),
+        )
+        .with_columns(effect_columns(skip=["mean_difference"]))
     )
     n = pl.col("__n")
     if rho is not None:
@@ -296,7 +303,6 @@ def bayes_correlated_t(
         pl.lit(rope).alias("__rope"),
     )
     out = scipy_step(stats_, _t_probs, ["__mean", "__scale", "__df", "__rope"], _PROBS)
-    out = attach_effects(out, table, [*keys, "a", "b"], skip=["mean_difference"])
     return finish(sorted_out(out, keys, _CORRELATED_OUT), eager)
 
 
@@ -447,9 +453,9 @@ def _signed_rank_pairs(
     by: Keys,
     higher_is_better: bool | None,
     outputs: list[str],
-) -> tuple[pl.LazyFrame, pl.LazyFrame, bool, list[str], float]:
-    """``*keys, a, b, n_blocks, mean_difference, __d`` (differences ordered by block, positive
-    = a better) after every check, and the pair table they come from."""
+) -> tuple[pl.LazyFrame, bool, list[str], float]:
+    """``*keys, a, b, n_blocks, mean_difference, cohen_d, cliff_delta, __d`` (differences
+    ordered by block, positive = a better) after every check."""
     rope = _check_rope(rope, func)
     _check_sampler(n_samples, seed, prior, func)
     lf, eager, keys, schema = open_frame(data, func, by)
@@ -457,12 +463,17 @@ def _signed_rank_pairs(
     hib = resolve_direction(func, metric, higher_is_better)
     table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
     d = pl.col("__va") - pl.col("__vb")
-    stats_ = table.group_by(*keys, "a", "b").agg(
-        pl.len().cast(pl.Int64).alias("n_blocks"),
-        d.mean().alias("mean_difference"),
-        (d if hib else -d).sort_by(pl.col(block)).alias("__d"),
+    stats_ = (
+        table.group_by(*keys, "a", "b")
+        .agg(
+            pl.len().cast(pl.Int64).alias("n_blocks"),
+            d.mean().alias("mean_difference"),
+            (d if hib else -d).sort_by(pl.col(block)).alias("__d"),
+            *effect_aggs(),
+        )
+        .with_columns(effect_columns(skip=["mean_difference"]))
     )
-    return stats_, table, eager, keys, rope
+    return stats_, eager, keys, rope
 
 
 @frame_function
@@ -581,7 +592,7 @@ def bayes_signed_rank(
     True
     """
     func = "bayes_signed_rank"
-    stats_, table, eager, keys, rope = _signed_rank_pairs(
+    stats_, eager, keys, rope = _signed_rank_pairs(
         data,
         func,
         metric,
@@ -603,7 +614,6 @@ def bayes_signed_rank(
         lambda diffs: signed_rank_posterior(diffs, rope, weight, size, draw),
         {name: pl.Float64() for name in [*_PROBS, *_MEANS]},
     )
-    out = attach_effects(out, table, [*keys, "a", "b"], skip=["mean_difference"])
     return finish(sorted_out(out, keys, _SIGNED_RANK_OUT), eager)
 
 
@@ -653,7 +663,7 @@ def bayes_signed_rank_samples(
     ((100, 6), 1.0)
     """
     func = "bayes_signed_rank_samples"
-    stats_, _, eager, keys, rope = _signed_rank_pairs(
+    stats_, eager, keys, rope = _signed_rank_pairs(
         data,
         func,
         metric,

@@ -140,57 +140,49 @@ def effect_size(
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _OUT, block=block, learner=learner)
     table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
-    out = pair_effects(table, [*keys, "a", "b"], count="n_blocks").with_columns(
-        magnitude(pl.col("cohen_d"), COHEN_THRESHOLDS).alias("cohen_d_magnitude"),
-        magnitude(pl.col("cliff_delta"), CLIFF_THRESHOLDS).alias("cliff_delta_magnitude"),
+    pair = [*keys, "a", "b"]
+    out = (
+        table.group_by(pair)
+        .agg(effect_aggs())
+        .with_columns(pl.col("__fe_en").cast(pl.Int64).alias("n_blocks"), *effect_columns())
+        .with_columns(
+            magnitude(pl.col("cohen_d"), COHEN_THRESHOLDS).alias("cohen_d_magnitude"),
+            magnitude(pl.col("cliff_delta"), CLIFF_THRESHOLDS).alias("cliff_delta_magnitude"),
+        )
     )
     return finish(sorted_out(out, keys, _OUT), eager)
 
 
-def pair_effects(
-    rows: pl.LazyFrame,
-    comparison: Sequence[str],
-    a_value: str = "__va",
-    b_value: str = "__vb",
-    *,
-    count: str | None = None,
-) -> pl.LazyFrame:
-    """``*comparison, mean_difference, cohen_d, cliff_delta`` (and the pair count as ``count``)
-    from paired rows: one row per comparison (an empty ``comparison`` gives one row).
+def effect_aggs(a_value: str = "__va", b_value: str = "__vb") -> list[pl.Expr]:
+    """The aggregations behind :data:`EFFECT_COLUMNS`, for a group holding one pair's N rows
+    (a's and b's values side by side in ``a_value``, ``b_value``): N, d̄, s_d and U.
 
-    ``rows`` holds a's and b's values side by side (``a_value``, ``b_value``), one row per
-    block. d̄ = mean(a − b); Cohen's d_z = d̄ / s_d (``ratio``: ±inf for a constant non-zero
-    difference, null when every difference is 0); Cliff's δ = 2U/N² − 1 with U the rank sum of
-    a's values in the pooled 2N values (average ranks, so ties count 1/2) minus N(N + 1)/2 —
-    O(N log N), no N² pair table."""
-    pair = list(comparison) or ["__fe_one"]
-    if not comparison:
-        rows = rows.with_columns(pl.lit(0, dtype=pl.Int8).alias("__fe_one"))
+    U = Σᵢ (#{bⱼ < aᵢ} + ½ #{bⱼ = aᵢ}), the Mann–Whitney count, from two binary searches of each
+    aᵢ in b's sorted values — O(N log N), no N² pair table and no pooled ranking. Add them to
+    the test's own ``group_by`` and finish with :func:`effect_columns`."""
     mean, std = mean_std(pl.col(a_value) - pl.col(b_value))
-    stats_ = rows.group_by(pair).agg(
-        pl.len().cast(pl.Int64).alias("__fe_n"), mean.alias("mean_difference"), std.alias("__fe_s")
-    )
-    pooled = pl.concat(
-        [
-            rows.select(*pair, pl.col(a_value).alias("__fe_v"), pl.lit(True).alias("__fe_is_a")),
-            rows.select(*pair, pl.col(b_value).alias("__fe_v"), pl.lit(False).alias("__fe_is_a")),
-        ]
-    )
-    rank = pl.col("__fe_v").rank("average").over(pair).cast(pl.Float64)
-    rank_sums = (
-        pooled.with_columns(rank.alias("__fe_r"))
-        .group_by(pair)
-        .agg(pl.col("__fe_r").filter(pl.col("__fe_is_a")).sum().alias("__fe_rank_a"))
-    )
-    out = stats_.join(rank_sums, on=pair, how="left", nulls_equal=True)
-    n = pl.col("__fe_n").cast(pl.Float64)
-    u = pl.col("__fe_rank_a") - n * (n + 1.0) / 2.0
-    out = out.with_columns(
-        ratio(pl.col("mean_difference"), pl.col("__fe_s")).alias("cohen_d"),
-        (2.0 * u / (n * n) - 1.0).alias("cliff_delta"),
-    )
-    counted = [pl.col("__fe_n").alias(count)] if count else []
-    return out.select(*comparison, *counted, *EFFECT_COLUMNS)
+    b_sorted = pl.col(b_value).sort()
+    below = b_sorted.search_sorted(pl.col(a_value), side="left").cast(pl.Float64)
+    upto = b_sorted.search_sorted(pl.col(a_value), side="right").cast(pl.Float64)
+    return [
+        pl.len().cast(pl.Float64).alias("__fe_en"),
+        mean.alias("__fe_emean"),
+        std.alias("__fe_es"),
+        ((below + upto).sum() / 2.0).alias("__fe_eu"),
+    ]
+
+
+def effect_columns(skip: Sequence[str] = ()) -> list[pl.Expr]:
+    """:data:`EFFECT_COLUMNS` (but ``skip``) from the :func:`effect_aggs` columns: d̄; Cohen's
+    d_z = d̄ / s_d (``ratio``: ±inf for a constant non-zero difference, null when every
+    difference is 0); Cliff's δ = 2U/N² − 1."""
+    n = pl.col("__fe_en")
+    columns = {
+        "mean_difference": pl.col("__fe_emean"),
+        "cohen_d": ratio(pl.col("__fe_emean"), pl.col("__fe_es")),
+        "cliff_delta": 2.0 * pl.col("__fe_eu") / (n * n) - 1.0,
+    }
+    return [value.alias(name) for name, value in columns.items() if name not in skip]
 
 
 def attach_effects(
@@ -199,13 +191,13 @@ def attach_effects(
     comparison: Sequence[str],
     a_value: str = "__va",
     b_value: str = "__vb",
-    *,
-    skip: Sequence[str] = (),
 ) -> pl.LazyFrame:
     """A test's output with the :data:`EFFECT_COLUMNS` of its paired ``rows`` joined on
-    ``comparison`` (the keys, plus ``a, b`` when the rows hold several pairs); ``skip`` names
-    effect columns the output already has."""
-    effects = pair_effects(rows, comparison, a_value, b_value).drop(*skip)
+    ``comparison`` (the keys, plus ``a, b`` when the rows hold several pairs) — for tests whose
+    own aggregation is not over those rows (the 5×2cv tests aggregate per repeat)."""
+    aggs = effect_aggs(a_value, b_value)
+    stats_ = rows.group_by(comparison).agg(aggs) if comparison else rows.select(aggs)
+    effects = stats_.select(*comparison, *effect_columns())
     if comparison:
         return out.join(effects, on=list(comparison), how="left", nulls_equal=True)
     return out.join(effects, how="cross")

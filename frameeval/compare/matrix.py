@@ -13,7 +13,7 @@ from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare._common import check_outputs, open_frame, resolve_direction
 from frameeval.compare._pairs import pair_table, sorted_out
-from frameeval.compare.effect_size import attach_effects
+from frameeval.compare.effect_size import effect_aggs, effect_columns
 
 __all__ = ["comparison_matrix"]
 
@@ -140,11 +140,16 @@ def comparison_matrix(
     pair = [*keys, "a", "b"]
     d = pl.col("__va") - pl.col("__vb")
     win, loss = (d > 0, d < 0) if hib else (d < 0, d > 0)
-    stats_ = table.group_by(pair).agg(
-        d.mean().alias("mean_difference"),
-        win.sum().cast(pl.Int64).alias("wins"),
-        (d == 0).sum().cast(pl.Int64).alias("ties"),
-        loss.sum().cast(pl.Int64).alias("losses"),
+    stats_ = (
+        table.group_by(pair)
+        .agg(
+            d.mean().alias("mean_difference"),
+            win.sum().cast(pl.Int64).alias("wins"),
+            (d == 0).sum().cast(pl.Int64).alias("ties"),
+            loss.sum().cast(pl.Int64).alias("losses"),
+            *effect_aggs(),
+        )
+        .with_columns(effect_columns(skip=["mean_difference"]))
     )
 
     from frameeval.compare.post_hoc import holm
@@ -182,5 +187,4 @@ def comparison_matrix(
     )
     both = pl.concat([tests.select(*pair, "p_value", "p_adjusted"), mirrored])
     out = stats_.join(both, on=pair, how="left", nulls_equal=True)
-    out = attach_effects(out, table, pair, skip=["mean_difference"])
     return finish(sorted_out(out, keys, _OUT), eager)

@@ -45,7 +45,12 @@ from frameeval.compare._common import learner_expr as _learner_expr
 from frameeval.compare._common import literal as _learner_literal
 from frameeval.compare._common import mean_std as _mean_std
 from frameeval.compare._common import value_text as _text
-from frameeval.compare.effect_size import EFFECT_COLUMNS, attach_effects
+from frameeval.compare.effect_size import (
+    EFFECT_COLUMNS,
+    attach_effects,
+    effect_aggs,
+    effect_columns,
+)
 
 __all__ = ["corrected_resampled_t_test", "cv5x2_f_test"]
 
@@ -285,7 +290,12 @@ def corrected_resampled_t_test(
     out = agg_by_keys(
         piv,
         keys,
-        [pl.len().cast(pl.Int64).alias("n_pairs"), mean.alias("mean"), std.alias("std")],
+        [
+            pl.len().cast(pl.Int64).alias("n_pairs"),
+            mean.alias("mean"),
+            std.alias("std"),
+            *effect_aggs("__fe_a", "__fe_b"),
+        ],
     )
     out = enforce(
         out,
@@ -310,8 +320,7 @@ def corrected_resampled_t_test(
     out = scipy_step(out, _two_sided_t, ["statistic", "df", "alpha"], ["p_value", "critical_value"])
     out = out.with_columns(
         (pl.col("statistic").abs() > pl.col("critical_value")).alias("reject")
-    ).with_columns(_better(hib))
-    out = attach_effects(out, piv, keys, "__fe_a", "__fe_b")
+    ).with_columns(_better(hib), *effect_columns())
     return finish(sort_by_keys(out.select(*keys, *_CORRECTED_OUT), keys), eager)
 
 

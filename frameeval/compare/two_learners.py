@@ -35,7 +35,12 @@ from frameeval.compare._common import (
     resolve_direction,
     scipy_step,
 )
-from frameeval.compare.effect_size import EFFECT_COLUMNS, attach_effects
+from frameeval.compare.effect_size import (
+    EFFECT_COLUMNS,
+    attach_effects,
+    effect_aggs,
+    effect_columns,
+)
 from frameeval.compare.one_learner import ratio, t_decision
 
 __all__ = ["cv5x2_t_test", "paired_t_test", "wilcoxon"]
@@ -189,7 +194,12 @@ def paired_t_test(
     hib = resolve_direction(func, metric, higher_is_better)
     piv = paired(lf, schema, func, keys, {"block": block}, learner, metric, a, b)
     mean, std = mean_std(pl.col("__a") - pl.col("__b"))
-    aggs = [pl.len().cast(pl.Int64).alias("n_pairs"), mean.alias("mean"), std.alias("std")]
+    aggs = [
+        pl.len().cast(pl.Int64).alias("n_pairs"),
+        mean.alias("mean"),
+        std.alias("std"),
+        *effect_aggs("__a", "__b"),
+    ]
     out = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
     if not keys:
         out = out.filter(pl.col("n_pairs") > 0)
@@ -211,8 +221,7 @@ def paired_t_test(
         (pl.col("n_pairs") - 1).alias("df"),
         pl.lit(alpha).alias("alpha"),
     )
-    out = t_decision(out).with_columns(_mean_better(hib))
-    out = attach_effects(out, piv, keys, "__a", "__b")
+    out = t_decision(out).with_columns(_mean_better(hib), *effect_columns())
     return finish(_sorted(out.select(*keys, *_PAIRED_OUT), keys), eager)
 
 
@@ -644,13 +653,18 @@ def wilcoxon(
         tie_rows = tie_rows & (dd != 0)
     zero_ranks = rank.filter(dd == 0).sum()
     half = zero_ranks / 2.0 if zero_method == "zsplit" else pl.lit(0.0)
-    stats_ = pairs.group_by(comparison).agg(
-        pl.len().cast(pl.Int64).alias("n_blocks"),
-        (dd == 0).sum().cast(pl.Int64).alias("n_zero"),
-        (rank.filter(dd > 0).sum() + half).alias("r_plus"),
-        (rank.filter(dd < 0).sum() + half).alias("r_minus"),
-        rank.count().cast(pl.Float64).alias("__count"),
-        (pl.col("__tie").filter(tie_rows) ** 2 - 1.0).sum().alias("__ties"),
+    stats_ = (
+        pairs.group_by(comparison)
+        .agg(
+            pl.len().cast(pl.Int64).alias("n_blocks"),
+            (dd == 0).sum().cast(pl.Int64).alias("n_zero"),
+            (rank.filter(dd > 0).sum() + half).alias("r_plus"),
+            (rank.filter(dd < 0).sum() + half).alias("r_minus"),
+            rank.count().cast(pl.Float64).alias("__count"),
+            (pl.col("__tie").filter(tie_rows) ** 2 - 1.0).sum().alias("__ties"),
+            *effect_aggs(),
+        )
+        .with_columns(effect_columns())
     )
     count = pl.col("__count")
     n = pl.col("n_blocks").cast(pl.Float64)
@@ -694,7 +708,7 @@ def wilcoxon(
     a_ahead = pl.col("r_plus") > pl.col("r_minus")
     b_ahead = pl.col("r_plus") < pl.col("r_minus")
     out = out.with_columns(better_expr(a_ahead, b_ahead) if hib else better_expr(b_ahead, a_ahead))
-    out = attach_effects(out, pairs, comparison).with_columns(
+    out = out.with_columns(
         ratio(pl.col("r_plus") - pl.col("r_minus"), pl.col("r_plus") + pl.col("r_minus")).alias(
             "rank_biserial"
         )
