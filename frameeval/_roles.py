@@ -18,7 +18,7 @@ instance   instance, row_id, instance_id, id
 
 The rule: columns already playing another role (``by=`` keys, the metric, other roles) are not
 candidates; a column named after the role itself (``learner``; ``block`` or ``dataset`` for the
-block) wins; otherwise exactly one candidate must be present — none or several raise a typed
+block, and ``block`` when both are present) wins; otherwise exactly one candidate must be present — none or several raise a typed
 error that lists the columns or the candidates.
 """
 
@@ -98,6 +98,9 @@ def infer_column(
     preferred = [n for n in found if n.lower() in PREFERRED[role]]
     if len(preferred) == 1:
         return preferred[0]
+    exact = [n for n in preferred if n.lower() == role]
+    if len(exact) == 1:  # ``block`` beside ``dataset``: the role's own name wins
+        return exact[0]
     if len(found) == 1:
         return found[0]
     flag = spell(role)

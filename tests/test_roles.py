@@ -92,6 +92,11 @@ def test_the_resolver_directly() -> None:
     }
     assert infer_column(names, "block", where="f()", required=False) is None
     assert infer_column(["pred", "p"], "pred", where="f()") == "pred"
+    # the role's own name wins over the other preferred name (a composite block beside dataset)
+    assert infer_column(["dataset", "block", "fold"], "block", where="f()") == "block"
+    assert infer_column(["dataset", "task"], "block", where="f()") == "dataset"
+    with pytest.raises(InvalidParameterError, match="candidates \\['data', 'task'\\]"):
+        infer_column(["task", "data"], "block", where="f()")
     assert infer_column(["y", "label"], "truth", where="f()", exclude=["label"]) == "y"
     with pytest.raises(InvalidParameterError, match=r"^frameeval report: --truth must be given"):
         infer_column(

@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval._frame import finish
+from frameeval._frame import as_keys, finish
+from frameeval._roles import column_names, infer_column
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.compare._common import (
@@ -106,8 +108,8 @@ def bayes_correlated_t(
     rope: float,
     a: Any = None,
     b: Any = None,
-    learner: str = "learner",
-    fold: str = "fold",
+    learner: str | None = None,
+    fold: str | None = None,
     repeat: str | None = None,
     rho: float | None = None,
     by: Keys = None,
@@ -141,9 +143,12 @@ def bayes_correlated_t(
         (a < b in sort order). Rows of other learners are ignored when a pair is given.
     learner, fold
         Columns naming the learner and the fold; both learners need a value on every fold.
+        ``None``: the column with a common name of that role (``learner``, ``model``…;
+        ``fold``, ``split``…).
     repeat
         Optional column naming the repetition of cross-validation (a fold is then identified by
-        repeat and fold).
+        repeat and fold). ``None``: the column with a common repeat name (``repeat``, ``run``,
+        ``seed``) if there is one, else no repeats.
     rho
         Correlation ρ in [0, 1) between the differences; default 1/k with k = n / repeats, the
         number of folds per repetition (then every repetition must have the same number of
@@ -208,7 +213,18 @@ def bayes_correlated_t(
     >>> [round(p, 3) for p in out.select("p_a_better", "p_rope", "p_b_better").row(0)]
     [0.954, 0.039, 0.007]
     """
+    learner, fold = resolve_roles(
+        data, "bayes_correlated_t", [by, metric], learner=learner, fold=fold
+    )
     func = "bayes_correlated_t"
+    if repeat is None:  # optional: a column with a common repeat name, if there is one
+        repeat = infer_column(
+            column_names(data, func),
+            "repeat",
+            where=f"{func}()",
+            exclude=[*as_keys(by), metric, learner, fold],
+            required=False,
+        )
     rope = _check_rope(rope, func)
     check_parameter(
         rho is None
@@ -484,8 +500,8 @@ def bayes_signed_rank(
     rope: float,
     a: Any = None,
     b: Any = None,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     n_samples: int = 50_000,
     seed: int = 0,
     prior: float = 0.5,
@@ -520,6 +536,8 @@ def bayes_signed_rank(
     block, learner
         Columns naming the block (data set) and the learner; every compared learner needs a
         value on every block of its group.
+        ``None``: the column with a common name of that role (``block``, ``dataset``…;
+        ``learner``, ``model``…), as in :func:`friedman`.
     n_samples
         Number of posterior samples (Monte-Carlo error of a probability ≤ 0.5/√n_samples, about
         0.002 at the default 50,000).
@@ -591,6 +609,9 @@ def bayes_signed_rank(
     >>> out["p_a_better"].item() > 0.9
     True
     """
+    block, learner = resolve_roles(
+        data, "bayes_signed_rank", [by, metric], block=block, learner=learner
+    )
     func = "bayes_signed_rank"
     stats_, eager, keys, rope = _signed_rank_pairs(
         data,
@@ -625,8 +646,8 @@ def bayes_signed_rank_samples(
     rope: float,
     a: Any = None,
     b: Any = None,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     n_samples: int = 5_000,
     seed: int = 0,
     prior: float = 0.5,
@@ -662,6 +683,9 @@ def bayes_signed_rank_samples(
     ...                 .to_series().max(), 9)
     ((100, 6), 1.0)
     """
+    block, learner = resolve_roles(
+        data, "bayes_signed_rank_samples", [by, metric], block=block, learner=learner
+    )
     func = "bayes_signed_rank_samples"
     stats_, eager, keys, rope = _signed_rank_pairs(
         data,

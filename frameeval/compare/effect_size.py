@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import finish
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.compare._common import check_outputs, mean_std, open_frame
 from frameeval.compare._pairs import pair_table, sorted_out
@@ -62,8 +63,8 @@ def effect_size(
     *,
     a: Any = None,
     b: Any = None,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
 ) -> Frame:
     """Effect sizes of learner a against learner b over paired blocks (data sets or folds).
@@ -90,6 +91,8 @@ def effect_size(
     block, learner
         Columns naming the block (data set, or fold) and the learner; every compared learner
         needs a value on every block of its group.
+        ``None``: the column with a common name of that role (``block``, ``dataset``…;
+        ``learner``, ``model``…), as in :func:`friedman`.
     by
         Key column(s): one set of effect sizes per group.
 
@@ -136,6 +139,7 @@ def effect_size(
     >>> out.select(pl.col("mean_difference").round(6), "cohen_d_magnitude", "cliff_delta").row(0)
     (0.025, 'medium', 0.1875)
     """
+    block, learner = resolve_roles(data, "effect_size", [by, metric], block=block, learner=learner)
     func = "effect_size"
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _OUT, block=block, learner=learner)

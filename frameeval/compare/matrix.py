@@ -9,6 +9,7 @@ from typing import Literal
 import polars as pl
 
 from frameeval._frame import finish
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare._common import check_outputs, open_frame, resolve_direction
@@ -36,8 +37,8 @@ def comparison_matrix(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     correction: Literal["holm", "bonferroni"] | None = "holm",
@@ -60,6 +61,8 @@ def comparison_matrix(
         Column with the metric values.
     block, learner
         Columns naming the block (data set) and the learner.
+        ``None``: the column with a common name of that role (``block``, ``dataset``…;
+        ``learner``, ``model``…), as in :func:`friedman`.
     by
         Key column(s): one matrix per group (e.g. per metric or data-set family).
     higher_is_better
@@ -122,6 +125,9 @@ def comparison_matrix(
     >>> fe.comparison_matrix(df, "accuracy").select("a", "b", "wins", "ties", "losses").rows()
     [('A', 'B', 5, 1, 0), ('B', 'A', 0, 1, 5)]
     """
+    block, learner = resolve_roles(
+        data, "comparison_matrix", [by, metric], block=block, learner=learner
+    )
     func = "comparison_matrix"
     check_parameter(
         correction in ("holm", "bonferroni", None),

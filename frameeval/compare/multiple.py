@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import finish
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare._common import check_alpha, enforce, group_text, guard, scipy_step
@@ -237,8 +238,8 @@ def rank_post_hoc(
     test: RankTest = "friedman",
     adjust: Adjust | None = "holm",
     control: Any = None,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -319,6 +320,9 @@ def rank_post_hoc(
     >>> out.select("a", "b", "average_rank_a", "average_rank_b").rows()
     [('A', 'B', 1.25, 2.0), ('A', 'C', 1.25, 2.75), ('B', 'C', 2.0, 2.75)]
     """
+    block, learner = resolve_roles(
+        data, "rank_post_hoc", [by, metric], block=block, learner=learner
+    )
     return _adjusted(
         data,
         "rank_post_hoc",
@@ -340,8 +344,8 @@ def shaffer(
     metric: str,
     *,
     test: RankTest = "friedman",
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -397,6 +401,7 @@ def shaffer(
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
     """
+    block, learner = resolve_roles(data, "shaffer", [by, metric], block=block, learner=learner)
     return _adjusted(
         data,
         "shaffer",
@@ -418,8 +423,8 @@ def bergmann_hommel(
     metric: str,
     *,
     test: RankTest = "friedman",
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -476,6 +481,9 @@ def bergmann_hommel(
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
     """
+    block, learner = resolve_roles(
+        data, "bergmann_hommel", [by, metric], block=block, learner=learner
+    )
     return _adjusted(
         data,
         "bergmann_hommel",

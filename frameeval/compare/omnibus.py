@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import finish
+from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import require_columns
 from frameeval.compare._common import (
@@ -291,8 +292,8 @@ def skillings_mack(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -321,6 +322,8 @@ def skillings_mack(
         Column with the metric values (finite; a missing result is an absent row, not a null).
     block, learner
         Columns naming the block (data set) and the learner.
+        ``None``: the column with a common name of that role (``block``, ``dataset``…;
+        ``learner``, ``model``…), as in :func:`friedman`.
     by
         Key column(s): one test per group (e.g. one per metric of a long metrics frame).
     higher_is_better
@@ -364,6 +367,9 @@ def skillings_mack(
     >>> round(fe.skillings_mack(gap, "error_rate")["statistic"][0], 4)
     3.3571
     """
+    block, learner = resolve_roles(
+        data, "skillings_mack", [by, metric], block=block, learner=learner
+    )
     func = "skillings_mack"
     alpha = check_alpha(alpha, func)
     cell, eager, keys, _, _ = ranked_cells(
@@ -419,8 +425,8 @@ def friedman_aligned_ranks(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -484,6 +490,9 @@ def friedman_aligned_ranks(
     >>> out.select("n_learners", "n_blocks", "df").row(0), round(out["statistic"][0], 4)
     ((3, 4, 2), 4.028)
     """
+    block, learner = resolve_roles(
+        data, "friedman_aligned_ranks", [by, metric], block=block, learner=learner
+    )
     func = "friedman_aligned_ranks"
     alpha = check_alpha(alpha, func)
     cell, eager, keys, hib, _ = ranked_cells(
@@ -521,8 +530,8 @@ def quade(
     data: IntoFrame,
     metric: str,
     *,
-    block: str = "block",
-    learner: str = "learner",
+    block: str | None = None,
+    learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
@@ -584,6 +593,7 @@ def quade(
     >>> fe.quade(df, "error_rate").select("statistic", "df1", "df2").row(0)
     (3.857142857142857, 2, 6)
     """
+    block, learner = resolve_roles(data, "quade", [by, metric], block=block, learner=learner)
     func = "quade"
     alpha = check_alpha(alpha, func)
     cell, eager, keys, _, _ = ranked_cells(

@@ -355,3 +355,43 @@ def test_every_many_learner_test_takes_one_long_frame_with_one_comparison_per_me
                 alone = call(long.filter(pl.col("metric") == metric).drop("metric"), None)
                 mine = together.filter(pl.col("metric") == metric).drop("metric")
                 assert_frames_close(mine, alone)
+
+
+def test_every_test_over_blocks_infers_block_and_learner_from_common_names():
+    """DESIGN §4: ``block=``/``learner=`` default to None, inferred from common column names —
+    the same for the chapter's tests and issue 17's (a frame with ``dataset``, ``model``)."""
+    named = by_block(metric_frame()).filter(pl.col("g") == 1)
+    renamed = named.rename({"block": "dataset", "learner": "model"}).drop("repeat", "fold")
+    kw = dict(higher_is_better=False)
+    calls = {
+        "friedman": lambda d, **r: fe.friedman(d, "error_rate", **r, **kw),
+        "wilcoxon": lambda d, **r: fe.wilcoxon(d, "error_rate", **r, **kw),
+        "skillings_mack": lambda d, **r: fe.skillings_mack(d, "error_rate", **r, **kw),
+        "friedman_aligned_ranks": lambda d, **r: fe.friedman_aligned_ranks(
+            d, "error_rate", **r, **kw
+        ),
+        "quade": lambda d, **r: fe.quade(d, "error_rate", **r, **kw),
+        "rank_post_hoc": lambda d, **r: fe.rank_post_hoc(d, "error_rate", **r, **kw),
+        "shaffer": lambda d, **r: fe.shaffer(d, "error_rate", **r, **kw),
+        "bergmann_hommel": lambda d, **r: fe.bergmann_hommel(d, "error_rate", **r, **kw),
+        "comparison_matrix": lambda d, **r: fe.comparison_matrix(d, "error_rate", **r, **kw),
+        "effect_size": lambda d, **r: fe.effect_size(d, "error_rate", **r),
+        "bayes_signed_rank": lambda d, **r: fe.bayes_signed_rank(
+            d, "error_rate", rope=0.01, n_samples=200, **r, **kw
+        ),
+    }
+    for name, call in calls.items():
+        with warnings.catch_warnings(action="ignore"):
+            inferred = call(renamed)
+            explicit = call(named, block="block", learner="learner")
+        assert inferred.height == explicit.height > 0, name
+        assert_frames_close(inferred, explicit)
+    folds = by_fold(metric_frame()).filter(pl.col("g") == 1).drop("block", "split")
+    with warnings.catch_warnings(action="ignore"):
+        inferred = fe.bayes_correlated_t(
+            folds.rename({"learner": "model"}), "error_rate", rope=0.01, **kw
+        )
+        explicit = fe.bayes_correlated_t(
+            folds, "error_rate", rope=0.01, learner="learner", fold="fold", repeat="repeat", **kw
+        )
+    assert_frames_close(inferred, explicit)
