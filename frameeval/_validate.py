@@ -258,9 +258,11 @@ class Checks:
             count=pl.col(column).null_count(),
         )
 
-    def finite(self, column: str, role: str, dtype: pl.DataType) -> None:
-        """No null; for float columns also no NaN and no ±inf."""
-        self.not_null(column, role)
+    def finite(self, column: str, role: str, dtype: pl.DataType, *, nulls: bool = False) -> None:
+        """No null (unless ``nulls``: a null is then the caller's business, e.g. a missing
+        cell); for float columns also no NaN and no ±inf."""
+        if not nulls:
+            self.not_null(column, role)
         if dtype.is_float():
             self._add(
                 pl.col(column).is_nan(),

@@ -197,11 +197,20 @@ def attach(stats: pl.LazyFrame, extra: pl.LazyFrame, keys: Sequence[str]) -> pl.
 # ---------------------------------------------------------------------------------------------
 # reshapes
 # ---------------------------------------------------------------------------------------------
-def metric_checks(func: str, schema: pl.Schema, metric: str) -> Checks:
+def metric_checks(func: str, schema: pl.Schema, metric: str, *, nulls: bool = False) -> Checks:
     check_numeric(schema, func, metric=metric)
     checks = Checks(func)
-    checks.finite(metric, "metric", schema[metric])
+    checks.finite(metric, "metric", schema[metric], nulls=nulls)
     return checks
+
+
+#: The hint of a missing cell in a test of all learners over blocks.
+MISSING_HINT = "skillings_mack() tests all learners at once with missing cells allowed."
+#: … and in a comparison of pairs of learners.
+PAIR_MISSING_HINT = (
+    "compare on the blocks both learners have (drop the others first), or test all learners "
+    "at once with skillings_mack(), which allows missing cells."
+)
 
 
 def cells(
@@ -214,29 +223,45 @@ def cells(
     metric: str,
     *,
     complete: bool = True,
+    hint: str | None = MISSING_HINT,
 ) -> pl.LazyFrame:
     """``*keys, <block>, <learner>, __value``: one value per group × block × learner.
 
-    Raises in-plan on null/NaN/inf metric values, null block or learner, duplicate
-    (block, learner) rows, and (unless ``complete=False``) on gaps: every learner of a group
-    must have a value on every block of the group (the complete N × k table of Table 2.5); the
-    message lists the first missing (block, learner) cells and points to ``skillings_mack``.
+    A null metric value is a missing cell (a failed run, as a wide results table unpivoted
+    gives it), the same as an absent row. Raises in-plan on NaN/inf metric values, null block
+    or learner, duplicate (block, learner) rows, and (unless ``complete=False``) on missing
+    cells: every learner of a group must have a value on every block of the group (the
+    complete N × k table of Table 2.5); the message lists the first missing (block, learner)
+    cells and ends with ``hint``.
     """
     require_columns(schema, func, metric=metric, block=block, learner=learner)
     check_distinct(func, keys, metric=metric, block=block, learner=learner)
-    checks = metric_checks(func, schema, metric)
+    checks = metric_checks(func, schema, metric, nulls=True)
     lf = not_null_rows(lf, func, keys, {"block": block, "learner": learner})
     lf = check_unique(lf, [*keys, block, learner], func, "one metric value per learner and block")
     cell = lf.group_by(*keys, block, learner).agg(
         pl.col(metric).first().cast(pl.Float64).alias("__value"), *checks.aggs()
     )
     cell = checks.enforce(cell, keys).with_columns(learner_expr(learner, schema))
+    valued = cell.filter(pl.col("__value").is_not_null())
     if not complete:
-        return cell
+        # a group whose values are all null would vanish from the result: refuse it
+        count = [pl.col("__value").is_not_null().sum().cast(pl.Int64).alias("__values")]
+        per_group = cell.group_by(keys).agg(count) if keys else cell.select(count)
+        checked = enforce(
+            per_group,
+            guard(
+                pl.col("__values") == 0,
+                "InsufficientDataError",
+                f"{func}(): needs metric values, got none (every {metric!r} value is null){{}}.",
+                group_text(keys),
+            ),
+        )
+        return tie_to_checks(valued, checked, keys)
 
-    present = cell.select(*keys, block, learner)
-    learners = present.select(*keys, learner).unique()
-    blocks = present.select(*keys, block).unique()
+    present = valued.select(*keys, block, learner)
+    learners = cell.select(*keys, learner).unique()
+    blocks = cell.select(*keys, block).unique()
     grid = (
         learners.join(blocks, on=keys, how="inner", nulls_equal=True)
         if keys
@@ -247,21 +272,22 @@ def cells(
         [pl.lit(f"{learner}="), value_text(learner), pl.lit(f" on {block}="), value_text(block)]
     )
     gaps = per_group_list(missing, keys, text)
-    cell = attach(cell, gaps, keys)
-    cell = enforce(
-        cell,
+    # checked per group of ``cell``, so that a group whose values are all null is not lost
+    groups = cell.select(keys).unique() if keys else cell.select(pl.len().alias("__rows"))
+    checked = enforce(
+        attach(groups, gaps, keys),
         guard(
             pl.col("__n") > 0,
             "InsufficientDataError",
             f"{func}(): every learner must have a value on every block (a complete {block} × "
-            f"{learner} table), got {{}} missing: {{}}{{}}. Hint: skillings_mack() tests "
-            "all learners at once with missing cells allowed.",
+            f"{learner} table; a null value is a missing cell), got {{}} missing: {{}}{{}}."
+            + (f" Hint: {hint}" if hint else ""),
             pl.col("__n"),
             pl.col("__list"),
             group_text(keys),
         ),
     )
-    return cell.drop("__n", "__list")
+    return tie_to_checks(valued, checked, keys)
 
 
 def paired(

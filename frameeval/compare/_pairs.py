@@ -16,6 +16,7 @@ import polars as pl
 
 from frameeval._validate import check_parameter, require_columns
 from frameeval.compare._common import (
+    PAIR_MISSING_HINT,
     cells,
     check_learner_value,
     enforce,
@@ -57,6 +58,7 @@ def pair_table(
     pairs: Pairs = "unordered",
     min_blocks: int = 2,
     block_text: str | None = None,
+    hint: str | None = PAIR_MISSING_HINT,
 ) -> pl.LazyFrame:
     """``*keys, a, b, <block>, __va, __vb``: the metric of learners ``a`` and ``b`` on each block.
 
@@ -69,7 +71,7 @@ def pair_table(
     if a is not None:
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
     # used three times below: computed once (an in-plan cache node, nothing is collected)
-    cell = cells(lf, schema, func, keys, block, learner, metric).cache()
+    cell = cells(lf, schema, func, keys, block, learner, metric, hint=hint).cache()
     presence = [
         pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
         pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),

@@ -255,7 +255,17 @@ def bayes_correlated_t(
             pl.concat_str([value_text(repeat), value_text(fold)], separator="/").alias(block)
         )
     table = pair_table(
-        lf, lf.collect_schema(), func, keys, block, learner, metric, a, b, block_text=block_text
+        lf,
+        lf.collect_schema(),
+        func,
+        keys,
+        block,
+        learner,
+        metric,
+        a,
+        b,
+        block_text=block_text,
+        hint=None,
     )
     mean, std = mean_std(pl.col("__va") - pl.col("__vb"))
     stats_ = (

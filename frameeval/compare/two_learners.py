@@ -18,6 +18,7 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.compare._common import (
+    PAIR_MISSING_HINT,
     better_expr,
     cells,
     check_alpha,
@@ -586,7 +587,7 @@ def wilcoxon(
         check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
 
-    cell = cells(lf, schema, func, keys, block, learner, metric)
+    cell = cells(lf, schema, func, keys, block, learner, metric, hint=PAIR_MISSING_HINT)
     presence = [
         pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
         pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),

@@ -176,7 +176,8 @@ def test_correlated_t_default_rho_needs_balanced_repeats():
     with pytest.raises(
         InsufficientDataError,
         match=r"every learner must have a value on every block \(a complete repeat/fold × "
-        r"learner table\), got 1 missing: learner=B on repeat/fold=1/2\.",
+        r"learner table; a null value is a missing cell\), got 1 missing: "
+        r"learner=B on repeat/fold=1/2\.",
     ):
         fe.bayes_correlated_t(gap, "value", **kw)
 

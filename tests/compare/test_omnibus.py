@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import frameeval as fe
-from frameeval.exceptions import InsufficientDataError
+from frameeval.exceptions import InsufficientDataError, MissingValueError
 from tests.compare._tables import assert_frames_close, matrix, metric_tables, shuffled
 
 
@@ -320,9 +320,9 @@ def test_complete_tests_name_missing_cells_and_point_to_skillings_mack():
         with pytest.raises(
             InsufficientDataError,
             match=r"\(\): every learner must have a value on every block \(a complete block × "
-            r"learner table\), got 3 missing: learner=B on block=d3, learner=C on block=d2, "
-            r"learner=C on block=d3 in group g=1\. Hint: skillings_mack\(\) tests all "
-            r"learners at once with missing cells allowed\.",
+            r"learner table; a null value is a missing cell\), got 3 missing: learner=B on "
+            r"block=d3, learner=C on block=d2, learner=C on block=d3 in group g=1\. "
+            r"Hint: skillings_mack\(\) tests all learners at once with missing cells allowed\.",
         ):
             func(df, "value", by="g", higher_is_better=True)
     out = fe.skillings_mack(df, "value", by="g", higher_is_better=True)
@@ -368,3 +368,41 @@ def test_post_hoc_z_is_standard_normal_under_the_hypothesis():
         diff = pair["average_rank_a"] - pair["average_rank_b"]
         signed = np.sign(diff.to_numpy()) * pair["statistic"].to_numpy()
         assert abs(np.std(signed) - 1.0) < 0.03, test
+
+
+def test_a_null_metric_value_is_a_missing_cell():
+    """A failed run as a null value (a wide results table unpivoted) is a missing cell: the
+    same Skillings–Mack result as without the row, the complete tests name it, and a group
+    with no value at all is refused rather than dropped."""
+    df = pl.DataFrame(
+        {
+            "g": [1] * 9 + [2] * 9,
+            "block": ["d1", "d1", "d1", "d2", "d2", "d2", "d3", "d3", "d3"] * 2,
+            "learner": ["A", "B", "C"] * 6,
+            "value": [0.1, 0.2, 0.3, 0.4, 0.5, 0.45, 0.6, 0.9, 0.8] * 2,
+        }
+    )
+    failed = (pl.col("g") == 1) & (pl.col("block") == "d2") & (pl.col("learner") == "B")
+    as_null = df.with_columns(pl.when(failed).then(None).otherwise("value").alias("value"))
+    kw = dict(by="g", higher_is_better=True)
+    expected = fe.skillings_mack(df.filter(~failed), "value", **kw)
+    assert expected["n_missing"].to_list() == [1, 0]
+    assert_frames_close(fe.skillings_mack(as_null, "value", **kw), expected)
+    assert_frames_close(fe.skillings_mack(as_null.lazy(), "value", **kw).collect(), expected)
+    for func in (fe.friedman, fe.wilcoxon, fe.comparison_matrix):
+        with pytest.raises(
+            InsufficientDataError, match=r"got 1 missing: learner=B on block=d2 in group g=1\."
+        ):
+            func(as_null, "value", **kw)
+    all_null = as_null.with_columns(
+        pl.when(pl.col("g") == 2).then(None).otherwise("value").alias("value")
+    )
+    with pytest.raises(
+        InsufficientDataError,
+        match=r"^skillings_mack\(\): needs metric values, got none \(every 'value' value is "
+        r"null\) in group g=2\.$",
+    ):
+        fe.skillings_mack(all_null, "value", **kw)
+    nan = df.with_columns(pl.when(failed).then(float("nan")).otherwise("value").alias("value"))
+    with pytest.raises(MissingValueError, match="must not contain NaN"):
+        fe.skillings_mack(nan, "value", **kw)

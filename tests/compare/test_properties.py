@@ -346,6 +346,14 @@ def test_every_many_learner_test_takes_one_long_frame_with_one_comparison_per_me
         "rank_post_hoc": lambda d, by: fe.rank_post_hoc(d, "value", by=by, **kw),
         "shaffer": lambda d, by: fe.shaffer(d, "value", by=by, **kw),
         "bergmann_hommel": lambda d, by: fe.bergmann_hommel(d, "value", by=by, **kw),
+        "comparison_matrix": lambda d, by: fe.comparison_matrix(d, "value", by=by, **kw),
+        "effect_size": lambda d, by: fe.effect_size(d, "value", by=by),
+        "bayes_signed_rank": lambda d, by: fe.bayes_signed_rank(
+            d, "value", rope=0.01, n_samples=500, by=by, **kw
+        ),
+        "bayes_correlated_t": lambda d, by: fe.bayes_correlated_t(
+            d, "value", fold="block", rope=0.01, by=by, **kw
+        ),
     }
     for name, call in calls.items():
         with warnings.catch_warnings(action="ignore"):

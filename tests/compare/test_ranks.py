@@ -235,8 +235,8 @@ def test_rank_errors_name_the_problem():
     with pytest.raises(
         InsufficientDataError,
         match=r"friedman\(\): every learner must have a "
-        r"value on every block \(a complete block × learner table\), got 1 missing: "
-        r"learner=B on block=d2 in group g=2\.",
+        r"value on every block \(a complete block × learner table; a null value is a "
+        r"missing cell\), got 1 missing: learner=B on block=d2 in group g=2\.",
     ):
         fe.friedman(gap, "error_rate", by="g")
     dup = pl.concat([df, df.head(1)])

@@ -392,8 +392,8 @@ def test_wilcoxon_errors():
     with pytest.raises(
         InsufficientDataError,
         match=r"every learner must have a value on every "
-        r"block \(a complete block × learner table\), got 1 missing: learner=B on "
-        r"block=d2\.",
+        r"block \(a complete block × learner table; a null value is a missing cell\), "
+        r"got 1 missing: learner=B on block=d2\.",
     ):
         fe.wilcoxon(gap, "v", higher_is_better=True)
     with pytest.raises(InvalidParameterError, match="zero_method must be 'zsplit', 'wilcox' or"):
