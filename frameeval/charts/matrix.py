@@ -17,7 +17,7 @@ _VALUES = ["mean_difference", "wins", "ties", "losses", "p_value", "p_adjusted"]
 def comparison_matrix(
     matrix: Any,
     *,
-    higher_is_better: bool = True,
+    higher_is_better: bool | None = None,
     alpha: float = 0.05,
     facet: str | list[str] | None = None,
     title: str | None = "Multiple comparison matrix",
@@ -37,6 +37,10 @@ def comparison_matrix(
         p_value, p_adjusted``.
     higher_is_better
         Direction of the metric, only to orient the colours (blue = the row is better).
+        Default: read from the frame — its wins and losses are counted in the metric's better
+        direction, so the direction is the one in which the pairs with both wins ≠ losses and
+        a non-zero mean difference mostly agree with the sign of the mean difference (True when
+        no pair tells).
     alpha
         Cells with ``p_adjusted`` < α get bold text.
     facet
@@ -65,9 +69,9 @@ def comparison_matrix(
 
     func = "comparison_matrix"
     check_parameter(
-        isinstance(higher_is_better, bool),
+        higher_is_better is None or isinstance(higher_is_better, bool),
         func,
-        f"higher_is_better must be True or False, got {higher_is_better!r}.",
+        f"higher_is_better must be None, True or False, got {higher_is_better!r}.",
     )
     check_parameter(
         isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0 < alpha < 1,
@@ -82,6 +86,7 @@ def comparison_matrix(
         else [c for c in schema.names() if c not in {"a", "b", *_VALUES, *EFFECT_COLUMNS}]
     )
     df = b.gather(lf.select(*facets, "a", "b", *_VALUES), func, "matrix=")
+    hib = _direction(df) if higher_is_better is None else higher_is_better
     largest = df["mean_difference"].abs().max()
     extent = float(largest) if isinstance(largest, int | float) and largest > 0 else 1.0
     record = pl.concat_str([b.as_text(c) for c in ("wins", "ties", "losses")], separator=" / ")
@@ -117,9 +122,7 @@ def comparison_matrix(
             color=alt.Color(
                 field="mean_difference",
                 type="quantitative",
-                scale=alt.Scale(
-                    scheme="redblue", domain=[-extent, extent], reverse=not higher_is_better
-                ),
+                scale=alt.Scale(scheme="redblue", domain=[-extent, extent], reverse=not hib),
                 legend=theme.legend("mean difference (row − column)"),
             ),
             tooltip=[
@@ -162,3 +165,16 @@ def comparison_matrix(
         f"p-value (bold: < {alpha:g})"
     )
     return b.facet_chart(chart, panel, theme.title(title, subtitle))
+
+
+def _direction(df: pl.DataFrame) -> bool:
+    """The metric's direction as the matrix's own counts tell it: wins are counted in the better
+    direction, so sign(wins − losses) = sign(mean difference) where higher is better."""
+    told = df.filter((pl.col("wins") != pl.col("losses")) & (pl.col("mean_difference") != 0))
+    agree = (
+        ((pl.col("wins") - pl.col("losses")).sign() == pl.col("mean_difference").sign())
+        .cast(pl.Int64)
+        .sum()
+    )
+    votes = told.select(agree.alias("up"), pl.len().cast(pl.Int64).alias("all")).row(0)
+    return bool(votes[0] * 2 >= votes[1])

@@ -104,3 +104,29 @@ def test_comparison_matrix_chart_cells():
     assert lower["layer"][0]["encoding"]["color"]["scale"]["reverse"] is True
     with pytest.raises(InvalidParameterError, match=r"alpha must be in \(0, 1\)"):
         charts.comparison_matrix(mcm, alpha=2)
+
+
+def test_comparison_matrix_chart_reads_the_direction_from_the_frame():
+    """Without higher_is_better= the colours follow the matrix's own wins (counted in the
+    metric's better direction): an error-rate matrix is not drawn with reversed colours."""
+    df = pl.DataFrame(
+        {
+            "block": list("abcde") * 2,
+            "learner": ["A"] * 5 + ["B"] * 5,
+            "err": [0.1, 0.2, 0.3, 0.4, 0.2, 0.2, 0.3, 0.3, 0.5, 0.4],
+        }
+    )
+
+    def reverse(matrix, **kw):
+        spec = charts.comparison_matrix(matrix, **kw).to_dict()
+        return spec["layer"][0]["encoding"]["color"]["scale"]["reverse"]
+
+    lower = fe.comparison_matrix(df, "err", higher_is_better=False)
+    higher = fe.comparison_matrix(df, "err", higher_is_better=True)
+    assert reverse(lower) is True
+    assert reverse(higher) is False
+    assert reverse(lower, higher_is_better=True) is False  # an explicit direction wins
+    ties = fe.comparison_matrix(df.with_columns(err=pl.lit(0.3)), "err", higher_is_better=False)
+    assert reverse(ties) is False  # nothing tells: higher is better
+    with pytest.raises(InvalidParameterError, match="higher_is_better must be None, True or"):
+        charts.comparison_matrix(lower, higher_is_better="yes")
