@@ -26,11 +26,13 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_parameter,
+    failure,
     group_text,
     label_expr,
+    raise_on,
     require_columns,
 )
-from frameeval.exceptions import InvalidValueError
+from frameeval.exceptions import DuplicateKeyError, InsufficientDataError, InvalidValueError
 
 __all__ = ["bias_variance", "bootstrap_predictions"]
 
@@ -44,11 +46,6 @@ _ZERO_ONE = [
     "biased_variance",
     "net_variance",
 ]
-
-
-def _guard(condition: pl.Expr, error: str, message: str, *args: pl.Expr) -> pl.Expr:
-    """A per-row string that is null where ``condition`` is false, the error text otherwise."""
-    return pl.when(condition).then(pl.format(f"frameeval[{error}]: {message}", *args))
 
 
 def _value(column: str) -> pl.Expr:
@@ -281,27 +278,27 @@ def bias_variance(
     else:
         per_x = per_x.join(lf.select(sets), how="cross")
     where = pl.concat_str([pl.lit(f"{instance}="), _value(instance), group_text(keys)])
-    failed = pl.coalesce(
-        _guard(
+    failed = raise_on(
+        failure(
             pl.col("__rows") > pl.col("n_repeats"),
-            "DuplicateKeyError",
+            DuplicateKeyError,
             f"{func}(): rows must be unique per ({repeat!r}, {instance!r}) (one prediction per "
             "training set and instance), got {} rows from {} training sets for {}.",
             pl.col("__rows"),
             pl.col("n_repeats"),
             where,
         ),
-        _guard(
+        failure(
             pl.col("__truths") > 1,
-            "InvalidValueError",
+            InvalidValueError,
             f"{func}(): column {truth!r} (truth=) must be the same in every row of an instance "
             "(the true label y of x), got {} different values for {}.",
             pl.col("__truths"),
             where,
         ),
-        _guard(
+        failure(
             pl.col("n_repeats") < pl.col("__sets"),
-            "InsufficientDataError",
+            InsufficientDataError,
             "{}(): every instance must be predicted by every training set ({} values of "
             f"{repeat!r}), got {{}} predicted by only {{}}.",
             pl.lit(func),
@@ -309,7 +306,7 @@ def bias_variance(
             where,
             pl.col("n_repeats"),
         ),
-    ).cast(pl.Int8, strict=True)
+    )
     per_x = per_x.filter(failed.is_null()).drop("__rows", "__truths", "__sets")
 
     tail = list(components)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from frameeval import exceptions
 from frameeval._deprecation import renamed_argument  # noqa: F401 - re-exported
 from frameeval._frame import as_keys, to_lazy
 from frameeval._validate import (
@@ -27,7 +28,9 @@ from frameeval._validate import (
     check_parameter,
     check_unique,
     dtype_family,
+    failure,
     group_text,
+    raise_on,
     require_columns,
 )
 from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
@@ -140,14 +143,14 @@ def open_frame(data: Any, func: str, by: Any) -> tuple[pl.LazyFrame, bool, list[
 # in-plan guards
 # ---------------------------------------------------------------------------------------------
 def guard(condition: pl.Expr, error: str, message: str, *args: pl.Expr) -> pl.Expr:
-    """Null where ``condition`` is false, the (embedded) error text otherwise."""
-    return pl.when(condition).then(pl.format(f"frameeval[{error}]: {message}", *args))
+    """Null where ``condition`` is false, the (embedded) error text otherwise: the guard
+    primitive :func:`frameeval._validate.failure` with the error class named by ``error``."""
+    return failure(condition, getattr(exceptions, error), message, *args)
 
 
 def enforce(frame: pl.LazyFrame, *guards: pl.Expr) -> pl.LazyFrame:
     """Raise (inside the plan) on the first failing guard of any row."""
-    failed = pl.coalesce(list(guards)).cast(pl.Int8, strict=True)
-    return frame.filter(failed.is_null())
+    return frame.filter(raise_on(*guards).is_null())
 
 
 def not_null_rows(
