@@ -370,6 +370,11 @@ def test_missing_cells_use_skillings_mack():
     )
     assert om["p_value"] == pytest.approx(direct["p_value"][0], abs=1e-12)
     assert "Skillings–Mack" in result.verdict
+    assert result.verdict.endswith("because 1 missing (block, learner) cell.")
+    two = gap.filter(~((pl.col("data_set") == "wine") & (pl.col("learner") == "C4.5+m")))
+    assert fe.compare_learners(two, "auc", **KW).verdict.endswith(
+        "because 2 missing (block, learner) cells."
+    )
 
 
 def test_rope_uses_bayes_signed_rank():

@@ -318,7 +318,15 @@ def choose_procedures(
             .when(pl.lit(ctx.rope is not None))
             .then(pl.lit(f"a region of practical equivalence was given (rope = {ctx.rope})"))
             .when(pl.col("n_missing") > 0)
-            .then(pl.format("{} missing (block, learner) cells", pl.col("n_missing")))
+            .then(
+                pl.format(
+                    "{} missing (block, learner) {}",
+                    pl.col("n_missing"),
+                    pl.when(pl.col("n_missing") == 1)
+                    .then(pl.lit("cell"))
+                    .otherwise(pl.lit("cells")),
+                )
+            )
             .when(pl.col("all_tied"))
             .then(pl.lit("every learner has the same value on every block"))
             .when(~checked)
