@@ -42,6 +42,9 @@ from frameeval.report.tables import (
     estimated_cells,
     exact_from_rows,
     keys_of,
+    missing_cells,
+    names,
+    paired_datasets,
     positive,
     unscored,
 )
@@ -448,17 +451,32 @@ def _compare(
 ) -> None:
     learners = counts.labels[roles.learner].n_unique()
     two = learners == 2
-    heading = (
-        "Comparing two learners: paired t test and McNemar's test"
-        if two
-        else "Comparing learners: Friedman and Nemenyi tests"
-    )
-    page.heading(heading, REFERENCES["compare2" if two else "compare"])
+    folds = counts.splits
+    per_split, per_dataset = tables["per_split"], tables["accuracy"]
+    gaps = missing_cells(per_dataset, roles)
+    if two:
+        heading, reference = "Comparing two learners: paired t test and McNemar's test", "compare2"
+    elif gaps.height:
+        heading, reference = "Comparing learners: Skillings–Mack test (missing results)", "missing"
+    else:
+        heading, reference = "Comparing learners: Friedman and Nemenyi tests", "compare"
+    page.heading(heading, REFERENCES[reference])
     if learners < 2:
         page.text("Only one learner: nothing to compare.", css="skip")
         return
-    folds = counts.splits
-    per_split, per_dataset = tables["per_split"], tables["accuracy"]
+    if gaps.height:
+        listed = names([f"{learner} on {dataset}" for dataset, learner in gaps.rows()], 10)
+        page.text(
+            f"{gaps.height} (data set, learner) {'cell has' if gaps.height == 1 else 'cells have'} "
+            f"no result (a failed or missing run): {listed}."
+            + (
+                ""
+                if two
+                else " Friedman's and Nemenyi's tests need a complete table; the Skillings–Mack "
+                "test and its pairwise z tests (Holm-corrected) use every result there is."
+            ),
+            css="note",
+        )
     n_datasets = per_dataset[roles.dataset].n_unique()
     width = max(200, min(1000, 34 * learners))
     if folds and n_datasets <= MAX_FACETS:
@@ -482,10 +500,23 @@ def _compare(
                 width=width,
             )
         )
-    if n_datasets >= 2 and not two:
-        kw: dict[str, Any] = dict(
-            block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha
+    kw: dict[str, Any] = dict(
+        block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha
+    )
+    if n_datasets >= 2 and not two and gaps.height:
+        page.table(
+            fe.skillings_mack(per_dataset, "accuracy", **kw),
+            caption="Skillings–Mack test over data sets (mean accuracy per data set; missing "
+            "cells allowed; equals Friedman's χ² on a complete table)",
         )
+        post_hoc = fe.rank_post_hoc(
+            per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw
+        )
+        shown = post_hoc.select(
+            "a", "b", "average_rank_a", "average_rank_b", "statistic", "p_adjusted", "reject"
+        )
+        _pairs(page, shown, "Skillings–Mack pairwise z tests, Holm-corrected", "skillings-mack")
+    elif n_datasets >= 2 and not two:
         page.table(
             fe.friedman(per_dataset, "accuracy", **kw),
             caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
@@ -507,23 +538,7 @@ def _compare(
             "critical_value",
             "reject",
         )
-        caption = "Nemenyi post-hoc test (eq 2.36)"
-        if shown.height > MAX_PAIRS:
-            differ = int(shown["reject"].sum())
-            caption += (
-                f": the {differ} of {shown.height} pairs that differ significantly "
-                "(all pairs: the CD diagrams and the CSV)"
-            )
-            page.table(
-                shown.filter(pl.col("reject")) if differ else None,
-                caption=caption,
-                empty="No pair differs significantly.",
-            )
-            page.download(
-                "nemenyi-accuracy.csv", "text/csv", shown.write_csv(), "Download all pairs as CSV"
-            )
-        else:
-            page.table(shown, caption=caption)
+        _pairs(page, shown, "Nemenyi post-hoc test (eq 2.36)", "nemenyi")
         cd = nemenyi["critical_value"][0]
         page.chart(
             charts.cd_diagram(
@@ -557,10 +572,25 @@ def _compare(
     if not two:
         page.text(
             f"Paired t test and McNemar's test (§2.4.1–2.4.2) compare exactly two learners; "
-            f"here there are {learners} — see the Friedman and Nemenyi tests above.",
+            f"here there are {learners} — see the tests over data sets above.",
             css="skip",
         )
         return
+    complete = paired_datasets(per_split, roles, folds)
+    left_out = (
+        per_dataset.select(roles.dataset).unique().join(complete, on=roles.dataset, how="anti")
+    )
+    if left_out.height:
+        page.text(
+            "The paired tests below pair the two learners' results on every split of a data "
+            "set; left out, where a split lacks one of them: "
+            f"{names(sorted(left_out[roles.dataset].to_list(), key=str))}.",
+            css="note",
+        )
+        if complete.height == 0:
+            return
+        per_split = per_split.join(complete, on=roles.dataset, how="semi")
+        lf = lf.filter(pl.col(roles.dataset).is_in(complete[roles.dataset].implode()))
     if not folds:
         page.text("Paired t test over folds: no fold column.", css="skip")
     else:
@@ -603,3 +633,21 @@ def _compare(
         )
     )
     page.table(mc, caption="McNemar test per data set, pooled over the folds (eq 2.33)")
+
+
+def _pairs(page: Page, shown: pl.DataFrame, caption: str, stem: str) -> None:
+    """A post-hoc table of every pair; past :data:`MAX_PAIRS` only the pairs that differ
+    (all pairs as a CSV download)."""
+    if shown.height <= MAX_PAIRS:
+        page.table(shown, caption=caption)
+        return
+    differ = int(shown["reject"].sum())
+    page.table(
+        shown.filter(pl.col("reject")) if differ else None,
+        caption=f"{caption}: the {differ} of {shown.height} pairs that differ significantly "
+        "(all pairs: the CSV)",
+        empty="No pair differs significantly.",
+    )
+    page.download(
+        f"{stem}-accuracy.csv", "text/csv", shown.write_csv(), "Download all pairs as CSV"
+    )

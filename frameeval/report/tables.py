@@ -50,6 +50,8 @@ REFERENCES = {
     "difference (eq 2.36, figure 2.8); Demšar (2006).",
     "compare2": "§2.4: paired t test over the folds (eqs 2.30–2.31) and McNemar's test "
     "(eq 2.33); Dietterich (1998).",
+    "missing": "Skillings & Mack (1981): a Friedman-type test that allows missing (block, learner) "
+    "cells; its pairwise z tests with Holm's correction (García et al. 2010); Demšar (2006).",
 }
 
 
@@ -208,6 +210,29 @@ def score_parts(counts: Counts, roles: ReportRoles) -> int:
 
 def keys_of(roles: ReportRoles) -> list[str]:
     return [roles.dataset, roles.learner]
+
+
+def missing_cells(per_dataset: pl.DataFrame, roles: ReportRoles) -> pl.DataFrame:
+    """``dataset, learner``: the (data set, learner) cells of the data set × learner grid with
+    no row in ``per_dataset`` (a failed or missing run), sorted."""
+    keys = keys_of(roles)
+    grid = (
+        per_dataset.select(roles.dataset)
+        .unique()
+        .join(per_dataset.select(roles.learner).unique(), how="cross")
+    )
+    return grid.join(per_dataset, on=keys, how="anti", nulls_equal=True).select(keys).sort(keys)
+
+
+def paired_datasets(per_split: pl.DataFrame, roles: ReportRoles, splits: list[str]) -> pl.DataFrame:
+    """``dataset``: the data sets on which every learner has a result on every split (what the
+    paired tests of two learners need), sorted."""
+    learners = per_split[roles.learner].n_unique()
+    cells = per_split.group_by(roles.dataset, *splits).agg(
+        pl.col(roles.learner).n_unique().alias("__learners")
+    )
+    per = cells.group_by(roles.dataset).agg((pl.col("__learners") == learners).all().alias("__ok"))
+    return per.filter(pl.col("__ok")).select(roles.dataset).sort(roles.dataset)
 
 
 def names(values: list[Any], limit: int = 6) -> str:

@@ -319,3 +319,74 @@ def test_the_grid_step_is_the_power_of_ten_near_a_thousandth_of_the_range() -> N
     assert step(0.02, 0.97) == 0.001
     assert step(-5.0, 5.0) == 0.01
     assert step(0.5, 0.5) == 0.001  # one value: the unit range
+
+
+def _table_after(text: str, caption: str) -> list[dict[str, str]]:
+    """The rows of the page table whose caption starts with ``caption`` (cells as text)."""
+    start = text.index(f'<p class="caption"><b>{caption}')
+    body = text[start : text.index("</table>", start)]
+    head = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", body)
+    return [
+        dict(zip(head, re.findall(r"<td(?: [^>]*)?>(.*?)</td>", row), strict=True))
+        for row in re.findall(r"<tr><td.*?</tr>", body)
+    ]
+
+
+def test_a_failed_run_is_a_missing_cell_tested_by_skillings_mack(small_results) -> None:
+    """Issue 17 in the main job: a learner with no result on a data set (a failed run) does
+    not stop the report. The answer and the drill-down use the Skillings–Mack test and its
+    Holm-corrected z tests, whose numbers are the library's on the per-data-set accuracies;
+    the page names the missing cell."""
+    gap = small_results.filter(~((pl.col("dataset") == "iris") & (pl.col("learner") == "knn")))
+    text = build_report(gap, Roles(**ROLES, repeat="repeat")).render()
+    assert "Comparing learners: Skillings–Mack test (missing results)</h2>" in text
+    note = "1 (data set, learner) cell has no result (a failed or missing run): knn on iris."
+    assert note in text
+    assert "Procedure: skillings_mack, because 1 missing (block, learner) cell." in text
+    assert "Friedman test over data sets" not in text
+    per_fold = gap.group_by("dataset", "learner", "repeat", "fold").agg(
+        fe.accuracy("truth", "pred")
+    )
+    per_dataset = per_fold.group_by("dataset", "learner").agg(pl.col("accuracy").mean())
+    kw = dict(block="dataset", learner="learner", higher_is_better=True)
+    sm = fe.skillings_mack(per_dataset, "accuracy", **kw).row(0, named=True)
+    (shown,) = _table_after(text, "Skillings–Mack test over data sets")
+    assert sm["n_missing"] == 1 and shown["n_missing"] == "1"
+    assert shown["statistic"] == f"{sm['statistic']:.4f}"
+    assert shown["p_value"] == f"{sm['p_value']:.4f}"
+    post_hoc = fe.rank_post_hoc(
+        per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw
+    ).sort("a", "b")
+    pairs = _table_after(text, "Skillings–Mack pairwise z tests, Holm-corrected")
+    assert [(r["a"], r["b"]) for r in pairs] == post_hoc.select("a", "b").rows()
+    assert [r["p_adjusted"] for r in pairs] == [f"{p:.4f}" for p in post_hoc["p_adjusted"]]
+
+
+def test_two_learners_pair_only_the_data_sets_where_both_ran(small_results) -> None:
+    """With two learners, the paired t and McNemar tests use the data sets where both have a
+    result on every split, and the page names the ones left out (a whole data set missing, or
+    one fold)."""
+    two = small_results.filter(pl.col("learner").is_in(["knn", "naive_bayes"]))
+    iris_knn = (pl.col("dataset") == "iris") & (pl.col("learner") == "knn")
+    one_fold = two.filter(~(iris_knn & (pl.col("fold") == 3)))
+    for data in (two.filter(~iris_knn), one_fold):
+        text = build_report(data, Roles(**ROLES, repeat="repeat")).render()
+        assert (
+            "The paired tests below pair the two learners&#x27; results on every split of a "
+            "data set; left out, where a split lacks one of them: iris."
+        ) in text
+        (ttest,) = _table_after(text, "Paired t test per data set over folds")
+        (mcnemar,) = _table_after(text, "McNemar test per data set")
+        assert ttest["dataset"] == mcnemar["dataset"] == "breast_cancer"
+    alone = fe.paired_t_test(
+        one_fold.filter(pl.col("dataset") == "breast_cancer")
+        .group_by("learner", "repeat", "fold")
+        .agg(fe.accuracy("truth", "pred"))
+        .with_columns(pl.format("{}-{}", "repeat", "fold").alias("split")),
+        "accuracy",
+        a="knn",
+        b="naive_bayes",
+        block="split",
+        higher_is_better=True,
+    ).row(0, named=True)
+    assert ttest["statistic"] == f"{alone['statistic']:.4f}"
