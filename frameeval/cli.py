@@ -56,6 +56,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         raise _UsageError("give either RESULTS or --example, not both.")
     if Path(args.output).exists() and not args.force:
         raise _UsageError(f"-o/--output {args.output!r} exists; pass --force to overwrite it.")
+    _check_numbers(args)
 
     from frameeval.datasets import EXAMPLE_RESULTS
     from frameeval.exceptions import FrameEvalError
@@ -110,6 +111,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             repeat=roles.repeat,
             instance=roles.instance,
             alpha=args.alpha,
+            rope=args.rope,
             cost01=args.cost01,
             cost10=args.cost10,
             pos_label=pos_label,
@@ -120,6 +122,32 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return EXIT_OK
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    """The numeric flags, before any work: each error names its flag."""
+    import math
+
+    rules = [
+        ("--alpha", args.alpha, 0 < args.alpha < 1, "a number in (0, 1)"),
+        ("--cost01", args.cost01, math.isfinite(args.cost01) and args.cost01 >= 0, "finite >= 0"),
+        ("--cost10", args.cost10, math.isfinite(args.cost10) and args.cost10 >= 0, "finite >= 0"),
+        (
+            "--rope",
+            args.rope,
+            args.rope is None or (math.isfinite(args.rope) and args.rope >= 0),
+            "finite >= 0 (the half-width of the region of practical equivalence)",
+        ),
+        (
+            "--score-decimals",
+            args.score_decimals,
+            args.score_decimals is None or args.score_decimals >= 0,
+            "an integer >= 0",
+        ),
+    ]
+    for flag, value, ok, rule in rules:  # loop-ok: five flags
+        if not ok:
+            raise _UsageError(f"{flag} must be {rule}, got {value}.")
 
 
 def _matches(path: str) -> bool:
@@ -212,6 +240,15 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: 1, or True for boolean labels)",
     )
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level of the tests")
+    rep.add_argument(
+        "--rope",
+        type=float,
+        default=None,
+        metavar="R",
+        help="half-width of a region of practical equivalence, in the units of accuracy and "
+        "AUC (e.g. 0.01, one point): the answer then uses the Bayesian signed-rank test over "
+        "data sets (Benavoli et al. 2017) instead of p-values (default: none)",
+    )
     rep.add_argument(
         "--cost01",
         type=float,

@@ -253,3 +253,39 @@ def test_help_shows_defaults_and_every_flag_has_help() -> None:
 def test_demo_prints_the_example() -> None:
     out = run("demo")
     assert out.returncode == 0 and "roc_auc" in out.stdout and "random_forest" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--alpha", "2", "--alpha must be a number in (0, 1), got 2.0."),
+        ("--alpha", "nan", "--alpha must be a number in (0, 1), got nan."),
+        ("--cost01", "-1", "--cost01 must be finite >= 0, got -1.0."),
+        ("--cost10", "inf", "--cost10 must be finite >= 0, got inf."),
+        (
+            "--rope",
+            "-0.5",
+            "--rope must be finite >= 0 (the half-width of the region of practical "
+            "equivalence), got -0.5.",
+        ),
+        ("--score-decimals", "-1", "--score-decimals must be an integer >= 0, got -1."),
+    ],
+)
+def test_a_bad_number_is_a_usage_error_naming_its_flag(tmp_path, flag, value, message) -> None:
+    """Checked before any work: exit 2, one line, nothing written."""
+    out = run("report", "--example", "-o", str(tmp_path / "r.html"), flag, value)
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"frameeval report: error: {message}"
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_rope_makes_the_answer_bayesian(tmp_path) -> None:
+    """``--rope`` reaches compare_learners: the verdict is the Bayesian signed-rank test's and
+    the answer draws the matrix of every pair's posterior probabilities."""
+    target = tmp_path / "r.html"
+    out = run("report", "--example", "-o", str(target), "--rope", "0.01", "-q")
+    assert out.returncode == 0, out.stderr
+    html = target.read_text()
+    assert "The Bayesian signed-rank test (rope = 0.01) finds:" in html
+    assert "because a region of practical equivalence was given (rope = 0.01)" in html
+    assert "Bayesian signed-rank test on accuracy: every pair" in html

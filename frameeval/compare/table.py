@@ -116,7 +116,8 @@ def results_table(
     aggregate
         ``"mean_std"`` (``mean ± sd``, sd with ddof = 1), ``"mean_ci"`` (``mean ± t_{0.975,
         n−1} sd/√n``) or ``"median_iqr"`` (``median [q1, q3]``, linear quantiles). A cell with a
-        single value shows the value alone. The best / second best and the ranks use the mean
+        single value shows the value alone (and when every cell has one, the footnote says "one per
+    cell"). The best / second best and the ranks use the mean
         (median for ``"median_iqr"``).
     significance
         A :class:`Comparison` (the result of :func:`compare_learners` on the same data): a cell is
@@ -159,7 +160,7 @@ def results_table(
     | d2 | <u>0.700</u> | **0.750** |
     | average rank | **1.500** | **1.500** |
     <BLANKLINE>
-    Bold: best per row; underlined: second best. Values: mean ± standard deviation.
+    Bold: best per row; underlined: second best. Values: one per cell.
     """
     check_parameter(
         aggregate in _AGGREGATES,
@@ -312,7 +313,8 @@ def _layout(
             f"; {WORSE_MARK}: significantly worse than the row's best ({names}, "
             f"α = {significance.alpha:g})"
         )
-    note += f". Values: {_AGGREGATES[aggregate]}."
+    several = summary.filter(pl.col("n") > 1).height > 0  # a spread to show
+    note += f". Values: {_AGGREGATES[aggregate] if several else 'one per cell'}."
     ranks = avg.get_column("average_rank").to_list()
     low = min(ranks) if ranks else None
     return _Cells(

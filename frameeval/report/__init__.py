@@ -26,6 +26,7 @@ def report(
     repeat: str | None = None,
     instance: str | None = None,
     alpha: float = 0.05,
+    rope: float | None = None,
     cost01: float = 1.0,
     cost10: float = 1.0,
     pos_label: Any = None,
@@ -44,7 +45,10 @@ def report(
     compared, which learner is best and what the tests allow one to say, the results table (a
     CSV download) and the CD diagram. The input is streamed into small count tables (never held
     in memory): see docs/scale.md. ``score_decimals`` rounds scores before the curve analysis
-    (for continuous scores on very large inputs; the page says so). ``progress`` is called with
+    (for continuous scores on very large inputs; the page says so). ``rope`` — the half-width
+    of a region of practical equivalence in the units of accuracy and AUC (e.g. 0.01, one
+    point) — makes the answer the Bayesian signed-rank test's (Benavoli et al. 2017) with a
+    matrix of every pair's posterior probabilities. ``progress`` is called with
     each step of :data:`frameeval.report.build.STEPS`. The file works offline (Vega is inlined),
     is written atomically, and is not overwritten unless ``force=True``.
 
@@ -56,7 +60,10 @@ def report(
     >>> fe.write_report(small, out).name
     'report.html'
     """
+    import math
+
     from frameeval._frame import to_lazy
+    from frameeval._validate import check_parameter
     from frameeval.exceptions import InvalidParameterError
 
     if Path(path).exists() and not force:  # fail before the work, not after it
@@ -64,6 +71,18 @@ def report(
             f"report(): output {str(path)!r} exists; refusing to overwrite it, got no --force.\n"
             "Hint: pass --force (force=True) or choose another path."
         )
+    check_parameter(
+        isinstance(alpha, int | float) and 0 < alpha < 1,
+        "report",
+        f"alpha must be a number in (0, 1), got {alpha!r}.",
+    )
+    check_parameter(
+        rope is None
+        or (isinstance(rope, int | float) and not isinstance(rope, bool) and 0 <= rope < math.inf),
+        "report",
+        f"rope must be None or a finite number >= 0 (the half-width of the region of practical "
+        f"equivalence), got {rope!r}.",
+    )
     lf, _ = to_lazy(data, "report")
     given = Roles(
         truth=truth,
@@ -80,6 +99,7 @@ def report(
         lf,
         roles,
         alpha=alpha,
+        rope=rope,
         cost01=cost01,
         cost10=cost10,
         pos_label=pos_label,

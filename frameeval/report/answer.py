@@ -33,6 +33,9 @@ class Answer:
     downloads: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: the procedure ``compare_learners`` chose (``"none"`` when nothing was tested)
     procedure: str = "none"
+    #: with a ROPE: ``a, b, p_a_better, p_rope, p_b_better`` of every pair (the Bayesian
+    #: signed-rank test), for the matrix of posterior probabilities; else None
+    bayes: pl.DataFrame | None = None
 
 
 #: markup that would load something from the network
@@ -114,6 +117,7 @@ def answer(
     learner: str,
     higher_is_better: bool = True,
     alpha: float = 0.05,
+    rope: float | None = None,
     description: str = "",
 ) -> Answer:
     """The answer for ``metric``: which learner is best, and what the tests allow one to say.
@@ -121,7 +125,9 @@ def answer(
     ``per_block`` holds one row per block (data set) and learner: ``block, learner, metric``;
     ``description`` says how the metric was obtained per block (shown in the table title).
     The verdict is :func:`frameeval.compare_learners`' (with one learner or one block, a
-    sentence of its own); the table is :func:`frameeval.results_table`'s.
+    sentence of its own); the table is :func:`frameeval.results_table`'s. With ``rope`` (a
+    region of practical equivalence, in metric units) ``compare_learners`` uses the Bayesian
+    signed-rank test, and :attr:`Answer.bayes` holds its posterior probabilities of every pair.
     """
     import frameeval as fe
 
@@ -132,6 +138,7 @@ def answer(
     ranks: pl.DataFrame | None = None
     cd: float | None = None
     procedure = "none"
+    bayes: pl.DataFrame | None = None
     if learners < 2:
         verdict = f"Only one learner: nothing to compare on {metric}."
     elif blocks < 2:
@@ -149,6 +156,7 @@ def answer(
             learner=learner,
             higher_is_better=higher_is_better,
             alpha=alpha,
+            rope=rope,
         )
         verdict, procedure = result.verdict, result.procedure
         if procedure != "none":
@@ -159,6 +167,8 @@ def answer(
             )
             cd = ranks["cd"][0]
             ranks = ranks.drop("cd")
+            if procedure == "bayes_signed_rank":
+                bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
         else:
             result = None
     table, latex = _tables(per_block, metric, block, learner, higher_is_better, description, result)
@@ -166,4 +176,4 @@ def answer(
         f"{stem}.csv": ("text/csv", _long_csv(per_block, metric, block, learner, ranks)),
         f"{stem}.tex": ("application/x-latex", latex),
     }
-    return Answer(metric, verdict, table, ranks, cd, downloads, procedure)
+    return Answer(metric, verdict, table, ranks, cd, downloads, procedure, bayes)

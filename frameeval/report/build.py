@@ -66,6 +66,7 @@ def build_report(
     roles: Roles,
     *,
     alpha: float = 0.05,
+    rope: float | None = None,
     cost01: float = 1.0,
     cost10: float = 1.0,
     pos_label: Any = None,
@@ -81,7 +82,9 @@ def build_report(
     table as long as the input); the page says so. ``None`` keeps them exact — and past
     :data:`~frameeval.report.tables.GRID_CELLS` estimated score cells builds the curves on a
     threshold grid (exact points, :func:`~frameeval.report.tables.on_grid`) while AUC, AP, log
-    loss and Brier come exactly from the rows; the page says so too."""
+    loss and Brier come exactly from the rows; the page says so too. ``rope`` (a region of
+    practical equivalence, in the units of accuracy and AUC) makes the answer Bayesian
+    (:func:`frameeval.compare_learners` with ``rope=``)."""
     say = _quiet(progress)
     lf, _ = to_lazy(data, "report")
     if roles.dataset is None:
@@ -98,7 +101,7 @@ def build_report(
         warnings.simplefilter("always")
         say(STEPS[2])
         tables = _comparison_tables(counts, roles, pos_label)
-        answers = _answers(tables, roles, alpha)
+        answers = _answers(tables, roles, alpha, rope)
         _answer_section(page, answers, roles)
         say(STEPS[3])
         _summary(page, counts, roles, source)
@@ -167,9 +170,11 @@ def _comparison_tables(
     return out
 
 
-def _answers(tables: dict[str, pl.DataFrame], roles: ReportRoles, alpha: float) -> list[Answer]:
+def _answers(
+    tables: dict[str, pl.DataFrame], roles: ReportRoles, alpha: float, rope: float | None
+) -> list[Answer]:
     kw: dict[str, Any] = dict(
-        block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha
+        block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha, rope=rope
     )
     found = []
     split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
@@ -225,6 +230,13 @@ def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles) -> No
                     style="demsar",
                     learner=roles.learner,
                     title=_cd_title(found),
+                )
+            )
+        if found.bayes is not None:
+            page.chart(
+                charts.bayes_matrix(
+                    found.bayes,
+                    title=f"Bayesian signed-rank test on {found.metric}: every pair",
                 )
             )
         page.raw("</section>")

@@ -144,6 +144,24 @@ def test_aggregates_against_numpy_and_scipy():
     assert lazy == fe.results_table(df, "auc", format="markdown", **KW)
 
 
+def test_the_footnote_names_the_aggregate_only_when_a_cell_has_several_values():
+    """One value per cell (e.g. a mean per data set) shows no spread, so the footnote does not
+    promise one."""
+    df = pl.DataFrame(
+        {
+            "data_set": ["d1", "d1", "d2", "d2"],
+            "learner": ["A", "B"] * 2,
+            "auc": [0.9, 0.8, 0.7, 0.75],
+        }
+    )
+    one = fe.results_table(df, "auc", format="markdown", **KW)
+    assert one.endswith("Values: one per cell.") and "±" not in one
+    several = fe.results_table(
+        pl.concat([df, df.with_columns(pl.col("auc") - 0.01)]), "auc", format="markdown", **KW
+    )
+    assert several.endswith("Values: mean ± standard deviation.") and "±" in several.split("\n")[2]
+
+
 def test_lower_is_better_marks_the_smallest():
     df = pl.DataFrame(
         {"data_set": ["d1"] * 3, "learner": ["A", "B", "C"], "error_rate": [0.1, 0.3, 0.2]}

@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
@@ -390,3 +391,30 @@ def test_two_learners_pair_only_the_data_sets_where_both_ran(small_results) -> N
         higher_is_better=True,
     ).row(0, named=True)
     assert ttest["statistic"] == f"{alone['statistic']:.4f}"
+
+
+def test_a_rope_answers_with_the_bayesian_signed_rank_test(small_results) -> None:
+    """``rope=`` reaches the answer: the verdict is the Bayesian signed-rank test's, and the
+    matrix drawn carries the library's posterior probabilities of every pair (50,000 samples,
+    seed 0, as ``compare_learners`` runs it) on the per-data-set accuracies."""
+    text = build_report(small_results, Roles(**ROLES, repeat="repeat"), rope=0.02).render()
+    assert "The Bayesian signed-rank test (rope = 0.02)" in text
+    specs = json.loads(re.search(r'id="frameeval-specs">(.*?)</script>', text, re.S).group(1))
+    (matrix,) = [
+        s for s in specs if "Bayesian signed-rank test on accuracy" in json.dumps(s.get("title"))
+    ]
+    (rows,) = matrix["datasets"].values()
+    drawn = {(r["a"], r["b"]): (r["p_a_better"], r["p_rope"], r["p_b_better"]) for r in rows}
+    per_fold = small_results.group_by("dataset", "learner", "repeat", "fold").agg(
+        fe.accuracy("truth", "pred")
+    )
+    per_dataset = per_fold.group_by("dataset", "learner").agg(pl.col("accuracy").mean())
+    expected = fe.bayes_signed_rank(
+        per_dataset, "accuracy", rope=0.02, block="dataset", learner="learner", seed=0
+    )
+    assert expected.height == 3 and len(drawn) == 6  # both triangles
+    for r in expected.iter_rows(named=True):
+        got = drawn[(r["a"], r["b"])]
+        want = (r["p_a_better"], r["p_rope"], r["p_b_better"])
+        assert got == pytest.approx(want, abs=1e-12)
+        assert drawn[(r["b"], r["a"])] == pytest.approx(want[::-1], abs=1e-12)
