@@ -173,9 +173,7 @@ def _comparison_tables(
 def _answers(
     tables: dict[str, pl.DataFrame], roles: ReportRoles, alpha: float, rope: float | None
 ) -> list[Answer]:
-    kw: dict[str, Any] = dict(
-        block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha, rope=rope
-    )
+    kw = _over_datasets(roles, alpha) | {"rope": rope}
     found = []
     split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
     if "accuracy" in tables:
@@ -512,69 +510,11 @@ def _compare(
                 width=width,
             )
         )
-    kw: dict[str, Any] = dict(
-        block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha
-    )
-    if n_datasets >= 2 and not two and gaps.height:
-        page.table(
-            fe.skillings_mack(per_dataset, "accuracy", **kw),
-            caption="Skillings–Mack test over data sets (mean accuracy per data set; missing "
-            "cells allowed; equals Friedman's χ² on a complete table)",
-        )
-        post_hoc = fe.rank_post_hoc(
-            per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw
-        )
-        shown = post_hoc.select(
-            "a", "b", "average_rank_a", "average_rank_b", "statistic", "p_adjusted", "reject"
-        )
-        _pairs(page, shown, "Skillings–Mack pairwise z tests, Holm-corrected", "skillings-mack")
-    elif n_datasets >= 2 and not two:
-        page.table(
-            fe.friedman(per_dataset, "accuracy", **kw),
-            caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
-        )
-        ranks = fe.average_ranks(
-            per_dataset,
-            "accuracy",
-            block=roles.dataset,
-            learner=roles.learner,
-            higher_is_better=True,
-        )
-        nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
-        shown = nemenyi.select(
-            "a",
-            "b",
-            "average_rank_a",
-            "average_rank_b",
-            "rank_difference",
-            "critical_value",
-            "reject",
-        )
-        _pairs(page, shown, "Nemenyi post-hoc test (eq 2.36)", "nemenyi")
-        cd = nemenyi["critical_value"][0]
-        page.chart(
-            charts.cd_diagram(
-                ranks,
-                cd,
-                learner=roles.learner,
-                title=f"Average ranks with critical difference (α = {alpha})",
-            )
-        )
-        table = fe.rank_table(
-            per_dataset,
-            "accuracy",
-            block=roles.dataset,
-            learner=roles.learner,
-            higher_is_better=True,
-        )
-        page.chart(
-            charts.rank_heatmap(
-                table,
-                learner=roles.learner,
-                block=roles.dataset,
-                title="Rank of each learner on each data set",
-            )
-        )
+    if n_datasets >= 2 and not two:
+        if gaps.height:
+            _skillings_mack(page, per_dataset, roles, alpha)
+        else:
+            _friedman_nemenyi(page, per_dataset, roles, alpha)
     elif n_datasets < 2:
         page.text(
             "Friedman and Nemenyi tests (eqs 2.34–2.36) compare learners over data sets: "
@@ -663,3 +603,79 @@ def _pairs(page: Page, shown: pl.DataFrame, caption: str, stem: str) -> None:
     page.download(
         f"{stem}-accuracy.csv", "text/csv", shown.write_csv(), "Download all pairs as CSV"
     )
+
+
+def _skillings_mack(
+    page: Page, per_dataset: pl.DataFrame, roles: ReportRoles, alpha: float
+) -> None:
+    """Missing (data set, learner) cells: the Skillings–Mack test and its Holm z tests."""
+    kw = _over_datasets(roles, alpha)
+    page.table(
+        fe.skillings_mack(per_dataset, "accuracy", **kw),
+        caption="Skillings–Mack test over data sets (mean accuracy per data set; missing "
+        "cells allowed; equals Friedman's χ² on a complete table)",
+    )
+    post_hoc = fe.rank_post_hoc(per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw)
+    shown = post_hoc.select(
+        "a", "b", "average_rank_a", "average_rank_b", "statistic", "p_adjusted", "reject"
+    )
+    _pairs(page, shown, "Skillings–Mack pairwise z tests, Holm-corrected", "skillings-mack")
+
+
+def _friedman_nemenyi(
+    page: Page, per_dataset: pl.DataFrame, roles: ReportRoles, alpha: float
+) -> None:
+    """A complete table: Friedman, Nemenyi, the CD diagram and the rank table."""
+    kw = _over_datasets(roles, alpha)
+    page.table(
+        fe.friedman(per_dataset, "accuracy", **kw),
+        caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
+    )
+    ranks = fe.average_ranks(
+        per_dataset,
+        "accuracy",
+        block=roles.dataset,
+        learner=roles.learner,
+        higher_is_better=True,
+    )
+    nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
+    shown = nemenyi.select(
+        "a",
+        "b",
+        "average_rank_a",
+        "average_rank_b",
+        "rank_difference",
+        "critical_value",
+        "reject",
+    )
+    _pairs(page, shown, "Nemenyi post-hoc test (eq 2.36)", "nemenyi")
+    cd = nemenyi["critical_value"][0]
+    page.chart(
+        charts.cd_diagram(
+            ranks,
+            cd,
+            learner=roles.learner,
+            title=f"Average ranks with critical difference (α = {alpha})",
+        )
+    )
+    table = fe.rank_table(
+        per_dataset,
+        "accuracy",
+        block=roles.dataset,
+        learner=roles.learner,
+        higher_is_better=True,
+    )
+    page.chart(
+        charts.rank_heatmap(
+            table,
+            learner=roles.learner,
+            block=roles.dataset,
+            title="Rank of each learner on each data set",
+        )
+    )
+
+
+def _over_datasets(roles: ReportRoles, alpha: float) -> dict[str, Any]:
+    """The keywords of every test over data sets on the page (accuracy and AUC: higher is
+    better)."""
+    return dict(block=roles.dataset, learner=roles.learner, higher_is_better=True, alpha=alpha)
