@@ -116,9 +116,9 @@ def results_table(
     aggregate
         ``"mean_std"`` (``mean ± sd``, sd with ddof = 1), ``"mean_ci"`` (``mean ± t_{0.975,
         n−1} sd/√n``) or ``"median_iqr"`` (``median [q1, q3]``, linear quantiles). A cell with a
-        single value shows the value alone (and when every cell has one, the footnote says "one per
-    cell"). The best / second best and the ranks use the mean
-        (median for ``"median_iqr"``).
+        single value shows the value alone (and when every cell has one, the footnote says
+        "one per cell"). The best / second best and the ranks use the mean (median for
+        ``"median_iqr"``).
     significance
         A :class:`Comparison` (the result of :func:`compare_learners` on the same data): a cell is
         marked † when its learner is significantly worse than the row's best learner by the
