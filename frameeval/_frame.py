@@ -45,7 +45,9 @@ DASK_FORMS = frozenset(
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_EMBEDDED = re.compile(r'frameeval\[(\w+)\]: (.*?)(?:"\]|", "|"\)|"$|\n)', re.S)
+#: a failed check in a Polars error: ``frameeval[<Error>]: <message>`` up to the end of the quoted
+#: value or a line break (a line break before ``Hint:`` belongs to the message)
+_EMBEDDED = re.compile(r'frameeval\[(\w+)\]: (.*?)(?:"\]|", "|"\)|"$|\n(?!Hint: ))', re.S)
 
 
 def to_lazy(data: Any, func: str) -> tuple[pl.LazyFrame, bool]:

@@ -225,6 +225,7 @@ class _Check:
     scope: str = "group"  # "group": per by-group; "total": summed over the whole frame
     example: pl.Expr | None = None  # per-row value; the smallest offending one is reported
     count: pl.Expr | None = None  # a cheaper aggregate equal to bad.sum(), if there is one
+    hint: str | None = None  # a "Hint:" line after the message (no braces)
 
 
 @dataclass
@@ -258,9 +259,17 @@ class Checks:
             count=pl.col(column).null_count(),
         )
 
-    def finite(self, column: str, role: str, dtype: pl.DataType, *, nulls: bool = False) -> None:
+    def finite(
+        self,
+        column: str,
+        role: str,
+        dtype: pl.DataType,
+        *,
+        nulls: bool = False,
+        nan_hint: str | None = None,
+    ) -> None:
         """No null (unless ``nulls``: a null is then the caller's business, e.g. a missing
-        cell); for float columns also no NaN and no ±inf."""
+        cell); for float columns also no NaN (its error ends with ``nan_hint``) and no ±inf."""
         if not nulls:
             self.not_null(column, role)
         if dtype.is_float():
@@ -268,6 +277,7 @@ class Checks:
                 pl.col(column).is_nan(),
                 MissingValueError,
                 f"column {column!r} ({role}=) must not contain NaN, got NaN",
+                hint=nan_hint,
             )
             self._add(
                 pl.col(column).is_infinite(),
@@ -408,7 +418,10 @@ class Checks:
                     value = value.over(by) if by else value
                     message += " {}"
                     args.insert(0, value)
-                guards.append(failure(count > 0, c.error, f"{message} ({{}} rows){{}}.", *args))
+                tail = f"\nHint: {c.hint}" if c.hint else ""
+                guards.append(
+                    failure(count > 0, c.error, f"{message} ({{}} rows){{}}.{tail}", *args)
+                )
             else:
                 total = pl.col(c.name).sum()
                 guards.append(failure(total == 0, c.error, f"{c.message}."))

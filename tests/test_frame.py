@@ -152,6 +152,26 @@ def test_fe_collect_translates_string_labels_with_quotes() -> None:
     )
 
 
+def test_an_in_plan_hint_survives_on_both_faces() -> None:
+    """A failed in-plan check whose message has a ``Hint:`` line keeps it (the translation
+    used to stop at the first line break), eager and lazy alike."""
+    df = pl.DataFrame({"y": [0, 1, 0, 1, 1, 1, 1, 1, 1, 1]})
+    expected = (
+        "kfold(): every class of column 'y' (stratify=) must have at least k=3 rows, got 2 rows "
+        "for y=0.\nHint: lower k, merge rare classes, or drop stratify=."
+    )
+    for data in (df, df.lazy()):
+        with pytest.raises(InvalidParameterError) as info:
+            fe.collect(fe.split.kfold(data, k=3, seed=0, stratify="y"))
+        assert str(info.value) == expected
+    text = 'x: ["frameeval[InvalidValueError]: f(): bad, got 1.\nHint: do this."]\n\nThis error'
+    assert str(translate(RuntimeError(text))) == "f(): bad, got 1.\nHint: do this."
+    # a line break that does not start a hint still ends the message
+    assert str(translate(RuntimeError("frameeval[InvalidValueError]: f(): bad.\nplan"))) == (
+        "f(): bad."
+    )
+
+
 def test_fe_collect_passes_other_errors_and_dataframes_through() -> None:
     df = data()
     assert collect(df) is df

@@ -200,10 +200,18 @@ def attach(stats: pl.LazyFrame, extra: pl.LazyFrame, keys: Sequence[str]) -> pl.
 # ---------------------------------------------------------------------------------------------
 # reshapes
 # ---------------------------------------------------------------------------------------------
+#: The hint of a NaN metric value where a null is a missing cell.
+NAN_HINT = "a failed run is a missing cell: make it null (fill_nan(None)) or drop its row."
+
+
 def metric_checks(func: str, schema: pl.Schema, metric: str, *, nulls: bool = False) -> Checks:
+    """The metric column's checks: numeric, no NaN or ±inf, and no null unless ``nulls`` (a
+    null is then a missing cell, and the NaN error says how to write one)."""
     check_numeric(schema, func, metric=metric)
     checks = Checks(func)
-    checks.finite(metric, "metric", schema[metric], nulls=nulls)
+    checks.finite(
+        metric, "metric", schema[metric], nulls=nulls, nan_hint=NAN_HINT if nulls else None
+    )
     return checks
 
 

@@ -404,5 +404,11 @@ def test_a_null_metric_value_is_a_missing_cell():
     ):
         fe.skillings_mack(all_null, "value", **kw)
     nan = df.with_columns(pl.when(failed).then(float("nan")).otherwise("value").alias("value"))
-    with pytest.raises(MissingValueError, match="must not contain NaN"):
-        fe.skillings_mack(nan, "value", **kw)
+    hint = (
+        r"must not contain NaN, got NaN \(1 rows\) in group g=1\.\nHint: a failed run is a "
+        r"missing cell: make it null \(fill_nan\(None\)\) or drop its row\.$"
+    )
+    for func in (fe.skillings_mack, fe.friedman, fe.comparison_matrix):
+        for data in (nan, nan.lazy()):
+            with pytest.raises(MissingValueError, match=hint):
+                fe.collect(func(data, "value", **kw))
