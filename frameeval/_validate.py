@@ -15,6 +15,7 @@ Two kinds of check, one message shape (``<function>(): <what> <rule>, got <actua
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -185,6 +186,30 @@ def check_label_list(func: str, labels: Iterable[Any] | None) -> list[Any] | Non
         ) from None
     check_parameter(distinct, func, f"labels= must not repeat a class, got {values!r}.")
     return values
+
+
+def check_alpha(alpha: Any, func: str) -> float:
+    """A significance level: a number in (0, 1)."""
+    ok = isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0.0 < alpha < 1.0
+    check_parameter(ok, func, f"alpha must be in (0, 1), got {alpha!r}.")
+    return float(alpha)
+
+
+def check_rope(rope: Any, func: str) -> float:
+    """The half-width of a region of practical equivalence: a finite number >= 0."""
+    ok = (
+        isinstance(rope, int | float)
+        and not isinstance(rope, bool)
+        and math.isfinite(rope)
+        and rope >= 0
+    )
+    check_parameter(
+        ok,
+        func,
+        f"rope must be a finite number >= 0 (the half-width of the region of practical "
+        f"equivalence, in metric units), got {rope!r}.",
+    )
+    return float(rope)
 
 
 def check_zero_division(func: str, value: Any) -> float | None:
@@ -670,6 +695,8 @@ def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
 __all__ = [
     "Checks",
     "DuplicateKeyError",
+    "check_alpha",
+    "check_rope",
     "check_label_list",
     "check_labels",
     "check_numeric",

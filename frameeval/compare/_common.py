@@ -41,12 +41,6 @@ Arrays = Mapping[str, np.ndarray]
 # ---------------------------------------------------------------------------------------------
 # door checks (schema only)
 # ---------------------------------------------------------------------------------------------
-def check_alpha(alpha: float, func: str) -> float:
-    ok = isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0.0 < alpha < 1.0
-    check_parameter(ok, func, f"alpha must be in (0, 1), got {alpha!r}.")
-    return float(alpha)
-
-
 def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:
     """Role columns must differ from each other and from the ``by=`` keys."""
     named = {role: column for role, column in roles.items() if column is not None}

@@ -21,7 +21,7 @@ from frameeval._frame import as_keys, finish
 from frameeval._roles import column_names, infer_column
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter, require_columns
+from frameeval._validate import check_parameter, check_rope, require_columns
 from frameeval.compare._common import (
     attach,
     check_distinct,
@@ -61,22 +61,6 @@ _SAMPLES_OUT = ["a", "b", "sample", "a_better", "rope", "b_better"]
 #: (samples × blocks) and one chunk of quadratic forms (pairs × samples × blocks).
 _WEIGHTS_CHUNK = 2**18
 _FORMS_CHUNK = 2**22
-
-
-def _check_rope(rope: Any, func: str) -> float:
-    ok = (
-        isinstance(rope, int | float)
-        and not isinstance(rope, bool)
-        and np.isfinite(rope)
-        and rope >= 0
-    )
-    check_parameter(
-        ok,
-        func,
-        f"rope must be a finite number >= 0 (the half-width of the region of practical "
-        f"equivalence, in metric units), got {rope!r}.",
-    )
-    return float(rope)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,7 +209,7 @@ def bayes_correlated_t(
             exclude=[*as_keys(by), metric, learner, fold],
             required=False,
         )
-    rope = _check_rope(rope, func)
+    rope = check_rope(rope, func)
     check_parameter(
         rho is None
         or (isinstance(rho, int | float) and not isinstance(rho, bool) and 0.0 <= rho < 1.0),
@@ -482,7 +466,7 @@ def _signed_rank_pairs(
 ) -> tuple[pl.LazyFrame, bool, list[str], float]:
     """``*keys, a, b, n_blocks, mean_difference, cohen_d, cliff_delta, __d`` (differences
     ordered by block, positive = a better) after every check."""
-    rope = _check_rope(rope, func)
+    rope = check_rope(rope, func)
     _check_sampler(n_samples, seed, prior, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, outputs, block=block, learner=learner)

@@ -16,10 +16,16 @@ from scipy import stats
 from frameeval._frame import collect, finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import Checks, check_labels, check_parameter, label_expr, require_columns
+from frameeval._validate import (
+    Checks,
+    check_alpha,
+    check_labels,
+    check_parameter,
+    label_expr,
+    require_columns,
+)
 from frameeval.compare._common import (
     better_expr,
-    check_alpha,
     check_distinct,
     check_outputs,
     enforce,

@@ -20,8 +20,8 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter
-from frameeval.compare._common import check_alpha, enforce, group_text, guard, scipy_step
+from frameeval._validate import check_alpha, check_parameter
+from frameeval.compare._common import enforce, group_text, guard, scipy_step
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
 
 __all__ = ["bergmann_hommel", "rank_post_hoc", "shaffer"]

@@ -19,10 +19,9 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import require_columns
+from frameeval._validate import check_alpha, require_columns
 from frameeval.compare._common import (
     cells,
-    check_alpha,
     check_learner_value,
     check_outputs,
     enforce,

@@ -17,6 +17,7 @@ from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
+    check_alpha,
     check_labels,
     check_not_empty_eager,
     check_parameter,
@@ -24,7 +25,6 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare._common import (
-    check_alpha,
     check_distinct,
     check_outputs,
     enforce,

@@ -19,10 +19,9 @@ from scipy import stats
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_numeric, check_parameter, require_columns
+from frameeval._validate import check_alpha, check_numeric, check_parameter, require_columns
 from frameeval.compare._common import (
     better_expr,
-    check_alpha,
     check_learner_value,
     enforce,
     group_text,

@@ -17,9 +17,9 @@ from scipy import stats
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
+from frameeval._validate import check_alpha
 from frameeval.compare._common import (
     cells,
-    check_alpha,
     check_outputs,
     enforce,
     group_text,

@@ -16,12 +16,11 @@ from scipy import stats
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter, require_columns
+from frameeval._validate import check_alpha, check_parameter, require_columns
 from frameeval.compare._common import (
     PAIR_MISSING_HINT,
     better_expr,
     cells,
-    check_alpha,
     check_learner_value,
     check_outputs,
     enforce,

@@ -60,10 +60,8 @@ def report(
     >>> fe.write_report(small, out).name
     'report.html'
     """
-    import math
-
     from frameeval._frame import to_lazy
-    from frameeval._validate import check_parameter
+    from frameeval._validate import check_alpha, check_rope
     from frameeval.exceptions import InvalidParameterError
 
     if Path(path).exists() and not force:  # fail before the work, not after it
@@ -71,18 +69,9 @@ def report(
             f"report(): output {str(path)!r} exists; refusing to overwrite it, got no --force.\n"
             "Hint: pass --force (force=True) or choose another path."
         )
-    check_parameter(
-        isinstance(alpha, int | float) and 0 < alpha < 1,
-        "report",
-        f"alpha must be a number in (0, 1), got {alpha!r}.",
-    )
-    check_parameter(
-        rope is None
-        or (isinstance(rope, int | float) and not isinstance(rope, bool) and 0 <= rope < math.inf),
-        "report",
-        f"rope must be None or a finite number >= 0 (the half-width of the region of practical "
-        f"equivalence), got {rope!r}.",
-    )
+    check_alpha(alpha, "report")  # before the work: the tests would check them after it
+    if rope is not None:
+        check_rope(rope, "report")
     lf, _ = to_lazy(data, "report")
     given = Roles(
         truth=truth,

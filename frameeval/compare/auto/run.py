@@ -7,9 +7,8 @@ import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
 from frameeval._typing import IntoFrame, Keys
-from frameeval._validate import check_not_empty_eager, check_numeric, require_columns
+from frameeval._validate import check_alpha, check_not_empty_eager, check_numeric, require_columns
 from frameeval.compare._common import (
-    check_alpha,
     check_distinct,
     check_parameter,
     resolve_direction,
