@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
+from frameeval import exceptions
 from frameeval.exceptions import (
     ColumnNotFoundError,
     DuplicateKeyError,
@@ -450,8 +452,7 @@ class Checks:
             else:
                 total = pl.col(c.name).sum()
                 guards.append(failure(total == 0, c.error, f"{c.message}."))
-        failed = raise_on(*guards)
-        return stats.filter(failed.is_null()).drop(self.names)
+        return enforce(stats, *guards).drop(self.names)
 
 
 def group_text(by: Sequence[str]) -> pl.Expr:
@@ -481,14 +482,15 @@ def check_unique(lf: pl.LazyFrame, keys: Sequence[str], func: str, why: str) -> 
         separator=", ",
     )
     n = pl.col("__frameeval_n")
-    bad = counts.filter(
-        plan_error(
+    bad = enforce(
+        counts,
+        failure(
             n > 1,
             DuplicateKeyError,
             f"{func}(): rows must be unique per {list(keys)} ({why}), got {{}} rows for {{}}.",
             n,
             where,
-        ).is_null()
+        ),
     )
     return lf.join(bad.select(keys), on=list(keys), how="semi", nulls_equal=True)
 
@@ -496,13 +498,13 @@ def check_unique(lf: pl.LazyFrame, keys: Sequence[str], func: str, why: str) -> 
 def failure(
     condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr
 ) -> pl.Expr:
-    """THE guard primitive: null where ``condition`` is false, else the error's text.
+    """One in-plan check: null where ``condition`` is false, else the error's text.
 
     ``message`` is the full text (``"<func>(): <what> <rule>, got {}."``) with ``{}`` filled from
-    ``args`` (nulls print as ``null``). Combine failures with :func:`raise_on`; every in-plan
-    check of frameeval (frame functions, expression builders, comparison tests) is built from
-    these two functions, so a failed check always reads ``frameeval[<ErrorClass>]: <message>``
-    and :func:`frameeval.collect` always re-raises it as that class.
+    ``args`` (nulls print as ``null``). :func:`enforce` applies failures to a frame; this pair
+    is the guard primitive of every in-plan check of frameeval (frame functions, comparison
+    tests, splits), and the expression builders' rules (:mod:`frameeval._rules`) raise through
+    the same :func:`raise_first`.
     """
     values = [a.cast(pl.String).fill_null("null") for a in args]
     head = f"frameeval[{error.__name__}]: {message}"
@@ -510,17 +512,43 @@ def failure(
     return pl.when(condition).then(text)
 
 
-def raise_on(*failures: pl.Expr) -> pl.Expr:
-    """Null when every failure is null; raising (in the plan) with the first failure's text.
+def enforce(frame: pl.LazyFrame, *failures: pl.Expr) -> pl.LazyFrame:
+    """``frame`` unchanged, with ``failures`` (see :func:`failure`) checked inside its plan.
 
-    The text is cast to Int8 strictly, which fails, and the Polars error carries the text; this
-    is the only way a lazy plan can raise with a message of ours (Polars has no raise
-    expression, and a Python callback per group is 70x slower).
+    Collecting raises the first failure as its own ``FrameEvalError`` subclass — with
+    ``frameeval.collect``, with a plain ``LazyFrame.collect()`` and inside a user's own
+    ``group_by().agg()`` alike — through an element-wise Python callback that Polars calls once
+    per batch of rows of the (small) statistics frame the check reads.
     """
     if not failures:
-        return pl.lit(None, dtype=pl.Int8)
+        return frame
+    return frame.filter(_raise_on(*failures).is_null())
+
+
+def _raise_on(*failures: pl.Expr) -> pl.Expr:
+    """Null where every failure is null; raising (in the plan) with the first failure's text."""
     first = failures[0] if len(failures) == 1 else pl.coalesce(list(failures))
-    return first.cast(pl.Int8, strict=True)
+    return first.map_batches(raise_first, return_dtype=pl.String, is_elementwise=True)
+
+
+_TEXT = re.compile(r"frameeval\[(\w+)\]: (.*)", re.S)
+
+
+def raise_first(texts: pl.Series) -> pl.Series:
+    """The callback of every in-plan check: raise the first failure text's error, if any.
+
+    A text reads ``frameeval[<ErrorClass>]: <message>``; the class is looked up in
+    :mod:`frameeval.exceptions`. Polars re-raises an exception from an element-wise callback
+    with its own type, so the caller gets the typed error wherever the plan runs.
+    """
+    failed = texts.drop_nulls()
+    if failed.len() == 0:
+        return texts
+    match = _TEXT.match(str(failed[0]))
+    if match is None:  # pragma: no cover - every text is built by failure()
+        raise FrameEvalError(str(failed[0]))
+    cls = getattr(exceptions, match.group(1), FrameEvalError)
+    raise cls(match.group(2))
 
 
 def _is(column: str, selector: Any) -> pl.Expr:
@@ -667,19 +695,7 @@ def expression_guard(
                 pl.min_horizontal(*lows),
                 pl.max_horizontal(*highs),
             )
-    return raise_on(*cases)
-
-
-def plan_error(
-    condition: pl.Expr, error: type[FrameEvalError], message: str, *args: pl.Expr
-) -> pl.Expr:
-    """An in-plan check: null where ``condition`` is false, raising where it is true.
-
-    ``raise_on(failure(...))``. Use it as ``frame.filter(plan_error(...).is_null())`` on a small
-    statistics frame that the plan needs anyway; collecting raises a Polars error carrying the
-    message, which :func:`frameeval.collect` re-raises as ``error``.
-    """
-    return raise_on(failure(condition, error, message, *args))
+    return _raise_on(*cases) if cases else pl.lit(None, dtype=pl.String)
 
 
 def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
@@ -689,7 +705,7 @@ def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
     around an aggregation takes Polars' slow per-group path (measured 3–5× slower for a
     rank-based AUC), an addition keeps the fast one. A null value stays null.
     """
-    return value + guard.fill_null(0).cast(pl.Float64)
+    return value + guard.is_not_null().cast(pl.Float64)
 
 
 __all__ = [
@@ -707,9 +723,8 @@ __all__ = [
     "group_text",
     "expression_guard",
     "failure",
-    "raise_on",
+    "enforce",
     "label_expr",
-    "plan_error",
     "require_columns",
     "resolve_pos_label",
 ]

@@ -24,9 +24,10 @@ from frameeval._validate import (
     check_numeric,
     check_parameter,
     check_zero_division,
+    enforce,
+    failure,
     label_dtype,
     label_expr,
-    plan_error,
     require_columns,
     resolve_pos_label,
 )
@@ -556,7 +557,7 @@ def cost_sensitive_error(
     counts = count_table(lf, schema, keys, truth, pred, weight, checks, None)
     table = _cost_table(costs, func, counts.collect_schema()["actual"])
     joined = counts.join(table, on=["actual", "predicted"], how="left", nulls_equal=True)
-    missing = plan_error(
+    missing = failure(
         pl.col("cost").is_null() & (pl.col("actual") != pl.col("predicted")),
         UnknownLabelError,
         "cost_sensitive_error(): costs must give a cost for every confusion that occurs, got "
@@ -564,7 +565,7 @@ def cost_sensitive_error(
         pl.col("actual"),
         pl.col("predicted"),
     )
-    joined = joined.filter(missing.is_null()).with_columns(pl.col("cost").fill_null(0.0))
+    joined = enforce(joined, missing).with_columns(pl.col("cost").fill_null(0.0))
     count = pl.col("count").cast(pl.Float64)
     value = ratio((count * pl.col("cost")).sum(), count.sum()).alias("cost_sensitive_error")
     if keys:

@@ -26,10 +26,10 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_parameter,
+    enforce,
     failure,
     group_text,
     label_expr,
-    raise_on,
     require_columns,
 )
 from frameeval.exceptions import DuplicateKeyError, InsufficientDataError, InvalidValueError
@@ -278,7 +278,7 @@ def bias_variance(
     else:
         per_x = per_x.join(lf.select(sets), how="cross")
     where = pl.concat_str([pl.lit(f"{instance}="), _value(instance), group_text(keys)])
-    failed = raise_on(
+    failures = (
         failure(
             pl.col("__rows") > pl.col("n_repeats"),
             DuplicateKeyError,
@@ -307,7 +307,7 @@ def bias_variance(
             pl.col("n_repeats"),
         ),
     )
-    per_x = per_x.filter(failed.is_null()).drop("__rows", "__truths", "__sets")
+    per_x = enforce(per_x, *failures).drop("__rows", "__truths", "__sets")
 
     tail = list(components)
     if label:

@@ -11,6 +11,8 @@ Messages follow one shape, which is public API (tests pin it)::
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "ColumnNotFoundError",
     "DuplicateKeyError",
@@ -26,8 +28,23 @@ __all__ = [
 ]
 
 
+#: what Polars appends to an exception raised inside a plan (it re-creates the exception with
+#: its own context after the message); frameeval's text ends before it
+_POLARS_CONTEXT = re.compile(r"\n\n(?:This error occurred|Resolved plan|Error originated)")
+
+
 class FrameEvalError(Exception):
-    """Base class of every error raised by frameeval on bad input."""
+    """Base class of every error raised by frameeval on bad input.
+
+    Raised inside a lazy plan (a failed check in a user's own ``group_by().agg()``), Polars
+    re-creates the exception with its plan context after the message; that context is cut, so
+    the message is frameeval's alone, whichever face raised it.
+    """
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (_POLARS_CONTEXT.split(args[0], 1)[0], *args[1:])
+        super().__init__(*args)
 
     def __str__(self) -> str:  # KeyError would otherwise repr() the message
         return str(self.args[0]) if self.args else ""

@@ -23,9 +23,10 @@ from frameeval._validate import (
     check_numeric,
     check_parameter,
     check_zero_division,
+    enforce,
+    failure,
     group_text,
     label_expr,
-    plan_error,
     require_columns,
     resolve_pos_label,
 )
@@ -265,8 +266,9 @@ def _label_part(
     stats = table.group_by(keys).agg(*values, *extra) if keys else table.select(*values, *extra)
     if binary:
         low, high = pl.col("__fe_low"), pl.col("__fe_high")
-        stats = stats.filter(
-            plan_error(
+        stats = stats.pipe(
+            enforce,
+            failure(
                 low != high,
                 InvalidParameterError,
                 f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
@@ -275,7 +277,7 @@ def _label_part(
                 low,
                 high,
                 group_text(keys),
-            ).is_null()
+            ),
         ).drop("__fe_low", "__fe_high")
     return stats
 

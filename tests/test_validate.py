@@ -8,7 +8,6 @@ it, eagerly (DataFrame in) and lazily (the error surfaces at ``fe.collect``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import frameeval as fe
-from frameeval._validate import check_unique
+from frameeval._validate import check_unique, enforce, failure
 from frameeval.exceptions import (
     ColumnNotFoundError,
     DuplicateKeyError,
@@ -25,6 +24,7 @@ from frameeval.exceptions import (
     FrameEvalError,
     InvalidDtypeError,
     InvalidParameterError,
+    InvalidValueError,
     MissingValueError,
     NegativeValueError,
     UnknownLabelError,
@@ -423,8 +423,8 @@ def test_expression_guard(name, column, value, dtype, error, message) -> None:
     lazy = data.lazy().group_by("g").agg(LABEL_BUILDERS[name](weight="w"))
     with pytest.raises(error, match=rf"^{name}\(\): {message}$"):
         fe.collect(lazy)
-    # collected by polars itself: a polars error carrying the same message
-    with pytest.raises(pl.exceptions.InvalidOperationError, match=re.escape(f"[{error.__name__}]")):
+    # collected by polars itself, inside the user's own group_by: the same typed error
+    with pytest.raises(error, match=rf"^{name}\(\): {message}$"):
         data.group_by("g").agg(LABEL_BUILDERS[name](weight="w"))
     # the valid groups alone are fine
     assert data.filter(pl.col("g") == 1).group_by("g").agg(LABEL_BUILDERS[name](weight="w")).height
@@ -717,3 +717,44 @@ def test_nan_zero_division_means_none() -> None:
     report = fe.classification_report(df, truth="y", pred="p", by="g", zero_division=NAN)
     assert_frame_equal(report, fe.classification_report(df, truth="y", pred="p", by="g"))
     assert not report.select(pl.col(pl.Float64).is_nan().any()).row(0).count(True)
+
+
+# the guard primitive: failure() + enforce()
+def test_a_guard_fires_when_the_value_it_prints_is_null():
+    """``pl.format`` gives null when any argument is null, so a guard built on it alone would
+    pass silently exactly when the offending value is missing; the shared primitive prints
+    ``null`` instead and raises."""
+    lf = pl.LazyFrame({"x": [1.0, None]})
+    checked = enforce(
+        lf,
+        failure(
+            pl.col("x").is_null(),
+            MissingValueError,
+            "f(): column 'x' must not contain nulls, got {}.",
+            pl.col("x"),
+        ),
+    )
+    with pytest.raises(
+        MissingValueError, match=r"^f\(\): column 'x' must not contain nulls, got null\.$"
+    ):
+        fe.collect(checked)
+
+
+def test_passing_guards_keep_every_row():
+    lf = pl.LazyFrame({"x": [1.0, 2.0]})
+    checked = enforce(lf, failure(pl.col("x") < 0, InvalidValueError, "f(): {}", pl.col("x")))
+    assert fe.collect(checked)["x"].to_list() == [1.0, 2.0]
+
+
+def test_a_failed_check_raises_its_own_type_on_a_plain_collect():
+    """The in-plan raise is an element-wise callback: Polars re-raises the exception with its
+    own type, so a plain ``LazyFrame.collect()`` (not only ``fe.collect``) gets the typed error,
+    and the message is frameeval's alone (Polars' plan context is cut)."""
+    lf = pl.LazyFrame({"x": [1.0, None]})
+    checked = enforce(
+        lf,
+        failure(pl.col("x").is_null(), MissingValueError, "f(): column 'x' got {}.", pl.col("x")),
+    )
+    with pytest.raises(MissingValueError) as info:
+        checked.collect()
+    assert str(info.value) == "f(): column 'x' got null."

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval import exceptions
 from frameeval._deprecation import renamed_argument  # noqa: F401 - re-exported
 from frameeval._frame import as_keys, to_lazy
 from frameeval._validate import (
@@ -28,12 +27,17 @@ from frameeval._validate import (
     check_parameter,
     check_unique,
     dtype_family,
+    enforce,
     failure,
     group_text,
-    raise_on,
     require_columns,
 )
-from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
+from frameeval.exceptions import (
+    InsufficientDataError,
+    InvalidDtypeError,
+    InvalidParameterError,
+    MissingValueError,
+)
 
 Arrays = Mapping[str, np.ndarray]
 
@@ -136,17 +140,6 @@ def open_frame(data: Any, func: str, by: Any) -> tuple[pl.LazyFrame, bool, list[
 # ---------------------------------------------------------------------------------------------
 # in-plan guards
 # ---------------------------------------------------------------------------------------------
-def guard(condition: pl.Expr, error: str, message: str, *args: pl.Expr) -> pl.Expr:
-    """Null where ``condition`` is false, the (embedded) error text otherwise: the guard
-    primitive :func:`frameeval._validate.failure` with the error class named by ``error``."""
-    return failure(condition, getattr(exceptions, error), message, *args)
-
-
-def enforce(frame: pl.LazyFrame, *guards: pl.Expr) -> pl.LazyFrame:
-    """Raise (inside the plan) on the first failing guard of any row."""
-    return frame.filter(raise_on(*guards).is_null())
-
-
 def not_null_rows(
     lf: pl.LazyFrame, func: str, keys: Sequence[str], roles: Mapping[str, str]
 ) -> pl.LazyFrame:
@@ -155,9 +148,9 @@ def not_null_rows(
     return enforce(
         lf,
         *[
-            guard(
+            failure(
                 pl.col(column).is_null(),
-                "MissingValueError",
+                MissingValueError,
                 f"{func}(): column {column!r} ({role}=) must not contain nulls, got null{{}}.",
                 group_text(keys),
             )
@@ -255,9 +248,9 @@ def cells(
         per_group = cell.group_by(keys).agg(count) if keys else cell.select(count)
         checked = enforce(
             per_group,
-            guard(
+            failure(
                 pl.col("__values") == 0,
-                "InsufficientDataError",
+                InsufficientDataError,
                 f"{func}(): needs metric values, got none (every {metric!r} value is null){{}}.",
                 group_text(keys),
             ),
@@ -281,9 +274,9 @@ def cells(
     groups = cell.select(keys).unique() if keys else cell.select(pl.len().alias("__rows"))
     checked = enforce(
         attach(groups, gaps, keys),
-        guard(
+        failure(
             pl.col("__n") > 0,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): every learner must have a value on every block (a complete {block} × "
             f"{learner} table; a null value is a missing cell), got {{}} missing: {{}}{{}}."
             + (f" Hint: {hint}" if hint else ""),
@@ -393,9 +386,9 @@ def learner_rows(schema: pl.Schema, learner: str, a: Any, b: Any) -> list[pl.Exp
 
 def rows_guard(func: str, a: Any, b: Any, keys: Sequence[str]) -> pl.Expr:
     """Both learners must have rows in the group (on ``__rows_a``, ``__rows_b``)."""
-    return guard(
+    return failure(
         (pl.col("__rows_a") == 0) | (pl.col("__rows_b") == 0),
-        "InsufficientDataError",
+        InsufficientDataError,
         f"{func}(): learners a={a!r} and b={b!r} must both have rows, got {{}} rows of a "
         f"and {{}} rows of b{{}}.",
         pl.col("__rows_a"),
@@ -453,9 +446,9 @@ def gap_text(roles: Mapping[str, str], a: Any, b: Any) -> pl.Expr:
 def gap_guard(func: str, roles: Mapping[str, str], a: Any, b: Any, keys: Sequence[str]) -> pl.Expr:
     """No gaps in the group (on ``__n``, ``__list`` of :func:`per_group_list`)."""
     pair = "/".join(roles.values())
-    return guard(
+    return failure(
         pl.col("__n") > 0,
-        "InsufficientDataError",
+        InsufficientDataError,
         f"{func}(): learners a={a!r} and b={b!r} must both have a value for every "
         f"{pair}, got {{}} missing: {{}}{{}}.",
         pl.col("__n"),
@@ -642,9 +635,9 @@ def both_present(
     frame = join_on_keys(frame, gaps, keys)
     frame = enforce(
         frame,
-        guard(
+        failure(
             pl.col("__fe_gaps") > 0,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): learners a={a!r} and b={b!r} must both have a value for every {what}, "
             "got {} missing: {}{}.",
             pl.col("__fe_gaps"),

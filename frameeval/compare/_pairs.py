@@ -14,16 +14,15 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._validate import check_parameter, require_columns
+from frameeval._validate import check_parameter, enforce, failure, require_columns
 from frameeval.compare._common import (
     PAIR_MISSING_HINT,
     cells,
     check_learner_value,
-    enforce,
     group_text,
-    guard,
     is_learner,
 )
+from frameeval.exceptions import InsufficientDataError
 
 Pairs = Literal["unordered", "ordered"]
 
@@ -85,23 +84,23 @@ def pair_table(
     counts = cell.group_by(keys).agg(presence) if keys else cell.select(presence)
     counts = enforce(
         counts,
-        guard(
+        failure(
             ~(pl.col("__has_a") & pl.col("__has_b")),
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): learners a={a!r} and b={b!r} must both have values, got none of {{}}{{}}.",
             pl.when(pl.col("__has_a")).then(pl.lit(f"b={b!r}")).otherwise(pl.lit(f"a={a!r}")),
             group_text(keys),
         ),
-        guard(
+        failure(
             pl.col("__learners") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 learners, got {{}}{{}}.",
             pl.col("__learners"),
             group_text(keys),
         ),
-        guard(
+        failure(
             pl.col("__blocks") < min_blocks,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least {min_blocks} values of {block_text or repr(block)} per "
             f"learner, got {{}}{{}}.",
             pl.col("__blocks"),

@@ -21,14 +21,12 @@ from frameeval._frame import as_keys, finish
 from frameeval._roles import column_names, infer_column
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter, check_rope, require_columns
+from frameeval._validate import check_parameter, check_rope, enforce, failure, require_columns
 from frameeval.compare._common import (
     attach,
     check_distinct,
     check_outputs,
-    enforce,
     group_text,
-    guard,
     is_learner,
     mean_std,
     not_null_rows,
@@ -39,6 +37,7 @@ from frameeval.compare._common import (
 )
 from frameeval.compare._pairs import check_pair, pair_table, sorted_out
 from frameeval.compare.effect_size import effect_aggs, effect_columns
+from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples"]
 
@@ -286,18 +285,18 @@ def bayes_correlated_t(
             design = attach(stats_, shape, keys)
         stats_ = enforce(
             design,
-            guard(
+            failure(
                 pl.col("__min") != pl.col("__max"),
-                "InvalidValueError",
+                InvalidValueError,
                 f"{func}(): rho=None (1/k) needs the same number of folds in every repeat, got "
                 f"{{}} to {{}} folds per {repeat!r}{{}}.\nHint: pass rho= explicitly.",
                 pl.col("__min"),
                 pl.col("__max"),
                 group_text(keys),
             ),
-            guard(
+            failure(
                 pl.col("__min") < 2,
-                "InsufficientDataError",
+                InsufficientDataError,
                 f"{func}(): rho=None (1/k) needs at least 2 folds per repeat, got {{}}{{}}.",
                 pl.col("__min"),
                 group_text(keys),

@@ -21,6 +21,8 @@ from frameeval._validate import (
     check_alpha,
     check_labels,
     check_parameter,
+    enforce,
+    failure,
     label_expr,
     require_columns,
 )
@@ -28,10 +30,8 @@ from frameeval.compare._common import (
     better_expr,
     check_distinct,
     check_outputs,
-    enforce,
     gap_guard,
     gap_text,
-    guard,
     is_gap,
     learner_rows,
     literal,
@@ -44,6 +44,7 @@ from frameeval.compare._common import (
 )
 from frameeval.compare.effect_size import EFFECT_COLUMNS
 from frameeval.compare.one_learner import ratio
+from frameeval.exceptions import InvalidValueError
 
 __all__ = ["contingency_table", "mcnemar"]
 
@@ -83,9 +84,9 @@ def _correct(schema: pl.Schema, truth: str, pred: str) -> pl.Expr:
 
 def _truth_guard(func: str, truth: str, instance: str, where: str) -> pl.Expr:
     """One truth per instance (``__truths``; ``where`` holds the instance's value)."""
-    return guard(
+    return failure(
         pl.col("__truths") > 1,
-        "InvalidValueError",
+        InvalidValueError,
         f"{func}(): column {truth!r} (truth=) must be the same for both learners of an "
         f"instance, got {{}} different values for {instance}={{}}.",
         pl.col("__truths"),

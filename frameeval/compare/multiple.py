@@ -20,9 +20,10 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_parameter
-from frameeval.compare._common import enforce, group_text, guard, scipy_step
+from frameeval._validate import check_alpha, check_parameter, enforce, failure
+from frameeval.compare._common import group_text, scipy_step
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
+from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["bergmann_hommel", "rank_post_hoc", "shaffer"]
 
@@ -149,9 +150,9 @@ def _bergmann_hommel(pairs: pl.LazyFrame, keys: list[str], func: str) -> pl.Lazy
     """p_adjusted_i = min(1, max{|I| · min_{j∈I} p_j : I exhaustive, i ∈ I})."""
     pairs = enforce(
         pairs,
-        guard(
+        failure(
             pl.col("n_learners") > BERGMANN_HOMMEL_MAX_K,
-            "InvalidParameterError",
+            InvalidParameterError,
             f"{func}(): Bergmann–Hommel's procedure needs at most {BERGMANN_HOMMEL_MAX_K} "
             "learners (it enumerates every partition of them), got {}{}. Hint: use shaffer().",
             pl.col("n_learners"),

@@ -19,19 +19,18 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, require_columns
+from frameeval._validate import check_alpha, enforce, failure, require_columns
 from frameeval.compare._common import (
     cells,
     check_learner_value,
     check_outputs,
-    enforce,
     group_text,
-    guard,
     open_frame,
     resolve_direction,
     scipy_step,
 )
 from frameeval.compare.ranks import check_design
+from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["friedman_aligned_ranks", "quade", "skillings_mack"]
 
@@ -675,9 +674,9 @@ def pair_statistics(
         design = _join(design, has, keys)
         design = enforce(
             design,
-            guard(
+            failure(
                 ~pl.col("__has"),
-                "InsufficientDataError",
+                InsufficientDataError,
                 f"{func}(): the control learner {control!r} must have values, got none{{}}.",
                 group_text(keys),
             ),

@@ -21,20 +21,21 @@ from frameeval._validate import (
     check_labels,
     check_not_empty_eager,
     check_parameter,
+    enforce,
+    failure,
     label_expr,
     require_columns,
 )
 from frameeval.compare._common import (
     check_distinct,
     check_outputs,
-    enforce,
     group_text,
-    guard,
     mean_std,
     metric_checks,
     open_frame,
     scipy_step,
 )
+from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
 
@@ -424,9 +425,9 @@ def t_test(
         stats_ = stats_.filter(pl.col("n_values") > 0)
     stats_ = enforce(
         stats_,
-        guard(
+        failure(
             pl.col("n_values") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 values of {metric!r}, got {{}}{{}}.",
             pl.col("n_values"),
             group_text(keys),

@@ -19,17 +19,23 @@ from scipy import stats
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_numeric, check_parameter, require_columns
+from frameeval._validate import (
+    check_alpha,
+    check_numeric,
+    check_parameter,
+    enforce,
+    failure,
+    require_columns,
+)
 from frameeval.compare._common import (
     better_expr,
     check_learner_value,
-    enforce,
     group_text,
-    guard,
     per_unique,
     scipy_step,
 )
 from frameeval.compare.ranks import check_design, rank_sums, ranked
+from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q"]
 
@@ -190,9 +196,9 @@ def _post_hoc(
     if control is not None:
         summary = enforce(
             summary,
-            guard(
+            failure(
                 ~pl.col("__has_control"),
-                "InsufficientDataError",
+                InsufficientDataError,
                 f"{func}(): the control learner {control!r} must have values, got none{{}}.",
                 group_text(keys),
             ),
@@ -440,9 +446,9 @@ def holm(
     p = pl.col(p_value).cast(pl.Float64)
     lf = enforce(
         lf,
-        guard(
+        failure(
             p.is_nan() | (p < 0.0) | (p > 1.0),
-            "InvalidValueError",
+            InvalidValueError,
             f"{func}(): column {p_value!r} (p_value=) must hold p-values in [0, 1], got {{}}.",
             p.cast(pl.String),
         ),

@@ -17,17 +17,16 @@ from scipy import stats
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha
+from frameeval._validate import check_alpha, enforce, failure
 from frameeval.compare._common import (
     cells,
     check_outputs,
-    enforce,
     group_text,
-    guard,
     open_frame,
     resolve_direction,
     scipy_step,
 )
+from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["average_ranks", "friedman", "rank_table"]
 
@@ -85,16 +84,16 @@ def check_design(summary: pl.LazyFrame, func: str, keys: list[str], block: str) 
     """k ≥ 2 learners and N ≥ 2 blocks per group (columns ``n_learners``, ``n_blocks``)."""
     return enforce(
         summary,
-        guard(
+        failure(
             pl.col("n_learners") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 learners, got {{}}{{}}.",
             pl.col("n_learners"),
             group_text(keys),
         ),
-        guard(
+        failure(
             pl.col("n_blocks") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
             pl.col("n_blocks"),
             group_text(keys),

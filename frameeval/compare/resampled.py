@@ -22,6 +22,8 @@ from frameeval._validate import (
     check_numeric,
     check_parameter,
     check_unique,
+    enforce,
+    failure,
     group_text,
     require_columns,
 )
@@ -32,7 +34,6 @@ from frameeval.compare._common import (
     check_learners,
     check_level,
     check_outputs,
-    enforce,
     renamed_argument,
     resolve_direction,
     scipy_step,
@@ -40,7 +41,6 @@ from frameeval.compare._common import (
     sort_by_keys,
     tie_to_checks,
 )
-from frameeval.compare._common import guard as _guard
 from frameeval.compare._common import learner_expr as _learner_expr
 from frameeval.compare._common import literal as _learner_literal
 from frameeval.compare._common import mean_std as _mean_std
@@ -51,6 +51,7 @@ from frameeval.compare.effect_size import (
     effect_aggs,
     effect_columns,
 )
+from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["corrected_resampled_t_test", "cv5x2_f_test"]
 
@@ -104,9 +105,9 @@ def _paired_metric(
     )
     counts = enforce(
         counts,
-        _guard(
+        failure(
             (pl.col("__fe_rows_a") == 0) | (pl.col("__fe_rows_b") == 0),
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): learners a={a!r} and b={b!r} must both have rows, got {{}} rows of a "
             "and {} rows of b{}.",
             pl.col("__fe_rows_a"),
@@ -299,9 +300,9 @@ def corrected_resampled_t_test(
     )
     out = enforce(
         out,
-        _guard(
+        failure(
             pl.col("n_pairs") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 splits ({'/'.join(blocks)}) with both learners, got "
             "{}{}.",
             pl.col("n_pairs"),
@@ -456,9 +457,9 @@ def cv5x2_f_test(
     )
     per_repeat = enforce(
         per_repeat,
-        _guard(
+        failure(
             pl.col("__fe_folds") != 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): every {repeat!r} must have exactly 2 {fold!r} values with both learners, "
             "got {} for {}{}.",
             pl.col("__fe_folds"),

@@ -12,17 +12,22 @@ import polars as pl
 from frameeval._frame import collect, to_lazy
 from frameeval._roles import resolve
 from frameeval._typing import IntoFrame
-from frameeval._validate import check_not_empty_eager, check_numeric, require_columns
+from frameeval._validate import (
+    check_not_empty_eager,
+    check_numeric,
+    enforce,
+    failure,
+    require_columns,
+)
 from frameeval.compare._common import (
     check_distinct,
     check_parameter,
-    enforce,
-    guard,
     learner_expr,
     not_null_rows,
     resolve_direction,
 )
 from frameeval.compare.auto import TEST_NAMES, Comparison
+from frameeval.exceptions import MissingValueError
 
 if TYPE_CHECKING:
     from great_tables import GT
@@ -219,9 +224,9 @@ def _summary(
     x = pl.col(metric).cast(pl.Float64)
     lf = enforce(
         lf,
-        guard(
+        failure(
             x.is_null() | x.is_nan() | x.is_infinite(),
-            "MissingValueError",
+            MissingValueError,
             f"{_FUNC}(): column {metric!r} (metric=) must be finite, got {{}} for "
             f"{learner}={{}} on {block}={{}}.",
             x.cast(pl.String).fill_null("null"),

@@ -16,16 +16,14 @@ from scipy import stats
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_parameter, require_columns
+from frameeval._validate import check_alpha, check_parameter, enforce, failure, require_columns
 from frameeval.compare._common import (
     PAIR_MISSING_HINT,
     better_expr,
     cells,
     check_learner_value,
     check_outputs,
-    enforce,
     group_text,
-    guard,
     is_learner,
     literal,
     mean_std,
@@ -42,6 +40,7 @@ from frameeval.compare.effect_size import (
     effect_columns,
 )
 from frameeval.compare.one_learner import ratio, t_decision
+from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["cv5x2_t_test", "paired_t_test", "wilcoxon"]
 
@@ -205,9 +204,9 @@ def paired_t_test(
         out = out.filter(pl.col("n_pairs") > 0)
     out = enforce(
         out,
-        guard(
+        failure(
             pl.col("n_pairs") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 values of {block!r} with both learners, got {{}}{{}}.",
             pl.col("n_pairs"),
             group_text(keys),
@@ -343,11 +342,11 @@ def cv5x2_t_test(
         out = out.filter(pl.col("__repeats") > 0)
     out = enforce(
         out,
-        guard(
+        failure(
             (pl.col("__repeats") != 5)
             | (pl.col("__min_folds") != 2)
             | (pl.col("__max_folds") != 2),
-            "InvalidValueError",
+            InvalidValueError,
             f"{func}(): needs 5 repeats ({repeat!r}) of 2 folds ({fold!r}) with both learners, "
             "got {} repeats with {} to {} folds{}.",
             pl.col("__repeats"),
@@ -603,22 +602,22 @@ def wilcoxon(
     )
     counts = enforce(
         counts,
-        guard(
+        failure(
             ~(pl.col("__has_a") & pl.col("__has_b")),
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): {who} have values, got none{{}}.",
             group_text(keys),
         ),
-        guard(
+        failure(
             pl.col("__learners") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 learners, got {{}}{{}}.",
             pl.col("__learners"),
             group_text(keys),
         ),
-        guard(
+        failure(
             pl.col("__blocks") < 2,
-            "InsufficientDataError",
+            InsufficientDataError,
             f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
             pl.col("__blocks"),
             group_text(keys),

@@ -19,7 +19,8 @@ from frameeval._validate import (
     Checks,
     check_not_empty_eager,
     check_parameter,
-    plan_error,
+    enforce,
+    failure,
     require_columns,
 )
 from frameeval.exceptions import DuplicateKeyError
@@ -189,15 +190,16 @@ def unique_instance(lf: pl.LazyFrame, func: str, instance: str, dtype: pl.DataTy
     summary = stats.select(
         dup.sum().cast(pl.Int64).alias("__fe_dups"),
         pl.col(instance).filter(dup).min().alias("__fe_example"),
-    ).filter(
-        plan_error(
+    ).pipe(
+        enforce,
+        failure(
             pl.col("__fe_dups") > 0,
             DuplicateKeyError,
             f"{func}(): column {instance!r} (instance=) must hold unique values, got {{}} "
             f"duplicated values (smallest {{}}).\nHint: use group= for several rows per instance.",
             pl.col("__fe_dups"),
             pl.col("__fe_example"),
-        ).is_null()
+        ),
     )
     return lf.join(
         summary.select(pl.col("__fe_dups").alias(OK)), how="cross", maintain_order="left"

@@ -8,7 +8,7 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._split_frame import stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import plan_error
+from frameeval._validate import enforce, failure
 from frameeval.exceptions import (
     DuplicateKeyError,  # noqa: F401 - linked from kfold's Raises
     InvalidParameterError,
@@ -127,18 +127,20 @@ def kfold(
 def _kfold_plan(plan: Plan, k: int, repeats: int, seed: int) -> pl.LazyFrame:
     func, unit = plan.func, plan.unit_word
     sizes, totals = stratum_sizes(plan)
-    totals = totals.filter(
-        plan_error(
+    totals = totals.pipe(
+        enforce,
+        failure(
             pl.col(TOTAL) < k,
             InvalidParameterError,
             f"{func}(): k must not exceed the number of {unit}, got k={k} with {{}} {unit}.",
             pl.col(TOTAL),
-        ).is_null()
+        ),
     )
     if plan.strata:
         column = plan.stratify
-        sizes = sizes.filter(
-            plan_error(
+        sizes = sizes.pipe(
+            enforce,
+            failure(
                 pl.col(N) < k,
                 InvalidParameterError,
                 f"{func}(): every class of column {column!r} (stratify=) must have at least "
@@ -146,7 +148,7 @@ def _kfold_plan(plan: Plan, k: int, repeats: int, seed: int) -> pl.LazyFrame:
                 "classes, or drop stratify=.",
                 pl.col(N),
                 pl.col(STRATUM),
-            ).is_null()
+            ),
         )
     base = unit_base(plan, sizes, totals)
     per_repeat = []
@@ -235,13 +237,14 @@ def loo(data: IntoFrame, *, group: str | None = None, instance: str | None = Non
     func = "loo"
     plan = prepare(data, func, instance=instance, group=group)
     _, totals = stratum_sizes(plan)
-    totals = totals.filter(
-        plan_error(
+    totals = totals.pipe(
+        enforce,
+        failure(
             pl.col(TOTAL) < 2,
             InvalidParameterError,
             f"{func}(): leave-one-out needs at least 2 {plan.unit_word}, got {{}}.",
             pl.col(TOTAL),
-        ).is_null()
+        ),
     )
     base = unit_base(plan, pl.LazyFrame(), totals)
     key = pl.col(plan.key_column)

@@ -10,7 +10,7 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._split_frame import ROLE
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import check_parameter, plan_error
+from frameeval._validate import check_parameter, enforce, failure
 from frameeval.exceptions import InvalidParameterError
 from frameeval.split._plan import (
     MAX_DENOMINATOR,
@@ -107,15 +107,16 @@ def holdout(
     n_test = selected_before(pl.col(TOTAL), t)
     sizes, totals = stratum_sizes(plan)
     unit = plan.unit_word
-    totals = totals.filter(
-        plan_error(
+    totals = totals.pipe(
+        enforce,
+        failure(
             (n_test == 0) | (n_test == pl.col(TOTAL)),
             InvalidParameterError,
             f"{func}(): test_size={test_size!r} must leave at least one of the {{}} {unit} in "
             f"the test set and one in the training set, got {{}} test {unit}.",
             pl.col(TOTAL),
             n_test,
-        ).is_null()
+        ),
     )
     base = unit_base(plan, sizes, totals)
     per_repeat = []
@@ -218,8 +219,9 @@ def train_val_test(
     n_train = m - n_test - n_val
     unit = plan.unit_word
     size_table, totals = stratum_sizes(plan)
-    totals = totals.filter(
-        plan_error(
+    totals = totals.pipe(
+        enforce,
+        failure(
             (n_train == 0) | (n_val == 0) | (n_test == 0),
             InvalidParameterError,
             f"{func}(): sizes={tuple(sizes)!r} must give every role at least one of the {{}} "
@@ -228,7 +230,7 @@ def train_val_test(
             n_train,
             n_val,
             n_test,
-        ).is_null()
+        ),
     )
     base = unit_base(plan, size_table, totals)
     per_repeat = []

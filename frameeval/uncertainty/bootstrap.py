@@ -18,6 +18,8 @@ from frameeval._validate import (
     Checks,
     check_not_empty_eager,
     check_parameter,
+    enforce,
+    failure,
     require_columns,
 )
 from frameeval.compare._common import (
@@ -25,15 +27,13 @@ from frameeval.compare._common import (
     check_distinct,
     check_int,
     check_level,
-    enforce,
     join_on_keys,
     renamed_argument,
     scipy_step,
     sort_by_keys,
 )
-from frameeval.compare._common import guard as _guard
 from frameeval.compare._common import value_text as _text
-from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
+from frameeval.exceptions import DuplicateKeyError, InvalidDtypeError, InvalidParameterError
 
 __all__ = ["bootstrap_ci", "bootstrap_replicates"]
 
@@ -187,9 +187,9 @@ def open_bootstrap(
         where = [*(pl.format(f"{k}={{}}, ", _text(k)) for k in keys), pl.lit(f"{instance}=")]
         estimate = enforce(
             estimate,
-            _guard(
+            failure(
                 pl.col("__fe_dup").is_not_null(),
-                "DuplicateKeyError",
+                DuplicateKeyError,
                 f"{func}(): rows must be unique per {[*keys, instance]} (one row per instance in "
                 "each group: the resampling unit), got {} rows for {}{}.",
                 pl.col("__fe_dup_rows"),

@@ -20,6 +20,8 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_unique,
+    enforce,
+    failure,
     group_text,
     label_expr,
     require_columns,
@@ -32,16 +34,15 @@ from frameeval.compare._common import (
     check_learners,
     check_level,
     check_outputs,
-    enforce,
     over_keys,
     scipy_step,
     sort_by_keys,
     tie_to_checks,
 )
-from frameeval.compare._common import guard as _guard
 from frameeval.compare._common import learner_expr as _learner_expr
 from frameeval.compare._common import literal as _learner_literal
 from frameeval.compare._common import value_text as _text
+from frameeval.exceptions import InvalidValueError
 
 __all__ = ["delong_ci", "delong_test"]
 
@@ -370,9 +371,9 @@ def delong_test(
     where = pl.concat_str([pl.lit(f"{instance}="), _text(instance)])
     per_x = enforce(
         per_x,
-        _guard(
+        failure(
             pl.col("__fe_truths") > 1,
-            "InvalidValueError",
+            InvalidValueError,
             f"{func}(): column {truth!r} (truth=) must be the same in the rows of one instance, "
             "got different values for {}{}.",
             where,

@@ -28,8 +28,8 @@ def test_string_scores_are_an_error_never_ranked() -> None:
     for builder in (fe.roc_auc, fe.average_precision, fe.rank_loss):
         name = builder.__name__
         with pytest.raises(
-            pl.exceptions.PolarsError,
-            match=rf"frameeval\[InvalidDtypeError\]: {name}\(\): column 's' "
+            InvalidDtypeError,
+            match=rf"^{name}\(\): column 's' "
             r"\(score=\) must be numeric \(integer or float\), got str",
         ):
             df.select(builder("y", "s"))
@@ -97,8 +97,8 @@ def test_nan_in_a_float_truth_column_is_an_error_in_expressions_too() -> None:
     """Issue 14 hostile input 5: NaN was counted as a label (accuracy 0.667, no error)."""
     df = pl.DataFrame({"y": [1.0, float("nan"), 0.0], "p": [1.0, 0.0, 0.0]})
     with pytest.raises(
-        pl.exceptions.PolarsError,
-        match=r"frameeval\[MissingValueError\]: accuracy\(\): column 'y' "
+        MissingValueError,
+        match=r"^accuracy\(\): column 'y' "
         r"\(truth=\) must not contain NaN",
     ):
         df.select(fe.accuracy("y", "p"))
@@ -112,8 +112,8 @@ def test_a_third_class_with_a_binary_average_is_an_error_on_both_faces() -> None
     """fe.f1 on a 3-class column silently returned class 1's F1 (scikit-learn raises)."""
     df = pl.DataFrame({"g": [1] * 5, "y": [0, 1, 2, 1, 0], "p": [0, 1, 1, 2, 0]})
     with pytest.raises(
-        pl.exceptions.PolarsError,
-        match=r"frameeval\[InvalidParameterError\]: f1\(\): average='binary' "
+        InvalidParameterError,
+        match=r"^f1\(\): average='binary' "
         r"needs two classes",
     ):
         df.select(fe.f1("y", "p"))

@@ -11,11 +11,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval._validate import check_unique
+from frameeval._validate import check_unique, enforce, failure
 from frameeval.compare._common import (
-    enforce,
     group_text,
-    guard,
     learner_expr,
     not_null_rows,
 )
@@ -26,7 +24,7 @@ from frameeval.compare.auto._context import (
     semi,
     sort,
 )
-from frameeval.exceptions import InsufficientDataError
+from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["assumption_checks", "cell_table", "choose_procedures", "describe_design"]
 
@@ -45,9 +43,9 @@ def cell_table(
     value = pl.col(metric).cast(pl.Float64)
     lf = enforce(
         lf,
-        guard(
+        failure(
             value.is_infinite(),
-            "InvalidValueError",
+            InvalidValueError,
             f"{FUNC}(): column {metric!r} (metric=) must be finite, got {{}} for {learner}={{}} "
             f"on {block}={{}}{{}}.",
             value.cast(pl.String),
