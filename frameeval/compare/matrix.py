@@ -12,7 +12,14 @@ from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.compare._common import check_outputs, open_frame, resolve_direction
+from frameeval.compare._common import (
+    RANK_DIGITS,
+    check_digits,
+    check_outputs,
+    open_frame,
+    resolve_direction,
+    rounded_difference,
+)
 from frameeval.compare._pairs import pair_table, sorted_out
 from frameeval.compare.effect_size import effect_aggs, effect_columns
 
@@ -43,6 +50,7 @@ def comparison_matrix(
     higher_is_better: bool | None = None,
     correction: Literal["holm", "bonferroni"] | None = "holm",
     zero_method: Literal["pratt", "wilcox", "zsplit"] = "pratt",
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """The multiple comparison matrix (MCM): every ordered pair of learners over the blocks.
 
@@ -76,6 +84,9 @@ def comparison_matrix(
         Zero differences in the Wilcoxon test: ``"pratt"`` (default, as the MCM's reference
         implementation: ranked, then dropped), ``"wilcox"`` (dropped before ranking; scipy's
         default) or ``"zsplit"`` (split between R⁺ and R⁻; Demšar) — see :func:`wilcoxon`.
+    digits
+        Significant digits of the differences that decide wins, ties and losses and that the
+        Wilcoxon test ranks (default 12; ``None``: as they are) — see :func:`wilcoxon`.
 
     Returns
     -------
@@ -139,17 +150,18 @@ def comparison_matrix(
         func,
         f"zero_method must be 'pratt', 'wilcox' or 'zsplit', got {zero_method!r}.",
     )
+    digits = check_digits(digits, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _OUT, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
     table = pair_table(lf, schema, func, keys, block, learner, metric, pairs="ordered").cache()
     pair = [*keys, "a", "b"]
-    d = pl.col("__va") - pl.col("__vb")
+    d = rounded_difference(pl.col("__va"), pl.col("__vb"), digits)
     win, loss = (d > 0, d < 0) if hib else (d < 0, d > 0)
     stats_ = (
         table.group_by(pair)
         .agg(
-            d.mean().alias("mean_difference"),
+            (pl.col("__va") - pl.col("__vb")).mean().alias("mean_difference"),
             win.sum().cast(pl.Int64).alias("wins"),
             (d == 0).sum().cast(pl.Int64).alias("ties"),
             loss.sum().cast(pl.Int64).alias("losses"),
@@ -175,6 +187,7 @@ def comparison_matrix(
         by=keys or None,
         higher_is_better=hib,
         zero_method=zero_method,
+        digits=digits,
     ).select(*pair, "p_value")
     if correction == "holm":
         tests = holm(tests, by=keys or None).select(*pair, "p_value", "p_adjusted")

@@ -21,7 +21,7 @@ from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter, enforce, failure
-from frameeval.compare._common import group_text, scipy_step
+from frameeval.compare._common import RANK_DIGITS, group_text, scipy_step
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
 from frameeval.exceptions import InvalidParameterError
 
@@ -188,6 +188,7 @@ def _adjusted(
     by: Keys,
     higher_is_better: bool | None,
     alpha: float,
+    digits: int | None = RANK_DIGITS,
 ) -> Any:
     alpha = check_alpha(alpha, func)
     check_parameter(
@@ -209,7 +210,7 @@ def _adjusted(
         f"control={control!r}.\nHint: adjust='holm' for comparisons with a control.",
     )
     pairs, eager, keys = pair_statistics(
-        data, func, test, metric, block, learner, by, higher_is_better, control, _OUT
+        data, func, test, metric, block, learner, by, higher_is_better, control, _OUT, digits
     )
     if adjust in ("holm", "shaffer"):
         out = _step_down(pairs, keys, adjust)
@@ -244,6 +245,7 @@ def rank_post_hoc(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Post-hoc z tests of every pair of learners (or every learner against a control) after a
     rank omnibus test, with a family-wise correction.
@@ -287,6 +289,9 @@ def rank_post_hoc(
         control; with ``adjust`` = ``"holm"``, ``"bonferroni"`` or None). Default: all pairs.
     alpha
         Family-wise significance level α in (0, 1).
+    digits
+        Significant digits the values are rounded to before they are ranked (default 12;
+        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -336,6 +341,7 @@ def rank_post_hoc(
         by=by,
         higher_is_better=higher_is_better,
         alpha=alpha,
+        digits=digits,
     )
 
 
@@ -350,6 +356,7 @@ def shaffer(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """All pairwise comparisons of the learners' average ranks with Shaffer's static
     correction (García & Herrera 2008).
@@ -378,6 +385,9 @@ def shaffer(
         ``"quade"`` or ``"skillings_mack"`` (see :func:`rank_post_hoc`).
     alpha
         Family-wise significance level α in (0, 1).
+    digits
+        Significant digits the values are rounded to before they are ranked (default 12;
+        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -415,6 +425,7 @@ def shaffer(
         by=by,
         higher_is_better=higher_is_better,
         alpha=alpha,
+        digits=digits,
     )
 
 
@@ -429,6 +440,7 @@ def bergmann_hommel(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """All pairwise comparisons of the learners' average ranks with Bergmann and Hommel's
     exhaustive correction (García & Herrera 2008), for at most 9 learners.
@@ -452,6 +464,9 @@ def bergmann_hommel(
         Whose rank scores are compared (see :func:`rank_post_hoc`).
     alpha
         Family-wise significance level α in (0, 1).
+    digits
+        Significant digits the values are rounded to before they are ranked (default 12;
+        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -497,4 +512,5 @@ def bergmann_hommel(
         by=by,
         higher_is_better=higher_is_better,
         alpha=alpha,
+        digits=digits,
     )

@@ -21,12 +21,15 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, enforce, failure, require_columns
 from frameeval.compare._common import (
+    RANK_DIGITS,
     cells,
+    check_digits,
     check_learner_value,
     check_outputs,
     group_text,
     open_frame,
     resolve_direction,
+    rounded,
     scipy_step,
 )
 from frameeval.compare.ranks import check_design
@@ -77,13 +80,17 @@ def ranked_cells(
     outputs: list[str],
     *,
     complete: bool,
+    digits: int | None = RANK_DIGITS,
 ) -> tuple[pl.LazyFrame, bool, list[str], bool, pl.Schema]:
     """``*keys, <block>, <learner>, __value, rank`` (within-block rank, 1 = best, ties get the
-    mean rank); with ``complete=False`` missing (block, learner) cells are allowed."""
+    mean rank); with ``complete=False`` missing (block, learner) cells are allowed. ``__value``
+    is the metric rounded to ``digits`` significant digits (:func:`rounded`), what is ranked."""
+    digits = check_digits(digits, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, outputs, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
     cell = cells(lf, schema, func, keys, block, learner, metric, complete=complete)
+    cell = cell.with_columns(rounded(pl.col("__value"), digits))
     rank = pl.col("__value").rank("average", descending=hib).over([*keys, block])
     return cell.with_columns(rank.cast(pl.Float64).alias("rank")), eager, keys, hib, schema
 
@@ -141,24 +148,31 @@ def _decide(out: pl.LazyFrame) -> pl.LazyFrame:
 # ---------------------------------------------------------------------------------------------
 # per-learner scores of each test (the post-hoc z statistics compare them)
 # ---------------------------------------------------------------------------------------------
-def _aligned(cell: pl.LazyFrame, keys: list[str], block: str, hib: bool) -> pl.LazyFrame:
-    """``aligned_rank``: the rank of x_ij − mean_i among all k·N aligned values of the group."""
+def _aligned(
+    cell: pl.LazyFrame, keys: list[str], block: str, hib: bool, digits: int | None
+) -> pl.LazyFrame:
+    """``aligned_rank``: the rank of x_ij − mean_i among all k·N aligned values of the group
+    (rounded to ``digits`` significant digits of the block's k_i · max |x|)."""
     within = [*keys, block]
     # k_i · x_ij − Σ_i x: the aligned value times k_i (same ranking); the sum over sorted
     # values does not depend on the row order
-    scaled = pl.col("__value") * pl.len().over(within).cast(pl.Float64) - pl.col(
-        "__value"
-    ).sort().sum().over(within)
-    aligned = cell.with_columns(scaled.alias("__aligned"))
+    k_i = pl.len().over(within).cast(pl.Float64)
+    scaled = pl.col("__value") * k_i - pl.col("__value").sort().sum().over(within)
+    size = k_i * pl.col("__value").abs().max().over(within)
+    aligned = cell.with_columns(rounded(scaled, digits, size).alias("__aligned"))
     rank = _over(pl.col("__aligned").rank("average", descending=hib), keys)
     return aligned.with_columns(rank.cast(pl.Float64).alias("aligned_rank"))
 
 
-def _quade_weights(cell: pl.LazyFrame, keys: list[str], block: str) -> pl.LazyFrame:
+def _quade_weights(
+    cell: pl.LazyFrame, keys: list[str], block: str, digits: int | None
+) -> pl.LazyFrame:
     """``__q``: Quade's block weight Q_i, the rank of the block's range max − min among the
-    group's blocks (ties share the mean rank)."""
+    group's blocks (ties share the mean rank; the range rounded to ``digits`` significant
+    digits of max |x|)."""
+    spread = pl.col("__value").max() - pl.col("__value").min()
     ranges = cell.group_by(*keys, block).agg(
-        (pl.col("__value").max() - pl.col("__value").min()).alias("__range")
+        rounded(spread, digits, pl.col("__value").abs().max()).alias("__range")
     )
     ranges = ranges.with_columns(
         _over(pl.col("__range").rank("average"), keys).cast(pl.Float64).alias("__q")
@@ -167,7 +181,13 @@ def _quade_weights(cell: pl.LazyFrame, keys: list[str], block: str) -> pl.LazyFr
 
 
 def learner_scores(
-    cell: pl.LazyFrame, test: str, keys: list[str], block: str, learner: str, hib: bool
+    cell: pl.LazyFrame,
+    test: str,
+    keys: list[str],
+    block: str,
+    learner: str,
+    hib: bool,
+    digits: int | None = RANK_DIGITS,
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Per learner: ``*keys, <learner>, average_rank, __score`` and per group ``*keys,
     n_learners, n_blocks, __se`` (None for Skillings–Mack, whose standard error depends on the
@@ -180,7 +200,7 @@ def learner_scores(
         per = per.with_columns(pl.col("average_rank").alias("__score"))
         se = (k * (k + 1.0) / (6.0 * n)).sqrt()
     elif test == "friedman_aligned_ranks":
-        aligned = _aligned(cell, keys, block, hib)
+        aligned = _aligned(cell, keys, block, hib, digits)
         per = aligned.group_by(*keys, learner).agg(
             pl.col("aligned_rank").mean().alias("average_rank")
         )
@@ -197,7 +217,7 @@ def learner_scores(
         variance = 2.0 * pl.col("__spread") / (k - 1.0)
         se = pl.when(variance > 0).then(variance.sqrt() / n)
     elif test == "quade":
-        weighted = _quade_weights(cell, keys, block)
+        weighted = _quade_weights(cell, keys, block, digits)
         k_i = pl.len().over([*keys, block]).cast(pl.Float64)
         weighted = weighted.with_columns(
             (pl.col("__q") * (pl.col("rank") - (k_i + 1.0) / 2.0)).alias("__s")
@@ -295,6 +315,7 @@ def skillings_mack(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Skillings–Mack test of "all learners perform the same", with missing results allowed.
 
@@ -329,6 +350,9 @@ def skillings_mack(
         depend on it). Default: the registered measure of that name; required otherwise.
     alpha
         Significance level α in (0, 1).
+    digits
+        Significant digits the values are rounded to before they are ranked (default 12;
+        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -370,8 +394,18 @@ def skillings_mack(
     )
     func = "skillings_mack"
     alpha = check_alpha(alpha, func)
+    digits = check_digits(digits, func)
     cell, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, _SM_OUT, complete=False
+        data,
+        func,
+        metric,
+        block,
+        learner,
+        by,
+        higher_is_better,
+        _SM_OUT,
+        complete=False,
+        digits=digits,
     )
     design = check_design(_design(cell, keys, block, learner), func, keys, block)
     scores = _sm_scores(cell, keys, block, learner).with_columns(
@@ -428,6 +462,7 @@ def friedman_aligned_ranks(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Friedman's aligned-ranks test (Hodges & Lehmann 1962) of "all learners perform the same".
 
@@ -446,7 +481,7 @@ def friedman_aligned_ranks(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman` (a complete block × learner table per group).
     alpha
         Significance level α in (0, 1).
@@ -460,8 +495,9 @@ def friedman_aligned_ranks(
 
     Notes
     -----
-    Tied aligned values share the mean rank; the aligned values are compared exactly (as
-    k·x_ij − Σ_j x_ij), so round metrics reported with few decimals first. The formula has no
+    Tied aligned values share the mean rank; the aligned values k·x_ij − Σ_j x_ij are ranked
+    rounded to ``digits`` significant digits of the block's k · max |x_ij|, so that aligned
+    values equal in decimal arithmetic tie (docs/compare.md, "Ties"). The formula has no
     tie correction: when every block is constant all aligned values tie and T = 0.
     (``statistic`` would be null if the denominator were 0.) Post-hoc comparisons:
     ``rank_post_hoc(..., test="friedman_aligned_ranks")`` compares the average aligned ranks
@@ -493,10 +529,20 @@ def friedman_aligned_ranks(
     )
     func = "friedman_aligned_ranks"
     alpha = check_alpha(alpha, func)
+    digits = check_digits(digits, func)
     cell, eager, keys, hib, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, _ALIGNED_OUT, complete=True
+        data,
+        func,
+        metric,
+        block,
+        learner,
+        by,
+        higher_is_better,
+        _ALIGNED_OUT,
+        complete=True,
+        digits=digits,
     )
-    aligned = _aligned(cell, keys, block, hib)
+    aligned = _aligned(cell, keys, block, hib, digits)
     learners = aligned.group_by(*keys, learner).agg(pl.col("aligned_rank").sum().alias("__r"))
     blocks = aligned.group_by(*keys, block).agg(pl.col("aligned_rank").sum().alias("__r"))
     design = check_design(_design(cell, keys, block, learner), func, keys, block)
@@ -533,6 +579,7 @@ def quade(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Quade's test (1979) of "all learners perform the same": Friedman's ranks, weighted by
     how much the block separates the learners.
@@ -550,7 +597,7 @@ def quade(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman` (a complete block × learner table per group).
     alpha
         Significance level α in (0, 1).
@@ -565,6 +612,8 @@ def quade(
 
     Notes
     -----
+    The block ranges are ranked rounded to ``digits`` significant digits of the block's
+    max |x_ij|, so ranges equal as decimals tie (docs/compare.md, "Ties").
     The metric values' differences matter here (through the block ranges), unlike in
     Friedman's test, so the metric must be commensurable across blocks at least in its
     ordering of ranges. When A = B (every weighted block ranks the learners identically)
@@ -594,12 +643,22 @@ def quade(
     block, learner = resolve_roles(data, "quade", [by, metric], block=block, learner=learner)
     func = "quade"
     alpha = check_alpha(alpha, func)
+    digits = check_digits(digits, func)
     cell, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, _QUADE_OUT, complete=True
+        data,
+        func,
+        metric,
+        block,
+        learner,
+        by,
+        higher_is_better,
+        _QUADE_OUT,
+        complete=True,
+        digits=digits,
     )
     design = check_design(_design(cell, keys, block, learner), func, keys, block)
     k_expr = pl.len().over([*keys, block]).cast(pl.Float64)
-    weighted = _quade_weights(cell, keys, block).with_columns(
+    weighted = _quade_weights(cell, keys, block, digits).with_columns(
         (pl.col("__q") * (pl.col("rank") - (k_expr + 1.0) / 2.0)).alias("__s")
     )
     per_learner = weighted.group_by(*keys, learner).agg(pl.col("__s").sum().alias("__sj"))
@@ -647,6 +706,7 @@ def pair_statistics(
     higher_is_better: bool | None,
     control: Any,
     outputs: list[str],
+    digits: int | None = RANK_DIGITS,
 ) -> tuple[pl.LazyFrame, bool, list[str]]:
     """``*keys, a, b, n_learners, __ia, __ib, average_rank_a, average_rank_b, statistic,
     p_value``: one row per pair (a < b) or per learner against ``control`` (b = control), with
@@ -666,8 +726,9 @@ def pair_statistics(
         higher_is_better,
         outputs,
         complete=test != "skillings_mack",
+        digits=digits,
     )
-    per, design = learner_scores(cell, test, keys, block, learner, hib)
+    per, design = learner_scores(cell, test, keys, block, learner, hib, digits)
     design = check_design(design, func, keys, block)
     if control is not None:
         has = _per_group(per, keys, [(pl.col(learner) == pl.lit(control)).any().alias("__has")])

@@ -28,6 +28,7 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare._common import (
+    RANK_DIGITS,
     better_expr,
     check_learner_value,
     group_text,
@@ -177,10 +178,11 @@ def _post_hoc(
     higher_is_better: bool | None,
     alpha: float,
     control: Any,
+    digits: int | None = RANK_DIGITS,
 ) -> Any:
     alpha = check_alpha(alpha, func)
     ranks, eager, keys = ranked(
-        data, func, metric, block, learner, by, higher_is_better, _PAIRS_OUT
+        data, func, metric, block, learner, by, higher_is_better, _PAIRS_OUT, digits
     )
     sums = rank_sums(ranks, keys, learner)
     aggs = [
@@ -248,6 +250,7 @@ def nemenyi(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Nemenyi post-hoc test: every pair of learners by average rank (eq 2.36, figure 2.8).
 
@@ -261,6 +264,9 @@ def nemenyi(
         As in :func:`rank_table`.
     alpha
         Significance level α in (0, 1).
+    digits
+        Significant digits the values are rounded to before they are ranked (default 12;
+        ``None``: as they are), as in :func:`frameeval.rank_table`.
     Returns
     -------
     Same kind as ``data`` with one row per pair, sorted by keys, a, b: ``*by, a, b, n_learners,
@@ -307,7 +313,16 @@ def nemenyi(
     """
     block, learner = resolve_roles(data, "nemenyi", [by, metric], block=block, learner=learner)
     return _post_hoc(
-        data, "nemenyi", metric, block, learner, by, higher_is_better, alpha, control=None
+        data,
+        "nemenyi",
+        metric,
+        block,
+        learner,
+        by,
+        higher_is_better,
+        alpha,
+        control=None,
+        digits=digits,
     )
 
 
@@ -322,6 +337,7 @@ def bonferroni_dunn(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Bonferroni–Dunn post-hoc test: every learner against a control (Demšar 2006, §3.2.2).
 
@@ -338,6 +354,9 @@ def bonferroni_dunn(
         The control learner (a value of ``learner``); it is ``b`` in every row.
     alpha
         Significance level α in (0, 1).
+    digits
+        Significant digits the values are rounded to before they are ranked (default 12;
+        ``None``: as they are), as in :func:`frameeval.rank_table`.
     Returns
     -------
     Same kind as ``data`` with one row per learner other than the control, sorted by keys and
@@ -388,7 +407,16 @@ def bonferroni_dunn(
     require_columns(schema, func, learner=learner)
     check_learner_value(schema, func, learner, control, "control")
     return _post_hoc(
-        data, func, metric, block, learner, by, higher_is_better, alpha, control=control
+        data,
+        func,
+        metric,
+        block,
+        learner,
+        by,
+        higher_is_better,
+        alpha,
+        control=control,
+        digits=digits,
     )
 
 

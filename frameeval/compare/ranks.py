@@ -19,11 +19,14 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, enforce, failure
 from frameeval.compare._common import (
+    RANK_DIGITS,
     cells,
+    check_digits,
     check_outputs,
     group_text,
     open_frame,
     resolve_direction,
+    rounded,
     scipy_step,
 )
 from frameeval.exceptions import InsufficientDataError
@@ -61,13 +64,16 @@ def ranked(
     by: Keys,
     higher_is_better: bool | None,
     outputs: list[str],
+    digits: int | None = RANK_DIGITS,
 ) -> tuple[pl.LazyFrame, bool, list[str]]:
-    """``*keys, <block>, <learner>, __value, rank`` (rank 1 = best, ties get the mean rank)."""
+    """``*keys, <block>, <learner>, __value, rank`` (rank 1 = best, ties get the mean rank; the
+    values are ranked rounded to ``digits`` significant digits)."""
+    digits = check_digits(digits, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, outputs, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
     cell = cells(lf, schema, func, keys, block, learner, metric)
-    rank = pl.col("__value").rank("average", descending=hib).over([*keys, block])
+    rank = rounded(pl.col("__value"), digits).rank("average", descending=hib).over([*keys, block])
     return cell.with_columns(rank.cast(pl.Float64).alias("rank")), eager, keys
 
 
@@ -110,6 +116,7 @@ def rank_table(
     learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """The rank of every learner on every block (data set), as in Table 2.5.
 
@@ -128,6 +135,11 @@ def rank_table(
         Direction of ``metric``: True ranks the largest value first. Default: the direction of
         the registered measure of the same name (``"accuracy"``, ``"error_rate"``…); required
         otherwise.
+    digits
+        Significant digits the values are rounded to before they are ranked (default 12), so
+        that values equal as decimals tie whatever their floating-point form (0.69 · 100 and
+        69; docs/compare.md, "Ties"). ``None`` ranks the floating-point values as they are,
+        as scipy does.
 
     Returns
     -------
@@ -157,7 +169,7 @@ def rank_table(
     block, learner = resolve_roles(data, "rank_table", [by, metric], block=block, learner=learner)
     func = "rank_table"
     ranks, eager, keys = ranked(
-        data, func, metric, block, learner, by, higher_is_better, [metric, "rank"]
+        data, func, metric, block, learner, by, higher_is_better, [metric, "rank"], digits
     )
     out = ranks.select(*keys, block, learner, pl.col("__value").alias(metric), "rank")
     return finish(out.sort([*keys, block, learner], nulls_last=True), eager)
@@ -172,12 +184,13 @@ def average_ranks(
     learner: str | None = None,
     by: Keys = None,
     higher_is_better: bool | None = None,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Average rank of every learner over the blocks (the last row of Table 2.5).
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`rank_table`.
 
     Returns
@@ -209,7 +222,15 @@ def average_ranks(
     )
     func = "average_ranks"
     ranks, eager, keys = ranked(
-        data, func, metric, block, learner, by, higher_is_better, ["average_rank", "n_blocks"]
+        data,
+        func,
+        metric,
+        block,
+        learner,
+        by,
+        higher_is_better,
+        ["average_rank", "n_blocks"],
+        digits,
     )
     out = rank_sums(ranks, keys, learner).select(*keys, learner, "average_rank", "n_blocks")
     return finish(out.sort([*keys, learner], nulls_last=True), eager)
@@ -250,6 +271,7 @@ def friedman(
     by: Keys = None,
     higher_is_better: bool | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Friedman test of "all learners perform the same" over N blocks (eqs 2.34–2.35).
 
@@ -267,7 +289,7 @@ def friedman(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`rank_table` (the statistics do not depend on the direction; it only sets
         which learner gets rank 1).
     alpha
@@ -326,7 +348,7 @@ def friedman(
     func = "friedman"
     alpha = check_alpha(alpha, func)
     ranks, eager, keys = ranked(
-        data, func, metric, block, learner, by, higher_is_better, _FRIEDMAN_OUT
+        data, func, metric, block, learner, by, higher_is_better, _FRIEDMAN_OUT, digits
     )
     sums = rank_sums(ranks, keys, learner)
     aggs = [

@@ -19,8 +19,10 @@ from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter, enforce, failure, require_columns
 from frameeval.compare._common import (
     PAIR_MISSING_HINT,
+    RANK_DIGITS,
     better_expr,
     cells,
+    check_digits,
     check_learner_value,
     check_outputs,
     group_text,
@@ -31,6 +33,7 @@ from frameeval.compare._common import (
     paired,
     renamed_argument,
     resolve_direction,
+    rounded_difference,
     scipy_step,
 )
 from frameeval.compare.effect_size import (
@@ -448,6 +451,7 @@ def wilcoxon(
     correction: bool = False,
     adjust: Literal["holm"] | None = None,
     alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
 ) -> Frame:
     """Wilcoxon signed-rank test of two learners over N data sets (Demšar 2006, §3.1.3).
 
@@ -493,6 +497,12 @@ def wilcoxon(
         and ``reject`` uses it).
     alpha
         Significance level α in (0, 1).
+    digits
+        Significant digits of the differences that are ranked (default 12): each value is
+        rounded to ``digits`` significant digits and so is the difference, at the scale of
+        the two values, so that differences equal in decimal arithmetic tie (0.63 − 0.62 and
+        0.68 − 0.67) and a difference of equal values is a zero (docs/compare.md, "Ties").
+        ``None`` ranks the floating-point differences as they are, as scipy does.
 
     Returns
     -------
@@ -521,9 +531,9 @@ def wilcoxon(
     When every difference is zero the test is undefined under ``"wilcox"`` (nothing is left to
     rank) and ``"pratt"`` (σ = 0): ``z``, ``p_value``, ``reject`` and ``better`` are null.
     Normal approximation: z = (R⁺ − n(n+1)/4) / σ with σ² = n(n+1)(2n+1)/24 − Σ(t³ − t)/48 over
-    tie groups (scipy's formulas for each zero method). Differences are compared exactly:
-    values that differ by floating-point noise (0.768 − 0.763 vs 0.936 − 0.931) are not ties;
-    round the metric first when it is reported with few decimals. With ``method="exact"`` and
+    tie groups (scipy's formulas for each zero method). Differences are ranked rounded
+    to ``digits`` significant digits: 0.768 − 0.763 and 0.936 − 0.931 tie, as they do in decimal
+    arithmetic (scipy ranks their floating-point forms apart). With ``method="exact"`` and
     ties or zeros, R⁺ is rounded conservatively (as scipy does). Each group needs at least two
     learners and two blocks (``InsufficientDataError``).
 
@@ -552,6 +562,7 @@ def wilcoxon(
     block, learner = resolve_roles(data, "wilcoxon", [by, metric], block=block, learner=learner)
     func = "wilcoxon"
     alpha = check_alpha(alpha, func)
+    digits = check_digits(digits, func)
     check_parameter(
         zero_method in ("zsplit", "wilcox", "pratt"),
         func,
@@ -639,7 +650,8 @@ def wilcoxon(
         pairs = pairs.filter(pl.col("a") < pl.col("b"))
 
     comparison = [*keys, "a", "b"]
-    d = pl.col("__va") - pl.col("__vb")
+    # ranks, zeros and signs come from the rounded differences (effect sizes read __va, __vb)
+    d = rounded_difference(pl.col("__va"), pl.col("__vb"), digits)
     ranked = d != 0 if zero_method == "wilcox" else pl.lit(True)
     magnitude = pl.when(ranked).then(d.abs())
     pairs = pairs.with_columns(d.alias("__d"), magnitude.alias("__abs")).with_columns(

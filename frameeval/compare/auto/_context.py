@@ -9,6 +9,8 @@ from typing import Literal
 
 import polars as pl
 
+from frameeval.compare._common import RANK_DIGITS
+
 __all__ = [
     "FUNC",
     "MEAN_BASED",
@@ -90,6 +92,8 @@ class Context:
     alpha: float
     rope: float | None
     seed: int
+    #: significant digits of the values the rank procedures rank (``digits=``)
+    digits: int | None = RANK_DIGITS
 
 
 def semi(frame: pl.DataFrame, groups: pl.DataFrame, keys: list[str]) -> pl.DataFrame:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from frameeval.compare._common import rounded
 from frameeval.compare.auto._context import (
     MEAN_BASED,
     VALUE,
@@ -30,7 +31,11 @@ def rank_table(cells: pl.DataFrame, design: pl.DataFrame, ctx: Context) -> pl.Da
     x = pl.col(VALUE)
     present = cells.filter(x.is_not_null())
     ranked = present.with_columns(
-        x.rank("average", descending=ctx.hib).over([*keys, block]).cast(pl.Float64).alias("__r")
+        rounded(x, ctx.digits)
+        .rank("average", descending=ctx.hib)
+        .over([*keys, block])
+        .cast(pl.Float64)
+        .alias("__r")
     )
     med = x.median()
     per = ranked.group_by(*keys, learner).agg(

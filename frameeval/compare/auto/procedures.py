@@ -37,13 +37,13 @@ def _run_friedman(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.D
     kw = _kw(ctx)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the χ² form's small-N warning
-        fr = friedman(cells, VALUE, alpha=ctx.alpha, **kw)
+        fr = friedman(cells, VALUE, alpha=ctx.alpha, digits=ctx.digits, **kw)
     omnibus = fr.with_columns(
         pl.lit("friedman_iman_davenport").alias("test"),
         pl.col("df1").cast(pl.Float64),
         pl.col("df2").cast(pl.Float64),
     )
-    ne = nemenyi(cells, VALUE, alpha=ctx.alpha, **kw)
+    ne = nemenyi(cells, VALUE, alpha=ctx.alpha, digits=ctx.digits, **kw)
     post_hoc = ne.with_columns(
         pl.lit("nemenyi").alias("test"), pl.col("rank_difference").alias("difference")
     )
@@ -54,7 +54,7 @@ def _run_wilcoxon(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.D
     """Wilcoxon signed-rank test (:func:`frameeval.compare.wilcoxon`, two-sided, zsplit)."""
     from frameeval.compare.two_learners import wilcoxon
 
-    wi = wilcoxon(cells, VALUE, alpha=ctx.alpha, **_kw(ctx))
+    wi = wilcoxon(cells, VALUE, alpha=ctx.alpha, digits=ctx.digits, **_kw(ctx))
     med = _pair_medians(cells, ctx)
     wi = wi.join(med, on=[*ctx.keys, "a", "b"], how="left", nulls_equal=True)
     omnibus = wi.with_columns(
@@ -260,7 +260,7 @@ def _run_skillings_mack(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame
     from frameeval.compare.multiple import rank_post_hoc
     from frameeval.compare.omnibus import skillings_mack
 
-    kw = {**_kw(ctx), "alpha": ctx.alpha}
+    kw = {**_kw(ctx), "alpha": ctx.alpha, "digits": ctx.digits}
     present = cells.filter(pl.col(VALUE).is_not_null())
     sm = skillings_mack(present, VALUE, **kw)
     omnibus = sm.with_columns(

@@ -9,6 +9,8 @@ from frameeval._frame import as_keys, collect, to_lazy
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import check_alpha, check_not_empty_eager, check_numeric, require_columns
 from frameeval.compare._common import (
+    RANK_DIGITS,
+    check_digits,
     check_distinct,
     check_parameter,
     resolve_direction,
@@ -59,6 +61,7 @@ def compare_learners(
     procedure: Procedure = "auto",
     seed: int = 0,
     by: Keys = None,
+    digits: int | None = RANK_DIGITS,
 ) -> Comparison:
     """Compare learners over blocks (data sets): choose the tests, run them, give a verdict.
 
@@ -104,6 +107,11 @@ def compare_learners(
         Seed of the Bayesian test's posterior sampling.
     by
         Key column(s): one comparison per group (e.g. per metric or per family of data sets).
+    digits
+        Significant digits the values (and, for the Wilcoxon test, their differences) are
+        rounded to before the rank procedures and the rank table rank them (default 12;
+        ``None``: as they are), as in :func:`frameeval.rank_table` and
+        :func:`frameeval.compare.wilcoxon`.
 
     Returns
     -------
@@ -156,6 +164,7 @@ def compare_learners(
     ('A', 'B', True, 'A')
     """
     alpha = check_alpha(alpha, FUNC)
+    digits = check_digits(digits, FUNC)
     check_parameter(
         procedure in ("auto", *PROCEDURES),
         FUNC,
@@ -192,7 +201,7 @@ def compare_learners(
     hib = resolve_direction(FUNC, metric, higher_is_better)
 
     cells = collect(cell_table(lf, schema, keys, block, learner, metric))
-    ctx = Context(keys, block, learner, metric, hib, alpha, rope, seed)
+    ctx = Context(keys, block, learner, metric, hib, alpha, rope, seed, digits)
     design = describe_design(cells, ctx)
     checks = assumption_checks(cells, design, ctx)
     design = choose_procedures(design, checks, ctx, procedure)
