@@ -700,3 +700,26 @@ def rounded_difference(a: pl.Expr, b: pl.Expr, digits: int | None) -> pl.Expr:
     max(|a|, |b|) (:func:`rounded`), so 0.63 − 0.62 and 0.68 − 0.67 are one difference, 0.01."""
     a, b = rounded(a, digits), rounded(b, digits)
     return rounded(a - b, digits, pl.max_horizontal(a.abs(), b.abs()))
+
+
+# ---------------------------------------------------------------------------------------------
+# words
+# ---------------------------------------------------------------------------------------------
+def format_p(p: float | None) -> str:
+    """A p-value in words, the one rule every sentence of ``frameeval.compare`` uses:
+    ``"p < 0.001"`` below 0.001, otherwise ``"p = "`` and three significant digits
+    (``"p = 0.0123"``, ``"p = 0.500"``; never ``"p = 0.0"``); ``"p undefined"`` for a null or
+    NaN."""
+    if p is None or not np.isfinite(p):
+        return "p undefined"
+    return "p < 0.001" if p < 0.001 else f"p = {p:#.3g}"
+
+
+def format_p_expr(p: pl.Expr) -> pl.Expr:
+    """:func:`format_p` on a column of p-values (String), for sentences built in a plan."""
+
+    def words(series: pl.Series) -> pl.Series:
+        # loop-ok: words, one per group, after the statistics
+        return pl.Series([format_p(x) for x in series.to_list()], dtype=pl.String)
+
+    return p.cast(pl.Float64).map_batches(words, return_dtype=pl.String)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import warnings
 
 import numpy as np
@@ -97,11 +98,20 @@ def test_demsar_forced_friedman_reproduces_the_paper():
     ]
 
 
+def rm_error(values: np.ndarray) -> tuple[float, float]:
+    """MS_error and its df of the two-way additive model, by hand: residuals
+    x_ij − m_j − b_i + G on (k − 1)(N − 1) degrees of freedom."""
+    n, k = values.shape
+    resid = values - values.mean(axis=0) - values.mean(axis=1, keepdims=True) + values.mean()
+    df = (k - 1) * (n - 1)
+    return float((resid**2).sum() / df), float(df)
+
+
 def test_anova_and_tukey_against_statsmodels():
-    """Repeated-measures ANOVA = statsmodels AnovaRM; Tukey HSD = statsmodels'
-    MultiComparison.tukeyhsd (what autorank runs) and scipy.stats.tukey_hsd."""
+    """Repeated-measures ANOVA = statsmodels AnovaRM; Tukey HSD on AnovaRM's error term:
+    MS_error = MS_learner / F (statsmodels) = the residual mean square by hand, q against the
+    studentized range Q(k, (k − 1)(N − 1)) (scipy)."""
     from statsmodels.stats.anova import AnovaRM
-    from statsmodels.stats.multicomp import MultiComparison
 
     rng = np.random.default_rng(3)
     values = rng.normal(size=(12, 4)) + np.array([0.0, 0.3, 0.9, 1.0]) + rng.normal(size=(12, 1))
@@ -113,16 +123,88 @@ def test_anova_and_tukey_against_statsmodels():
     assert om["statistic"] == pytest.approx(table_["F Value"].iloc[0], rel=1e-9)
     assert om["p_value"] == pytest.approx(table_["Pr > F"].iloc[0], rel=1e-9)
     assert (om["df1"], om["df2"]) == (3.0, 33.0)
-    tukey = MultiComparison(pdf["auc"], pdf["learner"]).tukeyhsd()
-    ph = result.post_hoc.sort("a", "b")
-    # statsmodels lists pairs (group1, group2) in sorted order with meandiff = group2 − group1
-    np.testing.assert_allclose(ph["p_value"].to_numpy(), tukey.pvalues, atol=1e-9)
-    np.testing.assert_allclose(ph["difference"].to_numpy(), -tukey.meandiffs, atol=1e-12)
-    assert ph["reject"].to_list() == list(tukey.reject)
-    sp = stats.tukey_hsd(*values.T)
-    for row in ph.iter_rows(named=True):
+    n, k = values.shape
+    ms_learner = n * ((values.mean(axis=0) - values.mean()) ** 2).sum() / (k - 1)
+    mse, df_error = rm_error(values)
+    assert mse == pytest.approx(ms_learner / table_["F Value"].iloc[0], rel=1e-9)
+    assert df_error == table_["Den DF"].iloc[0]
+    means = values.mean(axis=0)
+    hsd = stats.studentized_range.ppf(0.95, k, df_error) * np.sqrt(mse / n)
+    for row in result.post_hoc.iter_rows(named=True):
         i, j = int(row["a"][1:]), int(row["b"][1:])
-        assert row["p_value"] == pytest.approx(sp.pvalue[i, j], abs=1e-9)
+        q = abs(means[i] - means[j]) / np.sqrt(mse / n)
+        assert row["difference"] == pytest.approx(means[i] - means[j], abs=1e-12)
+        assert row["statistic"] == pytest.approx(q, rel=1e-9)
+        assert row["p_value"] == pytest.approx(stats.studentized_range.sf(q, k, df_error), abs=1e-9)
+        assert row["critical_value"] == pytest.approx(hsd, rel=1e-9)
+        assert row["reject"] == (row["p_value"] <= 0.05)
+
+
+README_SCORES = {
+    "dataset": ["d1", "d2", "d3", "d4"] * 3,
+    "model": ["a"] * 4 + ["b"] * 4 + ["c"] * 4,
+    "accuracy": [0.81, 0.77, 0.90, 0.68, 0.79, 0.75, 0.91, 0.66, 0.70, 0.69, 0.80, 0.60],
+}
+
+
+def test_readme_example_post_hoc_agrees_with_the_anova():
+    """README's example, ANOVA forced: F(2, 6) = 57.57 rejects, and the repeated-measures
+    Tukey HSD (0.029, not the one-way 0.183) finds a > c and b > c, as paired t tests do
+    (a–c p = 0.001, b–c p = 0.007); the verdict names both pairs."""
+    scores = pl.DataFrame(README_SCORES)
+    result = fe.compare_learners(scores, "accuracy", procedure="anova")
+    values = np.array(README_SCORES["accuracy"]).reshape(3, 4).T
+    mse, df_error = rm_error(values)
+    hsd = stats.studentized_range.ppf(0.95, 3, df_error) * np.sqrt(mse / 4)
+    ph = result.post_hoc.sort("a", "b")
+    assert ph["critical_value"].to_list() == pytest.approx([hsd] * 3, rel=1e-9)
+    assert ph.select("a", "b", "reject", "better").rows() == [
+        ("a", "b", False, None),
+        ("a", "c", True, "a"),
+        ("b", "c", True, "b"),
+    ]
+    assert "(F(2, 6) = 57.57, p < 0.001)" in result.verdict
+    assert f"HSD = {hsd:.3f}" in result.verdict
+    assert (
+        "these pairs differ significantly: a > c" in result.verdict and "; b > c." in result.verdict
+    )
+    assert "no pair differs" not in result.verdict
+
+
+def test_readme_example_four_blocks_take_the_rank_path():
+    """Normality is not decided on 4 blocks: the rank tests decide, and the verdict says why;
+    Friedman rejects (F_F = 13, p = 0.0066) and Nemenyi separates a from c only, consistently."""
+    result = fe.compare_learners(pl.DataFrame(README_SCORES), "accuracy")
+    assert result.procedure == "friedman"
+    assert result.checks.height == 0
+    assert "normality cannot be checked" in result.verdict
+    assert "fewer than 5" in result.verdict
+    assert re.search(r"p = 0\.0(?![0-9])", result.verdict) is None
+    assert "F_F = 13.00, p = 0.00659" in result.verdict
+    assert result.omnibus["reject"].to_list() == [True]
+    differ = result.post_hoc.filter(pl.col("reject")).select("a", "b").rows()
+    assert differ == [("a", "c")]
+    assert "these pairs differ significantly: a > c (" in result.verdict
+    assert "No other pair differs significantly." in result.verdict
+
+
+@pytest.mark.parametrize(
+    ("p", "text"),
+    [
+        (0.0, "p < 0.001"),
+        (0.000999, "p < 0.001"),
+        (0.001, "p = 0.00100"),
+        (0.012345, "p = 0.0123"),
+        (0.5, "p = 0.500"),
+        (1.0, "p = 1.00"),
+        (None, "p undefined"),
+        (float("nan"), "p undefined"),
+    ],
+)
+def test_p_values_print_with_three_significant_digits(p, text):
+    from frameeval.compare._common import format_p
+
+    assert format_p(p) == text
 
 
 def test_two_normal_learners_paired_t_equals_scipy():
@@ -426,7 +508,7 @@ def test_missing_cells_post_hoc_is_skillings_mack_holm():
     # C4.5 differs from the two +m learners (Holm p = 0.033, 0.031): said in the verdict
     assert set(ph.filter("reject")["better"]) == {"C4.5+m", "C4.5+m+cf"}
     assert "C4.5+m+cf > C4.5" in result.verdict and "C4.5+m > C4.5" in result.verdict
-    assert "SM = 11.65, df = 3, p = 0.009" in result.verdict
+    assert "SM = 11.65, df = 3, p = 0.00868" in result.verdict  # three significant digits
     assert "Holm" in result.verdict
     # grouped == per group
     both = pl.concat(

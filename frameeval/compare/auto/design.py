@@ -13,6 +13,7 @@ import polars as pl
 
 from frameeval._validate import check_unique, enforce, failure
 from frameeval.compare._common import (
+    format_p_expr,
     group_text,
     learner_expr,
     not_null_rows,
@@ -25,6 +26,10 @@ from frameeval.compare.auto._context import (
     sort,
 )
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
+
+#: Fewest blocks on which normality is checked: Shapiro–Wilk on 3 or 4 values cannot tell a
+#: normal sample from most others, so fewer blocks take the rank (nonparametric) path.
+MIN_NORMALITY_BLOCKS = 5
 
 __all__ = ["assumption_checks", "cell_table", "choose_procedures", "describe_design"]
 
@@ -96,7 +101,7 @@ def describe_design(cells: pl.DataFrame, ctx: Context) -> pl.DataFrame:
 # ---------------------------------------------------------------------------------------------
 def assumption_checks(cells: pl.DataFrame, design: pl.DataFrame, ctx: Context) -> pl.DataFrame:
     """Shapiro–Wilk per learner (α/k), then Bartlett (all normal) or Levene (k > 2), for the
-    complete groups with ≥ 3 blocks and ≥ 2 learners."""
+    complete groups with ≥ :data:`MIN_NORMALITY_BLOCKS` blocks and ≥ 2 learners."""
     from scipy import stats
 
     keys, learner = ctx.keys, ctx.learner
@@ -110,7 +115,9 @@ def assumption_checks(cells: pl.DataFrame, design: pl.DataFrame, ctx: Context) -
         "passed": pl.Boolean,
     }
     eligible = design.filter(
-        (pl.col("n_missing") == 0) & (pl.col("n_blocks") >= 3) & (pl.col("n_learners") >= 2)
+        (pl.col("n_missing") == 0)
+        & (pl.col("n_blocks") >= MIN_NORMALITY_BLOCKS)
+        & (pl.col("n_learners") >= 2)
     )
     if eligible.height == 0 or ctx.rope is not None:
         return pl.DataFrame(schema=schema)
@@ -263,9 +270,9 @@ def choose_procedures(
     alpha_n = fmt(pl.col("__alpha_n"))
     normal_text = pl.format("every learner's values look normal (Shapiro–Wilk, α/k = {})", alpha_n)
     not_normal_text = pl.format(
-        "Shapiro–Wilk rejects normality for {} (p = {} < α/k = {})",
+        "Shapiro–Wilk rejects normality for {} ({} < α/k = {})",
         pl.col("__not_normal"),
-        fmt(pl.col("__worst_p")),
+        format_p_expr(pl.col("__worst_p")),
         alpha_n,
     )
     homo_name = (
@@ -276,10 +283,14 @@ def choose_procedures(
     homo_text = (
         pl.when(pl.col("__homo"))
         .then(
-            pl.format("{} finds no unequal variances (p = {})", homo_name, fmt(pl.col("__homo_p")))
+            pl.format(
+                "{} finds no unequal variances ({})", homo_name, format_p_expr(pl.col("__homo_p"))
+            )
         )
         .otherwise(
-            pl.format("{} rejects equal variances (p = {})", homo_name, fmt(pl.col("__homo_p")))
+            pl.format(
+                "{} rejects equal variances ({})", homo_name, format_p_expr(pl.col("__homo_p"))
+            )
         )
     )
     if procedure == "auto":
@@ -328,7 +339,13 @@ def choose_procedures(
             .when(pl.col("all_tied"))
             .then(pl.lit("every learner has the same value on every block"))
             .when(~checked)
-            .then(pl.format("with {} blocks normality cannot be checked (Shapiro–Wilk needs 3)", n))
+            .then(
+                pl.format(
+                    "with {} blocks normality cannot be checked (Shapiro–Wilk is not trusted "
+                    f"on fewer than {MIN_NORMALITY_BLOCKS}), so the rank test is used",
+                    n,
+                )
+            )
             .when(k == 2)
             .then(pl.when(pl.col("__normal")).then(normal_text).otherwise(not_normal_text))
             .when(pl.col("__normal"))

@@ -127,9 +127,12 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     b_i the block means: SS_learner = N Σ_j (m_j − G)², SS_block = k Σ_i (b_i − G)²,
     SS_error = Σ_ij (x_ij − G)² − SS_learner − SS_block, and
     F = (SS_learner / (k − 1)) / (SS_error / ((k − 1)(N − 1))) ~ F(k − 1, (k − 1)(N − 1))
-    (statsmodels' ``AnovaRM``). Tukey HSD as autorank computes it (statsmodels'
-    ``MultiComparison.tukeyhsd``): MSE = the pooled within-learner variance with df = kN − k,
-    q = |m_a − m_b| / √(MSE / N) against the studentized range Q(k, df).
+    (statsmodels' ``AnovaRM``). Tukey HSD with the same, repeated-measures error term:
+    MS_error = SS_error / ((k − 1)(N − 1)), q = |m_a − m_b| / √(MS_error / N) against the
+    studentized range Q(k, (k − 1)(N − 1)), HSD = Q_{1−α} √(MS_error / N). (autorank, through
+    statsmodels' ``MultiComparison.tukeyhsd``, uses the one-way error — the pooled
+    within-learner variance on kN − k df — which keeps the between-block variation the ANOVA
+    removed, and so can contradict its own omnibus test: docs/compare-learners.md.)
     """
     from scipy import stats
 
@@ -147,7 +150,6 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
         ((x - pl.col("__g")) ** 2).sum().alias("__sst"),
         ((pl.col("__m") - pl.col("__g")) ** 2).sum().alias("__ssl"),
         ((pl.col("__bm") - pl.col("__g")) ** 2).sum().alias("__ssb"),
-        ((x - pl.col("__m")) ** 2).sum().alias("__within"),
     ]
     g = data.group_by(keys).agg(aggs) if keys else data.select(aggs)
     k = pl.col("n_learners").cast(pl.Float64)
@@ -166,8 +168,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
         f.alias("statistic"),
         df1.alias("df1"),
         df2.alias("df2"),
-        (pl.col("__within") / (k * n - k)).alias("__mse_oneway"),
-        (k * n - k).alias("__df_oneway"),
+        mse.alias("__mse"),
     )
     stat = g.get_column("statistic").to_numpy().astype(float)
     d1, d2 = g.get_column("df1").to_numpy(), g.get_column("df2").to_numpy()
@@ -189,16 +190,14 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     ).filter(pl.col("a") < pl.col("b"))
     pairs = (
         pairs.join(
-            g.select(*keys, "n_learners", "n_blocks", "__mse_oneway", "__df_oneway"),
+            g.select(*keys, "n_learners", "n_blocks", "__mse", "df2"),
             on=keys,
             nulls_equal=True,
         )
         if keys
-        else pairs.join(
-            g.select("n_learners", "n_blocks", "__mse_oneway", "__df_oneway"), how="cross"
-        )
+        else pairs.join(g.select("n_learners", "n_blocks", "__mse", "df2"), how="cross")
     )
-    se = (pl.col("__mse_oneway") / pl.col("n_blocks").cast(pl.Float64)).sqrt()
+    se = (pl.col("__mse") / pl.col("n_blocks").cast(pl.Float64)).sqrt()
     pairs = pairs.with_columns(
         (pl.col("__ma") - pl.col("__mb")).alias("difference"),
         se.alias("__se"),
@@ -211,7 +210,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     )
     q = pairs.get_column("statistic").to_numpy().astype(float)
     kk = pairs.get_column("n_learners").to_numpy().astype(float)
-    dfo = pairs.get_column("__df_oneway").to_numpy().astype(float)
+    dfo = pairs.get_column("df2").to_numpy().astype(float)
     sev = pairs.get_column("__se").to_numpy().astype(float)
     with np.errstate(all="ignore"):
         pq = _per_unique_sr_sf(q, kk, dfo)

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from frameeval.compare._common import format_p
 from frameeval.compare.auto._context import (
     MEAN_BASED,
     TEST_NAMES,
@@ -140,10 +141,7 @@ class Comparison:
 # ---------------------------------------------------------------------------------------------
 # the verdict
 # ---------------------------------------------------------------------------------------------
-def _p(p: float | None) -> str:
-    if p is None or not np.isfinite(p):
-        return "p undefined"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+_p = format_p
 
 
 def _f(x: float | None, digits: int = 2) -> str:
@@ -223,7 +221,7 @@ def _verdict(
         else:
             pairs = "; ".join(
                 f"{r['better']} better than {r['b'] if r['better'] == r['a'] else r['a']} "
-                f"(P = {max(r['p_a_better'], r['p_b_better']):.3f})"
+                f"(P = {max(r['p_a_better'], r['p_b_better']):#.3g})"
                 for r in decided.iter_rows(named=True)  # loop-ok: words
             )
             sentences.append(f"The Bayesian signed-rank test (rope = {ctx.rope:g}) finds: {pairs}.")

@@ -131,10 +131,10 @@ def compare_learners(
     decision uses Iman–Davenport's F form (autorank: the χ² form with scipy's tie correction);
     Wilcoxon is two-sided with Demšar's zero split (autorank: one-sided, zeros dropped); the
     verdict reports post-hoc differences only when the omnibus test rejects; fewer than 5 blocks
-    are allowed (autorank refuses them), and with fewer than 3 blocks normality cannot be
-    checked, so the rank tests are used; missing cells and a ROPE have their own procedures.
-    Tukey HSD is computed as autorank computes it (statsmodels' ``MultiComparison.tukeyhsd``:
-    the one-way ANOVA error, df = kN − k), which ignores the blocking and is conservative.
+    are allowed (autorank refuses them), but normality is not decided on them, so the rank tests
+    are used; missing cells and a ROPE have their own procedures.
+    Tukey HSD uses the repeated-measures ANOVA's error term (df = (k − 1)(N − 1)); autorank uses
+    the one-way error (df = kN − k), which ignores the blocking and can contradict the ANOVA.
 
     What cannot be concluded is said, not raised: one learner, one block, or all learners tied
     on every block give procedure ``"none"`` for that group and a verdict saying why.
