@@ -417,7 +417,10 @@ def test_errors():
         fe.compare_learners(df, "auc", procedure="t", **KW)
     with pytest.raises(InvalidParameterError, match=r"procedure must be 'auto' or one of"):
         fe.compare_learners(df, "auc", procedure="magic", **KW)  # type: ignore[arg-type]
-    with pytest.raises(InvalidParameterError, match=r"rope must be a number >= 0, got -1"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"compare_learners\(\): rope must be a finite number >= 0 .*, got -1",
+    ):
         fe.compare_learners(df, "auc", rope=-1, **KW)
     with pytest.raises(InvalidParameterError, match=r"alpha must be in \(0, 1\)"):
         fe.compare_learners(df, "auc", alpha=2, **KW)

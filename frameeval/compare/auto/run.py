@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
 from frameeval._typing import IntoFrame, Keys
-from frameeval._validate import check_alpha, check_not_empty_eager, check_numeric, require_columns
+from frameeval._validate import (
+    check_alpha,
+    check_not_empty_eager,
+    check_numeric,
+    check_rope,
+    require_columns,
+)
 from frameeval.compare._common import (
     RANK_DIGITS,
     check_digits,
@@ -171,9 +176,7 @@ def compare_learners(
         f"procedure must be 'auto' or one of {sorted(PROCEDURES)}, got {procedure!r}.",
     )
     if rope is not None:
-        ok = isinstance(rope, int | float) and not isinstance(rope, bool) and np.isfinite(rope)
-        check_parameter(ok and rope >= 0, FUNC, f"rope must be a number >= 0, got {rope!r}.")
-        rope = float(rope)
+        rope = check_rope(rope, FUNC)
     check_parameter(
         procedure != "bayes_signed_rank" or rope is not None,
         FUNC,
