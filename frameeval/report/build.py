@@ -23,9 +23,29 @@ from typing import Any
 
 import polars as pl
 
-import frameeval as fe
 from frameeval import charts
 from frameeval._frame import to_lazy
+from frameeval.compare import (
+    average_ranks,
+    friedman,
+    mcnemar,
+    nemenyi,
+    paired_t_test,
+    rank_post_hoc,
+    rank_table,
+    skillings_mack,
+)
+from frameeval.confusion import classification_report, confusion_matrix, macro_micro
+from frameeval.curves import (
+    break_even_point,
+    cost_curve,
+    cost_lines,
+    expected_total_cost,
+    pr_curve,
+    ranking_report,
+    roc_curve,
+)
+from frameeval.metrics import accuracy, cost_error, error_rate
 from frameeval.report.answer import Answer, answer
 from frameeval.report.calibration import calibration_section
 from frameeval.report.page import Page
@@ -149,7 +169,7 @@ def _comparison_tables(
     if roles.pred is not None:
         per_split = (
             counts.labels.group_by(*keys, *counts.splits)
-            .agg(fe.accuracy(roles.truth, roles.pred, weight=N))
+            .agg(accuracy(roles.truth, roles.pred, weight=N))
             .sort(*keys, *counts.splits)
         )
         out["per_split"] = per_split
@@ -159,7 +179,7 @@ def _comparison_tables(
             counts, roles, ["roc_auc", "rank_loss", "average_precision", "pr_auc"], pos_label
         )
     elif counts.scores is not None and roles.score is not None:
-        out["ranking"] = fe.ranking_report(
+        out["ranking"] = ranking_report(
             counts.scores,
             truth=roles.truth,
             score=roles.score,
@@ -282,18 +302,18 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
     keys = keys_of(roles)
     truth, pred, labels = roles.truth, roles.pred, counts.labels
     assert pred is not None  # _measures() runs when there is a pred column
-    report = fe.classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)
+    report = classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)
     wide = (
         report.filter(pl.col("average") != "none")
         .select(*keys, "average", "f1", "precision", "recall")
         .pivot(on="average", index=keys, values=["precision", "recall", "f1"])
     )
-    accuracy = labels.group_by(keys).agg(
-        fe.accuracy(truth, pred, weight=N),
-        fe.error_rate(truth, pred, weight=N),
+    rates = labels.group_by(keys).agg(
+        accuracy(truth, pred, weight=N),
+        error_rate(truth, pred, weight=N),
     )
     table = (
-        accuracy.join(wide, on=keys)
+        rates.join(wide, on=keys)
         .select(
             *keys,
             "accuracy",
@@ -322,7 +342,7 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
     )
     if counts.binary and counts.splits:
         sub = labels.filter(pl.col(roles.dataset).is_in(counts.binary))
-        mm = fe.macro_micro(
+        mm = macro_micro(
             sub,
             truth=truth,
             pred=pred,
@@ -344,7 +364,7 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
             "the macro / micro averages over classes above.",
             css="skip",
         )
-    matrix = fe.confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)
+    matrix = confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)
     datasets = sorted(labels[roles.dataset].unique().to_list())
     folded = len(datasets) > MAX_FACETS
     if folded:
@@ -385,15 +405,15 @@ def _curves(
         truth=roles.truth, score=roles.score, by=keys, weight=N, **positive(pos_label)
     )
     ranking = tables["ranking"]
-    bep = fe.break_even_point(scores, **kw)
-    etc = fe.expected_total_cost(scores, **kw)
+    bep = break_even_point(scores, **kw)
+    etc = expected_total_cost(scores, **kw)
     table = (
         ranking.select(*keys, "roc_auc", "average_precision").join(bep, on=keys).join(etc, on=keys)
     )
     if roles.pred is not None:
         labels = counts.labels.filter(pl.col(roles.dataset).is_in(counts.scored))
         costly = labels.group_by(keys).agg(
-            fe.cost_error(
+            cost_error(
                 roles.truth,
                 roles.pred,
                 cost01=cost01,
@@ -422,7 +442,7 @@ def _curves(
     note = "" if annotate else " (AUC, BEP and expected cost per learner: see the table above)"
     page.chart(
         charts.roc(
-            fe.roc_curve(scores, **kw),
+            roc_curve(scores, **kw),
             auc=ranking.select(*by, "roc_auc") if annotate else None,
             color=roles.learner,
             facet=facet,
@@ -431,7 +451,7 @@ def _curves(
     )
     page.chart(
         charts.pr(
-            fe.pr_curve(scores, **kw),
+            pr_curve(scores, **kw),
             break_even=bep if annotate else None,
             color=roles.learner,
             facet=facet,
@@ -440,8 +460,8 @@ def _curves(
     )
     page.chart(
         charts.cost_curve(
-            fe.cost_curve(scores, **kw),
-            lines=fe.cost_lines(scores, **kw),
+            cost_curve(scores, **kw),
+            lines=cost_lines(scores, **kw),
             expected_cost=etc if annotate else None,
             color=roles.learner,
             facet=facet,
@@ -554,7 +574,7 @@ def _compare(
                 pl.format("{}-{}", roles.repeat, roles.fold).alias("__split")
             )
             pair = "__split"
-        ttest = fe.paired_t_test(
+        ttest = paired_t_test(
             data,
             "accuracy",
             a=a,
@@ -572,7 +592,7 @@ def _compare(
     assert roles.pred is not None  # _compare() runs when there is a pred column
     a, b = sorted(counts.labels[roles.learner].unique().to_list())
     (mc,) = collect(
-        fe.mcnemar(
+        mcnemar(
             lf,
             truth=roles.truth,
             pred=roles.pred,
@@ -611,11 +631,11 @@ def _skillings_mack(
     """Missing (data set, learner) cells: the Skillings–Mack test and its Holm z tests."""
     kw = _over_datasets(roles, alpha)
     page.table(
-        fe.skillings_mack(per_dataset, "accuracy", **kw),
+        skillings_mack(per_dataset, "accuracy", **kw),
         caption="Skillings–Mack test over data sets (mean accuracy per data set; missing "
         "cells allowed; equals Friedman's χ² on a complete table)",
     )
-    post_hoc = fe.rank_post_hoc(per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw)
+    post_hoc = rank_post_hoc(per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw)
     shown = post_hoc.select(
         "a", "b", "average_rank_a", "average_rank_b", "statistic", "p_adjusted", "reject"
     )
@@ -628,18 +648,18 @@ def _friedman_nemenyi(
     """A complete table: Friedman, Nemenyi, the CD diagram and the rank table."""
     kw = _over_datasets(roles, alpha)
     page.table(
-        fe.friedman(per_dataset, "accuracy", **kw),
+        friedman(per_dataset, "accuracy", **kw),
         caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
     )
-    ranks = fe.average_ranks(
+    ranks = average_ranks(
         per_dataset,
         "accuracy",
         block=roles.dataset,
         learner=roles.learner,
         higher_is_better=True,
     )
-    nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
-    shown = nemenyi.select(
+    pairs = nemenyi(per_dataset, "accuracy", **kw)
+    shown = pairs.select(
         "a",
         "b",
         "average_rank_a",
@@ -649,7 +669,7 @@ def _friedman_nemenyi(
         "reject",
     )
     _pairs(page, shown, "Nemenyi post-hoc test (eq 2.36)", "nemenyi")
-    cd = nemenyi["critical_value"][0]
+    cd = pairs["critical_value"][0]
     page.chart(
         charts.cd_diagram(
             ranks,
@@ -658,7 +678,7 @@ def _friedman_nemenyi(
             title=f"Average ranks with critical difference (α = {alpha})",
         )
     )
-    table = fe.rank_table(
+    table = rank_table(
         per_dataset,
         "accuracy",
         block=roles.dataset,

@@ -7,8 +7,10 @@ from typing import Any
 
 import polars as pl
 
-import frameeval as fe
 from frameeval import charts
+from frameeval.calibration import calibration_curve, calibration_error
+from frameeval.measure_set import measures
+from frameeval.metrics import brier_score, log_loss
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles
 from frameeval.report.tables import (
@@ -21,6 +23,7 @@ from frameeval.report.tables import (
     positive,
     unscored,
 )
+from frameeval.thresholds import best_threshold
 
 #: Bins of the report's calibration curves and errors.
 CALIBRATION_BINS = 10
@@ -71,7 +74,7 @@ def calibration_section(
     )
     lazy = scores.lazy()
     if counts.rows is not None:  # the table is on a grid: the scoring rules from the rows
-        scored = fe.measures(
+        scored = measures(
             counts.rows,
             truth=roles.truth,
             score=roles.score,
@@ -81,15 +84,15 @@ def calibration_section(
         )
     else:
         scored = lazy.group_by(keys).agg(
-            fe.log_loss(roles.truth, roles.score, weight=N, **positive(pos_label)),
-            fe.brier_score(roles.truth, roles.score, weight=N, **positive(pos_label)),
+            log_loss(roles.truth, roles.score, weight=N, **positive(pos_label)),
+            brier_score(roles.truth, roles.score, weight=N, **positive(pos_label)),
         )
     curve, errors, scoring, by_f1, by_cost = collect(
-        fe.calibration_curve(lazy, bins=CALIBRATION_BINS, frequency_weights=True, **kw),
-        fe.calibration_error(lazy, bins=CALIBRATION_BINS, **kw),
+        calibration_curve(lazy, bins=CALIBRATION_BINS, frequency_weights=True, **kw),
+        calibration_error(lazy, bins=CALIBRATION_BINS, **kw),
         scored,
-        fe.best_threshold(lazy, measure="f1", **kw),
-        fe.best_threshold(lazy, costs=(cost01, cost10), **kw),
+        best_threshold(lazy, measure="f1", **kw),
+        best_threshold(lazy, costs=(cost01, cost10), **kw),
     )
     table = scoring.join(errors, on=keys).sort(keys)
     page.table(
