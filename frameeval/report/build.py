@@ -49,7 +49,7 @@ from frameeval.metrics import accuracy, cost_error, error_rate
 from frameeval.report.answer import Answer, answer
 from frameeval.report.calibration import calibration_section
 from frameeval.report.page import Page
-from frameeval.report.roles import ReportRoles, Roles
+from frameeval.report.roles import WITHOUT, ReportRoles, Roles, Unused, quoted, unused_columns
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -107,13 +107,18 @@ def build_report(
     (:func:`frameeval.compare_learners` with ``rope=``)."""
     say = _quiet(progress)
     lf, _ = to_lazy(data, "report")
-    if roles.dataset is None:
-        lf = lf.with_columns(pl.lit("results").alias("dataset"))
-        roles.dataset = "dataset"
-    if roles.learner is None:
-        lf = lf.with_columns(pl.lit("model").alias("learner"))
-        roles.learner = "learner"
-    roles = ReportRoles(**vars(roles))
+    names = lf.collect_schema().names()
+    present = Roles(**vars(roles))  # the columns of the results, as given (never mutated)
+    unused = unused_columns(names, present)
+    filled = vars(present) | {
+        "dataset": present.dataset or _free("dataset", names),
+        "learner": present.learner or _free("learner", names),
+    }
+    if present.dataset is None:  # one data set: a constant column
+        lf = lf.with_columns(pl.lit("results").alias(filled["dataset"]))
+    if present.learner is None:  # one learner: a constant column
+        lf = lf.with_columns(pl.lit("model").alias(filled["learner"]))
+    roles = ReportRoles(**filled)
     counts = count_tables(lf, roles, say, score_decimals)
     page = Page(title=title)
     notes: list[str] = []
@@ -122,14 +127,24 @@ def build_report(
         say(STEPS[2])
         tables = _comparison_tables(counts, roles, pos_label)
         answers = _answers(tables, roles, alpha, rope)
-        _answer_section(page, answers, roles)
+        _answer_section(page, answers, roles, unused)
         say(STEPS[3])
-        _summary(page, counts, roles, source)
+        _summary(page, counts, roles, present, unused, source)
+        say(STEPS[4])
         if roles.pred is not None:
-            say(STEPS[4])
-            _measures(page, counts, roles, pos_label)
-        if roles.score is not None:
-            say(STEPS[5])
+            _measures(page, counts, roles, unused, pos_label)
+        else:
+            page.heading("Performance measures", REFERENCES["measures"])
+            page.text(
+                "Label measures and confusion matrices need hard predictions: "
+                f"{unused.why('pred')}.",
+                css="skip",
+            )
+        say(STEPS[5])
+        if roles.score is None:
+            page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
+            page.text(f"ROC, P-R and cost curves: {unused.why('score')}.", css="skip")
+        else:
             if counts.grid is not None:
                 page.text(
                     f"{estimated_cells(counts, roles):,} distinct (data set, learner, class, "
@@ -148,15 +163,29 @@ def build_report(
                     css="note",
                 )
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
-            say(STEPS[6])
-            calibration_section(page, counts, roles, pos_label, cost01, cost10)
+        say(STEPS[6])
+        calibration_section(page, counts, roles, unused, pos_label, cost01, cost10)
+        say(STEPS[7])
         if roles.pred is not None:
-            say(STEPS[7])
-            _compare(page, lf, counts, roles, alpha, tables, answers)
+            _compare(page, lf, counts, roles, unused, alpha, tables, answers)
+        else:
+            page.heading("Comparing learners", REFERENCES["compare"])
+            page.text(
+                f"The tests on accuracy need hard predictions: {unused.why('pred')}.",
+                css="skip",
+            )
     notes.extend(str(w.message) for w in caught)
     for note in dict.fromkeys(notes):
         page.text(f"Note: {note}", css="note")
     return page
+
+
+def _free(name: str, names: list[str]) -> str:
+    """``name``, or ``name_`` (…) when the results have a column of that name playing another
+    role: the name of a constant column added for a role with none."""
+    while name in names:
+        name += "_"
+    return name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,12 +248,18 @@ def _answers(
     return found
 
 
-def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles) -> None:
+def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles, unused: Unused) -> None:
     page.heading("The answer")
+    if "learner" in unused.missing:
+        page.text(
+            f"One learner only: {unused.why('learner')}; every prediction counts as one "
+            "learner's, shown as 'model'.",
+            css="skip",
+        )
     if not answers:
         page.text(
             "No hard predictions (pred column) and no binary data set with scores: there "
-            "is no measure to compare learners on.",
+            f"is no measure to compare learners on ({unused.why('pred')}).",
             css="skip",
         )
         return
@@ -275,15 +310,25 @@ def _cd_title(found: Answer) -> str:
     )
 
 
-def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
+def _summary(
+    page: Page, counts: Counts, roles: ReportRoles, present: Roles, unused: Unused, source: str
+) -> None:
+    """The Data section: the columns by role (those of the results only), every role without a
+    column with what the page leaves out and which unused column might be it, the columns
+    that play no role, and a table per data set."""
     page.heading("Data", REFERENCES["summary"])
     described = ", ".join(
-        f"{name} = {value!r}" for name, value in vars(roles).items() if value is not None
+        f"{name} = {value!r}" for name, value in vars(present).items() if value is not None
     )
     total = int(counts.summary["predictions"].sum())
     page.text(
         f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
     )
+    for role in unused.missing:  # loop-ok: at most seven roles
+        why = unused.why(role)
+        page.text(f"{why[0].upper()}{why[1:]}: {WITHOUT[role]}.", css="note")
+    if unused.columns:
+        page.text(f"Columns that play no role: {quoted(unused.columns)}.", css="note")
     dataset, labels = roles.dataset, counts.labels
     assert roles.learner is not None and roles.truth is not None  # resolved by the caller
     exprs = [
@@ -297,7 +342,9 @@ def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
     page.table(table.select(dataset, *first, *rest).sort(dataset))
 
 
-def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) -> None:
+def _measures(
+    page: Page, counts: Counts, roles: ReportRoles, unused: Unused, pos_label: Any
+) -> None:
     page.heading("Performance measures", REFERENCES["measures"])
     keys = keys_of(roles)
     truth, pred, labels = roles.truth, roles.pred, counts.labels
@@ -356,7 +403,10 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
             caption="Binary tasks: averages over the per-fold confusion matrices (eqs 2.12–2.17)",
         )
     elif not counts.splits:
-        page.text("Macro / micro averages over folds (eqs 2.12–2.17): no fold column.", css="skip")
+        page.text(
+            f"Macro / micro averages over folds (eqs 2.12–2.17): {unused.why('fold')}.",
+            css="skip",
+        )
     else:
         page.text(
             "Macro / micro averages over the per-fold binary confusion matrices (eqs "
@@ -475,6 +525,7 @@ def _compare(
     lf: pl.LazyFrame,
     counts: Counts,
     roles: ReportRoles,
+    unused: Unused,
     alpha: float,
     tables: dict[str, pl.DataFrame],
     answers: list[Answer],
@@ -492,7 +543,12 @@ def _compare(
         heading, reference = "Comparing learners: Friedman and Nemenyi tests", "compare"
     page.heading(heading, REFERENCES[reference])
     if learners < 2:
-        page.text("Only one learner: nothing to compare.", css="skip")
+        why = (
+            unused.why("learner")
+            if "learner" in unused.missing
+            else f"column {roles.learner!r} holds one value"
+        )
+        page.text(f"Only one learner: nothing to compare; {why}.", css="skip")
         return
     if gaps.height:
         listed = names([f"{learner} on {dataset}" for dataset, learner in gaps.rows()], 10)
@@ -564,7 +620,7 @@ def _compare(
         per_split = per_split.join(complete, on=roles.dataset, how="semi")
         lf = lf.filter(pl.col(roles.dataset).is_in(complete[roles.dataset].implode()))
     if not folds:
-        page.text("Paired t test over folds: no fold column.", css="skip")
+        page.text(f"Paired t test over folds: {unused.why('fold')}.", css="skip")
     else:
         a, b = sorted(counts.labels[roles.learner].unique().to_list())
         pair = roles.fold if roles.fold else folds[-1]
@@ -587,7 +643,7 @@ def _compare(
         )
         page.table(ttest, caption=f"Paired t test per data set over folds ({a} − {b})")
     if not roles.instance:
-        page.text("McNemar's test pairs single predictions: no instance column.", css="skip")
+        page.text(f"McNemar's test pairs single predictions: {unused.why('instance')}.", css="skip")
         return
     assert roles.pred is not None  # _compare() runs when there is a pred column
     a, b = sorted(counts.labels[roles.learner].unique().to_list())

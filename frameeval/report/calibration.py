@@ -12,7 +12,7 @@ from frameeval.calibration import calibration_curve, calibration_error
 from frameeval.measure_set import measures
 from frameeval.metrics import brier_score, log_loss
 from frameeval.report.page import Page
-from frameeval.report.roles import ReportRoles
+from frameeval.report.roles import ReportRoles, Unused
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -35,6 +35,7 @@ def calibration_section(
     page: Page,
     counts: Counts,
     roles: ReportRoles,
+    unused: Unused,
     pos_label: Any,
     cost01: float,
     cost10: float,
@@ -44,7 +45,10 @@ def calibration_section(
     counts as frequency weights: the same numbers as on the rows, and no pass over them."""
     page.heading("Calibration and operating point", REFERENCES["calibration"])
     scores = counts.scores
-    if scores is None or roles.score is None:
+    if roles.score is None:
+        page.text(f"Calibration and operating point: {unused.why('score')}.", css="skip")
+        return
+    if scores is None:
         page.text(
             "Calibration and operating point: binary data sets with a score on every row only; "
             f"{unscored(counts, roles) or 'there is none'}.",
