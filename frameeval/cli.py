@@ -1,6 +1,10 @@
 """The ``frameeval`` command. Thin: parses arguments, checks them on the data's schema (and a
 cheap scan of the truth column), calls the library, prints.
 
+No column is ignored silently: a role with no column is said on stderr (``frameeval report:
+warning: …``, even with ``-q``), with the unused columns and a "did you mean" when one of them
+looks like the role; the page says it too.
+
 Exit codes: 0 success; 2 a usage error (a flag, a column name, a label, the input or output
 path) — one line on stderr naming the flag, found before any work; 1 an error in the data found
 while computing (one line on stderr).
@@ -66,6 +70,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         infer_roles,
         numeric_score,
         read_results,
+        unused_columns,
     )
 
     source = str(EXAMPLE_RESULTS) if args.example else args.results
@@ -90,6 +95,9 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         data = numeric_score(data, roles)
     except FrameEvalError as err:
         raise _UsageError(_first_line(err).removeprefix("frameeval report: error: ")) from None
+    # no column is ignored silently: a role without one, and the unused columns (even with -q)
+    for line in unused_columns(data.collect_schema().names(), roles).warnings():
+        print(f"{parser.prog}: warning: {line}", file=sys.stderr)
 
     from frameeval.report.build import STEPS
     from frameeval.report.progress import ConsoleProgress

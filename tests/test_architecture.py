@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "frameeval"
 
@@ -41,12 +43,18 @@ def _imports() -> list[tuple[str, str, ast.ImportFrom | ast.Import]]:
 
 
 def _targets(node: ast.ImportFrom | ast.Import) -> list[tuple[str, list[str]]]:
-    """(top-level frameeval module imported, names imported from it)."""
+    """(top-level frameeval module imported, names imported from it). ``import frameeval`` and
+    ``from frameeval import name`` (a name of the flat namespace, not a module) import the
+    package's ``__init__``, the top layer."""
     if isinstance(node, ast.Import):
-        return [(a.name.split(".")[1], []) for a in node.names if a.name.startswith("frameeval.")]
+        return [
+            ("__init__" if a.name == "frameeval" else a.name.split(".")[1], [])
+            for a in node.names
+            if a.name == "frameeval" or a.name.startswith("frameeval.")
+        ]
     module = node.module or ""
     if module == "frameeval":
-        return [(a.name, []) for a in node.names if a.name in LAYER]
+        return [(a.name, []) if a.name in LAYER else ("__init__", [a.name]) for a in node.names]
     if module.startswith("frameeval."):
         return [(module.split(".")[1], [a.name for a in node.names])]
     return []
@@ -82,3 +90,23 @@ def test_no_underscore_name_crosses_top_level_modules() -> None:
             if target != top and private:
                 crossing.append((rel, target, private))
     assert crossing == []
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import frameeval", [("__init__", [])]),
+        ("import frameeval as fe", [("__init__", [])]),
+        ("import frameeval.charts as c", [("charts", [])]),
+        ("from frameeval import accuracy, charts", [("__init__", ["accuracy"]), ("charts", [])]),
+        ("from frameeval import _DASK_FORMS", [("__init__", ["_DASK_FORMS"])]),
+        ("from frameeval.compare import friedman", [("compare", ["friedman"])]),
+        ("import polars as pl", []),
+    ],
+)
+def test_every_form_of_importing_frameeval_is_seen(source: str, expected: list) -> None:
+    """``import frameeval`` from a lower layer imports the top of the package (its
+    ``__init__``): the layer rule sees it, as it sees ``from frameeval import accuracy``."""
+    (node,) = ast.parse(source).body
+    assert isinstance(node, ast.Import | ast.ImportFrom)
+    assert _targets(node) == expected

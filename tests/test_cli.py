@@ -289,3 +289,115 @@ def test_rope_makes_the_answer_bayesian(tmp_path) -> None:
     assert "The Bayesian signed-rank test (rope = 0.01) finds:" in html
     assert "because a region of practical equivalence was given (rope = 0.01)" in html
     assert "Bayesian signed-rank test on accuracy: every pair" in html
+
+
+# --------------------------------------------------------------------------------------------
+# no column is ignored silently (issue 22, part 3): a role with no column is said on stderr and
+# in the page, with the unused columns and a "did you mean"; a regression table is one line
+# --------------------------------------------------------------------------------------------
+def _page(path) -> str:
+    import html
+
+    return html.unescape(path.read_text())
+
+
+LEARNER_NAMES = "none is named learner, model, estimator, classifier or algorithm"
+
+
+def test_a_misspelled_learner_column_is_named_on_stderr_and_in_the_page(tmp_path) -> None:
+    """The audit: ``modle`` pooled three models into one learner, said nothing of ``modle``, and
+    the Data section listed ``learner = 'learner'``, a column that does not exist."""
+    path = _results(tmp_path, modle=pl.col("model"))
+    pl.read_parquet(path).drop("model").write_parquet(tmp_path / "m.parquet")
+    target = tmp_path / "r.html"
+    out = run("report", str(tmp_path / "m.parquet"), "-o", str(target), "-q")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.splitlines()[0] == (
+        f"frameeval report: warning: no --learner column ({LEARNER_NAMES}): every prediction "
+        "counts as one learner's, so there is nothing to compare; did you mean --learner modle?"
+    )
+    page = _page(target)
+    why = f"no learner column ({LEARNER_NAMES}); the unused column 'modle' might be it"
+    assert f"One learner only: {why}" in page  # the answer
+    assert f"N{why[1:]} (give it with --learner / learner=): every prediction" in page  # Data
+    assert f"Only one learner: nothing to compare; {why}" in page  # the tests
+    assert "Columns that play no role: 'modle'." in page
+    assert "learner = 'learner'" not in page  # roles name only columns that exist
+    given = run("report", str(tmp_path / "m.parquet"), "--learner", "modle", "-o", str(target))
+    assert given.returncode == 2  # the page exists (no --force): checked before the columns
+    given = run(
+        "report",
+        str(tmp_path / "m.parquet"),
+        "--learner",
+        "modle",
+        "-o",
+        str(target),
+        "--force",
+        "-q",
+    )
+    assert given.returncode == 0 and "warning" not in given.stderr, given.stderr
+
+
+def test_a_misspelled_score_column_is_named_where_its_sections_are_skipped(tmp_path) -> None:
+    """The audit: ``probs`` made the ROC, P-R, cost and calibration sections vanish silently."""
+    path = _results(tmp_path, probs=pl.col("s"))
+    pl.read_parquet(path).drop("s").write_parquet(tmp_path / "p.parquet")
+    target = tmp_path / "r.html"
+    out = run("report", str(tmp_path / "p.parquet"), "-o", str(target), "-q")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.splitlines()[0] == (
+        "frameeval report: warning: no --score column (none is named score, y_score, s, proba, "
+        "prob or probability): no ROC, P-R, cost or calibration analysis; did you mean "
+        "--score probs?"
+    )
+    page = _page(target)
+    why = (
+        "no score column (none is named score, y_score, s, proba, prob or probability); the "
+        "unused column 'probs' might be it (give it with --score / score=)."
+    )
+    assert f"ROC, P-R and cost curves: {why}" in page
+    assert f"Calibration and operating point: {why}" in page
+
+
+def test_a_regression_table_is_one_line_naming_the_column(tmp_path) -> None:
+    """The audit: float, non-integral y_true / y_pred failed after the work with Polars' "conversion
+    from `str` to `i8` failed"; now: exit 2 before any work, one line naming the column."""
+    path = _results(tmp_path, y=pl.col("s") * 10, p=pl.col("s") * 10 + 0.5)
+    out = run("report", path, "-o", str(tmp_path / "r.html"))
+    assert_usage_error(
+        out,
+        "--truth column 'y' must hold class labels, got non-integral values (e.g. ",
+        "): frameeval report evaluates classifiers; regression reports are not supported yet.",
+    )
+    assert not (tmp_path / "r.html").exists()
+    integral = _results(tmp_path, "i.parquet", y=pl.col("y").cast(pl.Float64))
+    pred = run("report", integral, "-o", str(tmp_path / "r.html"), "--pred", "s")
+    assert_usage_error(pred, "--pred column 's' must hold class labels, got non-integral values")
+
+
+def test_a_study_without_a_learner_column_says_why_it_has_one_learner(tmp_path) -> None:
+    path = _results(tmp_path)
+    pl.read_parquet(path).drop("model").write_parquet(tmp_path / "one.parquet")
+    target = tmp_path / "r.html"
+    out = run("report", str(tmp_path / "one.parquet"), "-o", str(target), "-q")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.splitlines()[0] == (
+        f"frameeval report: warning: no --learner column ({LEARNER_NAMES}): every prediction "
+        "counts as one learner's, so there is nothing to compare."
+    )
+    assert (
+        f"One learner only: no learner column ({LEARNER_NAMES}); every prediction counts as "
+        "one learner's, shown as 'model'."
+    ) in _page(target)
+
+
+def test_a_misspelled_truth_column_is_a_did_you_mean(tmp_path) -> None:
+    path = _results(tmp_path)
+    pl.read_parquet(path).rename({"y": "ytrue"}).write_parquet(tmp_path / "t.parquet")
+    out = run("report", str(tmp_path / "t.parquet"), "-o", str(tmp_path / "r.html"))
+    line = assert_usage_error(out, "--truth must be given when no column has a common truth name")
+    assert line.endswith("; did you mean --truth ytrue?")
+    pl.read_parquet(path).drop("p").rename({"s": "scores"}).write_parquet(tmp_path / "s.parquet")
+    out = run("report", str(tmp_path / "s.parquet"), "-o", str(tmp_path / "r.html"))
+    line = assert_usage_error(out, "--pred or --score must be given")
+    assert line.endswith("; did you mean --score scores?")

@@ -8,7 +8,7 @@ from typing import Any
 
 from frameeval.report.build import Progress, build_report
 from frameeval.report.page import Page, write_atomic
-from frameeval.report.roles import Roles, infer_roles, read_results
+from frameeval.report.roles import Roles, check_task, infer_roles, read_results
 
 __all__ = ["Page", "Roles", "build_report", "infer_roles", "read_results", "report"]
 
@@ -84,6 +84,7 @@ def report(
         instance=instance,
     )
     roles, _ = infer_roles(lf.collect_schema(), given)
+    check_task(lf, roles, "report()", lambda role: f"{role}=")  # a regression table: refused
     page = build_report(
         lf,
         roles,

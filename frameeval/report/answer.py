@@ -93,19 +93,19 @@ def _tables(
 ) -> tuple[str, str]:
     """The results table as offline HTML and as LaTeX (best bold, second underlined, † on a
     cell significantly worse than its row's best by ``result``'s post-hoc test)."""
-    import frameeval as fe
+    from frameeval.compare import results_table
 
     kw: dict[str, Any] = dict(
         block=block, learner=learner, higher_is_better=higher_is_better, significance=result
     )
     table_id = f"results-table-{_slug(metric)}"
-    table = fe.results_table(per_block, metric, **kw)
+    table = results_table(per_block, metric, **kw)
     assert not isinstance(table, str)  # format="gt"
     gt = table.with_id(table_id)
     where = f" ({description})" if description else ""
     gt = gt.tab_header(title=f"{metric} per {block}{where}")
     html = offline_table_html(gt.as_raw_html(), table_id)
-    latex = fe.results_table(per_block, metric, format="latex", **kw)
+    latex = results_table(per_block, metric, format="latex", **kw)
     return html, str(latex)
 
 
@@ -129,7 +129,7 @@ def answer(
     region of practical equivalence, in metric units) ``compare_learners`` uses the Bayesian
     signed-rank test, and :attr:`Answer.bayes` holds its posterior probabilities of every pair.
     """
-    import frameeval as fe
+    from frameeval.compare import compare_learners
 
     learners = per_block[learner].n_unique()
     blocks = per_block[block].n_unique()
@@ -149,7 +149,7 @@ def answer(
             "per-split tests are in the drill-down below."
         )
     else:
-        result = fe.compare_learners(
+        result = compare_learners(
             per_block,
             metric,
             block=block,

@@ -23,13 +23,33 @@ from typing import Any
 
 import polars as pl
 
-import frameeval as fe
 from frameeval import charts
 from frameeval._frame import to_lazy
+from frameeval.compare import (
+    average_ranks,
+    friedman,
+    mcnemar,
+    nemenyi,
+    paired_t_test,
+    rank_post_hoc,
+    rank_table,
+    skillings_mack,
+)
+from frameeval.confusion import classification_report, confusion_matrix, macro_micro
+from frameeval.curves import (
+    break_even_point,
+    cost_curve,
+    cost_lines,
+    expected_total_cost,
+    pr_curve,
+    ranking_report,
+    roc_curve,
+)
+from frameeval.metrics import accuracy, cost_error, error_rate
 from frameeval.report.answer import Answer, answer
 from frameeval.report.calibration import calibration_section
 from frameeval.report.page import Page
-from frameeval.report.roles import ReportRoles, Roles
+from frameeval.report.roles import WITHOUT, ReportRoles, Roles, Unused, quoted, unused_columns
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -87,13 +107,18 @@ def build_report(
     (:func:`frameeval.compare_learners` with ``rope=``)."""
     say = _quiet(progress)
     lf, _ = to_lazy(data, "report")
-    if roles.dataset is None:
-        lf = lf.with_columns(pl.lit("results").alias("dataset"))
-        roles.dataset = "dataset"
-    if roles.learner is None:
-        lf = lf.with_columns(pl.lit("model").alias("learner"))
-        roles.learner = "learner"
-    roles = ReportRoles(**vars(roles))
+    names = lf.collect_schema().names()
+    present = Roles(**vars(roles))  # the columns of the results, as given (never mutated)
+    unused = unused_columns(names, present)
+    filled = vars(present) | {
+        "dataset": present.dataset or _free("dataset", names),
+        "learner": present.learner or _free("learner", names),
+    }
+    if present.dataset is None:  # one data set: a constant column
+        lf = lf.with_columns(pl.lit("results").alias(filled["dataset"]))
+    if present.learner is None:  # one learner: a constant column
+        lf = lf.with_columns(pl.lit("model").alias(filled["learner"]))
+    roles = ReportRoles(**filled)
     counts = count_tables(lf, roles, say, score_decimals)
     page = Page(title=title)
     notes: list[str] = []
@@ -102,14 +127,24 @@ def build_report(
         say(STEPS[2])
         tables = _comparison_tables(counts, roles, pos_label)
         answers = _answers(tables, roles, alpha, rope)
-        _answer_section(page, answers, roles)
+        _answer_section(page, answers, roles, unused)
         say(STEPS[3])
-        _summary(page, counts, roles, source)
+        _summary(page, counts, roles, present, unused, source)
+        say(STEPS[4])
         if roles.pred is not None:
-            say(STEPS[4])
-            _measures(page, counts, roles, pos_label)
-        if roles.score is not None:
-            say(STEPS[5])
+            _measures(page, counts, roles, unused, pos_label)
+        else:
+            page.heading("Performance measures", REFERENCES["measures"])
+            page.text(
+                "Label measures and confusion matrices need hard predictions: "
+                f"{unused.why('pred')}.",
+                css="skip",
+            )
+        say(STEPS[5])
+        if roles.score is None:
+            page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
+            page.text(f"ROC, P-R and cost curves: {unused.why('score')}.", css="skip")
+        else:
             if counts.grid is not None:
                 page.text(
                     f"{estimated_cells(counts, roles):,} distinct (data set, learner, class, "
@@ -128,15 +163,29 @@ def build_report(
                     css="note",
                 )
             _curves(page, counts, roles, pos_label, cost01, cost10, tables)
-            say(STEPS[6])
-            calibration_section(page, counts, roles, pos_label, cost01, cost10)
+        say(STEPS[6])
+        calibration_section(page, counts, roles, unused, pos_label, cost01, cost10)
+        say(STEPS[7])
         if roles.pred is not None:
-            say(STEPS[7])
-            _compare(page, lf, counts, roles, alpha, tables, answers)
+            _compare(page, lf, counts, roles, unused, alpha, tables, answers)
+        else:
+            page.heading("Comparing learners", REFERENCES["compare"])
+            page.text(
+                f"The tests on accuracy need hard predictions: {unused.why('pred')}.",
+                css="skip",
+            )
     notes.extend(str(w.message) for w in caught)
     for note in dict.fromkeys(notes):
         page.text(f"Note: {note}", css="note")
     return page
+
+
+def _free(name: str, names: list[str]) -> str:
+    """``name``, or ``name_`` (…) when the results have a column of that name playing another
+    role: the name of a constant column added for a role with none."""
+    while name in names:
+        name += "_"
+    return name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,7 +198,7 @@ def _comparison_tables(
     if roles.pred is not None:
         per_split = (
             counts.labels.group_by(*keys, *counts.splits)
-            .agg(fe.accuracy(roles.truth, roles.pred, weight=N))
+            .agg(accuracy(roles.truth, roles.pred, weight=N))
             .sort(*keys, *counts.splits)
         )
         out["per_split"] = per_split
@@ -159,7 +208,7 @@ def _comparison_tables(
             counts, roles, ["roc_auc", "rank_loss", "average_precision", "pr_auc"], pos_label
         )
     elif counts.scores is not None and roles.score is not None:
-        out["ranking"] = fe.ranking_report(
+        out["ranking"] = ranking_report(
             counts.scores,
             truth=roles.truth,
             score=roles.score,
@@ -199,12 +248,18 @@ def _answers(
     return found
 
 
-def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles) -> None:
+def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles, unused: Unused) -> None:
     page.heading("The answer")
+    if "learner" in unused.missing:
+        page.text(
+            f"One learner only: {unused.why('learner')}; every prediction counts as one "
+            "learner's, shown as 'model'.",
+            css="skip",
+        )
     if not answers:
         page.text(
             "No hard predictions (pred column) and no binary data set with scores: there "
-            "is no measure to compare learners on.",
+            f"is no measure to compare learners on ({unused.why('pred')}).",
             css="skip",
         )
         return
@@ -255,15 +310,25 @@ def _cd_title(found: Answer) -> str:
     )
 
 
-def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
+def _summary(
+    page: Page, counts: Counts, roles: ReportRoles, present: Roles, unused: Unused, source: str
+) -> None:
+    """The Data section: the columns by role (those of the results only), every role without a
+    column with what the page leaves out and which unused column might be it, the columns
+    that play no role, and a table per data set."""
     page.heading("Data", REFERENCES["summary"])
     described = ", ".join(
-        f"{name} = {value!r}" for name, value in vars(roles).items() if value is not None
+        f"{name} = {value!r}" for name, value in vars(present).items() if value is not None
     )
     total = int(counts.summary["predictions"].sum())
     page.text(
         f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
     )
+    for role in unused.missing:  # loop-ok: at most seven roles
+        why = unused.why(role)
+        page.text(f"{why[0].upper()}{why[1:]}: {WITHOUT[role]}.", css="note")
+    if unused.columns:
+        page.text(f"Columns that play no role: {quoted(unused.columns)}.", css="note")
     dataset, labels = roles.dataset, counts.labels
     assert roles.learner is not None and roles.truth is not None  # resolved by the caller
     exprs = [
@@ -277,23 +342,25 @@ def _summary(page: Page, counts: Counts, roles: Roles, source: str) -> None:
     page.table(table.select(dataset, *first, *rest).sort(dataset))
 
 
-def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) -> None:
+def _measures(
+    page: Page, counts: Counts, roles: ReportRoles, unused: Unused, pos_label: Any
+) -> None:
     page.heading("Performance measures", REFERENCES["measures"])
     keys = keys_of(roles)
     truth, pred, labels = roles.truth, roles.pred, counts.labels
     assert pred is not None  # _measures() runs when there is a pred column
-    report = fe.classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)
+    report = classification_report(labels, truth=truth, pred=pred, by=keys, weight=N)
     wide = (
         report.filter(pl.col("average") != "none")
         .select(*keys, "average", "f1", "precision", "recall")
         .pivot(on="average", index=keys, values=["precision", "recall", "f1"])
     )
-    accuracy = labels.group_by(keys).agg(
-        fe.accuracy(truth, pred, weight=N),
-        fe.error_rate(truth, pred, weight=N),
+    rates = labels.group_by(keys).agg(
+        accuracy(truth, pred, weight=N),
+        error_rate(truth, pred, weight=N),
     )
     table = (
-        accuracy.join(wide, on=keys)
+        rates.join(wide, on=keys)
         .select(
             *keys,
             "accuracy",
@@ -322,7 +389,7 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
     )
     if counts.binary and counts.splits:
         sub = labels.filter(pl.col(roles.dataset).is_in(counts.binary))
-        mm = fe.macro_micro(
+        mm = macro_micro(
             sub,
             truth=truth,
             pred=pred,
@@ -336,7 +403,10 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
             caption="Binary tasks: averages over the per-fold confusion matrices (eqs 2.12–2.17)",
         )
     elif not counts.splits:
-        page.text("Macro / micro averages over folds (eqs 2.12–2.17): no fold column.", css="skip")
+        page.text(
+            f"Macro / micro averages over folds (eqs 2.12–2.17): {unused.why('fold')}.",
+            css="skip",
+        )
     else:
         page.text(
             "Macro / micro averages over the per-fold binary confusion matrices (eqs "
@@ -344,7 +414,7 @@ def _measures(page: Page, counts: Counts, roles: ReportRoles, pos_label: Any) ->
             "the macro / micro averages over classes above.",
             css="skip",
         )
-    matrix = fe.confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)
+    matrix = confusion_matrix(labels, truth=truth, pred=pred, by=keys, weight=N)
     datasets = sorted(labels[roles.dataset].unique().to_list())
     folded = len(datasets) > MAX_FACETS
     if folded:
@@ -385,15 +455,15 @@ def _curves(
         truth=roles.truth, score=roles.score, by=keys, weight=N, **positive(pos_label)
     )
     ranking = tables["ranking"]
-    bep = fe.break_even_point(scores, **kw)
-    etc = fe.expected_total_cost(scores, **kw)
+    bep = break_even_point(scores, **kw)
+    etc = expected_total_cost(scores, **kw)
     table = (
         ranking.select(*keys, "roc_auc", "average_precision").join(bep, on=keys).join(etc, on=keys)
     )
     if roles.pred is not None:
         labels = counts.labels.filter(pl.col(roles.dataset).is_in(counts.scored))
         costly = labels.group_by(keys).agg(
-            fe.cost_error(
+            cost_error(
                 roles.truth,
                 roles.pred,
                 cost01=cost01,
@@ -422,7 +492,7 @@ def _curves(
     note = "" if annotate else " (AUC, BEP and expected cost per learner: see the table above)"
     page.chart(
         charts.roc(
-            fe.roc_curve(scores, **kw),
+            roc_curve(scores, **kw),
             auc=ranking.select(*by, "roc_auc") if annotate else None,
             color=roles.learner,
             facet=facet,
@@ -431,7 +501,7 @@ def _curves(
     )
     page.chart(
         charts.pr(
-            fe.pr_curve(scores, **kw),
+            pr_curve(scores, **kw),
             break_even=bep if annotate else None,
             color=roles.learner,
             facet=facet,
@@ -440,8 +510,8 @@ def _curves(
     )
     page.chart(
         charts.cost_curve(
-            fe.cost_curve(scores, **kw),
-            lines=fe.cost_lines(scores, **kw),
+            cost_curve(scores, **kw),
+            lines=cost_lines(scores, **kw),
             expected_cost=etc if annotate else None,
             color=roles.learner,
             facet=facet,
@@ -455,6 +525,7 @@ def _compare(
     lf: pl.LazyFrame,
     counts: Counts,
     roles: ReportRoles,
+    unused: Unused,
     alpha: float,
     tables: dict[str, pl.DataFrame],
     answers: list[Answer],
@@ -472,7 +543,12 @@ def _compare(
         heading, reference = "Comparing learners: Friedman and Nemenyi tests", "compare"
     page.heading(heading, REFERENCES[reference])
     if learners < 2:
-        page.text("Only one learner: nothing to compare.", css="skip")
+        why = (
+            unused.why("learner")
+            if "learner" in unused.missing
+            else f"column {roles.learner!r} holds one value"
+        )
+        page.text(f"Only one learner: nothing to compare; {why}.", css="skip")
         return
     if gaps.height:
         listed = names([f"{learner} on {dataset}" for dataset, learner in gaps.rows()], 10)
@@ -544,7 +620,7 @@ def _compare(
         per_split = per_split.join(complete, on=roles.dataset, how="semi")
         lf = lf.filter(pl.col(roles.dataset).is_in(complete[roles.dataset].implode()))
     if not folds:
-        page.text("Paired t test over folds: no fold column.", css="skip")
+        page.text(f"Paired t test over folds: {unused.why('fold')}.", css="skip")
     else:
         a, b = sorted(counts.labels[roles.learner].unique().to_list())
         pair = roles.fold if roles.fold else folds[-1]
@@ -554,7 +630,7 @@ def _compare(
                 pl.format("{}-{}", roles.repeat, roles.fold).alias("__split")
             )
             pair = "__split"
-        ttest = fe.paired_t_test(
+        ttest = paired_t_test(
             data,
             "accuracy",
             a=a,
@@ -567,12 +643,12 @@ def _compare(
         )
         page.table(ttest, caption=f"Paired t test per data set over folds ({a} − {b})")
     if not roles.instance:
-        page.text("McNemar's test pairs single predictions: no instance column.", css="skip")
+        page.text(f"McNemar's test pairs single predictions: {unused.why('instance')}.", css="skip")
         return
     assert roles.pred is not None  # _compare() runs when there is a pred column
     a, b = sorted(counts.labels[roles.learner].unique().to_list())
     (mc,) = collect(
-        fe.mcnemar(
+        mcnemar(
             lf,
             truth=roles.truth,
             pred=roles.pred,
@@ -611,11 +687,11 @@ def _skillings_mack(
     """Missing (data set, learner) cells: the Skillings–Mack test and its Holm z tests."""
     kw = _over_datasets(roles, alpha)
     page.table(
-        fe.skillings_mack(per_dataset, "accuracy", **kw),
+        skillings_mack(per_dataset, "accuracy", **kw),
         caption="Skillings–Mack test over data sets (mean accuracy per data set; missing "
         "cells allowed; equals Friedman's χ² on a complete table)",
     )
-    post_hoc = fe.rank_post_hoc(per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw)
+    post_hoc = rank_post_hoc(per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw)
     shown = post_hoc.select(
         "a", "b", "average_rank_a", "average_rank_b", "statistic", "p_adjusted", "reject"
     )
@@ -628,18 +704,18 @@ def _friedman_nemenyi(
     """A complete table: Friedman, Nemenyi, the CD diagram and the rank table."""
     kw = _over_datasets(roles, alpha)
     page.table(
-        fe.friedman(per_dataset, "accuracy", **kw),
+        friedman(per_dataset, "accuracy", **kw),
         caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
     )
-    ranks = fe.average_ranks(
+    ranks = average_ranks(
         per_dataset,
         "accuracy",
         block=roles.dataset,
         learner=roles.learner,
         higher_is_better=True,
     )
-    nemenyi = fe.nemenyi(per_dataset, "accuracy", **kw)
-    shown = nemenyi.select(
+    pairs = nemenyi(per_dataset, "accuracy", **kw)
+    shown = pairs.select(
         "a",
         "b",
         "average_rank_a",
@@ -649,7 +725,7 @@ def _friedman_nemenyi(
         "reject",
     )
     _pairs(page, shown, "Nemenyi post-hoc test (eq 2.36)", "nemenyi")
-    cd = nemenyi["critical_value"][0]
+    cd = pairs["critical_value"][0]
     page.chart(
         charts.cd_diagram(
             ranks,
@@ -658,7 +734,7 @@ def _friedman_nemenyi(
             title=f"Average ranks with critical difference (α = {alpha})",
         )
     )
-    table = fe.rank_table(
+    table = rank_table(
         per_dataset,
         "accuracy",
         block=roles.dataset,

@@ -7,10 +7,12 @@ from typing import Any
 
 import polars as pl
 
-import frameeval as fe
 from frameeval import charts
+from frameeval.calibration import calibration_curve, calibration_error
+from frameeval.measure_set import measures
+from frameeval.metrics import brier_score, log_loss
 from frameeval.report.page import Page
-from frameeval.report.roles import ReportRoles
+from frameeval.report.roles import ReportRoles, Unused
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -21,6 +23,7 @@ from frameeval.report.tables import (
     positive,
     unscored,
 )
+from frameeval.thresholds import best_threshold
 
 #: Bins of the report's calibration curves and errors.
 CALIBRATION_BINS = 10
@@ -32,6 +35,7 @@ def calibration_section(
     page: Page,
     counts: Counts,
     roles: ReportRoles,
+    unused: Unused,
     pos_label: Any,
     cost01: float,
     cost10: float,
@@ -41,7 +45,10 @@ def calibration_section(
     counts as frequency weights: the same numbers as on the rows, and no pass over them."""
     page.heading("Calibration and operating point", REFERENCES["calibration"])
     scores = counts.scores
-    if scores is None or roles.score is None:
+    if roles.score is None:
+        page.text(f"Calibration and operating point: {unused.why('score')}.", css="skip")
+        return
+    if scores is None:
         page.text(
             "Calibration and operating point: binary data sets with a score on every row only; "
             f"{unscored(counts, roles) or 'there is none'}.",
@@ -71,7 +78,7 @@ def calibration_section(
     )
     lazy = scores.lazy()
     if counts.rows is not None:  # the table is on a grid: the scoring rules from the rows
-        scored = fe.measures(
+        scored = measures(
             counts.rows,
             truth=roles.truth,
             score=roles.score,
@@ -81,15 +88,15 @@ def calibration_section(
         )
     else:
         scored = lazy.group_by(keys).agg(
-            fe.log_loss(roles.truth, roles.score, weight=N, **positive(pos_label)),
-            fe.brier_score(roles.truth, roles.score, weight=N, **positive(pos_label)),
+            log_loss(roles.truth, roles.score, weight=N, **positive(pos_label)),
+            brier_score(roles.truth, roles.score, weight=N, **positive(pos_label)),
         )
     curve, errors, scoring, by_f1, by_cost = collect(
-        fe.calibration_curve(lazy, bins=CALIBRATION_BINS, frequency_weights=True, **kw),
-        fe.calibration_error(lazy, bins=CALIBRATION_BINS, **kw),
+        calibration_curve(lazy, bins=CALIBRATION_BINS, frequency_weights=True, **kw),
+        calibration_error(lazy, bins=CALIBRATION_BINS, **kw),
         scored,
-        fe.best_threshold(lazy, measure="f1", **kw),
-        fe.best_threshold(lazy, costs=(cost01, cost10), **kw),
+        best_threshold(lazy, measure="f1", **kw),
+        best_threshold(lazy, costs=(cost01, cost10), **kw),
     )
     table = scoring.join(errors, on=keys).sort(keys)
     page.table(

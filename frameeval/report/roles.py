@@ -1,10 +1,18 @@
-"""Reading a results file and inferring column roles for ``frameeval report``."""
+"""Reading a results file and inferring column roles for ``frameeval report``.
+
+No column is ignored silently: :func:`unused_columns` names the columns that play no role and,
+for each role without a column, the unused column whose name is close to one of the role's
+common names (difflib); the command line prints it on stderr, the page's Data section and every
+section skipped for want of the role say it.
+"""
 
 from __future__ import annotations
 
 import difflib
 import glob
-from dataclasses import dataclass, fields
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +23,7 @@ from frameeval.exceptions import (
     ColumnNotFoundError,
     InvalidDtypeError,
     InvalidParameterError,
+    InvalidValueError,
     UnknownLabelError,
 )
 
@@ -31,6 +40,21 @@ FLAGS = {"dataset": "--by"}
 def flag(role: str) -> str:
     """The command-line flag of a role: ``--truth``, ``--by`` (the data set)."""
     return FLAGS.get(role, f"--{role.replace('_', '-')}")
+
+
+#: What the report leaves out when a role has no column (said on stderr and in the page).
+WITHOUT: dict[str, str] = {
+    "pred": "no label measures, confusion matrices or tests on accuracy",
+    "score": "no ROC, P-R, cost or calibration analysis",
+    "learner": "every prediction counts as one learner's, so there is nothing to compare",
+    "dataset": "every prediction counts as one data set's",
+    "fold": "no per-fold averages and no paired t test",
+    "repeat": "folds are not told apart by repetition",
+    "instance": "no McNemar test",
+}
+#: How close (difflib ratio) an unused column's name must be to a common name of a role for
+#: "did you mean"; a common name that is a whole word of the column's name counts as this close.
+LIKENESS = 0.75
 
 
 @dataclass
@@ -54,6 +78,104 @@ class Roles:
                 how = "inferred" if f.name in inferred else "given"
                 parts.append(f"{f.name}={value!r} ({how})")
         return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Unused:
+    """The columns of a result table that play no role, and the roles that have no column.
+
+    ``guesses`` maps a role without a column to the unused columns whose names are close to one
+    of its common names (best first): the "did you mean" of the warnings and skip lines.
+    """
+
+    columns: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    guesses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def why(self, role: str) -> str:
+        """Why ``role`` is absent, in one clause, and which unused column might be it: ``no
+        score column (none is named score, y_score, …); the unused column 'probs' might be it
+        (give it with --score / score=)``."""
+        named = _either(CANDIDATES[role])
+        text = f"no {role} column (none is named {named})"
+        guessed = self.guesses.get(role, ())
+        if guessed:
+            which = "the unused column" if len(guessed) == 1 else "one of the unused columns"
+            return (
+                f"{text}; {which} {quoted(guessed)} might be it (give it with "
+                f"{flag(role)} / {role}=)"
+            )
+        if self.columns:
+            return f"{text}; unused columns: {quoted(self.columns)}"
+        return text
+
+    def warnings(self) -> list[str]:
+        """The command line's warnings (without the ``frameeval report: warning:`` prefix): one
+        per role with a guess, one for a missing learner column, and one naming the unused
+        columns beside the roles that have none."""
+        lines = []
+        for role in self.missing:  # loop-ok: at most seven roles
+            guessed = self.guesses.get(role, ())
+            if guessed:
+                lines.append(
+                    f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
+                    f"{WITHOUT[role]}; did you mean {flag(role)} {guessed[0]}?"
+                )
+            elif role == "learner":
+                lines.append(
+                    f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
+                    f"{WITHOUT[role]}"
+                    + (f"; unused columns: {list(self.columns)}" if self.columns else "")
+                    + "."
+                )
+        left = [c for c in self.columns if not any(c in g for g in self.guesses.values())]
+        others = [r for r in self.missing if r != "learner" and r not in self.guesses]
+        if left and others:
+            lines.append(
+                f"columns {left} play no role; no column was found for "
+                f"{', '.join(flag(r) for r in others)} (give one with its flag if it is among "
+                "them)."
+            )
+        return lines
+
+
+def unused_columns(names: Sequence[str], roles: Roles) -> Unused:
+    """The columns of ``names`` that play no role in ``roles``, the roles with no column, and
+    for each of those the unused columns that look like it (see :class:`Unused`)."""
+    taken = {v for v in vars(roles).values() if v is not None}
+    columns = tuple(n for n in names if n not in taken)
+    missing = tuple(f.name for f in fields(roles) if getattr(roles, f.name) is None)
+    scored: dict[str, list[tuple[float, str]]] = {}
+    for column in columns:  # loop-ok: over column names, builds no plan
+        likeness = {role: _likeness(column, role) for role in missing}
+        best = max(likeness, key=lambda r: likeness[r], default=None)
+        if best is not None and likeness[best] >= LIKENESS:
+            scored.setdefault(best, []).append((likeness[best], column))
+    guesses = {
+        role: tuple(c for _, c in sorted(found, key=lambda x: -x[0]))
+        for role, found in scored.items()
+    }
+    return Unused(columns, missing, guesses)
+
+
+def _likeness(column: str, role: str) -> float:
+    """How close ``column``'s name is to a common name of ``role`` (difflib's ratio, or
+    :data:`LIKENESS` when a common name is a whole word of it: ``model_name``)."""
+    lowered = column.lower()
+    common = CANDIDATES[role]
+    best = max(difflib.SequenceMatcher(None, lowered, name).ratio() for name in common)
+    words = {w for w in re.split(r"[^0-9a-z]+", lowered) if len(w) >= 2}
+    if words & set(common):
+        best = max(best, LIKENESS)
+    return best
+
+
+def _either(names: Sequence[str]) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+
+
+def quoted(names: Sequence[str]) -> str:
+    return ", ".join(repr(n) for n in names)
 
 
 @dataclass
@@ -114,20 +236,74 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
         if getattr(roles, f.name) is not None:
             continue
         role = "block" if f.name == "dataset" else f.name
-        column = infer_column(
-            names, role, where=where, exclude=taken, required=f.name == "truth", spell=spell
-        )
+        try:
+            column = infer_column(
+                names, role, where=where, exclude=taken, required=f.name == "truth", spell=spell
+            )
+        except ColumnNotFoundError as err:  # say which column might be the truth
+            raise ColumnNotFoundError(
+                _did_you_mean(str(err), names, roles, "truth", spell)
+            ) from None
         if column is not None:
             setattr(roles, f.name, column)
             inferred.add(f.name)
             taken.append(column)
     if roles.pred is None and roles.score is None:
         raise ColumnNotFoundError(
-            f"{where}: {spell('pred')} or {spell('score')} must be given when no column has a "
-            f"common pred or score name ({', '.join(COMMON_NAMES['pred'] + COMMON_NAMES['score'])})"
-            f", got columns {names}."
+            _did_you_mean(
+                f"{where}: {spell('pred')} or {spell('score')} must be given when no column has "
+                f"a common pred or score name "
+                f"({', '.join(COMMON_NAMES['pred'] + COMMON_NAMES['score'])}), got columns "
+                f"{names}.",
+                names,
+                roles,
+                "pred",
+                spell,
+            )
         )
     return roles, inferred
+
+
+def _did_you_mean(
+    message: str, names: list[str], roles: Roles, role: str, spell: Callable[[str], str]
+) -> str:
+    """``message`` with ``did you mean --truth ytrue?`` when an unused column looks like
+    ``role`` (for ``pred``: like the pred or the score)."""
+    unused = unused_columns(names, roles)
+    for candidate in (role, "score") if role == "pred" else (role,):  # loop-ok: two roles
+        guessed = unused.guesses.get(candidate, ())
+        if guessed:
+            return f"{message.removesuffix('.')}; did you mean {spell(candidate)} {guessed[0]}?"
+    return message
+
+
+def _fraction(column: pl.Expr) -> pl.Expr:
+    """The values of ``column`` that are not integral (NaN and nulls left aside)."""
+    return column.filter(column.is_not_null() & column.is_not_nan() & (column != column.floor()))
+
+
+def check_task(data: pl.LazyFrame, roles: Roles, where: str, spell: Callable[[str], str]) -> None:
+    """Refuse a regression table before any work: a float truth or pred column with a
+    non-integral value (a scan of that column only; integer, string and boolean labels cost
+    nothing). The report evaluates classifiers."""
+    schema = data.collect_schema()
+    floats = [
+        (role, column)
+        for role, column in (("truth", roles.truth), ("pred", roles.pred))
+        if column is not None and schema[column].is_float()
+    ]
+    if not floats:
+        return
+    value = [_fraction(pl.col(c)) for _, c in floats]
+    found = data.select(v.first().alias(r) for v, (r, _) in zip(value, floats, strict=True))
+    row = found.collect().row(0, named=True)
+    for role, column in floats:  # loop-ok: at most two columns
+        if row[role] is not None:
+            raise InvalidValueError(
+                f"{where}: {spell(role)} column {column!r} must hold class labels, got "
+                f"non-integral values (e.g. {row[role]:g}): frameeval report evaluates "
+                "classifiers; regression reports are not supported yet."
+            )
 
 
 def check_roles(
@@ -164,6 +340,7 @@ def check_roles(
             f"{spell('truth')} column {roles.truth!r} ({truth}), got {schema[roles.pred]}."
         )
     assert roles.truth is not None  # resolve_roles() requires a truth column
+    check_task(data, roles, where, spell)
     column = pl.col(roles.truth)
     per_set = data.group_by(roles.dataset or pl.lit(0)).agg(column.drop_nulls().n_unique())
     binary = per_set.filter(column == 2).select(pl.len()).collect().item() > 0

@@ -270,12 +270,12 @@ def exact_from_rows(
     (:attr:`Counts.rows`) with :func:`frameeval.measures`, one data set at a time (the ranking
     measures sort each learner's rows: a data set's rows are in memory at once, not all of
     them)."""
-    import frameeval as fe
+    from frameeval.measure_set import measures as measure_set
 
     assert counts.rows is not None and roles.score is not None
     keys = keys_of(roles)
     plans = [
-        fe.measures(
+        measure_set(
             counts.rows.filter(pl.col(roles.dataset) == dataset),
             truth=roles.truth,
             score=roles.score,
