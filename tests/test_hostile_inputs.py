@@ -988,10 +988,10 @@ def label_frame_cases() -> None:
         "one-class-truth",
         base(y=[1] * 8),
         lambda x: fe.measures(
-            x, truth="y", pred="p", measures=["specificity", "mcc", "roc_auc"], score="s"
+            x, truth="y", pred="p", measures=["tnr", "mcc", "roc_auc"], score="s"
         ),
         Null(),
-        row_values("specificity", "mcc", "roc_auc"),
+        row_values("tnr", "mcc", "roc_auc"),
     )
     frame_case(  # documented: a pos_label (default 1) that occurs nowhere is an error
         "measures",
