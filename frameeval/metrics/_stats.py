@@ -335,7 +335,7 @@ def class_table(
         return table.join(sums, on=keys, how="left", nulls_equal=True).sort(
             *keys, "label", nulls_last=True
         )
-    return table.join(sums, how="cross")
+    return table.join(sums, how="cross", maintain_order="left")
 
 
 def _with_true_negatives(

@@ -348,8 +348,10 @@ def _balanced_accuracy(v: ClassCounts, adjusted: bool = False) -> pl.Expr:
     value = recalls.mean()
     if not adjusted:
         return value
-    chance = 1.0 / recalls.drop_nulls().len().cast(pl.Float64)
-    return ratio(value - chance, 1.0 - chance)
+    classes = recalls.drop_nulls().len().cast(pl.Float64)
+    chance = 1.0 / classes
+    # one class in truth: chance is 1, the rescaling 0/0 or x/0 — undefined (null), never ±inf
+    return pl.when(classes > 1).then((value - chance) / (1.0 - chance))
 
 
 ACCURACY = register(
