@@ -29,7 +29,7 @@ from frameeval.compare import (
 from frameeval.exceptions import InvalidParameterError
 
 LEARNERS = ["A", "B", "C", "D"]
-pytestmark = pytest.mark.filterwarnings("ignore:friedman\\(\\): chi2_p_value:UserWarning")
+pytestmark = pytest.mark.filterwarnings("ignore:friedman\\(\\)\\W+chi2_p_value:UserWarning")
 
 
 @st.composite
