@@ -137,9 +137,10 @@ def test_wilcoxon_holm_cliques_inputs_match_scipy_and_statsmodels(df):
     """The Wilcoxon–Holm CD diagram on randomized grouped tables: per group, the p-values of
     scipy.stats.wilcoxon (zsplit, as Demšar; exact when no difference is zero or tied, else the
     normal approximation with the tie correction), Holm by statsmodels' multipletests, then the
-    cliques of those decisions against the brute force."""
-    pairs = fe.wilcoxon(df, "value", by="g", adjust="holm", higher_is_better=True)
-    ranks = fe.average_ranks(df, "value", by="g", higher_is_better=True)
+    cliques of those decisions against the brute force. ``digits=None``: the doubles are ranked
+    as they are, as scipy ranks them (the default rounds decimal ties first; test_ties.py)."""
+    pairs = fe.wilcoxon(df, "value", by="g", adjust="holm", higher_is_better=True, digits=None)
+    ranks = fe.average_ranks(df, "value", by="g", higher_is_better=True, digits=None)
     together = fe.cliques(pairs, ranks, by="g")
     for (g,), part in df.partition_by("g", as_dict=True).items():
         values, names = matrix(part.drop("g"))

@@ -23,7 +23,7 @@ def per_dataset() -> pl.DataFrame:
 
 def test_example_verdict_is_compare_learners(per_dataset) -> None:
     """Issue 18's worked example: logistic regression has the best average rank (1.62),
-    Friedman's F form rejects (p = 0.048) while its χ² form does not (p = 0.078), and no
+    Friedman's F form rejects (p = 0.0477) while its χ² form does not (p = 0.0780), and no
     Nemenyi pair differs."""
     found = answer(per_dataset, "accuracy", block="dataset", learner="learner")
     result = fe.compare_learners(
@@ -31,7 +31,7 @@ def test_example_verdict_is_compare_learners(per_dataset) -> None:
     )
     assert found.verdict == result.verdict and found.procedure == "friedman"
     assert found.verdict.startswith("logistic_regression ranks best (average rank 1.62)")
-    assert "F_F = 3.32, p = 0.048; χ²_F = 8.40, p = 0.078" in found.verdict
+    assert "F_F = 3.32, p = 0.0477; χ²_F = 8.40, p = 0.0780" in found.verdict
     assert "no pair differs significantly by the Nemenyi test" in found.verdict
     assert "CD = 3.05 with N = 4" in found.verdict
     assert found.ranks["learner"].to_list()[0] == "logistic_regression"

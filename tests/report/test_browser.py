@@ -52,7 +52,7 @@ def test_the_first_screen_answers(example_report) -> None:
     assert answer < body.index('id="data"') < body.index('id="performance-measures"')
     first = body[answer : body.index('id="data"')]
     assert "logistic_regression ranks best (average rank 1.62)" in first
-    assert "p = 0.048" in first and "no pair differs significantly" in first
+    assert "p = 0.0477" in first and "no pair differs significantly" in first
     assert 'id="results-table-accuracy"' in first and "gt_table" in first
     assert 'download="results-accuracy.csv"' in first
     assert 'download="results-accuracy.tex"' in first
