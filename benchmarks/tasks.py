@@ -183,6 +183,26 @@ def label_metrics(
                 df.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=names
             ).collect()
         )
+        y, p = pl.col("y_true") == 1, pl.col("y_pred") == 1
+        rows["polars floor: lazy group_by(keys).agg(len, the four sums P, R, F1, acc need)"] = (
+            timed(
+                lambda: (
+                    df.lazy()
+                    .group_by(KEYS)
+                    .agg(
+                        pl.len(),
+                        y.sum().alias("y"),
+                        p.sum().alias("p"),
+                        (y & p).sum().alias("yp"),
+                        (pl.col("y_true") == pl.col("y_pred")).sum().alias("hit"),
+                    )
+                    .collect()
+                )
+            )
+        )
+        rows["frameeval: fe.accuracy alone, lazy"] = timed(
+            lambda: df.lazy().group_by(KEYS).agg(fe.accuracy("y_true", "y_pred")).collect()
+        )
         rows["polars floor: lazy group_by(keys).agg(len, label columns)"] = timed(
             lambda: (
                 df.lazy()

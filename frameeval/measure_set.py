@@ -33,7 +33,7 @@ from frameeval._validate import (
 from frameeval.confusion import count_table, prepare_labels
 from frameeval.curves import cumulated, prepare_scores, score_table
 from frameeval.curves._table import require_positive
-from frameeval.exceptions import InvalidParameterError
+from frameeval.exceptions import InvalidParameterError, UnknownLabelError
 from frameeval.metrics._builders import raw_value
 from frameeval.metrics._stats import ClassTable, class_table, weight_expr, weight_total
 from frameeval.metrics.measure import AVERAGES, Measure, lookup
@@ -256,18 +256,54 @@ def _label_part(
         ).alias(m.name)
         for m in chosen
     ]
+    binary_average = any(
+        m.kind == "binary" and (m.parameters.get("average") or average) == "binary" for m in chosen
+    )
+    label = pl.col("label")
     extra: list[pl.Expr] = []
+    if binary_average:
+        # the default positive class must be a class of every group holding two or more
+        # classes (the expression builders' rule, scikit-learn's "pos_label=1 is not a valid
+        # label"); an explicit one must occur somewhere in the frame (a fold may lack it)
+        extra += [
+            (label == positive).any().alias("__fe_hit"),
+            label.min().cast(pl.String).alias("__fe_min"),
+            label.max().cast(pl.String).alias("__fe_max"),
+        ]
     if binary:
-        others = pl.col("label").filter(pl.col("label") != positive)
-        extra = [
+        others = label.filter(label != positive)
+        extra += [
             others.min().cast(pl.String).alias("__fe_low"),
             others.max().cast(pl.String).alias("__fe_high"),
         ]
     stats = table.group_by(keys).agg(*values, *extra) if keys else table.select(*values, *extra)
+    failures = []
+    if binary_average and pos_label is not None:
+        failures.append(
+            failure(
+                ~pl.col("__fe_hit").any(),
+                UnknownLabelError,
+                f"{func}(): pos_label ({pos_label!r}) must occur in column {truth!r} (truth=) or "
+                f"{pred!r} (pred=), got none.\nHint: pass the positive class as pos_label=.",
+            )
+        )
+    elif binary_average:
+        shown = "the default 1"
+        failures.append(
+            failure(
+                ~pl.col("__fe_hit") & (pl.col("__fe_min") != pl.col("__fe_max")),
+                UnknownLabelError,
+                f"{func}(): pos_label ({shown}) must be a class of column {truth!r} (truth=) or "
+                f"{pred!r} (pred=), got classes {{}} and {{}} without it{{}}.\nHint: pass the "
+                "positive class as pos_label=.",
+                pl.col("__fe_min"),
+                pl.col("__fe_max"),
+                group_text(keys),
+            )
+        )
     if binary:
         low, high = pl.col("__fe_low"), pl.col("__fe_high")
-        stats = stats.pipe(
-            enforce,
+        failures.append(
             failure(
                 low != high,
                 InvalidParameterError,
@@ -277,8 +313,10 @@ def _label_part(
                 low,
                 high,
                 group_text(keys),
-            ),
-        ).drop("__fe_low", "__fe_high")
+            )
+        )
+    if failures:
+        stats = enforce(stats, *failures).drop([e.meta.output_name() for e in extra])
     return stats
 
 

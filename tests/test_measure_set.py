@@ -192,3 +192,20 @@ def test_adjusted_balanced_accuracy_of_one_class_truth_is_null_on_both_faces() -
     frame = fe.measures(df, truth="y", pred="p", by="g", measures=[ba])
     assert expr["balanced_accuracy"].to_list() == [None, 1.0]
     assert frame["ba"].to_list() == [None, 1.0]
+
+
+def test_a_positive_class_absent_from_the_data_is_an_error() -> None:
+    """Issue 22, defect 5: fe.measures(pos_label=7, measures=["precision", "f1"]) returned nulls
+    (the score measures already raised). An explicit pos_label must occur somewhere in the frame
+    (a fold may lack it); the default one must be a class of every group holding two or more
+    classes."""
+    df = pl.DataFrame({"g": [1, 1, 2, 2], "y": [0, 1, 1, 0], "p": [1, 1, 0, 0]})
+    with pytest.raises(UnknownLabelError, match=r"^measures\(\): pos_label \(7\) must occur in"):
+        fe.measures(df, truth="y", pred="p", by="g", pos_label=7, measures=["precision", "f1"])
+    # a class absent from one fold only is one-vs-rest of a class that fold lacks: no error
+    folds = pl.DataFrame({"g": [1, 1, 2, 2], "y": [2, 0, 0, 1], "p": [2, 1, 0, 1]})
+    out = fe.measures(folds, truth="y", pred="p", by="g", pos_label=2, measures=["recall"])
+    assert out["recall"].to_list() == [1.0, None]
+    other = pl.DataFrame({"y": [0, 2, 2, 0], "p": [0, 2, 0, 0]})
+    with pytest.raises(UnknownLabelError, match=r"pos_label \(the default 1\) must be a class"):
+        fe.measures(other, truth="y", pred="p", measures=["recall"])
