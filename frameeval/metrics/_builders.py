@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
@@ -37,11 +37,20 @@ from frameeval.metrics._stats import (
 if TYPE_CHECKING:
     from frameeval.metrics.measure import Measure
 
+Average = Literal["binary", "macro", "macro_mean", "micro", "weighted"]
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+"""Default of a measure parameter that the caller must give (e.g. ``cost01``)."""
+
 
 def resolve_parameters(measure: Measure, func: str, given: dict[str, Any]) -> dict[str, Any]:
     """The measure's parameters: defaults, overridden by ``given``; required ones checked."""
-    from frameeval.metrics.measure import REQUIRED
-
     unknown = set(given) - set(measure.parameters)
     if unknown:
         raise InvalidParameterError(
@@ -126,10 +135,8 @@ def raw_value(
                 defined = pl.when(per_class.is_not_null()).then(support).sum()
                 value = ratio((per_class * support).sum(), defined)
             elif average == "macro" and measure.macro is not None:
-                from frameeval.metrics.measure import MEASURES
 
-                def mean_of(name: str) -> pl.Expr:
-                    other_measure = MEASURES[name]
+                def mean_of(other_measure: Measure) -> pl.Expr:
                     values = other_measure.formula(summary.one_vs_rest())
                     return _per_class_mean(values, zero_division)
 
@@ -320,8 +327,6 @@ def _docstring(measure: Measure, name: str) -> str:
         frame, cols = _SIX_ROWS[measure.kind]
         extra = ""
         for param, default in measure.parameters.items():
-            from frameeval.metrics.measure import REQUIRED
-
             if default is REQUIRED:
                 extra += f", {param}=1"
         lines += [
@@ -338,8 +343,6 @@ def _docstring(measure: Measure, name: str) -> str:
 
 def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.Expr]:
     """The expression builder of ``measure`` (public name ``name``, default the measure's)."""
-    from frameeval.metrics.measure import signature_parameters
-
     public = name or measure.name
     a, b = measure.columns
 
@@ -383,3 +386,22 @@ def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.
 
 def finite_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def signature_parameters(measure: Measure) -> list[inspect.Parameter]:
+    """The keyword parameters of the measure's builder, for its generated signature."""
+    kw = inspect.Parameter.KEYWORD_ONLY
+    out: list[inspect.Parameter] = []
+    if measure.kind in ("binary", "score", "probability"):
+        out.append(inspect.Parameter("pos_label", kw, default=None, annotation=Any))
+    if measure.kind == "binary" and "average" not in measure.parameters:
+        out.append(inspect.Parameter("average", kw, default="binary", annotation=Average))
+    out.append(inspect.Parameter("weight", kw, default=None, annotation=str | None))
+    if measure.kind in ("binary", "label"):
+        out.append(inspect.Parameter("zero_division", kw, default=None, annotation=float | None))
+    for name, default in measure.parameters.items():
+        if name == "average":
+            continue
+        value = inspect.Parameter.empty if default is REQUIRED else default
+        out.append(inspect.Parameter(name, kw, default=value, annotation=Any))
+    return out

@@ -112,8 +112,10 @@ def _fbeta(c: BinaryCounts, beta: float = 1.0) -> pl.Expr:
     return ratio((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp)
 
 
-def _fbeta_macro(mean_of: Callable[[str], pl.Expr], beta: float = 1.0) -> pl.Expr:
-    return harmonic(mean_of("precision"), mean_of("recall"), beta)
+def _fbeta_macro(mean_of: Callable[[Measure], pl.Expr], beta: float = 1.0) -> pl.Expr:
+    # the declarations themselves, not registry names: registering another "precision" must
+    # not change F-beta (eq 2.14 is the harmonic mean of *these* macro-P and macro-R)
+    return harmonic(mean_of(PRECISION), mean_of(RECALL), beta)
 
 
 PRECISION = register(

@@ -17,7 +17,6 @@ Users register their own measure with :func:`register`; it then works wherever a
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -25,10 +24,10 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics._builders import REQUIRED, make_builder, raw_value
 from frameeval.metrics._stats import BinaryCounts, ClassCounts, ScoreTable
 
 Kind = Literal["label", "binary", "score", "probability", "regression"]
-Average = Literal["binary", "macro", "macro_mean", "micro", "weighted"]
 
 KINDS: tuple[str, ...] = ("label", "binary", "score", "probability", "regression")
 AVERAGES: tuple[str, ...] = ("binary", "macro", "macro_mean", "micro", "weighted")
@@ -48,15 +47,6 @@ COLUMNS = {
     "probability": ("truth", "score"),
     "regression": ("truth", "pred"),
 }
-
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()
-"""Default of a measure parameter that the caller must give (e.g. ``cost01``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,8 +172,6 @@ class Measure:
         """The expression builder (``fe.<name>``) generated from this declaration."""
         cached = self.__dict__.get("_builder")
         if cached is None:
-            from frameeval.metrics._builders import make_builder
-
             cached = make_builder(self)
             object.__setattr__(self, "_builder", cached)  # frozen dataclass: cache once
         return cached
@@ -207,8 +195,6 @@ class Measure:
         to the count tables they have already checked (``truth="actual", other="predicted",
         weight="count"``).
         """
-        from frameeval.metrics._builders import raw_value
-
         return raw_value(
             self,
             truth,
@@ -302,25 +288,6 @@ def measure_table() -> pl.DataFrame:
         },
         schema_overrides={"upper": pl.Float64, "lower": pl.Float64},
     )
-
-
-def signature_parameters(measure: Measure) -> list[inspect.Parameter]:
-    """The keyword parameters of the measure's builder, for its generated signature."""
-    kw = inspect.Parameter.KEYWORD_ONLY
-    out: list[inspect.Parameter] = []
-    if measure.kind in ("binary", "score", "probability"):
-        out.append(inspect.Parameter("pos_label", kw, default=None, annotation=Any))
-    if measure.kind == "binary" and "average" not in measure.parameters:
-        out.append(inspect.Parameter("average", kw, default="binary", annotation=Average))
-    out.append(inspect.Parameter("weight", kw, default=None, annotation=str | None))
-    if measure.kind in ("binary", "label"):
-        out.append(inspect.Parameter("zero_division", kw, default=None, annotation=float | None))
-    for name, default in measure.parameters.items():
-        if name == "average":
-            continue
-        value = inspect.Parameter.empty if default is REQUIRED else default
-        out.append(inspect.Parameter(name, kw, default=value, annotation=Any))
-    return out
 
 
 __all__ = [

@@ -437,3 +437,19 @@ def test_over_equals_group_by(df: pl.DataFrame) -> None:
     assert windowed.height == grouped.height
     for name in grouped.columns[1:]:
         assert_close(windowed[name].to_list(), grouped[name].to_list(), tol=1e-12)
+
+
+def test_macro_fbeta_reads_the_precision_and_recall_declarations_not_registry_names() -> None:
+    """Issue 22, part 6: F-beta's macro average looked up MEASURES["precision"] by name, so
+    registering another "precision" silently changed F-beta (eq 2.14)."""
+    df = pl.DataFrame({"y": [0, 1, 2, 1, 0, 2], "p": [0, 2, 2, 1, 0, 1]})
+    before = df.select(fe.fbeta("y", "p", beta=2.0, average="macro")).item()
+    original = fe.MEASURES["precision"]
+    impostor = fe.Measure(
+        "precision", "binary", lambda c: c.tp * 0.0, True, 0.0, 1.0, "—", "zero", "0"
+    )
+    fe.register(impostor, replace_existing=True)
+    try:
+        assert df.select(fe.fbeta("y", "p", beta=2.0, average="macro")).item() == before
+    finally:
+        fe.register(original, replace_existing=True)
