@@ -234,6 +234,10 @@ def _label_part(
         lf if not eager else data, func, truth, pred, keys, weight, outputs=()
     )
     counts = count_table(lf, schema, keys, truth, pred, weight, checks, None)
+    if isinstance(schema[truth], pl.Enum) and schema[truth] == schema[pred]:
+        # one class order on both faces: an Enum's own (the expressions sort the Enum itself);
+        # the count table holds its labels as strings, which would sort alphabetically
+        counts = counts.with_columns(pl.col("actual", "predicted").cast(schema[truth]))
     binary = pos_label is None and any(
         m.kind == "binary" and (m.parameters.get("average") or average) == "binary" for m in chosen
     )

@@ -209,3 +209,21 @@ def test_a_positive_class_absent_from_the_data_is_an_error() -> None:
     other = pl.DataFrame({"y": [0, 2, 2, 0], "p": [0, 2, 0, 0]})
     with pytest.raises(UnknownLabelError, match=r"pos_label \(the default 1\) must be a class"):
         fe.measures(other, truth="y", pred="p", measures=["recall"])
+
+
+def test_weighted_kappa_of_enum_labels_uses_the_enum_order_on_both_faces() -> None:
+    """Issue 22, defect 2: the expression ordered classes by the Enum, fe.measures alphabetically
+    (quadratic κ 0.590 vs 0.167); both now use the Enum's order, = scikit-learn with labels=."""
+    from sklearn.metrics import cohen_kappa_score
+
+    y = ["low", "mid", "high", "mid", "low", "high", "high", "mid"]
+    p = ["mid", "mid", "high", "low", "low", "mid", "high", "high"]
+    order = ["low", "mid", "high"]
+    df = pl.DataFrame({"y": y, "p": p}).with_columns(pl.all().cast(pl.Enum(order)))
+    qk = fe.MEASURES["cohen_kappa"].configure("qk", weights="quadratic")
+    expected = cohen_kappa_score(y, p, weights="quadratic", labels=order)
+    assert expected == pytest.approx(0.5897, abs=1e-4)
+    expression = df.select(fe.cohen_kappa("y", "p", weights="quadratic")).item()
+    frame = fe.measures(df, truth="y", pred="p", measures=[qk])["qk"][0]
+    assert expression == pytest.approx(expected, abs=1e-12)
+    assert frame == pytest.approx(expected, abs=1e-12)

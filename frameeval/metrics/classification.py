@@ -425,7 +425,8 @@ COHEN_KAPPA = register(
         "classes)",
         "κ = 1 − Σ_ij w_ij·O_ij / Σ_ij w_ij·E_ij with O the confusion matrix, E_ij = t_i·p_j / s and "
         "w_ij = [i ≠ j] (None), |i − j| ('linear') or (i − j)² ('quadratic'), i, j the positions of "
-        "the classes in sorted order; unweighted: (p_o − p_e) / (1 − p_e)",
+        "the classes in sorted order (an Enum's own order when truth and pred share one Enum "
+        "dtype); unweighted: (p_o − p_e) / (1 − p_e)",
         "the chance disagreement is 0 (one class in truth and prediction alike)",
         (
             "Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and "
