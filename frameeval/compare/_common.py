@@ -524,6 +524,19 @@ def better_expr(
     )
 
 
+def decide(p_value: pl.Expr, alpha: float | pl.Expr) -> pl.Expr:
+    """``reject``, the one rule that turns a p-value into a decision: ``p_value < alpha``.
+
+    Strict: a p-value equal to α does not reject (the documented ``reject`` = p_value < α of
+    every p-value based test, and of the adjusted p-values of the multiple-comparison
+    procedures). A null p-value (or a null α) gives a null ``reject``: the test is undefined
+    there, neither rejected nor not rejected. Tests whose documented rule compares the
+    statistic with a critical value (statistic > critical_value) keep that rule where they
+    decide; the two agree wherever the p-value and the critical value come from the same
+    distribution, except at the boundary."""
+    return (p_value < alpha).alias("reject")
+
+
 def literal(value: Any, schema: pl.Schema, learner: str) -> pl.Expr:
     """A learner name as a literal of the (compared) learner dtype."""
     dtype = pl.String if isinstance(schema[learner], pl.Categorical | pl.Enum) else schema[learner]

@@ -142,6 +142,7 @@ def _f_scipy(
 
 
 def _decide(out: pl.LazyFrame) -> pl.LazyFrame:
+    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
     return out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
 
 

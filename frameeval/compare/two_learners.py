@@ -25,6 +25,7 @@ from frameeval.compare._common import (
     check_digits,
     check_learner_value,
     check_outputs,
+    decide,
     group_text,
     is_learner,
     literal,
@@ -709,7 +710,7 @@ def wilcoxon(
         ["__count", "r_plus", "__mn", "__se", "__exact", "__correction", "alpha"],
         ["z", "p_value", "critical_value"],
     )
-    out = out.with_columns((pl.col("p_value") < pl.col("alpha")).alias("reject"))
+    out = out.with_columns(decide(pl.col("p_value"), pl.col("alpha")))
     columns = list(_WILCOXON_OUT)
     if adjust == "holm":
         from frameeval.compare.post_hoc import holm

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from frameeval.compare._common import decide
 from frameeval.compare.auto._context import (
     N_SAMPLES,
     VALUE,
@@ -175,6 +176,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     with np.errstate(all="ignore"):
         p = stats.f.sf(stat, d1, d2)
         crit = stats.f.isf(ctx.alpha, d1, d2)
+    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
     omnibus = g.with_columns(
         pl.lit("rm_anova").alias("test"),
         pl.Series("p_value", p).fill_nan(None),
@@ -221,7 +223,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
         pl.Series("critical_value", qcrit * sev).fill_nan(None),
         pl.lit(ctx.alpha).alias("alpha"),
     ).with_columns(
-        (pl.col("p_value") < pl.col("alpha")).alias("reject"),
+        decide(pl.col("p_value"), pl.col("alpha")),
         pl.col("statistic").fill_nan(None),
     )
     better = (pl.col("difference") > 0) if ctx.hib else (pl.col("difference") < 0)
@@ -320,6 +322,7 @@ def _run_bayes(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
         pl.lit("bayes_signed_rank").alias("test"),
         pl.col("mean_difference").alias("difference"),
         pl.lit(ctx.alpha).alias("alpha"),
+        # Bayesian: a region's posterior probability ≥ 1 − α (autorank's rule), not a p-value
         ((pl.col("p_a_better") >= sure) | (pl.col("p_b_better") >= sure)).alias("reject"),
     ).with_columns(
         pl.when(pl.col("p_a_better") >= sure)
