@@ -22,6 +22,7 @@ from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, enforce, failure, require_columns
 from frameeval.compare._common import (
     RANK_DIGITS,
+    block_pairs,
     cells,
     check_digits,
     check_learner_value,
@@ -263,9 +264,7 @@ def _sm_scores(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) ->
 def _sm_together(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) -> pl.LazyFrame:
     """``*keys, __a, __b, __together``: λ_ab, the blocks where both a and b have a value
     (a ≠ b, both orders)."""
-    left = cell.select(*keys, block, pl.col(learner).alias("__a"))
-    right = cell.select(*keys, block, pl.col(learner).alias("__b"))
-    both = left.join(right, on=[*keys, block], how="inner", nulls_equal=True).filter(
+    both = block_pairs(cell, keys, block, {learner: ("__a", "__b")}).filter(
         pl.col("__a") != pl.col("__b")
     )
     return both.group_by(*keys, "__a", "__b").agg(pl.len().cast(pl.Float64).alias("__together"))

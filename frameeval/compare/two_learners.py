@@ -21,6 +21,7 @@ from frameeval.compare._common import (
     PAIR_MISSING_HINT,
     RANK_DIGITS,
     better_expr,
+    block_pairs,
     cells,
     check_digits,
     check_learner_value,
@@ -640,9 +641,7 @@ def wilcoxon(
     else:
         cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
 
-    left = cell.rename({learner: "a", "__value": "__va"})
-    right = cell.rename({learner: "b", "__value": "__vb"})
-    pairs = left.join(right, on=[*keys, block], how="inner", nulls_equal=True)
+    pairs = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
     if a is not None:
         pairs = pairs.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
     elif b is not None:

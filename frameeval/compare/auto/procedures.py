@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval.compare._common import decide
+from frameeval.compare._common import block_pairs, decide
 from frameeval.compare.auto._context import (
     N_SAMPLES,
     VALUE,
@@ -69,9 +69,8 @@ def _run_wilcoxon(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.D
 
 def _pair_medians(cells: pl.DataFrame, ctx: Context) -> pl.DataFrame:
     keys, block, learner = ctx.keys, ctx.block, ctx.learner
-    left = cells.select(*keys, block, pl.col(learner).alias("a"), pl.col(VALUE).alias("__va"))
-    right = cells.select(*keys, block, pl.col(learner).alias("b"), pl.col(VALUE).alias("__vb"))
-    pairs = left.join(right, on=[*keys, block], nulls_equal=True).filter(pl.col("a") < pl.col("b"))
+    sides = {learner: ("a", "b"), VALUE: ("__va", "__vb")}
+    pairs = block_pairs(cells, keys, block, sides).filter(pl.col("a") < pl.col("b"))
     return pairs.group_by(*keys, "a", "b").agg(
         (pl.col("__va") - pl.col("__vb")).median().alias("difference")
     )
@@ -293,10 +292,8 @@ def _run_bayes(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     present = cells.filter(pl.col(VALUE).is_not_null())
     # one sub-table per pair (a < b) holding the blocks where both have a value: the test
     # needs complete blocks, and each pair's posterior depends on its own values only
-    left = present.select(*keys, block, pl.col(learner).alias("__a"))
-    right = present.select(*keys, block, pl.col(learner).alias("__b"))
     pairs = (
-        left.join(right, on=[*keys, block], nulls_equal=True)
+        block_pairs(present, keys, block, {learner: ("__a", "__b")})
         .filter(pl.col("__a") < pl.col("__b"))
         .with_columns(pl.concat_str("__a", pl.lit("\x00"), "__b").alias("__pair"))
         .filter(pl.len().over([*keys, "__pair"]) >= 2)
