@@ -20,6 +20,7 @@ import polars as pl
 
 from frameeval._deprecation import renamed_argument  # noqa: F401 - re-exported
 from frameeval._frame import as_keys, to_lazy
+from frameeval._typing import FrameT
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
@@ -524,6 +525,19 @@ def better_expr(
     )
 
 
+def decide(p_value: pl.Expr, alpha: float | pl.Expr) -> pl.Expr:
+    """``reject``, the one rule that turns a p-value into a decision: ``p_value < alpha``.
+
+    Strict: a p-value equal to α does not reject (the documented ``reject`` = p_value < α of
+    every p-value based test, and of the adjusted p-values of the multiple-comparison
+    procedures). A null p-value (or a null α) gives a null ``reject``: the test is undefined
+    there, neither rejected nor not rejected. Tests whose documented rule compares the
+    statistic with a critical value (statistic > critical_value) keep that rule where they
+    decide; the two agree wherever the p-value and the critical value come from the same
+    distribution, except at the boundary."""
+    return (p_value < alpha).alias("reject")
+
+
 def literal(value: Any, schema: pl.Schema, learner: str) -> pl.Expr:
     """A learner name as a literal of the (compared) learner dtype."""
     dtype = pl.String if isinstance(schema[learner], pl.Categorical | pl.Enum) else schema[learner]
@@ -545,6 +559,21 @@ def join_on_keys(left: pl.LazyFrame, right: pl.LazyFrame, keys: Sequence[str]) -
     if keys:
         return left.join(right, on=list(keys), how="left", nulls_equal=True)
     return left.join(right, how="cross")
+
+
+def block_pairs(
+    frame: FrameT, keys: Sequence[str], block: str, sides: Mapping[str, tuple[str, str]]
+) -> FrameT:
+    """The learner pairs of each block: ``frame`` (one row per keys × block × learner) joined
+    with itself on ``*keys, block`` (inner; null keys match), as ``*keys, <block>`` and each
+    column of ``sides`` under its a-side and b-side names (``sides`` maps a column to them, e.g.
+    ``{learner: ("a", "b"), "__value": ("__va", "__vb")}``). Every ordered pair of the block's
+    rows, a learner with itself included: the caller keeps the pairs it needs (a < b, a ≠ b,
+    one given pair)."""
+    on = [*keys, block]
+    left = frame.select(*on, *(pl.col(c).alias(a) for c, (a, _) in sides.items()))
+    right = frame.select(*on, *(pl.col(c).alias(b) for c, (_, b) in sides.items()))
+    return left.join(right, on=on, how="inner", nulls_equal=True)
 
 
 def tie_to_checks(frame: pl.LazyFrame, checked: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:

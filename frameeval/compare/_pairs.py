@@ -17,6 +17,7 @@ import polars as pl
 from frameeval._validate import check_parameter, enforce, failure, require_columns
 from frameeval.compare._common import (
     PAIR_MISSING_HINT,
+    block_pairs,
     cells,
     check_learner_value,
     group_text,
@@ -111,9 +112,7 @@ def pair_table(
         cell = cell.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
     else:
         cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
-    left = cell.rename({learner: "a", "__value": "__va"})
-    right = cell.rename({learner: "b", "__value": "__vb"})
-    table = left.join(right, on=[*keys, block], how="inner", nulls_equal=True)
+    table = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
     if a is not None:
         return table.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
     if pairs == "ordered":

@@ -30,6 +30,7 @@ from frameeval.compare._common import (
     better_expr,
     check_distinct,
     check_outputs,
+    decide,
     gap_guard,
     gap_text,
     is_gap,
@@ -468,10 +469,11 @@ def mcnemar_test(counts: pl.LazyFrame, keys: list[str], exact: bool, alpha: floa
         ["statistic", "p_value", "critical_value"],
     )
     if exact:
-        decision = pl.col("p_value") < pl.col("alpha")
+        decision = decide(pl.col("p_value"), pl.col("alpha"))
     else:
-        decision = pl.col("statistic") > pl.col("critical_value")
-    out = out.with_columns(decision.alias("reject")).with_columns(
+        # the documented rule of the χ² form: τ_χ² > χ²_α (statistic vs critical value)
+        decision = (pl.col("statistic") > pl.col("critical_value")).alias("reject")
+    out = out.with_columns(decision).with_columns(
         better_expr(pl.col("e01") < pl.col("e10"), pl.col("e01") > pl.col("e10"))
     )
     out = out.with_columns(_effects())

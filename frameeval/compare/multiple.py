@@ -21,7 +21,7 @@ from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter, enforce, failure
-from frameeval.compare._common import RANK_DIGITS, group_text, scipy_step
+from frameeval.compare._common import RANK_DIGITS, decide, group_text, scipy_step
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
 from frameeval.exceptions import InvalidParameterError
 
@@ -224,7 +224,7 @@ def _adjusted(
     else:
         out = pairs.with_columns(pl.col("p_value").alias("p_adjusted"))
     out = out.with_columns(
-        pl.lit(alpha).alias("alpha"), (pl.col("p_adjusted") < alpha).alias("reject")
+        pl.lit(alpha).alias("alpha"), decide(pl.col("p_adjusted"), alpha)
     ).select(*keys, *_OUT)
     return finish(out.sort([*keys, "a", "b"], nulls_last=True), eager)
 

@@ -22,12 +22,16 @@ from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, enforce, failure, require_columns
 from frameeval.compare._common import (
     RANK_DIGITS,
+    agg_by_keys,
+    block_pairs,
     cells,
     check_digits,
     check_learner_value,
     check_outputs,
     group_text,
+    join_on_keys,
     open_frame,
+    over_keys,
     resolve_direction,
     rounded,
     scipy_step,
@@ -95,18 +99,9 @@ def ranked_cells(
     return cell.with_columns(rank.cast(pl.Float64).alias("rank")), eager, keys, hib, schema
 
 
-def _over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
-    return expr.over(keys) if keys else expr
-
-
-def _per_group(frame: pl.LazyFrame, keys: list[str], aggs: list[pl.Expr]) -> pl.LazyFrame:
-    out = frame.group_by(keys).agg(aggs) if keys else frame.select(aggs)
-    return out
-
-
 def _design(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) -> pl.LazyFrame:
     """``*keys, n_learners, n_blocks, __cells`` per group."""
-    out = _per_group(
+    out = agg_by_keys(
         cell,
         keys,
         [
@@ -116,12 +111,6 @@ def _design(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) -> pl
         ],
     )
     return out if keys else out.filter(pl.col("__cells") > 0)
-
-
-def _join(left: pl.LazyFrame, right: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    if keys:
-        return left.join(right, on=keys, how="inner", nulls_equal=True)
-    return left.join(right, how="cross")
 
 
 def _chi2_scipy(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> dict[str, np.ndarray]:
@@ -142,6 +131,7 @@ def _f_scipy(
 
 
 def _decide(out: pl.LazyFrame) -> pl.LazyFrame:
+    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
     return out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
 
 
@@ -160,7 +150,7 @@ def _aligned(
     scaled = pl.col("__value") * k_i - pl.col("__value").sort().sum().over(within)
     size = k_i * pl.col("__value").abs().max().over(within)
     aligned = cell.with_columns(rounded(scaled, digits, size).alias("__aligned"))
-    rank = _over(pl.col("__aligned").rank("average", descending=hib), keys)
+    rank = over_keys(pl.col("__aligned").rank("average", descending=hib), keys)
     return aligned.with_columns(rank.cast(pl.Float64).alias("aligned_rank"))
 
 
@@ -175,7 +165,7 @@ def _quade_weights(
         rounded(spread, digits, pl.col("__value").abs().max()).alias("__range")
     )
     ranges = ranges.with_columns(
-        _over(pl.col("__range").rank("average"), keys).cast(pl.Float64).alias("__q")
+        over_keys(pl.col("__range").rank("average"), keys).cast(pl.Float64).alias("__q")
     )
     return cell.join(ranges.select(*keys, block, "__q"), on=[*keys, block], nulls_equal=True)
 
@@ -213,7 +203,7 @@ def learner_scores(
             pl.len().cast(pl.Float64).alias("__c"),
         )
         within = (pl.col("__ss") - pl.col("__s") ** 2 / pl.col("__c")).sum().alias("__spread")
-        design = _join(design, _per_group(by_block, keys, [within]), keys)
+        design = join_on_keys(design, agg_by_keys(by_block, keys, [within]), keys)
         variance = 2.0 * pl.col("__spread") / (k - 1.0)
         se = pl.when(variance > 0).then(variance.sqrt() / n)
     elif test == "quade":
@@ -225,13 +215,13 @@ def learner_scores(
         per = weighted.group_by(*keys, learner).agg(
             (pl.col("__q") * pl.col("rank")).sum().alias("__w"),
         )
-        per = _join(per, design.select(*keys, "n_blocks"), keys).with_columns(
+        per = join_on_keys(per, design.select(*keys, "n_blocks"), keys).with_columns(
             (pl.col("__w") / (n * (n + 1.0) / 2.0)).alias("average_rank")
         )
         per = per.with_columns(pl.col("average_rank").alias("__score")).drop("__w", "n_blocks")
         # Quade's A = Σ S_ij²; Var(W_a − W_b) = 2A / (k − 1) over within-block permutations
-        spread = _per_group(weighted, keys, [(pl.col("__s") ** 2).sum().alias("__spread")])
-        design = _join(design, spread, keys)
+        spread = agg_by_keys(weighted, keys, [(pl.col("__s") ** 2).sum().alias("__spread")])
+        design = join_on_keys(design, spread, keys)
         variance = 2.0 * pl.col("__spread") / (k - 1.0)
         se = pl.when(variance > 0).then(variance.sqrt() / (n * (n + 1.0) / 2.0))
     else:  # skillings_mack
@@ -262,9 +252,7 @@ def _sm_scores(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) ->
 def _sm_together(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) -> pl.LazyFrame:
     """``*keys, __a, __b, __together``: λ_ab, the blocks where both a and b have a value
     (a ≠ b, both orders)."""
-    left = cell.select(*keys, block, pl.col(learner).alias("__a"))
-    right = cell.select(*keys, block, pl.col(learner).alias("__b"))
-    both = left.join(right, on=[*keys, block], how="inner", nulls_equal=True).filter(
+    both = block_pairs(cell, keys, block, {learner: ("__a", "__b")}).filter(
         pl.col("__a") != pl.col("__b")
     )
     return both.group_by(*keys, "__a", "__b").agg(pl.len().cast(pl.Float64).alias("__together"))
@@ -409,7 +397,7 @@ def skillings_mack(
     )
     design = check_design(_design(cell, keys, block, learner), func, keys, block)
     scores = _sm_scores(cell, keys, block, learner).with_columns(
-        _over(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64).alias("__i")
+        over_keys(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64).alias("__i")
     )
     together = _sm_together(cell, keys, block, learner)
     left = scores.select(*keys, pl.col(learner).alias("__a"), pl.col("__i").alias("__ia"))
@@ -421,7 +409,7 @@ def skillings_mack(
     )
     grid = grid.join(together, on=[*keys, "__a", "__b"], how="left", nulls_equal=True)
     lam = pl.col("__together").fill_null(0.0)
-    diagonal = _over(lam.sum(), [*keys, "__a"])
+    diagonal = over_keys(lam.sum(), [*keys, "__a"])
     grid = grid.with_columns(
         pl.when(pl.col("__a") == pl.col("__b")).then(diagonal).otherwise(-lam).alias("__sigma")
     )
@@ -429,9 +417,9 @@ def skillings_mack(
     matrix = pl.col("__sigma").sort_by(["__ia", "__ib"])
     aggs_a = [(vector if keys else vector.implode()).alias("__A")]
     aggs_s = [(matrix if keys else matrix.implode()).alias("__S")]
-    vectors = _per_group(scores, keys, aggs_a)
-    matrices = _per_group(grid, keys, aggs_s)
-    stats_ = _join(_join(design, vectors, keys), matrices, keys)
+    vectors = agg_by_keys(scores, keys, aggs_a)
+    matrices = agg_by_keys(grid, keys, aggs_s)
+    stats_ = join_on_keys(join_on_keys(design, vectors, keys), matrices, keys)
     form = pl.struct("__A", "__S").map_batches(
         _quadratic_forms, return_dtype=pl.Struct({"__sm": pl.Float64, "__rank": pl.Float64})
     )
@@ -546,9 +534,9 @@ def friedman_aligned_ranks(
     learners = aligned.group_by(*keys, learner).agg(pl.col("aligned_rank").sum().alias("__r"))
     blocks = aligned.group_by(*keys, block).agg(pl.col("aligned_rank").sum().alias("__r"))
     design = check_design(_design(cell, keys, block, learner), func, keys, block)
-    sums_l = _per_group(learners, keys, [(pl.col("__r") ** 2).sum().alias("__rl")])
-    sums_b = _per_group(blocks, keys, [(pl.col("__r") ** 2).sum().alias("__rb")])
-    stats_ = _join(_join(design, sums_l, keys), sums_b, keys)
+    sums_l = agg_by_keys(learners, keys, [(pl.col("__r") ** 2).sum().alias("__rl")])
+    sums_b = agg_by_keys(blocks, keys, [(pl.col("__r") ** 2).sum().alias("__rb")])
+    stats_ = join_on_keys(join_on_keys(design, sums_l, keys), sums_b, keys)
     k = pl.col("n_learners").cast(pl.Float64)
     n = pl.col("n_blocks").cast(pl.Float64)
     kn = k * n
@@ -662,9 +650,9 @@ def quade(
         (pl.col("__q") * (pl.col("rank") - (k_expr + 1.0) / 2.0)).alias("__s")
     )
     per_learner = weighted.group_by(*keys, learner).agg(pl.col("__s").sum().alias("__sj"))
-    total_a = _per_group(weighted, keys, [(pl.col("__s") ** 2).sum().alias("__a")])
-    total_b = _per_group(per_learner, keys, [(pl.col("__sj") ** 2).sum().alias("__b")])
-    stats_ = _join(_join(design, total_a, keys), total_b, keys)
+    total_a = agg_by_keys(weighted, keys, [(pl.col("__s") ** 2).sum().alias("__a")])
+    total_b = agg_by_keys(per_learner, keys, [(pl.col("__sj") ** 2).sum().alias("__b")])
+    stats_ = join_on_keys(join_on_keys(design, total_a, keys), total_b, keys)
     n = pl.col("n_blocks").cast(pl.Float64)
     # T = (N − 1) B / (A − B) with B = Σ S_j² / N, as (N − 1) Σ S_j² / (N A − Σ S_j²): the
     # S_ij are multiples of 1/4, so the difference is exact
@@ -731,8 +719,8 @@ def pair_statistics(
     per, design = learner_scores(cell, test, keys, block, learner, hib, digits)
     design = check_design(design, func, keys, block)
     if control is not None:
-        has = _per_group(per, keys, [(pl.col(learner) == pl.lit(control)).any().alias("__has")])
-        design = _join(design, has, keys)
+        has = agg_by_keys(per, keys, [(pl.col(learner) == pl.lit(control)).any().alias("__has")])
+        design = join_on_keys(design, has, keys)
         design = enforce(
             design,
             failure(
@@ -743,7 +731,7 @@ def pair_statistics(
             ),
         ).drop("__has")
     per = per.with_columns(
-        (_over(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64) - 1).alias("__i")
+        (over_keys(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64) - 1).alias("__i")
     )
     side = per.select(*keys, learner, "average_rank", "__score", "__i")
     left = side.rename(
@@ -752,15 +740,15 @@ def pair_statistics(
     right = side.rename(
         {learner: "b", "average_rank": "average_rank_b", "__score": "__sb", "__i": "__ib"}
     )
-    pairs = _join(left, right, keys)
+    pairs = join_on_keys(left, right, keys)
     if control is None:
         pairs = pairs.filter(pl.col("a") < pl.col("b"))
     else:
         pairs = pairs.filter((pl.col("b") == pl.lit(control)) & (pl.col("a") != pl.lit(control)))
-    pairs = _join(pairs, design.select(*keys, "n_learners", "__se"), keys)
+    pairs = join_on_keys(pairs, design.select(*keys, "n_learners", "__se"), keys)
     if test == "skillings_mack":
         together = _sm_together(cell, keys, block, learner)
-        var = _per_group(
+        var = agg_by_keys(
             together.rename({"__a": "__v"}),
             [*keys, "__v"],
             [pl.col("__together").sum().alias("__var")],

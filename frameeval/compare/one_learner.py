@@ -105,6 +105,7 @@ def _binomial_finish(counts: pl.LazyFrame, keys: list[str], eps0: float, alpha: 
     )
     out = out.with_columns(
         pl.col("critical_count").cast(pl.Int64),
+        # errors vs critical count: the documented rule (ε̂ > ε̄), not a p-value (_common.decide)
         (pl.col("errors") > pl.col("critical_count")).alias("reject"),
     )
     out = out.select(*keys, *_BINOMIAL_OUT)
@@ -311,6 +312,7 @@ def binomial_distribution(m: int, eps: float, *, alpha: float | None = None) -> 
     if alpha is not None:
         alpha = check_alpha(alpha, func)
         count = int(critical_count(np.array([m]), np.array([eps]), np.array([alpha]))[0])
+        # errors vs critical count: the documented rule, not a p-value (see _common.decide)
         out = out.with_columns((pl.col("errors") > count).alias("reject"))
     return out
 
@@ -326,6 +328,7 @@ def t_decision(frame: pl.LazyFrame) -> pl.LazyFrame:
     """Two-sided t decision on ``statistic``, ``df``, ``alpha``: p_value, critical_value,
     reject (|statistic| > critical_value; null where the statistic is)."""
     out = scipy_step(frame, _t_scipy, ["statistic", "df", "alpha"], ["p_value", "critical_value"])
+    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
     return out.with_columns((pl.col("statistic").abs() > pl.col("critical_value")).alias("reject"))
 
 

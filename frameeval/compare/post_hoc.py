@@ -31,6 +31,7 @@ from frameeval.compare._common import (
     RANK_DIGITS,
     better_expr,
     check_learner_value,
+    decide,
     group_text,
     per_unique,
     scipy_step,
@@ -233,6 +234,7 @@ def _post_hoc(
         ["q_alpha", "critical_value", "p_value"],
     )
     out = (
+        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
         out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
         .with_columns(better_expr(pl.col("rank_difference") < 0, pl.col("rank_difference") > 0))
         .select(*keys, *_PAIRS_OUT)
@@ -492,7 +494,7 @@ def holm(
         .with_columns(pl.when(p.is_not_null()).then(adjusted).alias("p_adjusted"))
         .with_columns(
             pl.lit(alpha).alias("alpha"),
-            (pl.col("p_adjusted") < alpha).alias("reject"),
+            decide(pl.col("p_adjusted"), alpha),
         )
         .sort("__row")
         .drop("__row")

@@ -384,6 +384,7 @@ def friedman(
         ["chi2_p_value", "chi2_critical_value", "p_value", "critical_value"],
     )
     out = out.with_columns(
+        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
         (pl.col("chi2") > pl.col("chi2_critical_value")).alias("chi2_reject"),
         (pl.col("statistic") > pl.col("critical_value")).alias("reject"),
     ).select(*keys, *_FRIEDMAN_OUT)

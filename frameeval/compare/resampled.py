@@ -320,6 +320,7 @@ def corrected_resampled_t_test(
     )
     out = scipy_step(out, _two_sided_t, ["statistic", "df", "alpha"], ["p_value", "critical_value"])
     out = out.with_columns(
+        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
         (pl.col("statistic").abs() > pl.col("critical_value")).alias("reject")
     ).with_columns(_better(hib), *effect_columns())
     return finish(sort_by_keys(out.select(*keys, *_CORRECTED_OUT), keys), eager)
@@ -489,6 +490,7 @@ def cv5x2_f_test(
         out, _f_test, ["statistic", "df1", "df2", "alpha"], ["p_value", "critical_value"]
     )
     out = out.with_columns(
+        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
         (pl.col("statistic") > pl.col("critical_value")).alias("reject")
     ).with_columns(_better(hib))
     out = attach_effects(out, piv, keys, "__fe_a", "__fe_b")

@@ -21,10 +21,12 @@ from frameeval.compare._common import (
     PAIR_MISSING_HINT,
     RANK_DIGITS,
     better_expr,
+    block_pairs,
     cells,
     check_digits,
     check_learner_value,
     check_outputs,
+    decide,
     group_text,
     is_learner,
     literal,
@@ -639,9 +641,7 @@ def wilcoxon(
     else:
         cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
 
-    left = cell.rename({learner: "a", "__value": "__va"})
-    right = cell.rename({learner: "b", "__value": "__vb"})
-    pairs = left.join(right, on=[*keys, block], how="inner", nulls_equal=True)
+    pairs = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
     if a is not None:
         pairs = pairs.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
     elif b is not None:
@@ -709,7 +709,7 @@ def wilcoxon(
         ["__count", "r_plus", "__mn", "__se", "__exact", "__correction", "alpha"],
         ["z", "p_value", "critical_value"],
     )
-    out = out.with_columns((pl.col("p_value") < pl.col("alpha")).alias("reject"))
+    out = out.with_columns(decide(pl.col("p_value"), pl.col("alpha")))
     columns = list(_WILCOXON_OUT)
     if adjust == "holm":
         from frameeval.compare.post_hoc import holm

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from frameeval.compare._common import block_pairs, decide
 from frameeval.compare.auto._context import (
     N_SAMPLES,
     VALUE,
@@ -68,9 +69,8 @@ def _run_wilcoxon(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.D
 
 def _pair_medians(cells: pl.DataFrame, ctx: Context) -> pl.DataFrame:
     keys, block, learner = ctx.keys, ctx.block, ctx.learner
-    left = cells.select(*keys, block, pl.col(learner).alias("a"), pl.col(VALUE).alias("__va"))
-    right = cells.select(*keys, block, pl.col(learner).alias("b"), pl.col(VALUE).alias("__vb"))
-    pairs = left.join(right, on=[*keys, block], nulls_equal=True).filter(pl.col("a") < pl.col("b"))
+    sides = {learner: ("a", "b"), VALUE: ("__va", "__vb")}
+    pairs = block_pairs(cells, keys, block, sides).filter(pl.col("a") < pl.col("b"))
     return pairs.group_by(*keys, "a", "b").agg(
         (pl.col("__va") - pl.col("__vb")).median().alias("difference")
     )
@@ -175,6 +175,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     with np.errstate(all="ignore"):
         p = stats.f.sf(stat, d1, d2)
         crit = stats.f.isf(ctx.alpha, d1, d2)
+    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
     omnibus = g.with_columns(
         pl.lit("rm_anova").alias("test"),
         pl.Series("p_value", p).fill_nan(None),
@@ -221,7 +222,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
         pl.Series("critical_value", qcrit * sev).fill_nan(None),
         pl.lit(ctx.alpha).alias("alpha"),
     ).with_columns(
-        (pl.col("p_value") < pl.col("alpha")).alias("reject"),
+        decide(pl.col("p_value"), pl.col("alpha")),
         pl.col("statistic").fill_nan(None),
     )
     better = (pl.col("difference") > 0) if ctx.hib else (pl.col("difference") < 0)
@@ -291,10 +292,8 @@ def _run_bayes(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     present = cells.filter(pl.col(VALUE).is_not_null())
     # one sub-table per pair (a < b) holding the blocks where both have a value: the test
     # needs complete blocks, and each pair's posterior depends on its own values only
-    left = present.select(*keys, block, pl.col(learner).alias("__a"))
-    right = present.select(*keys, block, pl.col(learner).alias("__b"))
     pairs = (
-        left.join(right, on=[*keys, block], nulls_equal=True)
+        block_pairs(present, keys, block, {learner: ("__a", "__b")})
         .filter(pl.col("__a") < pl.col("__b"))
         .with_columns(pl.concat_str("__a", pl.lit("\x00"), "__b").alias("__pair"))
         .filter(pl.len().over([*keys, "__pair"]) >= 2)
@@ -320,6 +319,7 @@ def _run_bayes(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
         pl.lit("bayes_signed_rank").alias("test"),
         pl.col("mean_difference").alias("difference"),
         pl.lit(ctx.alpha).alias("alpha"),
+        # Bayesian: a region's posterior probability ≥ 1 − α (autorank's rule), not a p-value
         ((pl.col("p_a_better") >= sure) | (pl.col("p_b_better") >= sure)).alias("reject"),
     ).with_columns(
         pl.when(pl.col("p_a_better") >= sure)
