@@ -103,11 +103,22 @@ def check_labels(schema: pl.Schema, func: str, **roles: str | None) -> None:
 
 def check_numeric(schema: pl.Schema, func: str, **roles: str | None) -> None:
     """Score / weight / regression columns must be integer or float."""
+    _check_numeric(schema, func, False, roles)
+
+
+def check_numeric_or_decimal(schema: pl.Schema, func: str, **roles: str | None) -> None:
+    """As :func:`check_numeric`, a Decimal also allowed (for callers that read it as Float64)."""
+    _check_numeric(schema, func, True, roles)
+
+
+def _check_numeric(
+    schema: pl.Schema, func: str, decimal: bool, roles: dict[str, str | None]
+) -> None:
     for role, column in roles.items():
         if column is None:
             continue
         dtype = schema[column]
-        if not (dtype.is_integer() or dtype.is_float()):
+        if not (dtype.is_integer() or dtype.is_float() or (decimal and dtype.is_decimal())):
             raise InvalidDtypeError(
                 f"{func}(): column {column!r} ({role}=) must be numeric (integer or float), "
                 f"got {dtype}."
@@ -394,6 +405,34 @@ class Checks:
         """Fails when no row of the whole frame satisfies ``expr`` (e.g. pos_label absent)."""
         self._add(expr, UnknownLabelError, message, scope="total")
 
+    # -- the expression face ---------------------------------------------------------------
+    def guard(self, *failures: pl.Expr) -> pl.Expr | None:
+        """The same checks, compiled for an expression builder: one aggregate that is null
+        while the rows in context (a group of the user's ``group_by``, a window, the frame)
+        pass every check and raises the first broken rule's error otherwise.
+
+        The frame functions compile a :class:`Checks` with :meth:`aggs` and :meth:`enforce`
+        (per-group counts, merged, then one in-plan raise naming the group); the builders
+        declare the very same checks (the builder does not know the group, so its message
+        names function, column and value). ``failures`` (see :func:`failure`) are further
+        per-context rules checked with them. Checks of ``scope="total"`` (presence in the
+        whole frame) cannot be decided per group and are left out.
+        """
+        cases = []
+        for c in self._checks:
+            if c.scope != "group":
+                continue
+            bad = c.bad.fill_null(False)
+            count = c.count if c.count is not None else bad.sum()
+            message, args = c.message, []
+            if c.example is not None:
+                message += " {}"
+                args.append(c.example.filter(bad).min())
+            tail = f"\nHint: {c.hint}" if c.hint else ""
+            cases.append(failure(count > 0, c.error, f"{message}.{tail}", *args))
+        cases += failures
+        return _raise_on(*cases) if cases else None
+
     # -- aggregating -----------------------------------------------------------------------
     def aggs(self) -> list[pl.Expr]:
         """Per check: the number of offending rows, and the smallest offending value (both
@@ -551,153 +590,6 @@ def raise_first(texts: pl.Series) -> pl.Series:
     raise cls(match.group(2))
 
 
-def _is(column: str, selector: Any) -> pl.Expr:
-    return pl.dtype_of(column).matches(selector)
-
-
-def expression_guard(
-    func: str,
-    *,
-    labels: Iterable[tuple[str, str]] = (),
-    numbers: Iterable[tuple[str, str]] = (),
-    probabilities: Iterable[tuple[str, str]] = (),
-    weight: str | None = None,
-    positive: tuple[str, str | None, Any] | None = None,
-    binary_only: bool = False,
-) -> pl.Expr:
-    """Guard of an expression builder: null while the group is valid, raising otherwise.
-
-    The same rules as the frame functions' checks, decided inside the plan (a builder does not
-    see the schema): label columns must be label-like (:data:`LABEL_DTYPES`), complete, and
-    integral when float; ``numbers`` (scores, regression values) and ``weight`` numeric (never
-    string or boolean: a string score is an error, never ranked) and finite; ``probabilities``
-    in [0, 1]; ``weight`` >= 0. ``positive=(truth, pred, pos_label)``: a string truth column
-    needs ``pos_label=``, whose type must match; with ``binary_only`` truth and pred must hold
-    at most one class besides the positive one (``average="binary"``; scikit-learn raises too).
-    """
-    import polars.selectors as cs
-
-    cases: list[pl.Expr] = []
-
-    def fail(condition: pl.Expr, error: type[FrameEvalError], text: str, *args: pl.Expr) -> None:
-        cases.append(failure(condition, error, f"{func}(): {text}", *args))
-
-    label_like = cs.numeric() | cs.string() | cs.boolean() | cs.categorical() | cs.enum()
-    for column, role in labels:
-        fail(
-            ~_is(column, label_like),
-            InvalidDtypeError,
-            f"column {column!r} ({role}=) must be {LABEL_DTYPES}, got {{}}.",
-            pl.dtype_of(column).display(),
-        )
-        fail(
-            pl.col(column).null_count() > 0,
-            MissingValueError,
-            f"column {column!r} ({role}=) must not contain nulls, got null.",
-        )
-        as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
-        is_float = _is(column, cs.float())
-        fail(
-            is_float & as_float.is_nan().any(),
-            MissingValueError,
-            f"column {column!r} ({role}=) must not contain NaN, got NaN.",
-        )
-        fail(
-            is_float & as_float.is_infinite().any(),
-            MissingValueError,
-            f"column {column!r} ({role}=) must be finite, got inf or -inf.",
-        )
-        fractional = as_float.filter(as_float.is_finite() & (as_float != as_float.round(0)))
-        fail(
-            is_float & (fractional.len() > 0),
-            UnknownLabelError,
-            f"column {column!r} ({role}=) is float, so its labels must be integral, got {{}}.",
-            fractional.min(),
-        )
-    for column, role in [*numbers, *probabilities, *([(weight, "weight")] if weight else [])]:
-        fail(
-            ~_is(column, cs.numeric()),
-            InvalidDtypeError,
-            f"column {column!r} ({role}=) must be numeric (integer or float), got {{}}.",
-            pl.dtype_of(column).display(),
-        )
-        fail(
-            pl.col(column).null_count() > 0,
-            MissingValueError,
-            f"column {column!r} ({role}=) must not contain nulls, got null.",
-        )
-        as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
-        fail(
-            _is(column, cs.float()) & ~as_float.is_finite().all(),
-            MissingValueError,
-            f"column {column!r} ({role}=) must be finite, got NaN or inf.",
-        )
-    for column, role in probabilities:
-        as_float = pl.col(column).to_physical().cast(pl.Float64, strict=False)
-        outside = as_float.filter((as_float < 0) | (as_float > 1))
-        fail(
-            outside.len() > 0,
-            InvalidValueError,
-            f"column {column!r} ({role}=) must be a probability in [0, 1], got {{}}.",
-            outside.first(),
-        )
-    if weight:
-        lowest = pl.col(weight).cast(pl.Float64, strict=False).min()
-        fail(
-            lowest < 0,
-            NegativeValueError,
-            f"column {weight!r} (weight=) must be >= 0, got {{}}.",
-            lowest,
-        )
-    if positive is not None:
-        truth, pred, pos_label = positive
-        textual = _is(truth, cs.string() | cs.categorical() | cs.enum())
-        dtype = pl.dtype_of(truth).display()
-        if pos_label is None:
-            fail(
-                textual,
-                InvalidParameterError,
-                f"pos_label= is required for string labels in column {truth!r}, got None.",
-            )
-        elif isinstance(pos_label, str):
-            fail(
-                ~textual,
-                InvalidDtypeError,
-                f"pos_label must match the dtype of column {truth!r} ({{}}), got "
-                f"{pos_label!r} (str).",
-                dtype,
-            )
-        else:
-            fail(
-                textual,
-                InvalidDtypeError,
-                f"pos_label must match the dtype of column {truth!r} ({{}}), got "
-                f"{pos_label!r} ({type(pos_label).__name__}).",
-                dtype,
-            )
-        if binary_only:
-            pos = positive_of(truth, pos_label)
-            sides = [truth] if pred is None else [truth, pred]
-            others = [pl.col(c).filter(pl.col(c) != pos) for c in sides]
-            lows = [o.min() for o in others]
-            highs = [o.max() for o in others]
-            third = pl.lit(False)
-            for low, high in zip(lows, highs, strict=True):
-                third = third | (low != high).fill_null(False)
-            if len(lows) == 2:
-                third = third | (lows[0] != lows[1]).fill_null(False)
-            fail(
-                third,
-                InvalidParameterError,
-                "average='binary' needs two classes (pos_label and one other), got classes "
-                "{} and {} besides the positive one; pass average='macro', 'micro' or "
-                "'weighted'.",
-                pl.min_horizontal(*lows),
-                pl.max_horizontal(*highs),
-            )
-    return _raise_on(*cases) if cases else pl.lit(None, dtype=pl.String)
-
-
 def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
     """``value``, evaluated only after ``guard`` (null, or raising) has been.
 
@@ -716,12 +608,12 @@ __all__ = [
     "check_label_list",
     "check_labels",
     "check_numeric",
+    "check_numeric_or_decimal",
     "check_parameter",
     "check_unique",
     "check_zero_division",
     "dtype_family",
     "group_text",
-    "expression_guard",
     "failure",
     "enforce",
     "label_expr",

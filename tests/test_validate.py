@@ -378,7 +378,7 @@ EXPRESSION_ERRORS = [
         NAN,
         pl.Float64,
         MissingValueError,
-        r"column 'w' \(weight=\) must be finite, got NaN or inf\.",
+        r"column 'w' \(weight=\) must not contain NaN, got NaN\.",
     ),
     (
         "inf-weight",
@@ -386,7 +386,7 @@ EXPRESSION_ERRORS = [
         INF,
         pl.Float64,
         MissingValueError,
-        r"column 'w' \(weight=\) must be finite, got NaN or inf\.",
+        r"column 'w' \(weight=\) must be finite, got inf or -inf\.",
     ),
     (
         "negative-weight",
@@ -758,3 +758,73 @@ def test_a_failed_check_raises_its_own_type_on_a_plain_collect():
     with pytest.raises(MissingValueError) as info:
         checked.collect()
     assert str(info.value) == "f(): column 'x' got null."
+
+
+# ---------------------------------------------------------------------------------------------
+# one rule, two faces: every input rule of the measures, checked on both
+# ---------------------------------------------------------------------------------------------
+_MEASURE_FRAME = pl.DataFrame(
+    {
+        "g": [1, 1, 1, 2, 2, 2],
+        "y": [1, 0, 1, 1, 0, 0],
+        "p": [1, 0, 0, 1, 1, 0],
+        "s": [0.9, 0.2, 0.4, 0.8, 0.7, 0.1],
+        "w": [1.0, 2.0, 1.0, 1.0, 1.0, 3.0],
+    }
+)
+
+
+def _set(column: str, value: Any, dtype: pl.DataType | None = None) -> pl.DataFrame:
+    values = _MEASURE_FRAME[column].to_list()
+    values[4] = value
+    series = pl.Series(column, values, dtype=dtype or pl.Float64, strict=False)
+    return _MEASURE_FRAME.with_columns(series)
+
+
+# (rule, measure, frame, builder kwargs, error, message text shared by both faces)
+RULES = [
+    ("Checks.not_null", "accuracy", _set("y", None, pl.Int64), {}, MissingValueError,
+     r"column 'y' \(truth=\) must not contain nulls, got null"),
+    ("Checks.finite (NaN)", "roc_auc", _set("s", NAN), {}, MissingValueError,
+     r"column 's' \(score=\) must not contain NaN, got NaN"),
+    ("Checks.finite (inf)", "log_loss", _set("s", INF), {}, MissingValueError,
+     r"column 's' \(score=\) must be finite, got inf or -inf"),
+    ("Checks.label", "f1", _set("y", 0.5), {}, UnknownLabelError,
+     r"column 'y' \(truth=\) is float, so its labels must be integral, got 0\.5"),
+    ("Checks.within_unit", "brier_score", _set("s", 1.5), {}, InvalidValueError,
+     r"column 's' \(score=\) must be a probability in \[0, 1\], got 1\.5"),
+    ("Checks.non_negative", "accuracy", _set("w", -2.0), {"weight": "w"}, NegativeValueError,
+     r"column 'w' \(weight=\) must be >= 0, got -2\.0"),
+    ("check_labels (dtype)", "accuracy", _MEASURE_FRAME.with_columns(y=pl.struct("y")), {},
+     InvalidDtypeError, r"column 'y' \(truth=\) must be integer, string"),
+    ("check_labels (family)", "accuracy", _MEASURE_FRAME.with_columns(pl.col("y").cast(pl.String)),
+     {}, InvalidDtypeError, r"label columns must share one dtype family"),
+    ("check_numeric", "roc_auc", _MEASURE_FRAME.with_columns(pl.col("s").cast(pl.String)), {},
+     InvalidDtypeError, r"column 's' \(score=\) must be numeric \(integer or float\), got String"),
+    ("resolve_pos_label (type)", "f1", _MEASURE_FRAME, {"pos_label": "1"}, InvalidDtypeError,
+     r"pos_label must match the dtype of column 'y' \(Int64\), got '1' \(str\)"),
+    ("resolve_pos_label (required)", "precision",
+     _MEASURE_FRAME.with_columns(pl.col("y", "p").cast(pl.String)), {}, InvalidParameterError,
+     r"pos_label= is required for string labels in column 'y'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("measure", "data", "kwargs", "error", "text"),
+    [r[1:] for r in RULES],
+    ids=[r[0] for r in RULES],
+)
+def test_each_input_rule_holds_on_both_faces(measure, data, kwargs, error, text) -> None:
+    """Each rule is declared once (frameeval._validate) and compiled to both faces: the
+    frame function names the group, the expression builder (which cannot know it) the same
+    function, column, rule and value."""
+    m = fe.MEASURES[measure]
+    columns = {"truth": "y", m.columns[1]: "p" if m.columns[1] == "pred" else "s"}
+    with pytest.raises(error, match=rf"^measures\(\): {text}"):
+        fe.collect(fe.measures(data.lazy(), **columns, by="g", measures=[measure], **kwargs))
+    builder = m.builder
+    expr = builder("y", columns[m.columns[1]], **kwargs)
+    with pytest.raises(error, match=rf"^{measure}\(\): {text}"):
+        data.group_by("g").agg(expr)
+    with pytest.raises(error, match=rf"^{measure}\(\): {text}"):
+        data.lazy().select(expr).collect()

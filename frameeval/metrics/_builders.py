@@ -2,7 +2,7 @@
 
 :func:`raw_value` turns a :class:`~frameeval.metrics.measure.Measure` and column names into the
 value expression — the same code for a result frame and for a count table. :func:`make_builder`
-wraps it with the input guard (one :func:`~frameeval._validate.expression_guard` per call) and
+wraps it with the input rules (:func:`input_rules`, decided when Polars plans the query) and
 gives the generated function a real signature and a numpydoc docstring built from the
 declaration, so ``help(fe.mcc)`` and the API docs read like a hand-written function.
 """
@@ -17,11 +17,15 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from frameeval._validate import (
+    Checks,
     attach_guard,
+    check_labels,
+    check_numeric_or_decimal,
     check_parameter,
     check_zero_division,
-    expression_guard,
+    failure,
     positive_of,
+    resolve_pos_label,
 )
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics._stats import (
@@ -198,41 +202,105 @@ def guarded_value(
             func,
             f"average must be one of {list(allowed)}, got {average!r}.",
         )
-    value = raw_value(
-        measure,
-        truth,
-        other,
-        weight=weight,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        func=func,
-        **given,
-    )
+    resolve_parameters(measure, func, given)  # parameter errors at once, not at plan time
+    average = measure.parameters.get("average") or average
+    columns = [truth, other, *([weight] if weight else [])]
+
+    def plan(inputs: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
+        # run by Polars at plan time, once the dtypes are known: a schema rule raises here
+        # (typed, before any data is read); a data rule is declared only for the dtypes that
+        # can break it (an Int8 column is never scanned for NaN)
+        schema = pl.Schema({c: dtype for c, (_, dtype) in zip(columns, inputs, strict=True)})
+        checks, failures, positive = input_rules(
+            measure, func, schema, truth, other, weight, pos_label, average
+        )
+        value = raw_value(
+            measure,
+            truth,
+            other,
+            weight=weight,
+            pos_label=positive,
+            average=average,
+            zero_division=zero_division,
+            func=func,
+            **given,
+        )
+        guard = checks.guard(*failures)
+        return value if guard is None else attach_guard(value, guard)
+
+    return pl.pipe_with_dtype(columns, plan).alias(func)
+
+
+def input_rules(
+    measure: Measure,
+    func: str,
+    schema: pl.Schema,
+    truth: str,
+    other: str,
+    weight: str | None,
+    pos_label: Any,
+    average: str,
+) -> tuple[Checks, list[pl.Expr], Any]:
+    """The input rules of a measure's builder, from the dtypes of its columns.
+
+    The schema rules are the frame functions' own (:func:`check_labels`,
+    :func:`check_numeric`, :func:`resolve_pos_label`) and raise at once; the data rules are
+    the frame functions' :class:`Checks`, compiled by :meth:`Checks.guard` into the
+    expression. Returns the checks, the per-group failures that have no per-row form (a third
+    class under ``average="binary"``) and the positive class (None where the measure has none).
+    """
     kind = measure.kind
-    guard = expression_guard(
-        func,
-        labels=[]
-        if kind == "regression"
-        else [(truth, "truth")] + ([(other, "pred")] if kind in ("label", "binary") else []),
-        numbers=[(other, "score")]
-        if kind in ("score", "probability")
-        else [(truth, "truth"), (other, "pred")]
-        if kind == "regression"
-        else [],
-        probabilities=[(other, "score")] if kind == "probability" else [],
-        weight=weight,
-        positive=(truth, other if kind == "binary" else None, pos_label)
-        if kind in ("score", "probability")
-        or (kind == "binary" and (measure.parameters.get("average") or average) == "binary")
-        else None,
+    checks = Checks(func)
+    failures: list[pl.Expr] = []
+    positive = None
+    if kind in ("label", "binary"):
+        check_labels(schema, func, truth=truth, pred=other)
+        checks.label(truth, "truth", schema[truth])
+        checks.label(other, "pred", schema[other])
+    elif kind in ("score", "probability"):
+        check_labels(schema, func, truth=truth)
+        checks.label(truth, "truth", schema[truth])
+        check_numeric_or_decimal(schema, func, score=other)
+        checks.finite(other, "score", schema[other])
+        if kind == "probability":
+            checks.within_unit(other, "score")
+    else:
+        check_numeric_or_decimal(schema, func, truth=truth, pred=other)
+        checks.finite(truth, "truth", schema[truth])
+        checks.finite(other, "pred", schema[other])
+    if weight is not None:
+        check_numeric_or_decimal(schema, func, weight=weight)
+        checks.finite(weight, "weight", schema[weight])
+        if not schema[weight].is_unsigned_integer():
+            checks.non_negative(weight, "weight")
+    binary = kind == "binary" and average == "binary"
+    if kind in ("score", "probability") or binary:
+        positive = resolve_pos_label(schema, func, truth, pos_label)
+    if binary and pos_label is None and schema[truth] != pl.Boolean:
         # a third class is an error only when the positive class is the default one: an
         # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
-        binary_only=kind == "binary"
-        and pos_label is None
-        and (measure.parameters.get("average") or average) == "binary",
+        failures.append(third_class(func, truth, other, positive))
+    return checks, failures, positive
+
+
+def third_class(func: str, truth: str, pred: str, positive: Any) -> pl.Expr:
+    """``average="binary"``: truth and pred hold at most one class besides the positive one
+    (scikit-learn raises too)."""
+    pos = pl.lit(positive)
+    others = [pl.col(c).filter(pl.col(c) != pos) for c in (truth, pred)]
+    lows = [o.min() for o in others]
+    highs = [o.max() for o in others]
+    third = (lows[0] != lows[1]).fill_null(False)
+    for low, high in zip(lows, highs, strict=True):
+        third = third | (low != high).fill_null(False)
+    return failure(
+        third,
+        InvalidParameterError,
+        f"{func}(): average='binary' needs two classes (pos_label and one other), got classes "
+        "{} and {} besides the positive one; pass average='macro', 'micro' or 'weighted'.",
+        pl.min_horizontal(*lows),
+        pl.max_horizontal(*highs),
     )
-    return attach_guard(value, guard).alias(func)
 
 
 # ---------------------------------------------------------------------------------------------

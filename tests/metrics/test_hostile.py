@@ -30,7 +30,7 @@ def test_string_scores_are_an_error_never_ranked() -> None:
         with pytest.raises(
             InvalidDtypeError,
             match=rf"^{name}\(\): column 's' "
-            r"\(score=\) must be numeric \(integer or float\), got str",
+            r"\(score=\) must be numeric \(integer or float\), got String",
         ):
             df.select(builder("y", "s"))
         with pytest.raises(InvalidDtypeError, match=rf"^{name}\(\): column 's' \(score=\)"):

@@ -158,8 +158,18 @@ def test_pieces_compose_to_the_measure() -> None:
     [
         ("y", None, MissingValueError, r"column 'y' \(truth=\) must not contain nulls, got null"),
         ("p", None, MissingValueError, r"column 'p' \(score=\) must not contain nulls"),
-        ("p", float("nan"), MissingValueError, r"column 'p' \(score=\) must be finite, got NaN"),
-        ("p", float("inf"), MissingValueError, r"column 'p' \(score=\) must be finite, got NaN"),
+        (
+            "p",
+            float("nan"),
+            MissingValueError,
+            r"column 'p' \(score=\) must not contain NaN, got NaN",
+        ),
+        (
+            "p",
+            float("inf"),
+            MissingValueError,
+            r"column 'p' \(score=\) must be finite, got inf or -inf",
+        ),
         (
             "p",
             1.5,

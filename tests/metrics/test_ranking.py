@@ -287,8 +287,18 @@ def test_integer_score_and_string_or_boolean_labels() -> None:
     ("column", "value", "error", "text"),
     [
         ("y", None, MissingValueError, r"column 'y' \(truth=\) must not contain nulls, got null"),
-        ("s", float("nan"), MissingValueError, r"column 's' \(score=\) must be finite, got NaN"),
-        ("s", float("inf"), MissingValueError, r"column 's' \(score=\) must be finite, got NaN"),
+        (
+            "s",
+            float("nan"),
+            MissingValueError,
+            r"column 's' \(score=\) must not contain NaN, got NaN",
+        ),
+        (
+            "s",
+            float("inf"),
+            MissingValueError,
+            r"column 's' \(score=\) must be finite, got inf or -inf",
+        ),
         ("s", None, MissingValueError, r"column 's' \(score=\) must not contain nulls"),
         ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got -1\.0"),
     ],

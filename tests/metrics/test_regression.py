@@ -91,10 +91,20 @@ def test_zero_total_weight_is_null() -> None:
     ("column", "value", "error", "text"),
     [
         ("y", None, MissingValueError, r"column 'y' \(truth=\) must not contain nulls, got null"),
-        ("f", float("nan"), MissingValueError, r"column 'f' \(pred=\) must be finite, got NaN"),
-        ("f", float("inf"), MissingValueError, r"column 'f' \(pred=\) must be finite, got NaN"),
+        (
+            "f",
+            float("nan"),
+            MissingValueError,
+            r"column 'f' \(pred=\) must not contain NaN, got NaN",
+        ),
+        (
+            "f",
+            float("inf"),
+            MissingValueError,
+            r"column 'f' \(pred=\) must be finite, got inf or -inf",
+        ),
         ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got -1\.0"),
-        ("w", float("nan"), MissingValueError, r"column 'w' \(weight=\) must be finite"),
+        ("w", float("nan"), MissingValueError, r"column 'w' \(weight=\) must not contain NaN"),
     ],
     ids=["null-truth", "nan-pred", "inf-pred", "negative-weight", "nan-weight"],
 )
