@@ -21,6 +21,7 @@ from frameeval._validate import (
     check_labels,
     check_not_empty_eager,
     check_numeric,
+    check_numeric_or_decimal,
     check_parameter,
     check_zero_division,
     enforce,
@@ -429,7 +430,9 @@ def sum_statistics(
     schema = lf.collect_schema()
     columns = {m.columns[1]: (pred if m.columns[1] == "pred" else score) for m in chosen}
     require_columns(schema, func, truth=truth, weight=weight, by=keys, **columns)
-    check_numeric(schema, func, weight=weight, **{r: c for r, c in columns.items()})
+    check_numeric(schema, func, weight=weight)
+    # scores and predictions are read as Float64 below, so a Decimal is fine
+    check_numeric_or_decimal(schema, func, **{r: c for r, c in columns.items()})
     probability = any(m.kind == "probability" for m in chosen)
     regression = any(m.kind == "regression" for m in chosen)
     if regression:

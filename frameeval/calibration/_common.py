@@ -21,6 +21,7 @@ from frameeval._validate import (
     check_labels,
     check_not_empty_eager,
     check_numeric,
+    check_numeric_or_decimal,
     check_parameter,
     label_dtype,
     label_expr,
@@ -131,7 +132,7 @@ def binary_input(
     positive row, else 0.0) and, with ``weight``, ``WEIGHT`` (the weight, Float64; checked finite
     and non-negative in the plan)."""
     inp = _open(data, func, truth, [score], by, weight, outputs)
-    check_numeric(inp.schema, func, score=score)
+    check_numeric_or_decimal(inp.schema, func, score=score)  # read as Float64 (PROB)
     positive_label = resolve_pos_label(inp.schema, func, truth, pos_label)
     positive = label_expr(truth, inp.schema) == positive_label
     inp.checks.finite(score, "score", inp.schema[score])

@@ -24,7 +24,7 @@ from frameeval._typing import FrameT
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
-    check_numeric,
+    check_numeric_or_decimal,
     check_parameter,
     check_unique,
     dtype_family,
@@ -195,7 +195,7 @@ NAN_HINT = "a failed run is a missing cell: make it null (fill_nan(None)) or dro
 def metric_checks(func: str, schema: pl.Schema, metric: str, *, nulls: bool = False) -> Checks:
     """The metric column's checks: numeric, no NaN or ±inf, and no null unless ``nulls`` (a
     null is then a missing cell, and the NaN error says how to write one)."""
-    check_numeric(schema, func, metric=metric)
+    check_numeric_or_decimal(schema, func, metric=metric)  # every caller reads it as Float64
     checks = Checks(func)
     checks.finite(
         metric, "metric", schema[metric], nulls=nulls, nan_hint=NAN_HINT if nulls else None

@@ -21,6 +21,7 @@ from frameeval._validate import (
     check_labels,
     check_not_empty_eager,
     check_numeric,
+    check_numeric_or_decimal,
     check_parameter,
     label_expr,
     require_columns,
@@ -110,9 +111,13 @@ def prepare_scores(
         )
     check_labels(schema, func, truth=truth)
     for column in scores:
-        check_numeric(schema, func, score=column)
+        check_numeric_or_decimal(schema, func, score=column)
     check_numeric(schema, func, weight=weight)
     check_not_empty_eager(data, eager, lf, func)
+    decimal = [c for c in scores if schema[c].is_decimal()]
+    if decimal:  # a Decimal score is read as Float64 (its exact value, for 15 digits or fewer)
+        lf = lf.with_columns(pl.col(decimal).cast(pl.Float64))
+        schema = lf.collect_schema()
     checks = Checks(func)
     checks.label(truth, "truth", schema[truth])
     for column in scores:
