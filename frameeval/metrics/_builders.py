@@ -27,7 +27,7 @@ from frameeval._validate import (
     positive_of,
     resolve_pos_label,
 )
-from frameeval.exceptions import InvalidParameterError
+from frameeval.exceptions import InvalidParameterError, UnknownLabelError
 from frameeval.metrics._stats import (
     BinaryCounts,
     ClassCounts,
@@ -276,11 +276,31 @@ def input_rules(
     binary = kind == "binary" and average == "binary"
     if kind in ("score", "probability") or binary:
         positive = resolve_pos_label(schema, func, truth, pos_label)
+    if kind in ("score", "probability") and pos_label is not None:
+        # a label measure's explicit pos_label may be absent: that is the one-vs-rest value of
+        # a class the rows lack (scikit-learn's multilabel_confusion_matrix(labels=))
+        failures.append(absent_positive(func, truth, positive))
     if binary and pos_label is None and schema[truth] != pl.Boolean:
         # a third class is an error only when the positive class is the default one: an
         # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
         failures.append(third_class(func, truth, other, positive))
     return checks, failures, positive
+
+
+def absent_positive(func: str, truth: str, positive: Any) -> pl.Expr:
+    """A score measure's explicit ``pos_label`` must be a class of the truth column of the rows
+    in context whenever they hold two or more classes: a typo (``pos_label=7`` on 0/1 labels)
+    is an error, as in scikit-learn, while a group of one class (a fold of negatives only)
+    keeps its documented value (null for AUC)."""
+    y = pl.col(truth)
+    return failure(
+        ~(y == pl.lit(positive)).any() & (y.min() != y.max()).fill_null(False),
+        UnknownLabelError,
+        f"{func}(): pos_label ({positive!r}) must be a class of column {truth!r} (truth=), got "
+        "classes {} to {} without it.\nHint: pass the positive class as pos_label=.",
+        y.min(),
+        y.max(),
+    )
 
 
 def third_class(func: str, truth: str, pred: str, positive: Any) -> pl.Expr:
