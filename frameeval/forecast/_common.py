@@ -45,6 +45,13 @@ class Door:
     instance: list[str]
     checks: Checks
 
+    def flag(self, name: str, expr: pl.Expr) -> pl.Expr:
+        """``expr`` (a window over instances) computed as a column of the rows before they are
+        grouped — a window inside ``agg`` would see only the rows of the aggregation's group."""
+        column = f"__fe_flag_{name}"
+        self.lf = self.lf.with_columns(expr.alias(column))
+        return pl.col(column)
+
     def done(self, out: pl.LazyFrame, *columns: str) -> Any:
         out = self.checks.enforce(out, self.keys)
         if self.keys or columns:
@@ -130,7 +137,7 @@ def one_truth(door: Door, truth: str) -> None:
     within = [*door.gkeys, *door.instance]
     y = pl.col(TRUTH)
     door.checks.rule(
-        (y.min() != y.max()).over(within),
+        door.flag("truth", (y.min() != y.max()).over(within)),
         InvalidValueError,
         f"column {truth!r} (truth=) must hold one value per instance, got several for",
         example=instance_text(door.instance),
@@ -145,7 +152,7 @@ def level_rules(door: Door, pred: str, quantile: str, crossing: Crossing) -> Non
     level, x = pl.col(LEVEL), pl.col(PRED)
     where = instance_text(door.instance)
     door.checks.rule(
-        level.is_duplicated().over(within),
+        door.flag("repeat", level.is_duplicated().over(within)),
         InvalidValueError,
         f"column {quantile!r} (quantile=) must not repeat a level within an instance, got a "
         "repeated level for",
@@ -154,12 +161,16 @@ def level_rules(door: Door, pred: str, quantile: str, crossing: Crossing) -> Non
     if crossing == "error":
         drop = x.sort_by(level).diff().over(within) < 0
         door.checks.rule(
-            drop.fill_null(False),
+            door.flag("cross", drop.fill_null(False)),
             InvalidValueError,
             f"quantiles must not cross: column {pred!r} (pred=) must not decrease as column "
             f"{quantile!r} (quantile=) rises within an instance, got a decrease for",
             example=pl.concat_str(
-                [where, pl.lit(" at level "), level.sort().over(within).cast(pl.String)]
+                [
+                    where,
+                    pl.lit(" at level "),
+                    door.flag("cross_level", level.sort().over(within)).cast(pl.String),
+                ]
             ),
         )
     else:

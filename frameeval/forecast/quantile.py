@@ -241,14 +241,14 @@ def weighted_interval_score(
     grid = (pl.col(LEVEL) * GRID).round(0).cast(pl.Int64)
     where = instance_text(door.instance)
     door.checks.rule(
-        ~(grid == GRID // 2).any().over(within),
+        door.flag("median", ~(grid == GRID // 2).any().over(within)),
         InvalidValueError,
         f"column {quantile!r} (quantile=) must include the median 0.5 for every instance, got "
         "none for",
         example=where,
     )
     door.checks.rule(
-        ~(grid.sort() == (GRID - grid).sort()).all().over(within),
+        door.flag("symmetric", ~(grid.sort() == (GRID - grid).sort()).all().over(within)),
         InvalidValueError,
         f"column {quantile!r} (quantile=) must hold symmetric levels (τ and 1 − τ) for every "
         "instance, got an unpaired level for",
