@@ -23,6 +23,9 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_parameter,
+    enforce,
+    failure,
+    group_text,
     require_columns,
 )
 from frameeval.exceptions import InvalidValueError
@@ -44,16 +47,45 @@ class Door:
     gkeys: list[str]  # keys, or a constant column when by= is empty
     instance: list[str]
     checks: Checks
+    func: str
+    enforced: bool = False  # the row rules were enforced on the per-instance table
 
-    def flag(self, name: str, expr: pl.Expr) -> pl.Expr:
-        """``expr`` (a window over instances) computed as a column of the rows before they are
-        grouped — a window inside ``agg`` would see only the rows of the aggregation's group."""
-        column = f"__fe_flag_{name}"
-        self.lf = self.lf.with_columns(expr.alias(column))
-        return pl.col(column)
+    @property
+    def within(self) -> list[str]:
+        """The keys of one instance: the group keys and the instance columns."""
+        return [*self.gkeys, *self.instance]
+
+    def per_instance(self, values: Sequence[pl.Expr], rules: Sequence[Rule]) -> pl.LazyFrame:
+        """One row per instance with ``values`` (aggregates over its rows), after the row rules
+        and then the instance ``rules`` are enforced in the plan (the instance rules read
+        aggregates of the instance, so they cost no window over the rows)."""
+        flags = [rule.bad.fill_null(False).alias(f"__fe_rule_{i}") for i, rule in enumerate(rules)]
+        details = [
+            (rule.detail if rule.detail is not None else pl.lit("")).alias(f"__fe_detail_{i}")
+            for i, rule in enumerate(rules)
+        ]
+        stats = self.lf.group_by(self.within).agg(*values, *flags, *details, *self.checks.aggs())
+        stats = self.checks.enforce(stats, self.keys)  # row rules first
+        self.enforced = True
+        failures = [
+            failure(
+                pl.col(f"__fe_rule_{i}"),
+                InvalidValueError,
+                f"{self.func}(): {rule.message} {{}}{{}}{{}}.",
+                instance_text(self.instance),
+                pl.col(f"__fe_detail_{i}"),
+                group_text(self.keys),
+            )
+            for i, rule in enumerate(rules)
+        ]
+        stats = enforce(stats, *failures)
+        return stats.drop([f"__fe_rule_{i}" for i in range(len(rules))]).drop(
+            [f"__fe_detail_{i}" for i in range(len(rules))]
+        )
 
     def done(self, out: pl.LazyFrame, *columns: str) -> Any:
-        out = self.checks.enforce(out, self.keys)
+        if not self.enforced:
+            out = self.checks.enforce(out, self.keys)
         if self.keys or columns:
             out = out.sort(*self.keys, *columns, nulls_last=True)
         if ALL in out.collect_schema():
@@ -121,7 +153,50 @@ def open_forecast(
     gkeys = keys or [ALL]
     if not keys:
         columns.append(pl.lit(0, dtype=pl.Int8).alias(ALL))
-    return Door(lf.with_columns(columns), eager, keys, gkeys, inst, checks)
+    return Door(lf.with_columns(columns), eager, keys, gkeys, inst, checks, func)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule of one instance: ``bad`` (a Boolean aggregate over the instance's rows) breaks
+    it; the error reads ``<func>(): <message> <instance><detail>[ in group …].``"""
+
+    bad: pl.Expr
+    message: str
+    detail: pl.Expr | None = None
+
+
+def truth_rule(truth: str) -> Rule:
+    """Every row of an instance carries the same true value."""
+    y = pl.col(TRUTH)
+    return Rule(
+        y.min() != y.max(),
+        f"column {truth!r} (truth=) must hold one value per instance, got several for",
+    )
+
+
+def level_rule_list(pred: str, quantile: str, crossing: Crossing) -> list[Rule]:
+    """Per-instance rules of quantile forecasts: no repeated level; with ``crossing="error"``
+    no prediction below that of a lower level."""
+    level, x = pl.col(LEVEL), pl.col(PRED)
+    rules = [
+        Rule(
+            level.n_unique() < pl.len(),
+            f"column {quantile!r} (quantile=) must not repeat a level within an instance, got "
+            "a repeated level for",
+        )
+    ]
+    if crossing == "error":
+        drop = x.sort_by(level).diff() < 0
+        rules.append(
+            Rule(
+                drop.any(),
+                f"quantiles must not cross: column {pred!r} (pred=) must not decrease as column "
+                f"{quantile!r} (quantile=) rises within an instance, got a decrease for",
+                pl.lit(" at level ") + level.sort().filter(drop).first().cast(pl.String),
+            )
+        )
+    return rules
 
 
 def instance_text(instance: Sequence[str]) -> pl.Expr:
@@ -130,53 +205,6 @@ def instance_text(instance: Sequence[str]) -> pl.Expr:
         [pl.lit(f"{c}=") + pl.col(c).cast(pl.String).fill_null("null") for c in instance],
         separator=", ",
     )
-
-
-def one_truth(door: Door, truth: str) -> None:
-    """Rule: every row of an instance carries the same true value."""
-    within = [*door.gkeys, *door.instance]
-    y = pl.col(TRUTH)
-    door.checks.rule(
-        door.flag("truth", (y.min() != y.max()).over(within)),
-        InvalidValueError,
-        f"column {truth!r} (truth=) must hold one value per instance, got several for",
-        example=instance_text(door.instance),
-    )
-
-
-def level_rules(door: Door, pred: str, quantile: str, crossing: Crossing) -> None:
-    """Rules of quantile forecasts per instance (no repeated level; with ``crossing="error"``
-    no prediction below that of a lower level) and, with ``crossing="sort"``, the monotone
-    rearrangement: each instance's predictions sorted and given to its levels in order."""
-    within = [*door.gkeys, *door.instance]
-    level, x = pl.col(LEVEL), pl.col(PRED)
-    where = instance_text(door.instance)
-    door.checks.rule(
-        door.flag("repeat", level.is_duplicated().over(within)),
-        InvalidValueError,
-        f"column {quantile!r} (quantile=) must not repeat a level within an instance, got a "
-        "repeated level for",
-        example=where,
-    )
-    if crossing == "error":
-        drop = x.sort_by(level).diff().over(within) < 0
-        door.checks.rule(
-            door.flag("cross", drop.fill_null(False)),
-            InvalidValueError,
-            f"quantiles must not cross: column {pred!r} (pred=) must not decrease as column "
-            f"{quantile!r} (quantile=) rises within an instance, got a decrease for",
-            example=pl.concat_str(
-                [
-                    where,
-                    pl.lit(" at level "),
-                    door.flag("cross_level", level.sort().over(within)).cast(pl.String),
-                ]
-            ),
-        )
-    else:
-        door.lf = door.lf.with_columns(
-            x.sort().over(within).alias(PRED), level.sort().over(within).alias(LEVEL)
-        )
 
 
 def check_crossing(func: str, crossing: Any) -> Crossing:

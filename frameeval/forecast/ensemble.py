@@ -9,7 +9,7 @@ import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.forecast._common import PRED, TRUTH, one_truth, open_forecast
+from frameeval.forecast._common import PRED, TRUTH, open_forecast, truth_rule
 
 Estimator = Literal["ecdf", "fair"]
 
@@ -97,19 +97,16 @@ def crps(
         data, func, truth=truth, pred=pred, by=by, instance=instance, outputs=("crps",)
     )
     check_parameter(bool(door.instance), func, "instance= must name at least one column, got [].")
-    one_truth(door, truth)
-    within = [*door.gkeys, *door.instance]
     y, x = pl.col(TRUTH), pl.col(PRED)
     m = pl.len().cast(pl.Float64)
-    rank = pl.int_range(1, pl.len() + 1, dtype=pl.Int64).cast(pl.Float64)
-    spread = (x.sort() * (2.0 * rank - m - 1.0)).sum()
+    # Σᵢ (2i − m − 1)·x₍ᵢ₎ = 2·Σᵢ i·x₍ᵢ₎ − (m + 1)·Σ x, and Σᵢ i·x₍ᵢ₎ is the sum of the
+    # cumulative sums of the members sorted in decreasing order (no per-row rank needed)
+    spread = 2.0 * x.sort(descending=True).cum_sum().sum() - (m + 1.0) * x.sum()
     pairs = m * m if estimator == "ecdf" else m * (m - 1.0)
-    accuracy = (x - y.first()).abs().mean()
-    per_instance = door.lf.group_by(within).agg(
-        (accuracy - (spread / pairs).fill_nan(None)).alias("crps"), *door.checks.aggs()
-    )
-    out = per_instance.group_by(door.gkeys).agg(pl.col("crps").mean(), *door.checks.merge())
-    return door.done(out)
+    accuracy = (x - y).abs().mean()  # y is one value per instance (the rule below)
+    value = accuracy - (spread / pairs).fill_nan(None)
+    per_instance = door.per_instance([value.alias("crps")], [truth_rule(truth)])
+    return door.done(per_instance.group_by(door.gkeys).agg(pl.col("crps").mean()))
 
 
 __all__ = ["crps"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.exceptions import InvalidValueError
+from frameeval._validate import check_parameter
 from frameeval.forecast._common import (
     GRID,
     LEVEL,
@@ -14,12 +14,12 @@ from frameeval.forecast._common import (
     TRUTH,
     WEIGHT,
     Crossing,
+    Rule,
     check_crossing,
-    instance_text,
-    level_rules,
-    one_truth,
+    level_rule_list,
     open_forecast,
     pinball,
+    truth_rule,
 )
 
 
@@ -123,21 +123,32 @@ def quantile_scores(
         weight=weight,
         outputs=("quantile", "pinball_loss", "coverage"),
     )
-    if door.instance:
-        one_truth(door, truth)
-        level_rules(door, pred, quantile, crossing)
     y, x, level = pl.col(TRUTH), pl.col(PRED), pl.col(LEVEL)
+    rows = door.lf
+    if door.instance:
+        # one row per instance (its rules checked), then back to one row per level: with
+        # crossing="sort" the sorted predictions are paired with the sorted levels
+        lists = [
+            (x.sort() if crossing == "sort" else x.sort_by(level)).alias(PRED),
+            level.sort().alias(LEVEL),
+            *([pl.col(WEIGHT).sort_by(level).alias(WEIGHT)] if weight else []),
+        ]
+        rules = [truth_rule(truth), *level_rule_list(pred, quantile, crossing)]
+        rows = door.per_instance([*lists, y.first().alias(TRUTH)], rules).explode(
+            [PRED, LEVEL, *([WEIGHT] if weight else [])]
+        )
     w = pl.col(WEIGHT) if weight else pl.lit(1.0)
     mass = w.sum() if weight else pl.len().cast(pl.Float64)
-    out = door.lf.group_by(*door.gkeys, LEVEL).agg(
+    checks = [] if door.enforced else door.checks.aggs()
+    out = rows.group_by(*door.gkeys, LEVEL).agg(
         ((w * pinball(y, x, level)).sum() / mass).fill_nan(None).alias("pinball_loss"),
         ((w * (y <= x).cast(pl.Float64)).sum() / mass).fill_nan(None).alias("coverage"),
-        *door.checks.aggs(),
+        *checks,
     )
     out = out.rename({LEVEL: "quantile"})
+    names = [] if door.enforced else door.checks.names
     return door.done(
-        out.select(*door.gkeys, "quantile", "pinball_loss", "coverage", *door.checks.names),
-        "quantile",
+        out.select(*door.gkeys, "quantile", "pinball_loss", "coverage", *names), "quantile"
     )
 
 
@@ -231,35 +242,28 @@ def weighted_interval_score(
         instance=instance,
         outputs=("wis",),
     )
-    if not door.instance:
-        from frameeval.exceptions import InvalidParameterError
-
-        raise InvalidParameterError(f"{func}(): instance= must name at least one column, got [].")
-    one_truth(door, truth)
-    level_rules(door, pred, quantile, crossing)
-    within = [*door.gkeys, *door.instance]
+    check_parameter(bool(door.instance), func, "instance= must name at least one column, got [].")
     grid = (pl.col(LEVEL) * GRID).round(0).cast(pl.Int64)
-    where = instance_text(door.instance)
-    door.checks.rule(
-        door.flag("median", ~(grid == GRID // 2).any().over(within)),
-        InvalidValueError,
-        f"column {quantile!r} (quantile=) must include the median 0.5 for every instance, got "
-        "none for",
-        example=where,
-    )
-    door.checks.rule(
-        door.flag("symmetric", ~(grid.sort() == (GRID - grid).sort()).all().over(within)),
-        InvalidValueError,
-        f"column {quantile!r} (quantile=) must hold symmetric levels (τ and 1 − τ) for every "
-        "instance, got an unpaired level for",
-        example=where,
-    )
+    rules = [
+        truth_rule(truth),
+        *level_rule_list(pred, quantile, crossing),
+        Rule(
+            ~(grid == GRID // 2).any(),
+            f"column {quantile!r} (quantile=) must include the median 0.5 for every instance, "
+            "got none for",
+        ),
+        Rule(
+            ~(grid.sort() == (GRID - grid).sort()).all(),
+            f"column {quantile!r} (quantile=) must hold symmetric levels (τ and 1 − τ) for "
+            "every instance, got an unpaired level for",
+        ),
+    ]
     y, x, level = pl.col(TRUTH), pl.col(PRED), pl.col(LEVEL)
-    per_instance = door.lf.group_by(within).agg(
-        (2.0 * pinball(y, x, level).mean()).alias("wis"), *door.checks.aggs()
-    )
-    out = per_instance.group_by(door.gkeys).agg(pl.col("wis").mean(), *door.checks.merge())
-    return door.done(out)
+    if crossing == "sort":  # the monotone rearrangement: sorted values at the sorted levels
+        x, level = x.sort(), level.sort()
+    wis = 2.0 * pinball(y, x, level).mean()  # y is one value per instance (the rule above)
+    per_instance = door.per_instance([wis.alias("wis")], rules)
+    return door.done(per_instance.group_by(door.gkeys).agg(pl.col("wis").mean()))
 
 
 __all__ = ["quantile_scores", "weighted_interval_score"]

@@ -73,7 +73,7 @@ def test_errors() -> None:
     )
     with pytest.raises(
         InvalidValueError,
-        match=r"^crps\(\): column 'y' \(truth=\) must hold one value per instance, got several for id=2 \(2 rows\) in group g=a\.$",
+        match=r"^crps\(\): column 'y' \(truth=\) must hold one value per instance, got several for id=2 in group g=a\.$",
     ):
         fe.crps(df, "y", "x", "id", by="g")
     with pytest.raises(
