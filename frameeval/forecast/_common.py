@@ -2,10 +2,13 @@
 
 Every frame function here reads one row per instance × level (quantile forecasts) or per
 instance × member (ensemble forecasts). Row rules (numeric, complete, finite columns; weights
-≥ 0; levels in (0, 1)) and instance rules (one truth per instance; no repeated level; no
-crossing quantiles) are :class:`frameeval._validate.Checks` counted in the same pass as the
-scores, so a LazyFrame stays lazy and a failure is a typed error naming the function, the
-column, the group and the value.
+≥ 0; levels in (0, 1)) are :class:`frameeval._validate.Checks` counted in the aggregation
+that builds the per-instance table; instance rules (one truth per instance; no repeated level;
+no crossing quantiles; for WIS the median and symmetric levels) are Boolean aggregates of that
+same aggregation, enforced on the per-instance table with the guard primitive
+(:func:`frameeval._validate.failure` / :func:`frameeval._validate.enforce`). A LazyFrame stays
+lazy, and a failure is a typed error naming the function, the column, the instance, the group
+and the value.
 """
 
 from __future__ import annotations

@@ -64,7 +64,8 @@ def quantile_scores(
         ``"error"`` (default) raises ``InvalidValueError`` naming the instance and the level;
         ``"sort"`` scores the monotone rearrangement (each instance's values sorted and given
         to its levels in increasing order; Chernozhukov, Fernández-Val & Galichon 2010), which
-        never raises the pinball loss summed over the levels. Needs ``instance=``.
+        never raises the pinball loss summed over the levels (row weights stay with their
+        levels). Needs ``instance=``.
 
     Returns
     -------
