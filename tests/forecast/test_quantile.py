@@ -54,7 +54,11 @@ def test_quantile_scores_equal_scikit_learn(seed: int, levels: list[float], weig
 
 def _wis_interval_form(part: pl.DataFrame) -> float:
     """Bracher et al. (2021) eq 3 per instance — (½|y − m| + Σ_k (α_k/2)·IS_{α_k}) / (K + ½),
-    the interval scores from scoringrules — then the mean over instances."""
+    the interval scores from scoringrules — then the mean over instances.
+
+    scoringrules' own ``weighted_interval_score`` is not the oracle: in 0.10.0 its numpy
+    backend adds w₀·m (the median itself) where Bracher et al. have w₀·|y − m|
+    (``core/interval/_score.py``: ``WIS += w_median * median``)."""
     scores = []
     for inst in part.partition_by("id"):
         inst = inst.sort("q")
