@@ -38,8 +38,14 @@ TRUTH, PRED, LEVEL, WEIGHT = "__fe_y", "__fe_x", "__fe_q", "__fe_w"
 
 Crossing = Literal["error", "sort"]
 
-#: levels are compared on a grid of 1e-9 (so that 1 − 0.9 pairs with 0.1)
-GRID = 1_000_000_000
+#: levels are compared on a grid of 1e-6 (so that 1 − 0.9 pairs with 0.1, and a Float32 level
+#: with its Float64 mirror)
+GRID = 1_000_000
+
+
+def on_grid(level: pl.Expr) -> pl.Expr:
+    """The level as an integer multiple of 1/GRID."""
+    return (level * GRID).round(0).cast(pl.Int64)
 
 
 @dataclass
@@ -184,7 +190,7 @@ def level_rule_list(pred: str, quantile: str, crossing: Crossing) -> list[Rule]:
     level, x = pl.col(LEVEL), pl.col(PRED)
     rules = [
         Rule(
-            level.n_unique() < pl.len(),
+            on_grid(level).n_unique() < pl.len(),
             f"column {quantile!r} (quantile=) must not repeat a level within an instance, got "
             "a repeated level for",
         )

@@ -17,6 +17,7 @@ from frameeval.forecast._common import (
     Rule,
     check_crossing,
     level_rule_list,
+    on_grid,
     open_forecast,
     pinball,
     truth_rule,
@@ -183,7 +184,7 @@ def weighted_interval_score(
         Column with the predicted quantile (numeric, finite).
     quantile
         Column with the level, in (0, 1). Per instance the levels must include 0.5, be
-        symmetric (τ given ⇔ 1 − τ given, compared on a grid of 1e-9) and not repeat.
+        symmetric (τ given ⇔ 1 − τ given, compared on a grid of 10⁻⁶) and not repeat.
     instance
         Column(s) naming the forecast a row belongs to (within each ``by`` group).
     by
@@ -244,7 +245,7 @@ def weighted_interval_score(
         outputs=("wis",),
     )
     check_parameter(bool(door.instance), func, "instance= must name at least one column, got [].")
-    grid = (pl.col(LEVEL) * GRID).round(0).cast(pl.Int64)
+    grid = on_grid(pl.col(LEVEL))
     rules = [
         truth_rule(truth),
         *level_rule_list(pred, quantile, crossing),

@@ -109,12 +109,17 @@ def test_worked_example_and_median_only_is_absolute_error() -> None:
 
 def test_lazy_in_lazy_out_row_order_and_float_levels() -> None:
     df = quantile_frame(3, [0.1, 0.3, 0.5, 0.7, 0.9])
-    # 1 − 0.9 is 0.09999999999999998: levels pair on a 1e-9 grid
+    # 1 − 0.9 is 0.09999999999999998: levels pair on a 1e-6 grid; so do
+    # Float32 levels
     df = df.with_columns(pl.when(pl.col("q") == 0.1).then(1 - 0.9).otherwise("q").alias("q"))
+    single = fe.weighted_interval_score(
+        df.with_columns(pl.col("q").cast(pl.Float32)), "y", "f", "q", "id", by="g"
+    )
     lazy = fe.weighted_interval_score(df.lazy(), "y", "f", "q", "id", by="g")
     assert isinstance(lazy, pl.LazyFrame)
     eager = fe.weighted_interval_score(df, "y", "f", "q", "id", by="g")
     assert_close(lazy.collect()["wis"], eager["wis"], tol=1e-12)
+    assert_close(single["wis"], eager["wis"], tol=1e-6)
     shuffled = fe.weighted_interval_score(df.reverse(), "y", "f", "q", "id", by="g")
     assert_close(shuffled["wis"], eager["wis"], tol=1e-12)
     assert isinstance(fe.quantile_scores(df.lazy(), "y", "f", "q", by="g"), pl.LazyFrame)
