@@ -68,29 +68,37 @@ class Door:
         """One row per instance with ``values`` (aggregates over its rows), after the row rules
         and then the instance ``rules`` are enforced in the plan (the instance rules read
         aggregates of the instance, so they cost no window over the rows)."""
-        flags = [rule.bad.fill_null(False).alias(f"__fe_rule_{i}") for i, rule in enumerate(rules)]
-        details = [
-            (rule.detail if rule.detail is not None else pl.lit("")).alias(f"__fe_detail_{i}")
-            for i, rule in enumerate(rules)
-        ]
-        stats = self.lf.group_by(self.within).agg(*values, *flags, *details, *self.checks.aggs())
+        aggs: list[pl.Expr] = []
+        failures = []
+        for i, rule in enumerate(rules):  # loop-ok: builds one check per rule
+            flag, detail = f"__fe_rule_{i}", f"__fe_detail_{i}"
+            if rule.bad is not None:
+                aggs.append(rule.bad.fill_null(False).alias(flag))
+            if rule.detail is not None:
+                aggs.append(rule.detail.alias(detail))
+            failed = pl.col(flag) if rule.bad is not None else pl.col(detail).is_not_null()
+            text = (
+                pl.lit(rule.detail_text) + pl.col(detail).cast(pl.String)
+                if rule.detail is not None
+                else pl.lit("")
+            )
+            failures.append(
+                failure(
+                    failed,
+                    InvalidValueError,
+                    f"{self.func}(): {rule.message} {{}}{{}}{{}}.",
+                    instance_text(self.instance),
+                    text,
+                    group_text(self.keys),
+                )
+            )
+        stats = self.lf.group_by(self.within).agg(*values, *aggs, *self.checks.aggs())
         stats = self.checks.enforce(stats, self.keys)  # row rules first
         self.enforced = True
-        failures = [
-            failure(
-                pl.col(f"__fe_rule_{i}"),
-                InvalidValueError,
-                f"{self.func}(): {rule.message} {{}}{{}}{{}}.",
-                instance_text(self.instance),
-                pl.col(f"__fe_detail_{i}"),
-                group_text(self.keys),
-            )
-            for i, rule in enumerate(rules)
-        ]
         stats = enforce(stats, *failures)
-        return stats.drop([f"__fe_rule_{i}" for i in range(len(rules))]).drop(
-            [f"__fe_detail_{i}" for i in range(len(rules))]
-        )
+        extra = [c for c in stats.collect_schema().names() if c.startswith("__fe_rule_")]
+        extra += [c for c in stats.collect_schema().names() if c.startswith("__fe_detail_")]
+        return stats.drop(extra)
 
     def done(self, out: pl.LazyFrame, *columns: str) -> Any:
         if not self.enforced:
@@ -168,11 +176,14 @@ def open_forecast(
 @dataclass(frozen=True)
 class Rule:
     """A rule of one instance: ``bad`` (a Boolean aggregate over the instance's rows) breaks
-    it; the error reads ``<func>(): <message> <instance><detail>[ in group …].``"""
+    it — or, without ``bad``, a non-null ``detail`` (an aggregate that is null for a valid
+    instance, e.g. the first level at which quantiles cross: one aggregate instead of two).
+    The error reads ``<func>(): <message> <instance><detail_text><detail>[ in group …].``"""
 
-    bad: pl.Expr
+    bad: pl.Expr | None
     message: str
     detail: pl.Expr | None = None
+    detail_text: str = ""
 
 
 def truth_rule(truth: str) -> Rule:
@@ -199,10 +210,11 @@ def level_rule_list(pred: str, quantile: str, crossing: Crossing) -> list[Rule]:
         drop = x.sort_by(level).diff() < 0
         rules.append(
             Rule(
-                drop.any(),
+                None,
                 f"quantiles must not cross: column {pred!r} (pred=) must not decrease as column "
                 f"{quantile!r} (quantile=) rises within an instance, got a decrease for",
-                pl.lit(" at level ") + level.sort().filter(drop).first().cast(pl.String),
+                pl.when(drop).then(level.sort()).min(),
+                " at level ",
             )
         )
     return rules
