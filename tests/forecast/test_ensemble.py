@@ -88,3 +88,16 @@ def test_errors() -> None:
         InvalidParameterError, match=r"^crps\(\): instance= must name at least one column"
     ):
         fe.crps(df, "y", "x", [])
+
+
+def test_a_lazy_plan_raises_the_typed_error_on_plain_collect() -> None:
+    """LazyFrame in, LazyFrame out: nothing is checked until the plan runs; then a plain
+    ``.collect()`` raises frameeval's typed error (the guard rides inside the plan)."""
+    bad = pl.LazyFrame({"id": [1, 1], "y": [1.0, 2.0], "x": [0.0, 1.0]})
+    plan = fe.crps(bad, "y", "x", "id")
+    assert isinstance(plan, pl.LazyFrame)
+    with pytest.raises(InvalidValueError, match=r"^crps\(\): column 'y' \(truth=\) must hold"):
+        plan.collect()
+    levels = pl.LazyFrame({"id": [1, 1], "y": [1.0, 1.0], "q": [0.5, 1.5], "f": [0.0, 1.0]})
+    with pytest.raises(InvalidValueError, match=r"^weighted_interval_score\(\): column 'q'"):
+        fe.weighted_interval_score(levels, "y", "f", "q", "id").collect()
