@@ -149,6 +149,17 @@ _LAZY_NAMES: dict[str, tuple[str, str]] = {
             "multiclass_log_loss",
         )
     },
+    **{
+        name: ("frameeval.forecast", name)
+        for name in (
+            "crps",
+            "interval_coverage",
+            "interval_score",
+            "interval_width",
+            "quantile_scores",
+            "weighted_interval_score",
+        )
+    },
     "write_report": ("frameeval.report", "report"),
 }
 
@@ -216,6 +227,14 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from frameeval.compare.cliques import cliques
     from frameeval.compare.effect_size import effect_size
     from frameeval.compare.mcnemar import mcnemar
+    from frameeval.forecast import (
+        crps,
+        interval_coverage,
+        interval_score,
+        interval_width,
+        quantile_scores,
+        weighted_interval_score,
+    )
     from frameeval.report import report as write_report
     from frameeval.uncertainty import (
         bootstrap_ci,
@@ -271,6 +290,7 @@ __all__ = [
     "cost_error",
     "cost_lines",
     "cost_sensitive_error",
+    "crps",
     "cv5x2_f_test",
     "cv5x2_t_test",
     "datasets",
@@ -288,6 +308,9 @@ __all__ = [
     "friedman",
     "friedman_aligned_ranks",
     "holm",
+    "interval_coverage",
+    "interval_score",
+    "interval_width",
     "learning_curve",
     "log_loss",
     "macro_micro",
@@ -311,6 +334,7 @@ __all__ = [
     "pr_curve",
     "precision",
     "quade",
+    "quantile_scores",
     "rank_loss",
     "rank_post_hoc",
     "rank_table",
@@ -332,6 +356,7 @@ __all__ = [
     "tnr",
     "tpr",
     "validation_curve",
+    "weighted_interval_score",
     "wilcoxon",
     "write_report",
     "youden_j",

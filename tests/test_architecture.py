@@ -16,7 +16,7 @@ LAYERS = [
     {"exceptions", "_typing", "_version", "_deprecation", "_files"},
     {"_frame", "_validate", "_roles", "_split_frame"},
     {"metrics"},
-    {"confusion", "measure_set", "curves", "thresholds", "calibration"},
+    {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast"},
     {"split", "evaluate", "decompose"},
     {"compare", "uncertainty"},
     {"dask"},

@@ -19,6 +19,12 @@ from frameeval.charts.confusion import confusion_heatmap
 from frameeval.charts.curves import cost_curve, pr, roc
 from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
 from frameeval.charts.matrix import comparison_matrix
+from frameeval.charts.regression import (
+    predicted_actual,
+    quantile_coverage,
+    residual_distribution,
+    residuals,
+)
 from frameeval.charts.save import save, to_html
 from frameeval.charts.threshold import threshold
 from frameeval.charts.uncertainty import forest, roc_band
@@ -36,7 +42,11 @@ __all__ = [
     "learning_curve",
     "metric_distribution",
     "pr",
+    "predicted_actual",
+    "quantile_coverage",
     "rank_heatmap",
+    "residual_distribution",
+    "residuals",
     "roc",
     "forest",
     "roc_band",

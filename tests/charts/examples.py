@@ -289,6 +289,31 @@ def validation_curve(seed: int = 6) -> pl.DataFrame:
 DEMSAR_CD_10 = 2.291 * (4 * 5 / (6 * 14)) ** 0.5
 
 
+def regression_results(n: int = 400, seed: int = 8) -> pl.DataFrame:
+    """``learner, truth, pred``: one target, three regressors of growing noise (one biased)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.gamma(4.0, 2.0, n)
+    parts = []
+    for learner, noise, bias in (("ridge", 1.0, 0.0), ("forest", 1.5, 0.4), ("knn", 2.5, -0.5)):
+        pred = truth + bias + rng.normal(0, noise, n)
+        parts.append(pl.DataFrame({"learner": learner, "truth": truth, "pred": pred}))
+    return pl.concat(parts)
+
+
+def quantile_scores(seed: int = 9) -> pl.DataFrame:
+    """``learner, quantile, pinball_loss, coverage`` of a calibrated, a too narrow and a too
+    wide normal quantile forecaster (coverage = Φ(z_τ / s) for spread factor s)."""
+    levels = np.array([0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95])
+    rows = []
+    for learner, spread in (("calibrated", 1.0), ("narrow", 0.6), ("wide", 1.6)):
+        coverage = stats.norm.cdf(spread * stats.norm.ppf(levels))
+        for level, cov in zip(levels, coverage, strict=True):
+            rows.append((learner, float(level), 0.1 + abs(cov - level), float(cov)))
+    return pl.DataFrame(
+        rows, schema=["learner", "quantile", "pinball_loss", "coverage"], orient="row"
+    )
+
+
 def gallery() -> dict[str, Any]:
     """One chart per picture (and variant) on the example frames: the tests render each to SVG
     and snapshot its spec; ``docs/make_chart_images.py`` writes them to docs/img/."""
@@ -366,4 +391,14 @@ def gallery() -> dict[str, Any]:
         "bias_variance": charts.bias_variance(bias_variance(), complexity="degree"),
         "learning_curve": charts.learning_curve(learning_curve()),
         "validation_curve": charts.validation_curve(validation_curve(), "C", log_x=True),
+        "predicted_actual": charts.predicted_actual(
+            regression_results(), "truth", "pred", facet="learner", bins=20
+        ),
+        "residuals": charts.residuals(
+            regression_results(), "truth", "pred", facet="learner", bins=20
+        ),
+        "residual_distribution": charts.residual_distribution(
+            regression_results(), "truth", "pred", color="learner", bins=25
+        ),
+        "quantile_coverage": charts.quantile_coverage(quantile_scores()),
     }

@@ -38,6 +38,10 @@ EXPECTED_MARKS = {
     "bias_variance": {"line", "symbol"},
     "learning_curve": {"area", "line", "symbol"},
     "validation_curve": {"area", "line", "symbol"},
+    "predicted_actual": {"rect", "line"},
+    "residuals": {"rect", "rule"},
+    "residual_distribution": {"line", "rule"},
+    "quantile_coverage": {"line", "symbol"},
 }
 
 
