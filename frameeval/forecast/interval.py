@@ -1,8 +1,8 @@
 """Prediction intervals as expressions: coverage, width and the interval (Winkler) score.
 
 Each builder returns a ``pl.Expr`` aggregate, so it works in any ``select``, ``group_by().agg()``
-or ``.over()``, weighted with ``weight=``. Inputs are checked inside the plan (the guard of the
-measures' builders, :func:`frameeval._validate.expression_guard`): ``truth``, ``lower``,
+or ``.over()``, weighted with ``weight=``. Inputs are checked by the measures' rules
+(:func:`frameeval._validate.guarded_numbers`, decided when Polars plans the query): ``truth``, ``lower``,
 ``upper`` and ``weight`` must be numeric, complete and finite, weights ≥ 0, and every row must
 have ``lower <= upper``; a failure is a typed ``FrameEvalError`` naming the function, the
 column and the value. ``alpha`` must lie in (0, 1).
@@ -15,12 +15,10 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import (
-    attach_guard,
     check_alpha,
     check_parameter,
-    expression_guard,
     failure,
-    raise_first,
+    guarded_numbers,
 )
 from frameeval.exceptions import InvalidValueError
 
@@ -53,8 +51,7 @@ def _guard(
     lower: str,
     upper: str,
 ) -> pl.Expr:
-    """``value`` behind the input guard and the rule lower <= upper."""
-    guarded = attach_guard(value, expression_guard(func, numbers=columns, weight=weight))
+    """``value`` behind the input rules and the rule lower <= upper."""
     bad = _number(lower) > _number(upper)
     crossed = failure(
         bad.any(),
@@ -64,8 +61,7 @@ def _guard(
         _number(lower).filter(bad).first(),
         _number(upper).filter(bad).first(),
     )
-    order = crossed.map_batches(raise_first, return_dtype=pl.String, is_elementwise=True)
-    return attach_guard(guarded, order).alias(func)
+    return guarded_numbers(func, value, columns, weight, [crossed]).alias(func)
 
 
 def interval_coverage(truth: str, lower: str, upper: str, *, weight: str | None = None) -> pl.Expr:

@@ -119,7 +119,7 @@ def _frame(**columns: list) -> pl.DataFrame:
         (
             _frame(y=[1.0, float("nan"), 3.0]),
             MissingValueError,
-            r"^interval_score\(\): column 'y' \(truth=\) must be finite, got NaN or inf\.$",
+            r"^interval_score\(\): column 'y' \(truth=\) must not contain NaN, got NaN\.$",
         ),
         (
             _frame(hi=[2.0, float("inf"), 4.0]),
@@ -134,7 +134,7 @@ def _frame(**columns: list) -> pl.DataFrame:
         (
             _frame(y=["a", "b", "c"]),
             InvalidDtypeError,
-            r"^interval_score\(\): column 'y' \(truth=\) must be numeric \(integer or float\), got str",
+            r"^interval_score\(\): column 'y' \(truth=\) must be numeric \(integer or float\), got String",
         ),
         (
             _frame(w=[1.0, -2.0, 1.0]),
