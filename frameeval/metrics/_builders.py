@@ -283,7 +283,7 @@ def input_rules(
     if binary and pos_label is None and schema[truth] != pl.Boolean:
         # a third class is an error only when the positive class is the default one: an
         # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
-        failures.append(third_class(func, truth, other, positive))
+        failures.append(third_class(func, truth, other, positive, schema))
     return checks, failures, positive
 
 
@@ -303,13 +303,53 @@ def absent_positive(func: str, truth: str, positive: Any) -> pl.Expr:
     )
 
 
-def third_class(func: str, truth: str, pred: str, positive: Any) -> pl.Expr:
+def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Schema) -> pl.Expr:
     """``average="binary"``: truth and pred hold at most one class besides the positive one
-    (scikit-learn raises too)."""
+    (scikit-learn raises too).
+
+    Integer labels are checked from plain per-group aggregates (the fast path of a
+    ``group_by``): with ``lo``/``hi`` the column's min/max, ``k`` its rows of the positive
+    class and ``S`` its sum, the other rows hold one class exactly when ``lo = hi``, or
+    ``pos = hi`` and ``S − k·pos = (n − k)·lo`` (every other row is ``lo``, since none is below
+    it), or ``pos = lo`` and ``S − k·pos = (n − k)·hi``. The arithmetic is Int64, which wraps:
+    equal values stay equal modulo 2^64, so a valid group never fails (a third class could pass
+    only if its offsets summed to a multiple of 2^64, i.e. with labels near 2^63). Other dtypes
+    (strings, categoricals, integral floats, UInt64) take the min/max of the rows that are not
+    positive, about twice as slow.
+    """
     pos = pl.lit(positive)
-    others = [pl.col(c).filter(pl.col(c) != pos) for c in (truth, pred)]
-    lows = [o.min() for o in others]
-    highs = [o.max() for o in others]
+    small = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+    if all(schema[c] in small for c in (truth, pred)):
+        oks, others, lows, highs = [], [], [], []
+        for c in (truth, pred):
+            y = pl.col(c)
+            lo, hi = y.min().cast(pl.Int64), y.max().cast(pl.Int64)
+            n = pl.len().cast(pl.Int64)
+            k = (y == pos).sum().cast(pl.Int64)
+            # Polars sums Int8/16 and UInt8/16 as Int64 already; 32-bit sums would wrap at 2^32
+            total = (y.cast(pl.Int64) if schema[c] in (pl.Int32, pl.UInt32) else y).sum()
+            rest = total.cast(pl.Int64) - k * positive
+            oks.append(
+                (lo == hi)
+                | ((hi == pos) & (rest == (n - k) * lo))
+                | ((lo == pos) & (rest == (n - k) * hi))
+            )
+            others.append(pl.when(lo != pos).then(lo).when(hi != pos).then(hi))
+            lows.append(lo)
+            highs.append(hi)
+        third = ~oks[0] | ~oks[1] | (others[0] != others[1]).fill_null(False)
+        return failure(
+            third,
+            InvalidParameterError,
+            f"{func}(): average='binary' needs two classes (pos_label and one other), got "
+            "classes from {} to {} in truth and pred; pass average='macro', 'micro' or "
+            "'weighted'.",
+            pl.min_horizontal(*lows),
+            pl.max_horizontal(*highs),
+        )
+    others_ = [pl.col(c).filter(pl.col(c) != pos) for c in (truth, pred)]
+    lows = [o.min() for o in others_]
+    highs = [o.max() for o in others_]
     third = (lows[0] != lows[1]).fill_null(False)
     for low, high in zip(lows, highs, strict=True):
         third = third | (low != high).fill_null(False)
