@@ -93,6 +93,9 @@ class Comparison:
     alpha: float
     higher_is_better: bool
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: with several data sets, each evaluated on splits (a fold column): the split-level
+    #: comparison of every data set (its frames keyed by ``*by, <block>``); else None
+    per_data_set: Comparison | None = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.verdict

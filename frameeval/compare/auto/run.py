@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any, Literal
+
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
@@ -24,6 +27,7 @@ from frameeval.compare.auto._context import (
     FUNC,
     OMNIBUS_SCHEMA,
     POST_HOC_SCHEMA,
+    SPLIT_PROCEDURES,
     Context,
     Procedure,
     semi,
@@ -47,6 +51,14 @@ from frameeval.compare.auto.result import (
     Comparison,
     verdict_table,
 )
+from frameeval.compare.auto.splits import (
+    SplitDesign,
+    choose_split_procedures,
+    describe_splits,
+    run_split_procedures,
+    split_cells,
+    split_verdict,
+)
 
 __all__ = ["compare_learners"]
 
@@ -67,6 +79,10 @@ def compare_learners(
     seed: int = 0,
     by: Keys = None,
     digits: int | None = RANK_DIGITS,
+    fold: str | None = None,
+    repeat: str | None = None,
+    test_train_ratio: float | None = None,
+    adjust: Literal["holm", "shaffer"] = "holm",
 ) -> Comparison:
     """Compare learners over blocks (data sets): choose the tests, run them, give a verdict.
 
@@ -171,29 +187,107 @@ def compare_learners(
     alpha = check_alpha(alpha, FUNC)
     digits = check_digits(digits, FUNC)
     check_parameter(
-        procedure in ("auto", *PROCEDURES),
+        procedure in ("auto", *PROCEDURES, *SPLIT_PROCEDURES),
         FUNC,
-        f"procedure must be 'auto' or one of {sorted(PROCEDURES)}, got {procedure!r}.",
+        f"procedure must be 'auto' or one of {sorted([*PROCEDURES, *SPLIT_PROCEDURES])}, "
+        f"got {procedure!r}.",
     )
     if rope is not None:
         rope = check_rope(rope, FUNC)
     check_parameter(
-        procedure != "bayes_signed_rank" or rope is not None,
+        procedure not in ("bayes_signed_rank", "bayes_correlated_t") or rope is not None,
         FUNC,
-        "procedure='bayes_signed_rank' needs rope= (the region of practical equivalence), "
+        f"procedure={procedure!r} needs rope= (the region of practical equivalence), "
         "got rope=None.",
     )
     check_parameter(
-        rope is None or procedure in ("auto", "bayes_signed_rank"),
+        rope is None or procedure in ("auto", "bayes_signed_rank", "bayes_correlated_t"),
         FUNC,
-        f"rope= selects the Bayesian signed-rank test, got procedure={procedure!r} as well.",
+        f"rope= selects a Bayesian test, got procedure={procedure!r} as well.",
     )
-    from frameeval._roles import resolve
+    check_parameter(
+        adjust in ("holm", "shaffer"),
+        FUNC,
+        f"adjust must be 'holm' or 'shaffer', got {adjust!r}.",
+    )
+    check_parameter(
+        test_train_ratio is None
+        or (
+            isinstance(test_train_ratio, int | float)
+            and not isinstance(test_train_ratio, bool)
+            and 0 < test_train_ratio < float("inf")
+        ),
+        FUNC,
+        f"test_train_ratio must be None or a positive number (n_test/n_train of one split), "
+        f"got {test_train_ratio!r}.",
+    )
+    from frameeval._roles import COMMON_NAMES, column_names, infer_column, resolve
 
     lf, eager = to_lazy(data, FUNC)
     keys = as_keys(by)
     schema = lf.collect_schema()
     require_columns(schema, FUNC, metric=metric, by=keys)
+    names = column_names(lf, FUNC)
+    switched = False
+    if (
+        block is not None
+        and fold is None
+        and block in names
+        and block.lower() in COMMON_NAMES["fold"]
+        and procedure not in PROCEDURES
+    ):
+        # block= names the folds of one data set: they are not independent blocks
+        fold, block, switched = block, None, True
+    (learner,) = resolve(lf, FUNC, [keys, metric, block, fold, repeat], learner=learner)
+    where = f"{FUNC}()"
+    if fold is None and procedure not in PROCEDURES:
+        fold = infer_column(
+            names, "fold", where=where, exclude=[*keys, metric, learner, block], required=False
+        )
+    if fold is not None:
+        if repeat is None:
+            repeat = infer_column(
+                names,
+                "repeat",
+                where=where,
+                exclude=[*keys, metric, learner, block, fold],
+                required=False,
+            )
+        if block is None:
+            block = infer_column(
+                names,
+                "block",
+                where=where,
+                exclude=[*keys, metric, learner, fold, repeat],
+                required=False,
+            )
+        require_columns(schema, FUNC, learner=learner, fold=fold, repeat=repeat, block=block)
+        check_distinct(
+            FUNC, keys, metric=metric, block=block, learner=learner, fold=fold, repeat=repeat
+        )
+        sd = SplitDesign(
+            fold=fold,
+            repeat=repeat,
+            split=fold if repeat is None else _split_name(repeat, fold, names),
+            ratio=None if test_train_ratio is None else float(test_train_ratio),
+            adjust=adjust,
+            switched=switched,
+        )
+        args = dict(
+            learner=learner,
+            higher_is_better=higher_is_better,
+            alpha=alpha,
+            rope=rope,
+            seed=seed,
+            digits=digits,
+        )
+        return _compare_splits(data, lf, schema, eager, metric, keys, block, sd, procedure, args)
+    check_parameter(
+        procedure not in SPLIT_PROCEDURES,
+        FUNC,
+        f"procedure={procedure!r} compares the splits of one data set and needs a fold column "
+        "(fold=), got none.",
+    )
     block, learner = resolve(lf, FUNC, [keys, metric], block=block, learner=learner)
     require_columns(schema, FUNC, block=block, learner=learner)
     check_distinct(FUNC, keys, metric=metric, block=block, learner=learner)
@@ -219,7 +313,12 @@ def compare_learners(
         omnibus_parts.append(omnibus)
         post_hoc_parts.append(post_hoc)
     omnibus = stack(omnibus_parts, keys, OMNIBUS_SCHEMA, ["test"])
-    post_hoc = stack(post_hoc_parts, keys, POST_HOC_SCHEMA, ["a", "b"])
+    post_hoc = stack(post_hoc_parts, keys, POST_HOC_SCHEMA, ["a", "b"]).with_columns(
+        # the pair effect sizes are the split-level procedures'; over data sets they are in
+        # ``effect_sizes`` (each learner against the best)
+        pl.lit(None, dtype=pl.Float64).alias("cohen_d"),
+        pl.lit(None, dtype=pl.Float64).alias("cliff_delta"),
+    )
     ranks = rank_table(cells, design, ctx)
     effects = effect_sizes(cells, ranks, design, checks, ctx)
     cliques = clique_table(ranks, post_hoc, keys)
@@ -245,5 +344,135 @@ def compare_learners(
         block=block,
         by=tuple(keys),
         alpha=alpha,
+        higher_is_better=hib,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# one data set's splits (folds, repeats)
+# ---------------------------------------------------------------------------------------------
+def _split_name(repeat: str, fold: str, names: list[str]) -> str:
+    name = f"{repeat}/{fold}"
+    while name in names:
+        name = f"_{name}"
+    return name
+
+
+def _compare_splits(
+    data: IntoFrame,
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    eager: bool,
+    metric: str,
+    keys: list[str],
+    block: str | None,
+    sd: SplitDesign,
+    procedure: str,
+    args: dict[str, Any],
+) -> Comparison:
+    """A fold column: the split-level answer of every data set (``block`` a key when there is a
+    data-set column), plus — with several data sets — the tests over data sets on the
+    per-data-set means, whose result it returns with the split-level one in ``per_data_set``."""
+    learner = args["learner"]
+    check_numeric(schema, FUNC, metric=metric)
+    check_not_empty_eager(data, eager, lf, FUNC)
+    several = False
+    if block is not None:
+        counts = collect(
+            lf.group_by(keys or pl.lit(0)).agg(pl.col(block).n_unique().alias("__n"))
+            if keys
+            else lf.select(pl.col(block).n_unique().alias("__n"))
+        )
+        several = int(counts.get_column("__n").max() or 0) > 1  # type: ignore[arg-type]
+    split_keys = [*keys, block] if block is not None else keys
+    per = _split_comparison(lf, metric, split_keys, sd, procedure, args)
+    if not several:
+        return per
+    means = lf.group_by(*keys, block, learner).agg(pl.col(metric).cast(pl.Float64).mean())
+    over_procedure = procedure if procedure in PROCEDURES else "auto"
+    rope = args["rope"]
+    main = compare_learners(
+        means,
+        metric,
+        block=block,
+        learner=learner,
+        higher_is_better=args["higher_is_better"],
+        alpha=args["alpha"],
+        rope=rope,
+        procedure=over_procedure,  # type: ignore[arg-type]
+        seed=args["seed"],
+        by=keys or None,
+        digits=args["digits"],
+    )
+    text = (
+        f"{main.verdict}\n\nOn the mean {metric} per {block} above; per {block}, on its splits:"
+        f"\n\n{per.verdict}"
+    )
+    return replace(main, verdict=text, per_data_set=per)
+
+
+def _split_comparison(
+    lf: pl.LazyFrame,
+    metric: str,
+    keys: list[str],
+    sd: SplitDesign,
+    procedure: str,
+    args: dict[str, Any],
+) -> Comparison:
+    learner = args["learner"]
+    clash = sorted(set(keys) & {"learner", "test", "a", "b", "check", "clique", "verdict"})
+    check_parameter(not clash, FUNC, f"by= must not use output column names, got {clash}.")
+    hib = resolve_direction(FUNC, metric, args["higher_is_better"])
+    cells_lf, splits_lf = split_cells(lf, keys, sd, learner, metric)
+    cells, splits = collect(cells_lf), collect(splits_lf)
+    ctx = Context(
+        keys,
+        sd.split,
+        learner,
+        metric,
+        hib,
+        args["alpha"],
+        args["rope"],
+        args["seed"],
+        args["digits"],
+    )
+    design = describe_splits(cells, splits, ctx, sd)
+    design = choose_split_procedures(design, ctx, sd, procedure)
+    post_hoc = run_split_procedures(cells, splits, design, ctx, sd)
+    ranks = rank_table(cells, design, ctx).with_columns(pl.lit(None, dtype=pl.Float64).alias("cd"))
+    checks = assumption_checks(cells, design.filter(pl.lit(False)), ctx)
+    effects = effect_sizes(cells, ranks, design, checks, ctx)
+    cliques = clique_table(ranks, post_hoc, keys)
+    texts = []
+    for row in design.iter_rows(named=True):  # loop-ok: words per group, after the statistics
+        sel = pl.lit(True)
+        for k in keys:  # loop-ok: builds one filter expression
+            sel = sel & pl.col(k).eq_missing(pl.lit(row[k]))
+        texts.append(split_verdict(row, post_hoc.filter(sel), ranks.filter(sel), ctx, sd))
+    verdicts = pl.concat(
+        [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
+        how="horizontal",
+    )
+    procs = design.get_column("procedure").unique(maintain_order=True).to_list()
+    text = "\n\n".join(
+        (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
+        for row in verdicts.iter_rows(named=True)  # loop-ok: joins the paragraphs
+    )
+    return Comparison(
+        procedure=", ".join(procs),
+        verdict=text,
+        design=design.drop("all_tied", "__learners"),
+        checks=checks,
+        omnibus=stack([], keys, OMNIBUS_SCHEMA, ["test"]),
+        post_hoc=post_hoc,
+        ranks=ranks,
+        effect_sizes=effects,
+        cliques=cliques,
+        verdicts=verdicts,
+        metric=metric,
+        learner=learner,
+        block=sd.split,
+        by=tuple(keys),
+        alpha=args["alpha"],
         higher_is_better=hib,
     )
