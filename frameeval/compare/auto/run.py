@@ -323,6 +323,15 @@ def compare_learners(
     effects = effect_sizes(cells, ranks, design, checks, ctx)
     cliques = clique_table(ranks, post_hoc, keys)
     verdicts = verdict_table(design, checks, omnibus, post_hoc, ranks, effects, ctx)
+    if block.lower() in COMMON_NAMES["fold"]:
+        # a forced procedure over the folds of one data set: never silently
+        note = (
+            f" Caution: the blocks ({block!r}) look like the folds of one data set, which share "
+            "training data and are not independent blocks; this test's type I error is then "
+            "inflated (Dietterich 1998; Nadeau & Bengio 2003): procedure='auto' compares every "
+            "pair by the corrected resampled t test instead."
+        )
+        verdicts = verdicts.with_columns(pl.col("verdict") + pl.lit(note))
     procs = design.get_column("procedure").unique(maintain_order=True).to_list()
     text = "\n\n".join(
         (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
