@@ -29,7 +29,9 @@ class Comparison:
     ----------
     procedure
         The procedure used: ``"t"``, ``"wilcoxon"``, ``"anova"``, ``"friedman"``,
-        ``"skillings_mack"``, ``"bayes_signed_rank"`` or ``"none"`` (nothing could be tested);
+        ``"skillings_mack"``, ``"bayes_signed_rank"``, on one data set's splits
+        ``"corrected_t"``, ``"cv5x2_f"``, ``"cv5x2_t"``, ``"bayes_correlated_t"``, or
+        ``"none"`` (nothing could be tested);
         with ``by`` groups that used different procedures, their names joined by ``", "``
         (``design`` has the procedure of each group).
     verdict
@@ -49,8 +51,12 @@ class Comparison:
         alpha, reject, chi2, chi2_p_value`` (one row per group tested; ``chi2`` and
         ``chi2_p_value`` are Friedman's χ² form, null for the other tests).
     post_hoc
-        ``*by, test, a, b, difference, statistic, p_value, critical_value, alpha, reject,
-        better, p_a_better, p_rope, p_b_better``: one row per pair (a < b). ``difference`` is
+        ``*by, test, a, b, difference, statistic, p_value, p_adjusted, critical_value, alpha,
+        reject, better, cohen_d, cliff_delta, p_a_better, p_rope, p_b_better``: one row per
+        pair (a < b). On splits: ``p_value`` the pair's raw p-value, ``p_adjusted`` the Holm
+        (Shaffer) adjusted one, ``reject`` = ``p_adjusted`` < α, ``difference`` the mean a − b
+        over the splits, ``cohen_d`` (d_z) and ``cliff_delta`` of the paired split values,
+        ``critical_value`` null; over data sets these three are null. ``difference`` is
         the rank difference (Nemenyi, a − b; Skillings–Mack: of the mean within-block ranks),
         the mean difference (t test, Tukey), the median of the differences (Wilcoxon) or the
         posterior mean difference (Bayesian); ``p_value`` is family-wise for k > 2 (Nemenyi,

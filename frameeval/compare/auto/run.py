@@ -99,6 +99,19 @@ def compare_learners(
        test; k > 2 learners: repeated-measures ANOVA + Tukey HSD when all look normal and the
        variances equal, else the Friedman test (Iman–Davenport's F form) + Nemenyi.
 
+    **One data set's splits.** With a fold column (``fold=``, or inferred), the values are the
+    splits of (repeated) cross-validation of one data set, which share training data and are
+    not independent blocks. Every pair of learners is then compared on the splits by the
+    Nadeau–Bengio corrected resampled t test (``"corrected_t"``, n_test/n_train = 1/(k − 1)
+    from the k folds per repeat, or ``test_train_ratio=``; :func:`corrected_resampled_t_test`),
+    by Alpaydin's combined 5×2cv F test for r ≥ 2 repeats of 2 folds (``"cv5x2_f"``), or, with
+    ``rope=``, by the Bayesian correlated t test (``"bayes_correlated_t"``,
+    :func:`bayes_correlated_t`); the p-values are adjusted over the pairs by Holm's step-down
+    procedure (``adjust=``). ``block=`` naming the folds switches to this and says so. With a
+    data-set column holding several data sets, the tests above run on the per-data-set means
+    of the splits and :attr:`Comparison.per_data_set` holds the split-level comparison of each
+    data set (docs/compare-learners.md).
+
     Parameters
     ----------
     data
@@ -123,7 +136,9 @@ def compare_learners(
         (:func:`frameeval.compare.bayes_signed_rank`, 50,000 posterior samples).
     procedure
         ``"auto"`` (above), or force one: ``"t"``, ``"wilcoxon"`` (two learners), ``"anova"``,
-        ``"friedman"``, ``"skillings_mack"``, ``"bayes_signed_rank"`` (needs ``rope``).
+        ``"friedman"``, ``"skillings_mack"``, ``"bayes_signed_rank"`` (needs ``rope``); on
+        splits ``"corrected_t"``, ``"cv5x2_f"``, ``"cv5x2_t"`` (5 × 2 folds),
+        ``"bayes_correlated_t"`` (needs ``rope``).
     seed
         Seed of the Bayesian test's posterior sampling.
     by
@@ -133,6 +148,18 @@ def compare_learners(
         rounded to before the rank procedures and the rank table rank them (default 12;
         ``None``: as they are), as in :func:`frameeval.rank_table` and
         :func:`frameeval.compare.wilcoxon`.
+    fold, repeat
+        Columns naming the fold and the repeat of one data set's splits. Default (None): the
+        column with a common fold name (``fold, split, cv, cv_fold``), if any, and then the one
+        with a common repeat name (``repeat, run, seed``), if any. No fold column: the values
+        are one per block (data set) and learner, as above.
+    test_train_ratio
+        n_test/n_train of one split for the corrected resampled t test (and ρ = r/(1 + r) of
+        the Bayesian correlated t test); default 1/(k − 1) for k folds per repeat. Needed for
+        repeated hold-out or repeats with different numbers of folds.
+    adjust
+        The step-down adjustment of the split-level pairs' p-values: ``"holm"`` (Holm 1979) or
+        ``"shaffer"`` (Shaffer's static procedure for all pairwise comparisons).
 
     Returns
     -------
@@ -167,7 +194,9 @@ def compare_learners(
     ----------
     Demšar (2006), "Statistical comparisons of classifiers over multiple data sets", JMLR 7.
     Herbold (2020), "Autorank: a Python package for automated ranking of classifiers", JOSS
-    5(48). Iman & Davenport (1980), Comm. Stat. A9(6). Tukey (1949). Skillings & Mack (1981),
+    5(48). Dietterich (1998), Neural Computation 10(7). Nadeau & Bengio (2003), Machine
+    Learning 52(3). Bouckaert & Frank (2004), PAKDD. Alpaydin (1999), Neural Computation 11(8).
+    Corani & Benavoli (2015), Machine Learning 100(2). Holm (1979), Scand. J. Statist. 6(2). Iman & Davenport (1980), Comm. Stat. A9(6). Tukey (1949). Skillings & Mack (1981),
     Technometrics 23(2). Benavoli, Corani, Demšar & Zaffalon (2017), JMLR 18. Cohen (1988);
     Akinshin (2020), "A nonparametric effect size".
 
@@ -183,6 +212,18 @@ def compare_learners(
     't'
     >>> result.post_hoc.select("a", "b", "reject", "better").row(0)
     ('A', 'B', True, 'A')
+
+    One data set, 4-fold cross-validation: every pair by the corrected resampled t test.
+
+    >>> cv = pl.DataFrame({"model": ["A"] * 4 + ["B"] * 4 + ["C"] * 4,
+    ...                    "fold": [1, 2, 3, 4] * 3,
+    ...                    "accuracy": [0.80, 0.82, 0.85, 0.81, 0.78, 0.80, 0.80, 0.79,
+    ...                                 0.60, 0.63, 0.61, 0.62]})
+    >>> split = fe.compare_learners(cv, "accuracy")
+    >>> split.procedure
+    'corrected_t'
+    >>> split.post_hoc.select("a", "b", "reject", "better").rows()
+    [('A', 'B', False, None), ('A', 'C', True, 'A'), ('B', 'C', True, 'B')]
     """
     alpha = check_alpha(alpha, FUNC)
     digits = check_digits(digits, FUNC)
