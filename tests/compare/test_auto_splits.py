@@ -51,9 +51,7 @@ def cv_table(
 
 def _hand(df: pl.DataFrame, ratio: float) -> pl.DataFrame:
     """The Nadeau–Bengio corrected resampled t test of every pair, by hand, + Holm."""
-    wide = df.pivot(on="model", index=["repeat", "fold"], values="accuracy").sort(
-        "repeat", "fold"
-    )
+    wide = df.pivot(on="model", index=["repeat", "fold"], values="accuracy").sort("repeat", "fold")
     names = sorted(df["model"].unique().to_list())
     rows = []
     for a, b in itertools.combinations(names, 2):
@@ -124,9 +122,7 @@ def test_rope_is_the_bayesian_correlated_t_of_baycomp() -> None:
     df = cv_table(4, {"A": 0.01, "B": 0.0, "C": -0.005}, repeats=2, folds=5)
     result = fe.compare_learners(df, "accuracy", rope=0.005)
     assert result.procedure == "bayes_correlated_t"
-    wide = df.pivot(on="model", index=["repeat", "fold"], values="accuracy").sort(
-        "repeat", "fold"
-    )
+    wide = df.pivot(on="model", index=["repeat", "fold"], values="accuracy").sort("repeat", "fold")
     for row in result.post_hoc.iter_rows(named=True):
         x, y = wide[row["a"]].to_numpy(), wide[row["b"]].to_numpy()
         left, inside, right = CorrelatedTTest.probs(x, y, rope=0.005, runs=2)

@@ -497,7 +497,8 @@ def split_verdict(
             sentences.append(
                 f"No pair differs significantly at {a} by {by} (smallest "
                 f"{'adjusted ' if m > 1 else ''}{p_text}): the splits do not show that "
-                f"{best['learner']} is better than the others."
+                f"{best['learner']} is better than "
+                f"{'the others' if k > 2 else 'the other'}."
             )
         else:
             words = []
