@@ -20,7 +20,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 import frameeval as fe
-from frameeval.exceptions import InsufficientDataError, InvalidParameterError
+from frameeval.exceptions import InvalidParameterError
 
 
 def cv_table(
@@ -170,8 +170,13 @@ def test_several_datasets_over_means_plus_split_level_per_dataset() -> None:
 def test_bad_designs_raise_typed_errors() -> None:
     df = cv_table(6, {"A": 0.0, "B": 0.0}, repeats=2, folds=4)
     gap = df.filter(~((pl.col("model") == "A") & (pl.col("fold") == 0) & (pl.col("repeat") == 0)))
-    with pytest.raises(InsufficientDataError, match=r"compare_learners\(\): the split-level"):
-        fe.compare_learners(gap, "accuracy")
+    left = fe.compare_learners(gap, "accuracy")  # the incomplete split is left out
+    assert left.design.select("n_blocks", "n_dropped", "n_folds").row(0) == (7, 1, 4)
+    assert "1 incomplete split (a learner without a value) is left out" in left.verdict
+    complete = gap.filter(~((pl.col("fold") == 0) & (pl.col("repeat") == 0)))
+    np.testing.assert_allclose(
+        left.post_hoc["p_value"].to_numpy(), _hand(complete, 1 / 3)["p_value"].to_numpy()
+    )
     uneven = df.filter(~((pl.col("repeat") == 1) & (pl.col("fold") == 3)))
     with pytest.raises(InvalidParameterError, match="test_train_ratio="):
         fe.compare_learners(uneven, "accuracy")

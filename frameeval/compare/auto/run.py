@@ -28,6 +28,7 @@ from frameeval.compare.auto._context import (
     OMNIBUS_SCHEMA,
     POST_HOC_SCHEMA,
     SPLIT_PROCEDURES,
+    VALUE,
     Context,
     Procedure,
     semi,
@@ -475,6 +476,17 @@ def _split_comparison(
     hib = resolve_direction(FUNC, metric, args["higher_is_better"])
     cells_lf, splits_lf = split_cells(lf, keys, sd, learner, metric)
     cells, splits = collect(cells_lf), collect(splits_lf)
+    # a split where some learner has no value (a failed run) is left out: the pairs are
+    # compared on the complete splits (each keeps its n_test/n_train)
+    gap = pl.col(VALUE).is_null().any().over([*keys, sd.split])
+    cells = cells.with_columns(gap.alias("__gap"))
+    gaps = cells.filter(pl.col("__gap"))
+    dropped = (
+        gaps.group_by(keys).agg(pl.col(sd.split).n_unique().cast(pl.Int64).alias("n_dropped"))
+        if keys
+        else gaps.select(pl.col(sd.split).n_unique().cast(pl.Int64).alias("n_dropped"))
+    )
+    cells = cells.filter(~pl.col("__gap")).drop("__gap")
     ctx = Context(
         keys,
         sd.split,
@@ -486,7 +498,7 @@ def _split_comparison(
         args["seed"],
         args["digits"],
     )
-    design = describe_splits(cells, splits, ctx, sd)
+    design = describe_splits(cells, splits, ctx, sd, dropped)
     design = choose_split_procedures(design, ctx, sd, procedure)
     post_hoc = run_split_procedures(cells, splits, design, ctx, sd)
     ranks = rank_table(cells, design, ctx).with_columns(pl.lit(None, dtype=pl.Float64).alias("cd"))

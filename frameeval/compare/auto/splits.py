@@ -41,7 +41,7 @@ from frameeval.compare.auto._context import (
     sort,
 )
 from frameeval.compare.auto.design import cell_table, describe_design
-from frameeval.exceptions import InsufficientDataError, InvalidParameterError
+from frameeval.exceptions import InvalidParameterError
 
 __all__ = [
     "SplitDesign",
@@ -89,13 +89,24 @@ def split_cells(
 
 
 def describe_splits(
-    cells: pl.DataFrame, splits: pl.DataFrame, ctx: Context, sd: SplitDesign
+    cells: pl.DataFrame,
+    splits: pl.DataFrame,
+    ctx: Context,
+    sd: SplitDesign,
+    dropped: pl.DataFrame,
 ) -> pl.DataFrame:
     """The design of :func:`frameeval.compare.auto.design.describe_design` (``n_blocks`` = the
-    number of splits) plus ``n_repeats``, ``n_folds`` (per repeat; null when the repeats have
-    different numbers of folds), ``__fmin``, ``__fmax``."""
+    number of complete splits) plus ``n_dropped`` (incomplete splits left out), ``n_repeats``,
+    ``n_folds`` (per repeat, of the design: all splits; null when the repeats have different
+    numbers of folds), ``__fmin``, ``__fmax``."""
     keys = ctx.keys
     design = describe_design(cells, ctx)
+    if keys:
+        design = design.join(dropped, on=keys, how="left", nulls_equal=True)
+    else:
+        n = dropped.item(0, "n_dropped") if dropped.height else 0
+        design = design.with_columns(pl.lit(n, dtype=pl.Int64).alias("n_dropped"))
+    design = design.with_columns(pl.col("n_dropped").fill_null(0))
     if sd.repeat is None:
         aggs = [
             pl.lit(1, dtype=pl.Int64).alias("n_repeats"),
@@ -176,6 +187,7 @@ def choose_split_procedures(
             "reason",
             "n_repeats",
             "n_folds",
+            "n_dropped",
             "test_train_ratio",
             "all_tied",
             "__learners",
@@ -190,14 +202,6 @@ def _where(row: dict[str, Any], keys: list[str]) -> str:
 
 def _check(design: pl.DataFrame, ctx: Context, sd: SplitDesign) -> None:
     tested = design.filter(pl.col("procedure") != "none")
-    missing = tested.filter(pl.col("n_missing") > 0)
-    if missing.height:
-        row = missing.row(0, named=True)
-        raise InsufficientDataError(
-            f"{FUNC}(): the split-level tests need every learner's {ctx.metric} on every split "
-            f"({sd.split}), got {row['n_missing']} missing (split, learner) cells"
-            f"{_where(row, ctx.keys)}.\nHint: drop the incomplete splits or the learner."
-        )
     no_ratio = tested.filter(
         pl.col("procedure").is_in(["corrected_t", "bayes_correlated_t"])
         & pl.col("test_train_ratio").is_null()
@@ -218,6 +222,8 @@ def _check(design: pl.DataFrame, ctx: Context, sd: SplitDesign) -> None:
 
 def _design_text(row: dict[str, Any], sd: SplitDesign) -> str:
     r, f, n = row["n_repeats"], row["n_folds"], row["n_blocks"]
+    if row["n_dropped"]:
+        n = f"{n} complete"
     if f is None:
         return f"{n} splits ({r} repeats of {row['__fmin']} to {row['__fmax']} folds)"
     if f == 1:
@@ -253,6 +259,12 @@ def _reason(row: dict[str, Any], ctx: Context, sd: SplitDesign) -> str:
         "paired t test, Friedman, ANOVA over folds — reject far too often: Dietterich 1998, "
         "Nadeau & Bengio 2003)"
     )
+    if row["n_dropped"]:
+        lead += (
+            f"; {row['n_dropped']} incomplete "
+            f"{'split (a learner without a value) is' if row['n_dropped'] == 1 else 'splits (a learner without a value) are'} "
+            "left out"
+        )
     if sd.switched:
         lead = (
             f"block={sd.fold!r} names the folds of one data set, so no Friedman test or ANOVA "
