@@ -248,3 +248,26 @@ def test_chosen_procedure_holds_its_level_where_the_naive_t_does_not() -> None:
     assert family <= alpha + 0.03
     assert one <= alpha + 0.03
     assert naive > 3 * alpha
+
+
+def test_results_table_marks_cells_by_the_split_level_test_of_each_data_set() -> None:
+    """level='splits': a cell is marked † when its learner is worse than the row's best by the
+    corrected test on that data set's folds — here C on d0 only (C is far behind on d0 and
+    level with the others on d1), whatever the test over data sets says."""
+    d0 = cv_table(20, {"A": 0.02, "B": 0.019, "C": -0.08}, repeats=2, dataset="d0")
+    d1 = cv_table(21, {"A": 0.0, "B": 0.0, "C": 0.0}, repeats=2, dataset="d1")
+    df = pl.concat([d0, d1])
+    result = fe.compare_learners(df, "accuracy")
+    per = result.per_data_set
+    assert per is not None
+    worse = per.post_hoc.filter(pl.col("reject"))
+    assert worse.select("dataset", "a", "b").rows() == [("d0", "A", "C"), ("d0", "B", "C")]
+    table = fe.results_table(df, "accuracy", significance=result, level="splits", format="markdown")
+    lines = {line.split(" | ")[0].strip("| "): line for line in str(table).splitlines()}
+    assert lines["d0"].count("†") == 1 and lines["d0"].rstrip(" |").endswith("†")
+    assert "†" not in lines["d1"]
+    assert "Nadeau–Bengio corrected resampled t test of every pair on the row's splits" in str(
+        table
+    )
+    with pytest.raises(InvalidParameterError, match="level='splits' needs significance="):
+        fe.results_table(df, "accuracy", level="splits")
