@@ -271,3 +271,35 @@ def test_results_table_marks_cells_by_the_split_level_test_of_each_data_set() ->
     )
     with pytest.raises(InvalidParameterError, match="level='splits' needs significance="):
         fe.results_table(df, "accuracy", level="splits")
+
+
+def test_single_holdout_with_instances_is_mcnemar_of_every_pair_with_holm() -> None:
+    """One hold-out split, one row per learner × test instance with a 0/1 correctness: every
+    pair by McNemar's test (fe.mcnemar on truth = 1, pred = correct), Holm over the pairs."""
+    rng = np.random.default_rng(9)
+    n = 200
+    skill = {"A": 0.9, "B": 0.85, "C": 0.6}
+    df = pl.DataFrame(
+        {
+            "model": np.repeat(list(skill), n),
+            "instance": np.tile(np.arange(n), 3),
+            "correct": np.concatenate(
+                [(rng.random(n) < p).astype(np.int64) for p in skill.values()]
+            ),
+        }
+    )
+    result = fe.compare_learners(df, "correct")
+    assert result.procedure == "mcnemar"
+    oracle = df.with_columns(pl.lit(1).alias("truth"))
+    raw = [
+        fe.mcnemar(oracle, "truth", "correct", a=a, b=b, learner="model")["p_value"][0]
+        for a, b in [("A", "B"), ("A", "C"), ("B", "C")]
+    ]
+    np.testing.assert_allclose(result.post_hoc["p_value"].to_numpy(), raw, rtol=1e-12)
+    np.testing.assert_allclose(
+        result.post_hoc["p_adjusted"].to_numpy(), multipletests(raw, method="holm")[1]
+    )
+    assert "C is significantly worse than A" in result.verdict
+    assert "McNemar test" in result.verdict
+    with pytest.raises(fe.exceptions.InvalidValueError, match="must be 0 or 1"):
+        fe.compare_learners(df.with_columns(pl.col("correct") * 2), "correct")

@@ -17,6 +17,7 @@ __all__ = [
     "N_SAMPLES",
     "OMNIBUS_SCHEMA",
     "POST_HOC_SCHEMA",
+    "PAIR_PROCEDURES",
     "SPLIT_PROCEDURES",
     "TEST_NAMES",
     "VALUE",
@@ -44,6 +45,8 @@ Procedure = Literal[
 #: the procedures of one data set's splits (folds, repeats): every pair by a test that allows
 #: for the overlap of the training sets (frameeval.compare.auto.splits)
 SPLIT_PROCEDURES = ("corrected_t", "cv5x2_f", "cv5x2_t", "bayes_correlated_t")
+#: a single hold-out split with an instance column: McNemar's test of every pair
+PAIR_PROCEDURES = (*SPLIT_PROCEDURES, "mcnemar")
 
 #: posterior samples of the Bayesian signed-rank test
 N_SAMPLES = 50_000
@@ -66,6 +69,7 @@ TEST_NAMES = {
     "cv5x2_f": "combined 5×2cv F test (Alpaydin)",
     "cv5x2_t": "5×2cv t test (Dietterich)",
     "bayes_correlated_t": "Bayesian correlated t test",
+    "mcnemar": "McNemar test",
 }
 
 OMNIBUS_SCHEMA = {
@@ -101,7 +105,7 @@ POST_HOC_SCHEMA = {
     "p_b_better": pl.Float64,
 }
 
-MEAN_BASED = {"t", "anova", *SPLIT_PROCEDURES}
+MEAN_BASED = {"t", "anova", *PAIR_PROCEDURES}
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from frameeval.compare.auto.splits import (
     split_cells,
     split_verdict,
 )
+from frameeval.exceptions import InvalidValueError
 
 __all__ = ["compare_learners"]
 
@@ -84,6 +85,7 @@ def compare_learners(
     repeat: str | None = None,
     test_train_ratio: float | None = None,
     adjust: Literal["holm", "shaffer"] = "holm",
+    instance: str | None = None,
 ) -> Comparison:
     """Compare learners over blocks (data sets): choose the tests, run them, give a verdict.
 
@@ -161,6 +163,11 @@ def compare_learners(
     adjust
         The step-down adjustment of the split-level pairs' p-values: ``"holm"`` (Holm 1979) or
         ``"shaffer"`` (Shaffer's static procedure for all pairwise comparisons).
+    instance
+        Column naming the test instance of a single hold-out split (no fold and no data-set
+        column; default: the column with a common instance name, if any): ``metric`` is then
+        0/1 per instance (1 = correct; ``higher_is_better=False`` for an error indicator) and
+        every pair is compared by McNemar's test (:func:`frameeval.mcnemar`), Holm-adjusted.
 
     Returns
     -------
@@ -286,8 +293,21 @@ def compare_learners(
         fold = infer_column(
             names, "fold", where=where, exclude=[*keys, metric, learner, block], required=False
         )
+    holdout = False
+    if fold is None and block is None and procedure not in PROCEDURES:
+        # no fold and no data-set column: a single hold-out split whose rows are its test
+        # instances (an instance column and a 0/1 correctness metric) → McNemar per pair
+        found_block = infer_column(
+            names, "block", where=where, exclude=[*keys, metric, learner], required=False
+        )
+        if found_block is None:
+            instance = instance or infer_column(
+                names, "instance", where=where, exclude=[*keys, metric, learner], required=False
+            )
+            if instance is not None:
+                fold, holdout = instance, True
     if fold is not None:
-        if repeat is None:
+        if repeat is None and not holdout:
             repeat = infer_column(
                 names,
                 "repeat",
@@ -314,6 +334,7 @@ def compare_learners(
             ratio=None if test_train_ratio is None else float(test_train_ratio),
             adjust=adjust,
             switched=switched,
+            holdout=holdout,
         )
         args = dict(
             learner=learner,
@@ -473,9 +494,24 @@ def _split_comparison(
     learner = args["learner"]
     clash = sorted(set(keys) & {"learner", "test", "a", "b", "check", "clique", "verdict"})
     check_parameter(not clash, FUNC, f"by= must not use output column names, got {clash}.")
-    hib = resolve_direction(FUNC, metric, args["higher_is_better"])
+    given = args["higher_is_better"]
+    if sd.holdout and given is None:
+        from frameeval.metrics import MEASURES
+
+        # a 0/1 column per test instance: 1 = correct, unless a registered measure says not
+        given = MEASURES[metric].higher_is_better if metric in MEASURES else True
+    hib = resolve_direction(FUNC, metric, given)
     cells_lf, splits_lf = split_cells(lf, keys, sd, learner, metric)
     cells, splits = collect(cells_lf), collect(splits_lf)
+    if sd.holdout:
+        bad = cells.filter(pl.col(VALUE).is_not_null() & ~pl.col(VALUE).is_in([0.0, 1.0]))
+        if bad.height:
+            raise InvalidValueError(
+                f"{FUNC}(): column {metric!r} (metric=) must be 0 or 1 per test instance (1 = "
+                f"correct) on a single hold-out split ({sd.fold!r}: instance=), got "
+                f"{bad.item(0, VALUE)!r} for {learner}={bad.item(0, learner)}.\nHint: give the "
+                "fold column (fold=) for per-split metric values, or block= for data sets."
+            )
     # a split where some learner has no value (a failed run) is left out: the pairs are
     # compared on the complete splits (each keeps its n_test/n_train)
     gap = pl.col(VALUE).is_null().any().over([*keys, sd.split])

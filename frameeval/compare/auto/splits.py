@@ -32,6 +32,7 @@ from frameeval.compare._common import (
 )
 from frameeval.compare.auto._context import (
     FUNC,
+    PAIR_PROCEDURES,
     POST_HOC_SCHEMA,
     SPLIT_PROCEDURES,
     TEST_NAMES,
@@ -67,6 +68,8 @@ class SplitDesign:
     adjust: str
     #: ``block=`` named the folds (the verdict says that they are not independent blocks)
     switched: bool = False
+    #: one hold-out split, ``fold`` naming the test instances (McNemar's test of every pair)
+    holdout: bool = False
 
 
 def split_cells(
@@ -145,7 +148,9 @@ def choose_split_procedures(
         ratio = pl.lit(sd.ratio, dtype=pl.Float64)
     else:
         ratio = pl.when(folds >= 2).then(1.0 / (folds.cast(pl.Float64) - 1.0))
-    if procedure in SPLIT_PROCEDURES:
+    if sd.holdout:
+        chosen = pl.lit("mcnemar")
+    elif procedure in SPLIT_PROCEDURES:
         chosen = pl.lit(procedure)
     else:
         chosen = (
@@ -247,12 +252,22 @@ def _reason(row: dict[str, Any], ctx: Context, sd: SplitDesign) -> str:
         if row["n_blocks"] < 2:
             return (
                 "only one split: the split-level tests need at least 2 (McNemar's test compares "
-                "two learners' predictions on a single test set)"
+                "the learners' predictions on a single test set: give its instance column and a "
+                "0/1 correctness metric)"
             )
         return f"every learner has the same {ctx.metric} on every split"
     adjust = "Holm's" if sd.adjust == "holm" else "Shaffer's"
     m = row["n_learners"] * (row["n_learners"] - 1) // 2
     pairs = "the pair" if m == 1 else f"each of the {m} pairs"
+    if proc == "mcnemar":
+        how = (
+            f"the values are the {row['n_blocks']} test instances of one hold-out split "
+            f"({sd.fold!r}: 1 = correct): {pairs} is compared by McNemar's test on the "
+            "instances the two learners disagree on (§2.4.3, eq 2.33; Dietterich 1998)"
+        )
+        if row["n_dropped"]:
+            how += f"; {row['n_dropped']} instances without every learner's value are left out"
+        return how + (f", with {adjust} adjustment of the p-values over the pairs" if m > 1 else "")
     lead = (
         f"the values are the {_design_text(row, sd)} of one data set, whose training sets "
         "overlap, so they are not independent blocks (tests over independent blocks — the "
@@ -294,15 +309,22 @@ def _reason(row: dict[str, Any], ctx: Context, sd: SplitDesign) -> str:
 # the procedures: every pair of each group at once (one call per distinct ratio / procedure)
 # ---------------------------------------------------------------------------------------------
 def _pairs_long(cells: pl.DataFrame, ctx: Context, sd: SplitDesign) -> pl.DataFrame:
-    """``*keys, __a, __b, <split>, __side ("a" | "b"), __v``: every pair a < b of each group as
+    """``*keys, __pair_a, __pair_b, <split>, __side ("a" | "b"), __v``: every pair a < b of each group as
     a two-learner table, the learners renamed to their side (the pair is a ``by`` key)."""
     keys = ctx.keys
-    sides = {ctx.learner: ("__a", "__b"), VALUE: ("__va", "__vb")}
-    pairs = block_pairs(cells, keys, sd.split, sides).filter(pl.col("__a") < pl.col("__b"))
+    sides = {ctx.learner: ("__pair_a", "__pair_b"), VALUE: ("__va", "__vb")}
+    pairs = block_pairs(cells, keys, sd.split, sides).filter(
+        pl.col("__pair_a") < pl.col("__pair_b")
+    )
     return pl.concat(
         [
             pairs.select(
-                *keys, "__a", "__b", sd.split, pl.lit(s).alias("__side"), pl.col(f"__v{s}")
+                *keys,
+                "__pair_a",
+                "__pair_b",
+                sd.split,
+                pl.lit(s).alias("__side"),
+                pl.col(f"__v{s}"),
             ).rename({f"__v{s}": "__v"})
             for s in ("a", "b")  # loop-ok: the two sides of every pair
         ]
@@ -326,12 +348,13 @@ def _run_pair_tests(
     ctx: Context,
     sd: SplitDesign,
 ) -> pl.DataFrame:
+    from frameeval.compare.mcnemar import mcnemar
     from frameeval.compare.multiple import step_down
     from frameeval.compare.resampled import corrected_resampled_t_test, cv5x2_f_test
     from frameeval.compare.two_learners import cv5x2_t_test
 
     keys = ctx.keys
-    by = [*keys, "__a", "__b"]
+    by = [*keys, "__pair_a", "__pair_b"]
     long = _pairs_long(cells, ctx, sd)
     common: dict[str, Any] = dict(
         a="a",
@@ -351,6 +374,24 @@ def _run_pair_tests(
                 part, "__v", n_train=1.0, n_test=float(ratio), block=sd.split, **common
             )
             parts.append(out.with_columns(pl.col("mean").alias("difference")))
+    elif proc == "mcnemar":
+        correct = pl.col("__v") if ctx.hib else 1.0 - pl.col("__v")
+        data = long.with_columns(
+            pl.lit(1, dtype=pl.Int64).alias("__truth"), correct.cast(pl.Int64).alias("__pred")
+        )
+        out = mcnemar(
+            data,
+            "__truth",
+            "__pred",
+            a="a",
+            b="b",
+            learner="__side",
+            instance=sd.split,
+            by=by,
+            alpha=ctx.alpha,
+        )
+        sign = 1.0 if ctx.hib else -1.0  # mean_difference: a's accuracy minus b's
+        parts.append(out.with_columns((sign * pl.col("mean_difference")).alias("difference")))
     else:
         data, repeat, fold = _with_repeat_fold(long, splits, ctx, sd)
         if proc == "cv5x2_f":
@@ -361,7 +402,7 @@ def _run_pair_tests(
             )
         parts.append(out.with_columns(pl.col("mean").alias("difference")))
     res = pl.concat(parts, how="diagonal_relaxed").drop("a", "b", "reject", "better")
-    res = res.rename({"__a": "a", "__b": "b"}).with_columns(
+    res = res.rename({"__pair_a": "a", "__pair_b": "b"}).with_columns(
         pl.col("p_value").fill_nan(None), pl.col("statistic").fill_nan(None)
     )
     res = (
@@ -435,7 +476,7 @@ def run_split_procedures(
     Cliff's δ of the paired split values."""
     keys = ctx.keys
     parts = []
-    for proc in SPLIT_PROCEDURES:  # loop-ok: one call per procedure, not per group
+    for proc in PAIR_PROCEDURES:  # loop-ok: one call per procedure, not per group
         groups = design.filter(pl.col("procedure") == proc)
         if groups.height == 0:
             continue
@@ -470,9 +511,14 @@ def split_verdict(
     k, n = row["n_learners"], row["n_blocks"]
     a = f"α = {ctx.alpha:g}"
     best = ranks.filter(pl.col("position") == 1).row(0, named=True)
+    where = (
+        f"the {n} test instances of this hold-out split"
+        if sd.holdout
+        else f"the {n} splits of this data set"
+    )
     sentences = [
         f"{best['learner']} has the best mean {ctx.metric} ({best['mean']:.3f}) among {k} "
-        f"learners over the {n} splits of this data set."
+        f"learners over {where}."
     ]
     name = TEST_NAMES[proc]
     order = {r["learner"]: r["position"] for r in ranks.iter_rows(named=True)}  # loop-ok
@@ -508,7 +554,7 @@ def split_verdict(
             p_text = format_p(smallest if isinstance(smallest, float) else None)
             sentences.append(
                 f"No pair differs significantly at {a} by {by} (smallest "
-                f"{'adjusted ' if m > 1 else ''}{p_text}): the splits do not show that "
+                f"{'adjusted ' if m > 1 else ''}{p_text}): the {'instances' if sd.holdout else 'splits'} do not show that "
                 f"{best['learner']} is better than "
                 f"{'the others' if k > 2 else 'the other'}."
             )
