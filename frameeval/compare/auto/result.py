@@ -80,6 +80,13 @@ class Comparison:
         which differ significantly by the post-hoc test (single learners included).
     verdicts
         ``*by, verdict``.
+    per_data_set
+        With several data sets each evaluated on splits (a fold column): the split-level
+        :class:`Comparison` of every data set (frames keyed by ``*by, <block>``: every pair by
+        the corrected resampled t test, Holm-adjusted, or another procedure for correlated
+        splits); None otherwise. On one data set's splits the result itself is split-level:
+        ``design`` then also has ``n_repeats, n_folds, n_dropped, test_train_ratio`` and
+        ``n_blocks`` counts the (complete) splits; ``omnibus`` is empty.
     """
 
     procedure: str
