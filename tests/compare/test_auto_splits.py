@@ -164,7 +164,9 @@ def test_several_datasets_over_means_plus_split_level_per_dataset() -> None:
     one = fe.compare_learners(parts[2].drop("dataset"), "accuracy")
     mine = per.post_hoc.filter(pl.col("dataset") == "d2").drop("dataset")
     np.testing.assert_allclose(mine["p_adjusted"].to_numpy(), one.post_hoc["p_adjusted"])
-    assert "dataset=d2: " in result.verdict
+    assert "Per dataset, on its own splits" in result.verdict
+    assert all(f"d{i}: " in result.verdict for i in range(6))
+    assert "dataset=d2: " in per.verdict
 
 
 def test_bad_designs_raise_typed_errors() -> None:

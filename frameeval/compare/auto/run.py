@@ -28,6 +28,7 @@ from frameeval.compare.auto._context import (
     OMNIBUS_SCHEMA,
     POST_HOC_SCHEMA,
     SPLIT_PROCEDURES,
+    TEST_NAMES,
     VALUE,
     Context,
     Procedure,
@@ -458,7 +459,7 @@ def _compare_splits(
         several = int(counts.get_column("__n").max() or 0) > 1  # type: ignore[arg-type]
     split_keys = [*keys, block] if block is not None else keys
     per = _split_comparison(lf, metric, split_keys, sd, procedure, args)
-    if not several:
+    if not several or block is None:
         return per
     means = lf.group_by(*keys, block, learner).agg(pl.col(metric).cast(pl.Float64).mean())
     over_procedure = procedure if procedure in PROCEDURES else "auto"
@@ -476,11 +477,37 @@ def _compare_splits(
         by=keys or None,
         digits=args["digits"],
     )
-    text = (
-        f"{main.verdict}\n\nOn the mean {metric} per {block} above; per {block}, on its splits:"
-        f"\n\n{per.verdict}"
-    )
+    text = f"{main.verdict}\n\n{_per_block_summary(per, keys, block)}"
     return replace(main, verdict=text, per_data_set=per)
+
+
+def _per_block_summary(per: Comparison, keys: list[str], block: str) -> str:
+    """One paragraph: per data set, the pairs that differ on its splits (better > worse), the
+    test and α; the full per-data-set verdicts are ``per_data_set.verdict``."""
+    procs = sorted(set(per.design.get_column("procedure").to_list()) - {"none"})
+    names = ", ".join(TEST_NAMES.get(p, p) for p in procs) or "no test"
+    differ = per.post_hoc.filter(pl.col("reject").fill_null(False))
+    parts = []
+    for row in per.design.iter_rows(named=True):  # loop-ok: words per data set
+        sel = pl.lit(True)
+        for k in [*keys, block]:  # loop-ok: builds one filter expression
+            sel = sel & pl.col(k).eq_missing(pl.lit(row[k]))
+        where = ", ".join(f"{k}={row[k]}" for k in keys)
+        label = f"{row[block]}" + (f" ({where})" if where else "")
+        if row["procedure"] == "none":
+            parts.append(f"{label}: not tested ({row['reason']})")
+            continue
+        pairs = [
+            f"{r['better']} > {r['b'] if r['better'] == r['a'] else r['a']}"
+            for r in differ.filter(sel).iter_rows(named=True)  # loop-ok: words
+        ]
+        parts.append(f"{label}: {', '.join(pairs) if pairs else 'no pair differs'}")
+    adjusted = "" if procs == ["bayes_correlated_t"] else ", p-values adjusted over the pairs"
+    return (
+        f"Per {block}, on its own splits (folds are not independent blocks, so every pair is "
+        f"compared by the {names}{adjusted}; α = {per.alpha:g}): {'; '.join(parts)}. "
+        "The full per-data-set verdicts: result.per_data_set.verdict."
+    )
 
 
 def _split_comparison(
