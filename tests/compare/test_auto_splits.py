@@ -305,3 +305,17 @@ def test_single_holdout_with_instances_is_mcnemar_of_every_pair_with_holm() -> N
     assert "McNemar test" in result.verdict
     with pytest.raises(fe.exceptions.InvalidValueError, match="must be 0 or 1"):
         fe.compare_learners(df.with_columns(pl.col("correct") * 2), "correct")
+
+
+def test_shaffer_adjustment_of_three_learners() -> None:
+    """Shaffer's static procedure for k = 3 (S(3) = {0, 1, 3}): t = 3, 1, 1 along the ordered
+    raw p-values, then the running maximum (Shaffer 1986; García & Herrera 2008)."""
+    df = cv_table(30, {"A": 0.01, "B": 0.0, "C": -0.012}, noise=0.015)
+    result = fe.compare_learners(df, "accuracy", adjust="shaffer")
+    raw = result.post_hoc["p_value"].to_numpy()
+    order = np.argsort(raw)
+    scaled = np.minimum(np.array([3.0, 1.0, 1.0]) * raw[order], 1.0)
+    expected = np.empty(3)
+    expected[order] = np.maximum.accumulate(scaled)
+    np.testing.assert_allclose(result.post_hoc["p_adjusted"].to_numpy(), expected, rtol=1e-12)
+    assert "Shaffer's adjustment" in result.verdict
