@@ -319,3 +319,9 @@ def test_shaffer_adjustment_of_three_learners() -> None:
     expected[order] = np.maximum.accumulate(scaled)
     np.testing.assert_allclose(result.post_hoc["p_adjusted"].to_numpy(), expected, rtol=1e-12)
     assert "Shaffer's adjustment" in result.verdict
+
+
+def test_chart_of_a_split_level_comparison_is_a_typed_error() -> None:
+    result = fe.compare_learners(cv_table(0, {"A": 0.01, "B": 0.0}), "accuracy")
+    with pytest.raises(fe.exceptions.InsufficientDataError, match=r"Comparison.chart\(\)"):
+        result.chart()

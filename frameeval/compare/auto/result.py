@@ -11,6 +11,7 @@ import polars as pl
 from frameeval.compare._common import format_p
 from frameeval.compare.auto._context import (
     MEAN_BASED,
+    PAIR_PROCEDURES,
     TEST_NAMES,
     Context,
 )
@@ -138,6 +139,16 @@ class Comparison:
         """
         from frameeval.charts import cd_diagram
 
+        split_level = set(self.design.get_column("procedure").to_list()) & set(PAIR_PROCEDURES)
+        if split_level and self.ranks.get_column("cd").null_count() == self.ranks.height:
+            from frameeval.exceptions import InsufficientDataError
+
+            raise InsufficientDataError(
+                "Comparison.chart(): the CD diagram draws average ranks over data sets, got a "
+                f"comparison over one data set's splits (procedure {sorted(split_level)[0]!r})."
+                "\nHint: the pairs are in .post_hoc; frameeval.charts.metric_distribution "
+                "draws the values per split."
+            )
         keys = list(self.by)
         ranks = self.ranks.filter(pl.col("cd").is_not_null()).select(
             *keys, pl.col("learner"), "average_rank", "cd"
