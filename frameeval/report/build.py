@@ -726,6 +726,19 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
             pl.lit(ttest[roles.dataset][0]).cast(ttest.schema[roles.dataset]).alias(roles.dataset)
         )
     if found.split_procedure == "bayes_correlated_t":
+        page.table(
+            corrected.select(
+                roles.dataset, "a", "b", "difference", "p_a_better", "p_rope", "p_b_better"
+            ).sort(roles.dataset),
+            caption="The Bayesian correlated t test the verdict used (a ROPE was given)",
+        )
+        page.text(
+            "The verdict uses the Bayesian correlated t test (Corani & Benavoli 2015), not the "
+            "book's paired t test above: a region of practical equivalence was given, and the "
+            "test's posterior allows for the correlation of the folds (ρ = n_test/n, Nadeau & "
+            "Bengio 2003), which the paired t test ignores.",
+            css="note",
+        )
         return
     side = ttest.select(
         roles.dataset,
