@@ -62,18 +62,23 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         raise _UsageError(f"-o/--output {args.output!r} exists; pass --force to overwrite it.")
     _check_numbers(args)
 
-    from frameeval.datasets import EXAMPLE_RESULTS
+    from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
     from frameeval.exceptions import FrameEvalError
+    from frameeval.report import check_level
     from frameeval.report.roles import (
         Roles,
         check_roles,
+        check_task,
+        flag,
+        infer_forecast,
         infer_roles,
         numeric_score,
         read_results,
         unused_columns,
     )
 
-    source = str(EXAMPLE_RESULTS) if args.example else args.results
+    examples = {"classification": EXAMPLE_RESULTS, "regression": REGRESSION_RESULTS}
+    source = str(examples[args.example]) if args.example else args.results
     if not args.example and not _matches(source):
         raise _UsageError(
             f"RESULTS {source!r} must name a file or a glob of files, got no such file."
@@ -91,19 +96,44 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             instance=args.instance,
         )
         roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
-        pos_label = check_roles(data, roles, args.pos_label, cli=True)
+        where = "frameeval report: error"
+        task = check_task(data, roles, where, flag, args.task)
+        pos_label = check_roles(data, roles, args.pos_label, cli=True, task=task)
         data = numeric_score(data, roles)
+        forecast: dict[str, str | None] = {"lower": None, "upper": None, "quantile": None}
+        if task == "regression":
+            check_level(args.level, where, "--level")
+            forecast, found = infer_forecast(
+                data.collect_schema(),
+                roles,
+                {"lower": args.lower, "upper": args.upper, "quantile": args.quantile},
+                where,
+                flag,
+            )
+            inferred |= found
     except FrameEvalError as err:
         raise _UsageError(_first_line(err).removeprefix("frameeval report: error: ")) from None
     # no column is ignored silently: a role without one, and the unused columns (even with -q)
-    for line in unused_columns(data.collect_schema().names(), roles).warnings():
+    taken = {c for c in forecast.values() if c is not None}
+    names = [n for n in data.collect_schema().names() if n not in taken]
+    for line in unused_columns(names, roles).warnings():
+        if task == "regression" and ("--score" in line or "--pred " in line):
+            continue  # a regression has no score (and its pred is required)
         print(f"{parser.prog}: warning: {line}", file=sys.stderr)
 
     from frameeval.report.build import STEPS
     from frameeval.report.progress import ConsoleProgress
+    from frameeval.report.regression import REGRESSION_STEPS
 
-    progress = ConsoleProgress(STEPS, quiet=args.quiet)  # a tqdm bar on a TTY, else lines
-    progress(f"columns: {roles.describe(inferred)}")
+    steps = REGRESSION_STEPS if task == "regression" else STEPS
+    progress = ConsoleProgress(steps, quiet=args.quiet)  # a tqdm bar on a TTY, else lines
+    described = roles.describe(inferred)
+    extra = [
+        f"{role}={column!r} ({'inferred' if role in inferred else 'given'})"
+        for role, column in forecast.items()
+        if column is not None
+    ]
+    progress(f"task: {task}; columns: {', '.join([described, *extra])}")
     from frameeval.report import report
 
     with progress:
@@ -127,6 +157,9 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             force=args.force,
             progress=progress,
             score_decimals=args.score_decimals,
+            task=task,
+            level=args.level,
+            **forecast,
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return EXIT_OK
@@ -215,9 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument(
         "--example",
-        action="store_true",
-        help="use the embedded example results (real data, 5 learners x 4 data "
-        "sets) instead of RESULTS",
+        nargs="?",
+        const="classification",
+        default=None,
+        choices=("classification", "regression"),
+        help="use embedded example results (real data, 5 learners x 4 data sets) instead "
+        "of RESULTS: the classifiers (--example alone) or the regressors (--example "
+        "regression)",
     )
     rep.add_argument(
         "-o", "--output", default="report.html", metavar="PATH", help="output HTML file"
@@ -246,6 +283,40 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LABEL",
         help="positive class of the binary data sets; required for string labels "
         "(default: 1, or True for boolean labels)",
+    )
+    rep.add_argument(
+        "--task",
+        default=None,
+        choices=("classification", "regression"),
+        help="the task (default: detected — a truth or pred column with non-integral "
+        "numbers is a regression)",
+    )
+    rep.add_argument(
+        "--lower",
+        default=None,
+        metavar="COLUMN",
+        help="regression: the lower bound of a prediction interval (default: the column "
+        "named lower, y_lower, pred_lower, lower_bound or lo)",
+    )
+    rep.add_argument(
+        "--upper",
+        default=None,
+        metavar="COLUMN",
+        help="regression: the upper bound of a prediction interval (default: the column "
+        "named upper, y_upper, pred_upper, upper_bound or hi)",
+    )
+    rep.add_argument(
+        "--quantile",
+        default=None,
+        metavar="COLUMN",
+        help="regression: the level of each row's predicted quantile (one row per instance x "
+        "level; default: the column named quantile, level, tau or q)",
+    )
+    rep.add_argument(
+        "--level",
+        type=float,
+        default=0.9,
+        help="regression: nominal coverage of the --lower/--upper intervals",
     )
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level of the tests")
     rep.add_argument(

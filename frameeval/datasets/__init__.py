@@ -5,6 +5,12 @@ tree, k-NN, random forest) evaluated by stratified 10-fold cross-validation (see
 data sets shipped with scikit-learn: breast cancer (binary, 1 = malignant), wine, iris and digits.
 Made by ``examples/make_example_results.py`` with ``frameeval.split.kfold`` and
 ``frameeval.evaluate``.
+
+``regression_results()`` — five scikit-learn regressors (ridge, k-NN, decision tree, random
+forest, gradient boosting) evaluated by 10-fold cross-validation (seed 0) on four real data sets
+that ship offline with scikit-learn or statsmodels: diabetes, Engel's food expenditure,
+Grunfeld's investment and credit-card expenditure, with a 90 % prediction interval per
+prediction. Made by ``examples/make_regression_example.py``.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from pathlib import Path
 import polars as pl
 
 EXAMPLE_RESULTS = Path(__file__).with_name("example_results.parquet")
+REGRESSION_RESULTS = Path(__file__).with_name("regression_results.parquet")
 
 
 def example_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
@@ -36,4 +43,26 @@ def example_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     return pl.scan_parquet(EXAMPLE_RESULTS) if lazy else pl.read_parquet(EXAMPLE_RESULTS)
 
 
-__all__ = ["EXAMPLE_RESULTS", "example_results"]
+def regression_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
+    """The regression example result table.
+
+    Returns
+    -------
+    One row per (data set, learner, fold, test instance): ``dataset`` (String: ``credit_card``,
+    ``diabetes``, ``engel``, ``grunfeld``), ``learner`` (String), ``repeat`` (Int32, always 0),
+    ``fold`` (Int32, 0–9), ``instance`` (Int64, row of the data set), ``truth`` and ``pred``
+    (Float64), ``lower`` and ``upper`` (Float64: a 90 % prediction interval, ``pred`` ± the
+    90 % quantile of the learner's absolute residuals in a 5-fold cross-validation on the
+    training folds).
+
+    Examples
+    --------
+    >>> import frameeval as fe
+    >>> df = fe.datasets.regression_results()
+    >>> sorted(df["learner"].unique())
+    ['decision_tree', 'gradient_boosting', 'knn', 'random_forest', 'ridge']
+    """
+    return pl.scan_parquet(REGRESSION_RESULTS) if lazy else pl.read_parquet(REGRESSION_RESULTS)
+
+
+__all__ = ["EXAMPLE_RESULTS", "REGRESSION_RESULTS", "example_results", "regression_results"]

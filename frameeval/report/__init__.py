@@ -8,9 +8,25 @@ from typing import Any
 
 from frameeval.report.build import Progress, build_report
 from frameeval.report.page import Page, write_atomic
-from frameeval.report.roles import Roles, check_task, infer_roles, read_results
+from frameeval.report.roles import (
+    Roles,
+    check_task,
+    infer_forecast,
+    infer_roles,
+    read_results,
+)
+from frameeval.report.sections import Forecast
 
 __all__ = ["Page", "Roles", "build_report", "infer_roles", "read_results", "report"]
+
+
+def check_level(level: float, where: str = "report()", flag: str = "level=") -> None:
+    """A prediction interval's nominal coverage must lie in (0, 1)."""
+    from frameeval.exceptions import InvalidParameterError
+
+    ok = isinstance(level, int | float) and not isinstance(level, bool) and 0 < level < 1
+    if not ok:
+        raise InvalidParameterError(f"{where}: {flag} must be in (0, 1), got {level!r}.")
 
 
 def report(
@@ -34,6 +50,11 @@ def report(
     force: bool = False,
     progress: Progress | None = None,
     score_decimals: int | None = None,
+    task: str | None = None,
+    lower: str | None = None,
+    upper: str | None = None,
+    quantile: str | None = None,
+    level: float = 0.9,
 ) -> Path:
     """Write a self-contained HTML report of a result frame to ``path``.
 
@@ -48,7 +69,16 @@ def report(
     (for continuous scores on very large inputs; the page says so). ``rope`` — the half-width
     of a region of practical equivalence in the units of accuracy and AUC (e.g. 0.01, one
     point) — makes the answer the Bayesian signed-rank test's (Benavoli et al. 2017) with a
-    matrix of every pair's posterior probabilities. ``progress`` is called with
+    matrix of every pair's posterior probabilities.
+
+    ``task`` — ``"classification"`` or ``"regression"``; by default detected (a truth or pred
+    column with non-integral numbers is a regression) and said in the Data section. A
+    regression report answers on RMSE (lower is better) with the same comparison machinery,
+    then shows the regression measures, the residuals and, when the results have them, the
+    prediction intervals ``lower``/``upper`` (central ``level`` intervals) and the quantile
+    forecasts (``quantile``: the level of each row's predicted quantile ``pred``); those
+    columns are inferred from their common names (lower, upper, quantile…) when not given.
+    ``progress`` is called with
     each step of :data:`frameeval.report.build.STEPS`. The file works offline (Vega is inlined),
     is written atomically, and is not overwritten unless ``force=True``.
 
@@ -84,7 +114,19 @@ def report(
         instance=instance,
     )
     roles, _ = infer_roles(lf.collect_schema(), given)
-    check_task(lf, roles, "report()", lambda role: f"{role}=")  # a regression table: refused
+    spell = lambda role: f"{role}="  # noqa: E731
+    task = check_task(lf, roles, "report()", spell, task)  # before any work
+    forecast = Forecast(level=level)
+    if task == "regression":
+        check_level(level)
+        columns, _ = infer_forecast(
+            lf.collect_schema(),
+            roles,
+            {"lower": lower, "upper": upper, "quantile": quantile},
+            "report()",
+            spell,
+        )
+        forecast = Forecast(**columns, level=level)
     page = build_report(
         lf,
         roles,
@@ -96,5 +138,7 @@ def report(
         title=title,
         progress=progress,
         score_decimals=score_decimals,
+        task=task,
+        forecast=forecast,
     )
     return write_atomic(path, page.render(), force=force)

@@ -14,7 +14,10 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["Answer", "answer", "offline_table_html"]
+from frameeval.report.page import Page
+from frameeval.report.roles import ReportRoles, Unused
+
+__all__ = ["Answer", "answer", "draw_answers", "offline_table_html"]
 
 
 @dataclass
@@ -238,3 +241,71 @@ def _over_blocks(
     if procedure == "bayes_signed_rank":
         bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
     return ranks.drop("cd"), cd, bayes, result
+
+
+def draw_answers(
+    page: Page, answers: list[Answer], roles: ReportRoles, unused: Unused, nothing: str
+) -> None:
+    """The first section of the page, "The answer": per measure compared, the verdict, the
+    results table (CSV and LaTeX downloads), the CD diagram and, with a ROPE, the matrix of
+    posterior probabilities; ``nothing`` is said when there is no answer (no measure to
+    compare learners on)."""
+    from frameeval import charts
+
+    page.heading("The answer")
+    if "learner" in unused.missing:
+        page.text(
+            f"One learner only: {unused.why('learner')}; every prediction counts as one "
+            "learner's, shown as 'model'.",
+            css="skip",
+        )
+    if not answers:
+        page.text(nothing, css="skip")
+        return
+    for found in answers:  # loop-ok: one answer per measure compared (one or two)
+        page.raw('<section class="answer">')
+        page.heading(f"Which learner is best on {found.metric}?", level=3)
+        page.text(found.verdict, css="verdict")
+        page.raw(f'<div class="scroll">{found.table_html}</div>')
+        for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
+            page.download(
+                name,
+                mime,
+                text,
+                f"Download the table as {FORMATS.get(name.rsplit('.', 1)[-1], name)}",
+            )
+        if found.ranks is not None and found.cd is not None:
+            page.chart(
+                charts.cd_diagram(
+                    found.ranks,
+                    found.cd,
+                    style="demsar",
+                    learner=roles.learner,
+                    title=cd_title(found),
+                )
+            )
+        if found.bayes is not None:
+            test = (
+                "Bayesian correlated t test"
+                if found.procedure == "bayes_correlated_t"
+                else "Bayesian signed-rank test"
+            )
+            page.chart(
+                charts.bayes_matrix(found.bayes, title=f"{test} on {found.metric}: every pair")
+            )
+        page.raw("</section>")
+
+
+#: how a download's file extension is named on the page
+FORMATS = {"csv": "CSV", "tex": "LaTeX (booktabs)"}
+
+
+def cd_title(found: Answer) -> str:
+    """The CD diagram's title: the Nemenyi CD decides only after Friedman; otherwise the bars
+    orient the reader and the title names the test that decided."""
+    if found.procedure == "friedman":
+        return f"Critical-difference diagram: {found.metric} (Friedman + Nemenyi, Demšar 2006)"
+    return (
+        f"Average ranks on {found.metric} with the Nemenyi CD; decided by: {found.procedure} "
+        "(see the verdict)"
+    )

@@ -46,10 +46,20 @@ from frameeval.curves import (
     roc_curve,
 )
 from frameeval.metrics import accuracy, cost_error, error_rate
-from frameeval.report.answer import Answer, answer
+from frameeval.report.answer import Answer, answer, draw_answers
 from frameeval.report.calibration import calibration_section
 from frameeval.report.page import Page
-from frameeval.report.roles import WITHOUT, ReportRoles, Roles, Unused, quoted, unused_columns
+from frameeval.report.regression import REGRESSION
+from frameeval.report.roles import (
+    WITHOUT,
+    ReportRoles,
+    Roles,
+    Unused,
+    check_task,
+    quoted,
+    unused_columns,
+)
+from frameeval.report.sections import Forecast, Options, Section, Study, render, task_line
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -94,8 +104,16 @@ def build_report(
     source: str = "",
     progress: Progress | None = None,
     score_decimals: int | None = None,
+    task: str | None = None,
+    forecast: Forecast | None = None,
 ) -> Page:
     """Build the report page for a result frame whose columns are named by ``roles``.
+
+    ``task`` (``"classification"`` or ``"regression"``; None: detected by
+    :func:`~frameeval.report.roles.check_task`) chooses the sections: this function only
+    builds the :class:`~frameeval.report.sections.Study` and draws, in the order of
+    :data:`SECTIONS`, every section that applies to it. ``forecast`` names the interval and
+    quantile columns of a regression (their sections appear when they are given).
 
     ``score_decimals`` rounds the scores before the ROC / P-R / cost analysis (every distinct
     score is a row of its count table: continuous scores on tens of millions of rows make that
@@ -109,7 +127,11 @@ def build_report(
     lf, _ = to_lazy(data, "report")
     names = lf.collect_schema().names()
     present = Roles(**vars(roles))  # the columns of the results, as given (never mutated)
-    unused = unused_columns(names, present)
+    forecast = forecast if forecast is not None else Forecast()
+    taken = {c for c in (forecast.lower, forecast.upper, forecast.quantile) if c is not None}
+    unused = unused_columns([n for n in names if n not in taken], present)
+    given = task
+    task = check_task(lf, present, "report()", lambda role: f"{role}=", task)
     filled = vars(present) | {
         "dataset": present.dataset or _free("dataset", names),
         "learner": present.learner or _free("learner", names),
@@ -118,66 +140,136 @@ def build_report(
         lf = lf.with_columns(pl.lit("results").alias(filled["dataset"]))
     if present.learner is None:  # one learner: a constant column
         lf = lf.with_columns(pl.lit("model").alias(filled["learner"]))
-    roles = ReportRoles(**filled)
-    counts = count_tables(lf, roles, say, score_decimals)
+    study = Study(
+        task=task,
+        lf=lf,
+        roles=ReportRoles(**filled),
+        present=present,
+        unused=unused,
+        forecast=forecast,
+        options=Options(alpha, rope, cost01, cost10, pos_label, score_decimals, source),
+        task_source="detected" if given is None else "given",
+        say=say,
+    )
     page = Page(title=title)
-    notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        say(STEPS[2])
-        tables = _comparison_tables(counts, roles, pos_label)
-        answers = _answers(tables, roles, alpha, rope)
-        _answer_section(page, answers, roles, unused)
-        say(STEPS[3])
-        _summary(page, counts, roles, present, unused, source)
-        say(STEPS[4])
-        if roles.pred is not None:
-            _measures(page, counts, roles, unused, pos_label)
-        else:
-            page.heading("Performance measures", REFERENCES["measures"])
-            page.text(
-                "Label measures and confusion matrices need hard predictions: "
-                f"{unused.why('pred')}.",
-                css="skip",
-            )
-        say(STEPS[5])
-        if roles.score is None:
-            page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
-            page.text(f"ROC, P-R and cost curves: {unused.why('score')}.", css="skip")
-        else:
-            if counts.grid is not None:
-                page.text(
-                    f"{estimated_cells(counts, roles):,} distinct (data set, learner, class, "
-                    "score) cells: the curves, operating points and reliability diagrams use "
-                    f"thresholds on a grid of step {counts.grid:g} (scores floored to it, so "
-                    "every point drawn is an exact point of the curve of the rows, but points "
-                    "between grid values are not drawn); AUC, rank loss, average precision, the "
-                    "P-R area, log loss and Brier score are exact, from the rows "
-                    "(pass --score-decimals to round instead).",
-                    css="note",
-                )
-            if score_decimals is not None and counts.scores is not None:
-                page.text(
-                    f"Scores are rounded to {score_decimals} decimals for the ROC, AUC, "
-                    "P-R, cost and calibration analysis (score_decimals / --score-decimals).",
-                    css="note",
-                )
-            _curves(page, counts, roles, pos_label, cost01, cost10, tables)
-        say(STEPS[6])
-        calibration_section(page, counts, roles, unused, pos_label, cost01, cost10)
-        say(STEPS[7])
-        if roles.pred is not None:
-            _compare(page, lf, counts, roles, unused, alpha, tables, answers)
-        else:
-            page.heading("Comparing learners", REFERENCES["compare"])
-            page.text(
-                f"The tests on accuracy need hard predictions: {unused.why('pred')}.",
-                css="skip",
-            )
-    notes.extend(str(w.message) for w in caught)
-    for note in dict.fromkeys(notes):
+        render(page, study, SECTIONS)
+    for note in dict.fromkeys(str(w.message) for w in caught):
         page.text(f"Note: {note}", css="note")
     return page
+
+
+# ---------------------------------------------------------------------------------------------
+# The classification sections: each reads the study's shared count tables and answers.
+def _counts(study: Study) -> Counts:
+    return study.memo(
+        "counts",
+        lambda: count_tables(study.lf, study.roles, study.say, study.options.score_decimals),
+    )
+
+
+def _tables_of(study: Study) -> dict[str, pl.DataFrame]:
+    return study.memo(
+        "tables", lambda: _comparison_tables(_counts(study), study.roles, study.options.pos_label)
+    )
+
+
+def _answers_of(study: Study) -> list[Answer]:
+    o = study.options
+    return study.memo("answers", lambda: _answers(_tables_of(study), study.roles, o.alpha, o.rope))
+
+
+def _answer_section(page: Page, study: Study) -> None:
+    _counts(study)  # the count tables first: their steps come before this one's
+    study.say(STEPS[2])
+    nothing = (
+        "No hard predictions (pred column) and no binary data set with scores: there "
+        f"is no measure to compare learners on ({study.unused.why('pred')})."
+    )
+    draw_answers(page, _answers_of(study), study.roles, study.unused, nothing)
+
+
+def _summary_section(page: Page, study: Study) -> None:
+    _summary(page, _counts(study), study.roles, study.present, study.unused, study)
+
+
+def _measures_section(page: Page, study: Study) -> None:
+    if study.roles.pred is not None:
+        _measures(page, _counts(study), study.roles, study.unused, study.options.pos_label)
+        return
+    page.heading("Performance measures", REFERENCES["measures"])
+    page.text(
+        f"Label measures and confusion matrices need hard predictions: {study.unused.why('pred')}.",
+        css="skip",
+    )
+
+
+def _curves_section(page: Page, study: Study) -> None:
+    counts, roles, o = _counts(study), study.roles, study.options
+    if roles.score is None:
+        page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
+        page.text(f"ROC, P-R and cost curves: {study.unused.why('score')}.", css="skip")
+        return
+    if counts.grid is not None:
+        page.text(
+            f"{estimated_cells(counts, roles):,} distinct (data set, learner, class, "
+            "score) cells: the curves, operating points and reliability diagrams use "
+            f"thresholds on a grid of step {counts.grid:g} (scores floored to it, so "
+            "every point drawn is an exact point of the curve of the rows, but points "
+            "between grid values are not drawn); AUC, rank loss, average precision, the "
+            "P-R area, log loss and Brier score are exact, from the rows "
+            "(pass --score-decimals to round instead).",
+            css="note",
+        )
+    if o.score_decimals is not None and counts.scores is not None:
+        page.text(
+            f"Scores are rounded to {o.score_decimals} decimals for the ROC, AUC, "
+            "P-R, cost and calibration analysis (score_decimals / --score-decimals).",
+            css="note",
+        )
+    _curves(page, counts, roles, o.pos_label, o.cost01, o.cost10, _tables_of(study))
+
+
+def _calibration_section(page: Page, study: Study) -> None:
+    o = study.options
+    calibration_section(
+        page, _counts(study), study.roles, study.unused, o.pos_label, o.cost01, o.cost10
+    )
+
+
+def _compare_section(page: Page, study: Study) -> None:
+    roles = study.roles
+    if roles.pred is None:
+        page.heading("Comparing learners", REFERENCES["compare"])
+        page.text(
+            f"The tests on accuracy need hard predictions: {study.unused.why('pred')}.",
+            css="skip",
+        )
+        return
+    _compare(
+        page,
+        study.lf,
+        _counts(study),
+        roles,
+        study.unused,
+        study.options.alpha,
+        _tables_of(study),
+        _answers_of(study),
+    )
+
+
+#: The classification page, in order.
+CLASSIFICATION: tuple[Section, ...] = (
+    Section("answer", _answer_section, task="classification"),
+    Section("data", _summary_section, task="classification", step=STEPS[3]),
+    Section("measures", _measures_section, task="classification", step=STEPS[4]),
+    Section("curves", _curves_section, task="classification", step=STEPS[5]),
+    Section("calibration", _calibration_section, task="classification", step=STEPS[6]),
+    Section("compare", _compare_section, task="classification", step=STEPS[7]),
+)
+#: Every section of the report, in page order; :func:`build_report` draws those that apply.
+SECTIONS: tuple[Section, ...] = CLASSIFICATION + REGRESSION
 
 
 def _free(name: str, names: list[str]) -> str:
@@ -252,72 +344,8 @@ def _answers(
     return found
 
 
-def _answer_section(page: Page, answers: list[Answer], roles: ReportRoles, unused: Unused) -> None:
-    page.heading("The answer")
-    if "learner" in unused.missing:
-        page.text(
-            f"One learner only: {unused.why('learner')}; every prediction counts as one "
-            "learner's, shown as 'model'.",
-            css="skip",
-        )
-    if not answers:
-        page.text(
-            "No hard predictions (pred column) and no binary data set with scores: there "
-            f"is no measure to compare learners on ({unused.why('pred')}).",
-            css="skip",
-        )
-        return
-    for found in answers:  # loop-ok: one answer per measure compared (one or two)
-        page.raw('<section class="answer">')
-        page.heading(f"Which learner is best on {found.metric}?", level=3)
-        page.text(found.verdict, css="verdict")
-        page.raw(f'<div class="scroll">{found.table_html}</div>')
-        for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
-            page.download(
-                name,
-                mime,
-                text,
-                f"Download the table as {_FORMATS.get(name.rsplit('.', 1)[-1], name)}",
-            )
-        if found.ranks is not None and found.cd is not None:
-            page.chart(
-                charts.cd_diagram(
-                    found.ranks,
-                    found.cd,
-                    style="demsar",
-                    learner=roles.learner,
-                    title=_cd_title(found),
-                )
-            )
-        if found.bayes is not None:
-            test = (
-                "Bayesian correlated t test"
-                if found.procedure == "bayes_correlated_t"
-                else "Bayesian signed-rank test"
-            )
-            page.chart(
-                charts.bayes_matrix(found.bayes, title=f"{test} on {found.metric}: every pair")
-            )
-        page.raw("</section>")
-
-
-#: how a download's file extension is named on the page
-_FORMATS = {"csv": "CSV", "tex": "LaTeX (booktabs)"}
-
-
-def _cd_title(found: Answer) -> str:
-    """The CD diagram's title: the Nemenyi CD decides only after Friedman; otherwise the bars
-    orient the reader and the title names the test that decided."""
-    if found.procedure == "friedman":
-        return f"Critical-difference diagram: {found.metric} (Friedman + Nemenyi, Demšar 2006)"
-    return (
-        f"Average ranks on {found.metric} with the Nemenyi CD; decided by: {found.procedure} "
-        "(see the verdict)"
-    )
-
-
 def _summary(
-    page: Page, counts: Counts, roles: ReportRoles, present: Roles, unused: Unused, source: str
+    page: Page, counts: Counts, roles: ReportRoles, present: Roles, unused: Unused, study: Study
 ) -> None:
     """The Data section: the columns by role (those of the results only), every role without a
     column with what the page leaves out and which unused column might be it, the columns
@@ -327,9 +355,11 @@ def _summary(
         f"{name} = {value!r}" for name, value in vars(present).items() if value is not None
     )
     total = int(counts.summary["predictions"].sum())
+    source = study.options.source
     page.text(
         f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
     )
+    page.text(task_line(study), css="task")
     for role in unused.missing:  # loop-ok: at most seven roles
         why = unused.why(role)
         page.text(f"{why[0].upper()}{why[1:]}: {WITHOUT[role]}.", css="note")

@@ -282,32 +282,79 @@ def _fraction(column: pl.Expr) -> pl.Expr:
     return column.filter(column.is_not_null() & column.is_not_nan() & (column != column.floor()))
 
 
-def check_task(data: pl.LazyFrame, roles: Roles, where: str, spell: Callable[[str], str]) -> None:
-    """Refuse a regression table before any work: a float truth or pred column with a
-    non-integral value (a scan of that column only; integer, string and boolean labels cost
-    nothing). The report evaluates classifiers."""
+#: the tasks the report knows (``--task`` / ``task=``)
+TASKS = ("classification", "regression")
+
+
+def check_task(
+    data: pl.LazyFrame,
+    roles: Roles,
+    where: str,
+    spell: Callable[[str], str],
+    task: str | None = None,
+) -> str:
+    """The task of a result table: ``"regression"`` or ``"classification"``.
+
+    Given (``--task`` / ``task=``), it is checked: a regression needs numeric truth and pred
+    columns; a classification refuses a float truth or pred with a non-integral value. Not
+    given, it is detected: a float truth or pred column with a non-integral value (a scan of
+    that column only; integer, string and boolean labels cost nothing) is a regression, any
+    other table a classification."""
+    if task is not None and task not in TASKS:
+        raise InvalidParameterError(
+            f"{where}: {spell('task')} must be one of {list(TASKS)}, got {task!r}."
+        )
     schema = data.collect_schema()
+    if task == "regression":
+        if roles.pred is None:
+            raise ColumnNotFoundError(
+                f"{where}: {spell('pred')} must name the predicted values of a regression, "
+                "got no pred column."
+            )
+        for role, column in (("truth", roles.truth), ("pred", roles.pred)):  # loop-ok: two
+            assert column is not None
+            if not schema[column].is_numeric():
+                raise InvalidDtypeError(
+                    f"{where}: {spell(role)} column {column!r} must be numeric for a "
+                    f"regression, got {schema[column]}."
+                )
+        return "regression"
     floats = [
         (role, column)
         for role, column in (("truth", roles.truth), ("pred", roles.pred))
         if column is not None and schema[column].is_float()
     ]
     if not floats:
-        return
+        return "classification"
     value = [_fraction(pl.col(c)) for _, c in floats]
     found = data.select(v.first().alias(r) for v, (r, _) in zip(value, floats, strict=True))
     row = found.collect().row(0, named=True)
-    for role, column in floats:  # loop-ok: at most two columns
-        if row[role] is not None:
-            raise InvalidValueError(
-                f"{where}: {spell(role)} column {column!r} must hold class labels, got "
-                f"non-integral values (e.g. {row[role]:g}): frameeval report evaluates "
-                "classifiers; regression reports are not supported yet."
-            )
+    fractional = [(role, column) for role, column in floats if row[role] is not None]
+    if not fractional:
+        return "classification"
+    if task == "classification":
+        role, column = fractional[0]
+        raise InvalidValueError(
+            f"{where}: {spell(role)} column {column!r} must hold class labels, got "
+            f"non-integral values (e.g. {row[role]:g}); for a regression pass "
+            f"{spell('task')} regression."
+        )
+    if roles.pred is None or not schema[roles.pred].is_numeric():
+        raise ColumnNotFoundError(
+            f"{where}: {spell('pred')} must name the predicted values of a regression "
+            f"(non-integral values in {spell(fractional[0][0])} column {fractional[0][1]!r}), "
+            "got no numeric pred column."
+        )
+    return "regression"
 
 
 def check_roles(
-    data: pl.LazyFrame, roles: Roles, pos_label: Any = None, *, cli: bool = False
+    data: pl.LazyFrame,
+    roles: Roles,
+    pos_label: Any = None,
+    *,
+    cli: bool = False,
+    task: str | None = None,
 ) -> Any:
     """Check the role columns' dtypes on the schema and the labels on a cheap scan (the truth
     column's distinct values per data set), before any work; return ``pos_label`` as a label of
@@ -316,6 +363,7 @@ def check_roles(
     Raises when the score is not numeric, truth and pred are of different families (numbers,
     strings, booleans), or a binary data set's positive class is unknown: string labels need
     ``pos_label``, numeric ones default to 1 (``True`` for booleans), and it must be a label.
+    A regression (``task``, or detected by :func:`check_task`) has no labels: ``None``.
     """
     where = "frameeval report: error" if cli else "report()"
 
@@ -340,7 +388,8 @@ def check_roles(
             f"{spell('truth')} column {roles.truth!r} ({truth}), got {schema[roles.pred]}."
         )
     assert roles.truth is not None  # resolve_roles() requires a truth column
-    check_task(data, roles, where, spell)
+    if check_task(data, roles, where, spell, task) == "regression":
+        return None
     column = pl.col(roles.truth)
     per_set = data.group_by(roles.dataset or pl.lit(0)).agg(column.drop_nulls().n_unique())
     binary = per_set.filter(column == 2).select(pl.len()).collect().item() > 0
@@ -412,3 +461,65 @@ def _as_label(value: Any, dtype: pl.DataType | None, where: str, spell: Any) -> 
     raise InvalidParameterError(
         f"{where}: {spell('pos_label')} must be a label of the {dtype} truth column, got {value!r}."
     )
+
+
+#: the common names of the forecast columns of a regression (inferred when not given)
+FORECAST_NAMES: dict[str, tuple[str, ...]] = {
+    "lower": ("lower", "y_lower", "pred_lower", "lower_bound", "lo"),
+    "upper": ("upper", "y_upper", "pred_upper", "upper_bound", "hi"),
+    "quantile": ("quantile", "level", "tau", "q"),
+}
+
+
+def infer_forecast(
+    schema: pl.Schema,
+    roles: Roles,
+    given: dict[str, str | None],
+    where: str,
+    spell: Callable[[str], str],
+) -> tuple[dict[str, str | None], set[str]]:
+    """The forecast columns of a regression (``lower``, ``upper``, ``quantile``): the given
+    ones (checked to exist and be numeric), the others inferred from
+    :data:`FORECAST_NAMES` among the columns that play no role (case-insensitive). A lower
+    bound needs an upper one and the other way round."""
+    names = list(schema.names())
+    taken = {v for v in vars(roles).values() if v is not None}
+    found: dict[str, str | None] = {}
+    inferred: set[str] = set()
+    for role, common in FORECAST_NAMES.items():  # loop-ok: three forecast columns
+        column = given.get(role)
+        if column is None:
+            free = [n for n in names if n not in taken and n.lower() in common]
+            column = min(free, key=lambda n: common.index(n.lower())) if free else None
+            if column is not None:
+                inferred.add(role)
+        elif column not in schema:
+            close = difflib.get_close_matches(str(column), names, n=1)
+            maybe = f"; did you mean {close[0]!r}?" if close else "."
+            raise ColumnNotFoundError(
+                f"{where}: {spell(role)} must name a column, got {column!r}, which is not one "
+                f"of {names}{maybe}"
+            )
+        if column is not None and not schema[column].is_numeric():
+            if role in inferred:  # a column merely named like one: not a forecast column
+                inferred.discard(role)
+                column = None
+            else:
+                raise InvalidDtypeError(
+                    f"{where}: {spell(role)} column {column!r} must be numeric, got "
+                    f"{schema[column]}."
+                )
+        found[role] = column
+        if column is not None:
+            taken.add(column)
+    if (found["lower"] is None) != (found["upper"] is None):
+        have, lack = ("lower", "upper") if found["lower"] is not None else ("upper", "lower")
+        if have in inferred:  # half a pair inferred from a name: leave it
+            found[have] = None
+            inferred.discard(have)
+        else:
+            raise ColumnNotFoundError(
+                f"{where}: {spell(lack)} must be given with {spell(have)} (an interval has "
+                f"two bounds), got only {spell(have)} {found[have]!r}."
+            )
+    return found, inferred

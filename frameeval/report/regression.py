@@ -1,0 +1,354 @@
+"""The report's regression sections: a result table with numeric truth and predictions.
+
+The answer compares learners on RMSE (lower is better) per data set with
+:func:`frameeval.compare_learners` — the same verdict, results table and CD diagram as the
+classification answer (:func:`frameeval.report.answer.answer`) — then come the Data section,
+the measures per data set × learner (:func:`frameeval.measures`), the pictures of the residuals
+(binned: aggregates only), and, when the results carry them, the prediction intervals
+(``lower``/``upper``) and quantile forecasts (``quantile``). Computes no statistic itself.
+
+With a ``quantile`` column the results hold one row per instance × level (``pred`` is the
+predicted quantile): the point measures and the answer use the median's rows (level 0.5).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from frameeval import charts
+from frameeval.report.answer import Answer, answer, draw_answers
+from frameeval.report.page import Page
+from frameeval.report.sections import Section, Study, task_line
+from frameeval.report.tables import MAX_FACETS, collect, names
+
+__all__ = ["REGRESSION", "REGRESSION_MEASURES", "REGRESSION_STEPS"]
+
+#: The measures of the measures table, in this order (those of :data:`frameeval.MEASURES`).
+REGRESSION_MEASURES = (
+    "rmse",
+    "mae",
+    "r2",
+    "mape",
+    "median_absolute_error",
+    "max_error",
+    "mean_error",
+    "ccc",
+)
+#: The progress steps of a regression report.
+REGRESSION_STEPS = (
+    "comparing regressors on RMSE",
+    "data summary",
+    "regression measures",
+    "residuals",
+    "prediction intervals",
+    "quantile forecasts",
+)
+REFERENCES = {
+    "summary": "Zhou, Machine Learning, §2.2 (evaluation methods: hold-out, cross-validation, "
+    "bootstrap).",
+    "measures": "§2.3: the mean squared error (eqs 2.2–2.3); R², MAPE, CCC: docs/regression.md.",
+    "residuals": "Binned counts of predicted against actual values and of the residuals "
+    "(truth − pred): a 20-million-row study draws kilobytes.",
+    "intervals": "Gneiting & Raftery (2007): the interval (Winkler) score of central "
+    "(1 − α) prediction intervals.",
+    "quantiles": "Pinball loss and coverage per level; the weighted interval score "
+    "(Bracher et al. 2021).",
+}
+#: A predicted quantile is the median when its level is within this of 0.5.
+MEDIAN_TOLERANCE = 1e-9
+
+
+def _point(study: Study) -> pl.LazyFrame:
+    """The point predictions: every row, or with a quantile column the median's rows."""
+    q = study.forecast.quantile
+    if q is None:
+        return study.lf
+    return study.lf.filter((pl.col(q).cast(pl.Float64) - 0.5).abs() <= MEDIAN_TOLERANCE)
+
+
+def _splits(study: Study) -> list[str]:
+    return [c for c in (study.roles.repeat, study.roles.fold) if c]
+
+
+def _keys(study: Study) -> list[str]:
+    return [study.roles.dataset, study.roles.learner]
+
+
+def _rmse_tables(study: Study) -> dict[str, pl.DataFrame]:
+    """RMSE per split (with folds) and per data set × learner (the mean over the splits, or
+    over all predictions without folds)."""
+    from frameeval.metrics import rmse
+
+    def make() -> dict[str, pl.DataFrame]:
+        roles, keys, splits = study.roles, _keys(study), _splits(study)
+        value = rmse(roles.truth, str(roles.pred))
+        if not splits:
+            (per_dataset,) = collect(_point(study).group_by(keys).agg(value).sort(keys))
+            return {"rmse": per_dataset}
+        (per_split,) = collect(
+            _point(study).group_by(*keys, *splits).agg(value).sort(*keys, *splits)
+        )
+        per_dataset = per_split.group_by(keys).agg(pl.col("rmse").mean()).sort(keys)
+        return {"rmse": per_dataset, "per_split": per_split}
+
+    result: dict[str, pl.DataFrame] = study.memo("rmse", make)
+    return result
+
+
+def _answer_of(study: Study) -> Answer | None:
+    def make() -> Answer | None:
+        tables = _rmse_tables(study)
+        if tables["rmse"].height == 0:
+            return None
+        roles, o = study.roles, study.options
+        splits: dict[str, object] = {}
+        if roles.fold is not None:
+            splits = dict(per_split=tables["per_split"], fold=roles.fold, repeat=roles.repeat)
+        return answer(
+            tables["rmse"],
+            "rmse",
+            block=roles.dataset,
+            learner=roles.learner,
+            higher_is_better=False,
+            alpha=o.alpha,
+            rope=o.rope,
+            description="mean over the folds" if splits else "all predictions",
+            **splits,  # type: ignore[arg-type]
+        )
+
+    found: Answer | None = study.memo("rmse_answer", make)
+    return found
+
+
+def _answer_section(page: Page, study: Study) -> None:
+    found = _answer_of(study)
+    nothing = "No point predictions to compare: the quantile column has no median (level 0.5) rows."
+    draw_answers(page, [] if found is None else [found], study.roles, study.unused, nothing)
+    if found is not None:
+        page.text(
+            "RMSE: lower is better. The verdict is frameeval.compare_learners' on the RMSE of "
+            "each data set (the mean over its folds), the same procedure as for classifiers.",
+            css="note",
+        )
+
+
+def _data_section(page: Page, study: Study) -> None:
+    roles, present = study.roles, study.present
+    page.heading("Data", REFERENCES["summary"])
+    described = ", ".join(
+        f"{name} = {value!r}" for name, value in vars(present).items() if value is not None
+    )
+    f = study.forecast
+    extra = ", ".join(
+        f"{name} = {value!r}"
+        for name, value in (("lower", f.lower), ("upper", f.upper), ("quantile", f.quantile))
+        if value is not None
+    )
+    truth = pl.col(roles.truth).cast(pl.Float64)
+    exprs = [
+        pl.col(roles.learner).n_unique().cast(pl.Int64).alias("learners"),
+        *[pl.col(c).n_unique().cast(pl.Int64).alias(f"{c}s") for c in _splits(study)],
+        *(
+            [pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances")]
+            if roles.instance
+            else []
+        ),
+        pl.len().cast(pl.Int64).alias("predictions"),
+        truth.mean().alias("truth_mean"),
+        truth.std().alias("truth_sd"),
+        truth.min().alias("truth_min"),
+        truth.max().alias("truth_max"),
+    ]
+    (table,) = collect(study.lf.group_by(roles.dataset).agg(exprs).sort(roles.dataset))
+    total = int(table["predictions"].sum())
+    source = study.options.source
+    page.text(
+        f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: "
+        f"{described}{'; forecast columns: ' + extra if extra else ''}."
+    )
+    page.text(task_line(study), css="task")
+    if f.lower is not None and f.upper is not None:
+        page.text(
+            f"Prediction intervals: {f.lower!r} to {f.upper!r}, read as central "
+            f"{f.level:.0%} intervals (--level).",
+            css="note",
+        )
+    for role in study.unused.missing:  # loop-ok: at most seven roles
+        if role in ("score", "pred"):  # a regression has no score; its pred is required
+            continue
+        why = study.unused.why(role)
+        page.text(f"{why[0].upper()}{why[1:]}.", css="note")
+    if study.unused.columns:
+        page.text(
+            f"Columns that play no role: {', '.join(map(repr, study.unused.columns))}.",
+            css="note",
+        )
+    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+
+
+def _measures_section(page: Page, study: Study) -> None:
+    from frameeval import MEASURES, measures
+
+    roles = study.roles
+    page.heading("Regression measures", REFERENCES["measures"])
+    chosen = [m for m in REGRESSION_MEASURES if m in MEASURES]
+    (table,) = collect(
+        measures(
+            _point(study),
+            truth=roles.truth,
+            pred=str(roles.pred),
+            by=_keys(study),
+            measures=chosen,
+        ).sort(_keys(study))
+    )
+    page.text(
+        "Per data set and learner, over all its predictions (pooled over the folds): "
+        f"{', '.join(chosen)}. Lower is better except for r2 and ccc (higher); mean_error is "
+        "the signed bias (pred − truth); an undefined value (MAPE with a zero truth, R² of a "
+        "constant truth) is empty."
+    )
+    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+    page.download(
+        "regression-measures.csv", "text/csv", table.write_csv(), "Download the table as CSV"
+    )
+    found = _answer_of(study)
+    if found is not None and found.pairs is not None:
+        keys = [roles.dataset] if roles.dataset in found.pairs.columns else []
+        wanted = ["a", "b", "test", "difference", "p_value", "p_adjusted", "reject", "better"]
+        shown = found.pairs.select(*keys, *[c for c in wanted if c in found.pairs.columns])
+        page.table(
+            shown,
+            caption=f"Every pair of learners on the folds of each data set (RMSE; "
+            f"{found.split_procedure}, Holm-adjusted)",
+        )
+
+
+def _datasets(study: Study) -> list[object]:
+    (table,) = collect(study.lf.select(pl.col(study.roles.dataset).unique().sort()))
+    values: list[object] = table.to_series().to_list()
+    return values
+
+
+def _residuals_section(page: Page, study: Study) -> None:
+    roles = study.roles
+    page.heading("Residuals", REFERENCES["residuals"])
+    datasets = _datasets(study)
+    shown = datasets[:MAX_FACETS]
+    if len(datasets) > MAX_FACETS:
+        page.text(
+            f"{len(datasets)} data sets: the pictures show the first {MAX_FACETS} "
+            f"({names([str(d) for d in shown])}); the measures table has them all.",
+            css="note",
+        )
+    learners = collect(_point(study).select(pl.col(roles.learner).n_unique()))[0].item()
+    width = 200 if learners > 3 else 240
+    pred = str(roles.pred)
+    for dataset in shown:  # loop-ok: at most MAX_FACETS data sets, one chart each
+        rows = _point(study).filter(pl.col(roles.dataset) == dataset)
+        page.heading(f"{dataset}", level=3)
+        page.chart(
+            charts.predicted_actual(
+                rows,
+                roles.truth,
+                pred,
+                facet=roles.learner,
+                title=f"Predicted against actual on {dataset} (count per bin; diagonal y = x)",
+                width=width,
+                height=width,
+            )
+        )
+        page.chart(
+            charts.residuals(
+                rows,
+                roles.truth,
+                pred,
+                facet=roles.learner,
+                title=f"Residuals (truth − pred) against predicted on {dataset}",
+                width=width,
+                height=width,
+            )
+        )
+        page.chart(
+            charts.residual_distribution(
+                rows,
+                roles.truth,
+                pred,
+                color=roles.learner,
+                title=f"Distribution of residuals on {dataset}",
+            )
+        )
+
+
+def _intervals_section(page: Page, study: Study) -> None:
+    from frameeval import interval_coverage, interval_score, interval_width
+
+    roles, f = study.roles, study.forecast
+    assert f.lower is not None and f.upper is not None  # the section needs them
+    page.heading("Prediction intervals", REFERENCES["intervals"])
+    keys = _keys(study)
+    (table,) = collect(
+        _point(study)
+        .group_by(keys)
+        .agg(
+            interval_coverage(roles.truth, f.lower, f.upper),
+            interval_width(f.lower, f.upper),
+            interval_score(roles.truth, f.lower, f.upper, alpha=1 - f.level),
+        )
+        .sort(keys)
+    )
+    page.text(
+        f"Coverage (share of truths inside [{f.lower}, {f.upper}]) against the nominal "
+        f"{f.level:.0%}, mean width, and the interval score at α = {1 - f.level:.2g} "
+        "(width plus 2/α per unit outside; lower is better)."
+    )
+    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+
+
+def _quantiles_section(page: Page, study: Study) -> None:
+    from frameeval import quantile_scores
+
+    roles, q = study.roles, study.forecast.quantile
+    assert q is not None  # the section needs it
+    page.heading("Quantile forecasts", REFERENCES["quantiles"])
+    keys = _keys(study)
+    (table,) = collect(
+        quantile_scores(study.lf, truth=roles.truth, pred=str(roles.pred), quantile=q, by=keys)
+    )
+    table = table.sort(*keys, "quantile")
+    page.text(
+        "Pinball loss (lower is better) and coverage (share of truths at or below the "
+        "predicted quantile: read it against the level) per data set, learner and level."
+    )
+    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+    page.chart(
+        charts.quantile_coverage(
+            table,
+            by=[*keys, "quantile"],
+            color=roles.learner,
+            facet=roles.dataset,
+            title="Coverage against the nominal level",
+        )
+    )
+
+
+#: The regression page, in order.
+REGRESSION: tuple[Section, ...] = (
+    Section("regression-answer", _answer_section, task="regression", step=REGRESSION_STEPS[0]),
+    Section("regression-data", _data_section, task="regression", step=REGRESSION_STEPS[1]),
+    Section("regression-measures", _measures_section, task="regression", step=REGRESSION_STEPS[2]),
+    Section("residuals", _residuals_section, task="regression", step=REGRESSION_STEPS[3]),
+    Section(
+        "intervals",
+        _intervals_section,
+        task="regression",
+        needs=("lower", "upper"),
+        step=REGRESSION_STEPS[4],
+    ),
+    Section(
+        "quantiles",
+        _quantiles_section,
+        task="regression",
+        needs=("quantile",),
+        step=REGRESSION_STEPS[5],
+    ),
+)
