@@ -157,7 +157,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             force=args.force,
             progress=progress,
             score_decimals=args.score_decimals,
-            task=task,
+            task=args.task,  # the page says whether it was given or detected
             level=args.level,
             **forecast,
         )

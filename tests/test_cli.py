@@ -359,20 +359,40 @@ def test_a_misspelled_score_column_is_named_where_its_sections_are_skipped(tmp_p
     assert f"Calibration and operating point: {why}" in page
 
 
-def test_a_regression_table_is_one_line_naming_the_column(tmp_path) -> None:
-    """The audit: float, non-integral y_true / y_pred failed after the work with Polars' "conversion
-    from `str` to `i8` failed"; now: exit 2 before any work, one line naming the column."""
+def test_a_regression_table_is_detected_and_reported(tmp_path) -> None:
+    """The audit: float, non-integral y_true / y_pred failed with Polars' "conversion from `str`
+    to `i8` failed", then was refused in one line; now the task is detected, said in the Data
+    section, and the report compares the regressors on RMSE. ``--task classification`` on such
+    a table is one line naming the column."""
     path = _results(tmp_path, y=pl.col("s") * 10, p=pl.col("s") * 10 + 0.5)
-    out = run("report", path, "-o", str(tmp_path / "r.html"))
+    pl.read_parquet(path).drop("s").write_parquet(tmp_path / "reg.parquet")
+    target = tmp_path / "r.html"
+    out = run("report", str(tmp_path / "reg.parquet"), "-o", str(target), "-q")
+    assert out.returncode == 0, out.stderr
+    page = _page(target)
+    assert "Task: regression (detected: the truth or pred column holds non-integral" in page
+    assert "Which learner is best on rmse?" in page
+    out = run("report", path, "-o", str(tmp_path / "c.html"), "--task", "classification")
     assert_usage_error(
         out,
         "--truth column 'y' must hold class labels, got non-integral values (e.g. ",
-        "): frameeval report evaluates classifiers; regression reports are not supported yet.",
+        "); for a regression pass --task regression.",
     )
-    assert not (tmp_path / "r.html").exists()
+    assert not (tmp_path / "c.html").exists()
     integral = _results(tmp_path, "i.parquet", y=pl.col("y").cast(pl.Float64))
-    pred = run("report", integral, "-o", str(tmp_path / "r.html"), "--pred", "s")
+    pred = run(
+        "report",
+        integral,
+        "-o",
+        str(tmp_path / "c.html"),
+        "--pred",
+        "s",
+        "--task",
+        "classification",
+    )
     assert_usage_error(pred, "--pred column 's' must hold class labels, got non-integral values")
+    lone = run("report", path, "-o", str(tmp_path / "c.html"), "--lower", "s")
+    assert_usage_error(lone, "--upper must be given with --lower (an interval has two bounds)")
 
 
 def test_a_study_without_a_learner_column_says_why_it_has_one_learner(tmp_path) -> None:

@@ -115,9 +115,9 @@ def report(
     )
     roles, _ = infer_roles(lf.collect_schema(), given)
     spell = lambda role: f"{role}="  # noqa: E731
-    task = check_task(lf, roles, "report()", spell, task)  # before any work
+    found = check_task(lf, roles, "report()", spell, task)  # before any work
     forecast = Forecast(level=level)
-    if task == "regression":
+    if found == "regression":
         check_level(level)
         columns, _ = infer_forecast(
             lf.collect_schema(),

@@ -183,7 +183,7 @@ def _data_section(page: Page, study: Study) -> None:
             f"Columns that play no role: {', '.join(map(repr, study.unused.columns))}.",
             css="note",
         )
-    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+    page.table(table)
 
 
 def _measures_section(page: Page, study: Study) -> None:
@@ -207,7 +207,7 @@ def _measures_section(page: Page, study: Study) -> None:
         "the signed bias (pred − truth); an undefined value (MAPE with a zero truth, R² of a "
         "constant truth) is empty."
     )
-    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+    page.table(table)
     page.download(
         "regression-measures.csv", "text/csv", table.write_csv(), "Download the table as CSV"
     )
@@ -301,7 +301,7 @@ def _intervals_section(page: Page, study: Study) -> None:
         f"{f.level:.0%}, mean width, and the interval score at α = {1 - f.level:.2g} "
         "(width plus 2/α per unit outside; lower is better)."
     )
-    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+    page.table(table)
 
 
 def _quantiles_section(page: Page, study: Study) -> None:
@@ -319,11 +319,11 @@ def _quantiles_section(page: Page, study: Study) -> None:
         "Pinball loss (lower is better) and coverage (share of truths at or below the "
         "predicted quantile: read it against the level) per data set, learner and level."
     )
-    page.table(table.with_columns(pl.col(pl.Float64).round(4)))
+    page.table(table)
     page.chart(
         charts.quantile_coverage(
             table,
-            by=[*keys, "quantile"],
+            by=keys,
             color=roles.learner,
             facet=roles.dataset,
             title="Coverage against the nominal level",

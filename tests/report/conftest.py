@@ -22,3 +22,12 @@ def small_results() -> pl.DataFrame:
         pl.col("dataset").is_in(["breast_cancer", "iris"])
         & pl.col("learner").is_in(["decision_tree", "knn", "naive_bayes"])
     )
+
+
+@pytest.fixture(scope="session")
+def regression_report(tmp_path_factory: pytest.TempPathFactory):
+    """The report of the embedded regression example (its interval columns inferred), built
+    once per test session."""
+    path = tmp_path_factory.mktemp("regression") / "regression.html"
+    fe.write_report(fe.datasets.regression_results(), path, title="Regression example")
+    return path

@@ -1,7 +1,8 @@
 """The report in Debian's headless Chromium, as a reader sees it (issue 18): at 1,400 px and at
 800 px, every chart draws, nothing overflows the page horizontally, no chart is wider than the
 1,100 px page, and the browser console stays silent (no Vega warning, no error). Runs on the
-embedded example and on a synthetic 10-class, 12-learner, 30-data-set study. Chromium is
+embedded example, on a synthetic 10-class, 12-learner, 30-data-set study, on one data set's
+folds and on the embedded regression example (issue 24). Chromium is
 installed by ``.ci/run``; the test fails (it is not skipped) without it."""
 
 from __future__ import annotations
@@ -37,11 +38,19 @@ def one_dataset_report(tmp_path_factory: pytest.TempPathFactory):
 
 
 #: charts each report draws at least (one data set: no CD diagram, one panel per chart)
-MIN_CHARTS = {"example_report": 8, "synthetic_report": 8, "one_dataset_report": 5}
+MIN_CHARTS = {
+    "example_report": 8,
+    "synthetic_report": 8,
+    "one_dataset_report": 5,
+    # issue 24: the CD diagram, and per data set (4) predicted-actual, residuals, distribution
+    "regression_report": 13,
+}
 
 
 @pytest.mark.parametrize("width", [1400, 800])
-@pytest.mark.parametrize("which", ["example_report", "synthetic_report", "one_dataset_report"])
+@pytest.mark.parametrize(
+    "which", ["example_report", "synthetic_report", "one_dataset_report", "regression_report"]
+)
 def test_report_renders_fits_and_is_silent(which: str, width: int, request, tmp_path) -> None:
     report = request.getfixturevalue(which)
     seen = inspect(report, width)

@@ -9,9 +9,14 @@ import html
 import polars as pl
 import pytest
 
-from frameeval.exceptions import InvalidValueError
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    InvalidDtypeError,
+    InvalidParameterError,
+    InvalidValueError,
+)
 from frameeval.report import build_report, report
-from frameeval.report.roles import Roles, Unused, unused_columns
+from frameeval.report.roles import Roles, Unused, check_task, infer_forecast, unused_columns
 
 FULL = dict(truth="truth", pred="pred", score="score", dataset="dataset", fold="fold")
 
@@ -95,13 +100,69 @@ def test_a_constant_learner_column_does_not_overwrite_a_column_of_that_name(
     assert "breast_cancer" in text and "iris" in text  # the data sets are kept
 
 
-def test_the_library_refuses_a_regression_table_in_one_line(tmp_path) -> None:
+def test_the_library_refuses_a_regression_table_as_a_classification(tmp_path) -> None:
     data = pl.DataFrame({"dataset": ["a"] * 4, "y_true": [1.5, 2.0, 3.0, 4.0], "y_pred": [1.0] * 4})
     with pytest.raises(InvalidValueError) as info:
-        report(data, tmp_path / "r.html")
+        report(data, tmp_path / "r.html", task="classification")
     assert str(info.value) == (
         "report(): truth= column 'y_true' must hold class labels, got non-integral values "
-        "(e.g. 1.5): frameeval report evaluates classifiers; regression reports are not "
-        "supported yet."
+        "(e.g. 1.5); for a regression pass task= regression."
     )
     assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("truth", "pred", "task"),
+    [
+        ([1.5, 2.0, 3.0], [1.0, 2.0, 3.0], "regression"),  # a non-integral truth
+        ([1, 2, 3], [1.25, 2.0, 3.0], "regression"),  # integral counts, non-integral predictions
+        ([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], "classification"),  # float but integral: labels
+        (["a", "b", "a"], ["a", "a", "b"], "classification"),
+        ([True, False, True], [True, True, False], "classification"),
+    ],
+)
+def test_the_task_is_detected_from_the_values(truth, pred, task) -> None:
+    data = pl.LazyFrame({"y": truth, "p": pred})
+    assert check_task(data, Roles(truth="y", pred="p"), "report()", str) == task
+
+
+def test_a_given_task_is_checked() -> None:
+    numbers = pl.LazyFrame({"y": [1.0, 2.0], "p": [1.0, 2.0]})
+    roles = Roles(truth="y", pred="p")
+    spell = lambda role: f"{role}="  # noqa: E731
+    assert check_task(numbers, roles, "report()", spell, "regression") == "regression"
+    assert check_task(numbers, roles, "report()", spell, "classification") == "classification"
+    with pytest.raises(InvalidParameterError, match=r"task= must be one of \['classification', "):
+        check_task(numbers, roles, "report()", spell, "ranking")
+    labels = pl.LazyFrame({"y": ["a", "b"], "p": ["a", "a"]})
+    with pytest.raises(InvalidDtypeError, match="truth= column 'y' must be numeric for a regr"):
+        check_task(labels, roles, "report()", spell, "regression")
+    with pytest.raises(ColumnNotFoundError, match="pred= must name the predicted values"):
+        check_task(numbers, Roles(truth="y", score="p"), "report()", spell, "regression")
+
+
+def test_forecast_columns_are_inferred_or_checked() -> None:
+    schema = pl.Schema(
+        {
+            "y": pl.Float64,
+            "p": pl.Float64,
+            "lo": pl.Float64,
+            "Upper": pl.Float64,
+            "level": pl.String,
+        }
+    )
+    roles = Roles(truth="y", pred="p")
+    spell = lambda role: f"{role}="  # noqa: E731
+    found, inferred = infer_forecast(schema, roles, {}, "report()", spell)
+    # "level" is a string column: not a quantile level
+    assert found == {"lower": "lo", "upper": "Upper", "quantile": None}
+    assert inferred == {"lower", "upper"}
+    with pytest.raises(ColumnNotFoundError, match="lower= must name a column, got 'low'"):
+        infer_forecast(schema, roles, {"lower": "low"}, "report()", spell)
+    with pytest.raises(InvalidDtypeError, match="quantile= column 'level' must be numeric"):
+        infer_forecast(schema, roles, {"quantile": "level"}, "report()", spell)
+    half = pl.Schema({"y": pl.Float64, "p": pl.Float64, "bound": pl.Float64})
+    with pytest.raises(ColumnNotFoundError, match="upper= must be given with lower="):
+        infer_forecast(half, roles, {"lower": "bound"}, "report()", spell)
+    only = pl.Schema({"y": pl.Float64, "p": pl.Float64, "lower": pl.Float64})
+    assert infer_forecast(only, roles, {}, "report()", spell)[0]["lower"] is None
