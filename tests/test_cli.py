@@ -291,6 +291,26 @@ def test_rope_makes_the_answer_bayesian(tmp_path) -> None:
     assert "Bayesian signed-rank test on accuracy: every pair" in html
 
 
+def test_the_regression_example_as_the_readme_runs_it(tmp_path) -> None:
+    """Issue 24: ``frameeval report --example regression -o regression.html --force`` (README)
+    exits 0; the task and the inferred interval columns are printed; the page answers on
+    RMSE. ``--example`` alone stays the classification study (the tests above)."""
+    target = tmp_path / "regression.html"
+    target.write_text("old")
+    out = run("report", "--example", "regression", "-o", str(target), "--force")
+    assert out.returncode == 0, out.stderr
+    lines = out.stderr.splitlines()
+    assert lines[0].startswith("frameeval: task: regression; columns: truth='truth' (inferred)")
+    assert "lower='lower' (inferred), upper='upper' (inferred)" in lines[0]
+    assert "frameeval: comparing regressors on RMSE…" in lines
+    page = _page(target)
+    assert "Which learner is best on rmse?" in page and "Prediction intervals" in page
+    assert "Task: regression (detected" in page
+    bad = run("report", "--example", "regression", "-o", str(tmp_path / "b.html"), "--level", "1.5")
+    assert_usage_error(bad, "--level must be in (0, 1), got 1.5.")
+    assert run("report", "--example", "ranking").returncode == 2
+
+
 # --------------------------------------------------------------------------------------------
 # no column is ignored silently (issue 22, part 3): a role with no column is said on stderr and
 # in the page, with the unused columns and a "did you mean"; a regression table is one line
