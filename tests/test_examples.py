@@ -60,12 +60,16 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     # the lead's generator of the embedded example table: a file path, not a directory
     "make_example_results.py": ("example_results.parquet",),
+    # the generator of the embedded regression example (issue 24): a file path too
+    "make_regression_example.py": ("regression_results.parquet",),
 }
 
 
 def _argv(script: str, out: Path) -> list[str]:
     if script == "make_example_results.py":
         return ["--out", str(out / "example_results.parquet"), "--small"]
+    if script == "make_regression_example.py":
+        return ["--out", str(out / "regression_results.parquet"), "--small"]
     return [str(out), "--small"]
 
 
