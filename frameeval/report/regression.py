@@ -174,9 +174,7 @@ def _data_section(page: Page, study: Study) -> None:
             css="note",
         )
     if present.score is not None:
-        page.text(
-            f"The score column {present.score!r} plays no role in a regression.", css="note"
-        )
+        page.text(f"The score column {present.score!r} plays no role in a regression.", css="note")
     for role in study.unused.missing:  # loop-ok: at most seven roles
         if role in ("score", "pred"):  # a regression has no score; its pred is required
             continue
