@@ -189,7 +189,8 @@ def _data_section(page: Page, study: Study) -> None:
 
 
 def _measures_section(page: Page, study: Study) -> None:
-    from frameeval import MEASURES, measures
+    from frameeval.measure_set import measures
+    from frameeval.metrics import MEASURES
 
     roles = study.roles
     page.heading("Regression measures", REFERENCES["measures"])
@@ -282,7 +283,7 @@ def _residuals_section(page: Page, study: Study) -> None:
 
 
 def _intervals_section(page: Page, study: Study) -> None:
-    from frameeval import interval_coverage, interval_score, interval_width
+    from frameeval.forecast import interval_coverage, interval_score, interval_width
 
     roles, f = study.roles, study.forecast
     assert f.lower is not None and f.upper is not None  # the section needs them
@@ -307,7 +308,7 @@ def _intervals_section(page: Page, study: Study) -> None:
 
 
 def _quantiles_section(page: Page, study: Study) -> None:
-    from frameeval import quantile_scores
+    from frameeval.forecast import quantile_scores
 
     roles, q = study.roles, study.forecast.quantile
     assert q is not None  # the section needs it
