@@ -21,20 +21,29 @@ from frameeval._validate import (
     check_parameter,
     check_zero_division,
     expression_guard,
+    failure,
     positive_of,
+    raise_first,
 )
-from frameeval.exceptions import InvalidParameterError
+from frameeval.exceptions import (
+    FrameEvalError,
+    InvalidParameterError,
+    InvalidValueError,
+    NegativeValueError,
+)
 from frameeval.metrics._stats import (
     BinaryCounts,
     ClassCounts,
     ClassTable,
     ScoreTable,
+    Sums,
     ratio,
     weight_expr,
     weight_total,
 )
 
 if TYPE_CHECKING:
+    from frameeval.metrics._stats import Bound, Statistic
     from frameeval.metrics.measure import Measure
 
 Average = Literal["binary", "macro", "macro_mean", "micro", "weighted"]
@@ -152,6 +161,13 @@ def raw_value(
         if measure.rows is not None:
             return measure.rows(truth, other, positive, weight)
         return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
+    if kind == "regression" and measure.stats is not None:
+        y, f = pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64)
+        stats = {
+            name: statistic_value(stat, y, f, weight, params)
+            for name, stat in measure.stats.items()
+        }
+        return measure.formula(Sums(stats), **params)
     # probability / regression: sums of a per-row term
     assert measure.term is not None
     if kind == "probability":
@@ -163,6 +179,62 @@ def raw_value(
             pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64), **params
         )
     return measure.formula((weight_expr(weight) * term).sum(), weight_total(weight), **params)
+
+
+def statistic_value(
+    stat: Statistic, y: pl.Expr, f: pl.Expr, weight: str | None, params: dict[str, Any]
+) -> pl.Expr:
+    """One regression statistic of a group (see :class:`~frameeval.metrics.measure.Statistic`)
+    from Float64 truth ``y`` and prediction ``f``."""
+    if stat.row is None:
+        return weight_total(weight)
+    row = stat.row(y, f, **params) if stat.parametric else stat.row(y, f)
+    row = row.cast(pl.Float64)
+    if stat.merge == "sum":
+        return (weight_expr(weight) * row).sum()
+    if stat.merge == "median":
+        return weighted_median(row, weight)
+    kept = row.filter(pl.col(weight) > 0) if weight else row
+    return kept.max() if stat.merge == "max" else kept.min()
+
+
+def weighted_median(values: pl.Expr, weight: str | None) -> pl.Expr:
+    """The weighted median of ``values`` by scikit-learn's rule (``_weighted_percentile`` with
+    ``average=True``): the smallest value whose cumulative weight reaches half the total, or
+    the midpoint of it and the next value of positive weight when it reaches exactly half.
+    Without weights: the median (the midpoint of the two middle values of an even count)."""
+    if weight is None:
+        return values.median()
+    w = pl.col(weight).cast(pl.Float64)
+    order = values.arg_sort()
+    ordered, cum = values.gather(order), w.gather(order).cum_sum()
+    half = 0.5 * w.sum()
+    reached = cum >= half
+    low = ordered.filter(reached).first()
+    high = ordered.filter(cum > half).first()
+    exact = cum.filter(reached).first() == half
+    return pl.when(exact).then((low + high) / 2.0).otherwise(low)
+
+
+def domain_rules(measure: Measure, params: dict[str, Any]) -> tuple[Bound, ...]:
+    """The measure's domain rules for these parameters (none for most measures)."""
+    return () if measure.domain is None else tuple(measure.domain(**params))
+
+
+def domain_message(rule: Bound, column: str, measure: str | None = None) -> str:
+    """``column 'y' (truth=) must be > 0 for gamma_deviance, got`` (the value follows)."""
+    why = f" {rule.why}" if rule.why else ""
+    of = f" for {measure}" if measure else ""
+    return f"column {column!r} ({rule.role}=) must be {rule.op} {rule.value:g}{of}{why}, got"
+
+
+def domain_error(rule: Bound) -> type[FrameEvalError]:
+    return NegativeValueError if (rule.op, rule.value) == (">=", 0.0) else InvalidValueError
+
+
+def outside(rule: Bound, column: pl.Expr) -> pl.Expr:
+    """Per row: the value breaks ``rule``."""
+    return column < rule.value if rule.op == ">=" else column <= rule.value
 
 
 def guarded_value(
@@ -232,6 +304,24 @@ def guarded_value(
         and pos_label is None
         and (measure.parameters.get("average") or average) == "binary",
     )
+    if measure.kind == "regression":
+        params = resolve_parameters(measure, func, given)
+        cases = []
+        for rule in domain_rules(measure, params):
+            column = truth if rule.role == "truth" else other
+            x = pl.col(column).cast(pl.Float64, strict=False)
+            bad = x.filter(outside(rule, x) & x.is_finite())
+            cases.append(
+                failure(
+                    bad.len() > 0,
+                    domain_error(rule),
+                    f"{func}(): {domain_message(rule, column)} {{}}.",
+                    bad.min(),
+                )
+            )
+        if cases:
+            guard = pl.coalesce(guard, *cases)
+            guard = guard.map_batches(raise_first, return_dtype=pl.String, is_elementwise=True)
     return attach_guard(value, guard).alias(func)
 
 
