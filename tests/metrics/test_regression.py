@@ -335,3 +335,30 @@ def test_strings_and_nan_are_typed_errors_on_both_faces(name: str) -> None:
         MissingValueError, match=r"^measures\(\): column 'y' \(truth=\) must not contain NaN"
     ):
         fe.measures(nan, truth="y", pred="f", by="g", measures=[name])
+
+
+def test_the_worked_example_of_docs_regression() -> None:
+    """docs/regression.md, "A worked example": the table printed there, and R² / RMSE of ridge
+    by hand (SSE = 2.75, SST = 15.2083) and by scikit-learn."""
+    df = pl.DataFrame(
+        {
+            "model": ["ridge"] * 6 + ["forest"] * 6,
+            "y_true": [3.0, 5.0, 2.5, 7.0, 4.0, 6.0] * 2,
+            "y_pred": [2.5, 5.0, 3.0, 8.0, 4.5, 5.0, 3.2, 4.4, 2.5, 6.1, 4.0, 6.3],
+        }
+    )
+    names = ["rmse", "mae", "r2", "mape", "ccc", "mean_error"]
+    out = fe.measures(df, truth="y_true", pred="y_pred", by="model", measures=names)
+    assert out["model"].to_list() == ["forest", "ridge"]
+    printed = {
+        "forest": (0.4655, 0.3333, 0.9145, 0.0609, 0.9520, -0.1667),
+        "ridge": (0.6770, 0.5833, 0.8192, 0.1335, 0.9193, 0.0833),
+    }
+    for row in out.iter_rows(named=True):
+        assert tuple(round(row[n], 4) for n in names) == printed[row["model"]]
+    ridge = out.filter(pl.col("model") == "ridge")
+    assert ridge["rmse"].item() == pytest.approx((2.75 / 6) ** 0.5, abs=1e-12)
+    sst = sum((v - 27.5 / 6) ** 2 for v in [3.0, 5.0, 2.5, 7.0, 4.0, 6.0])
+    assert ridge["r2"].item() == pytest.approx(1 - 2.75 / sst, abs=1e-12)
+    part = df.filter(pl.col("model") == "ridge")
+    assert ridge["r2"].item() == pytest.approx(oracle("r2", part["y_true"], part["y_pred"]))
