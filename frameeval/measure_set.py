@@ -454,11 +454,11 @@ def sum_statistics(
     checks = Checks(func)
     for role, column in columns.items():
         assert column is not None
-        checks.finite(column, role, schema[column])
+        checks.finite(column, role, schema[column], one_count=role == "pred")
     if probability and score is not None:
         checks.within_unit(score, "score")
     if regression:
-        checks.finite(truth, "truth", schema[truth])
+        checks.finite(truth, "truth", schema[truth], one_count=True)
     else:
         checks.label(truth, "truth", schema[truth])
     if weight:
@@ -526,6 +526,9 @@ def statistic_plan(
         if m.kind == "regression" and m.stats is not None:
             params = _parameters(m)
             for name, stat in m.stats.items():
+                if stat.row is None and stat.merge == "sum":  # Σ w: the shared total
+                    mine[name] = SUM_TOTAL
+                    continue
                 key = (id(stat), tuple(sorted(params.items())) if stat.parametric else None)
                 if key not in columns:
                     columns[key] = f"__fe_{stat.merge}_{len(columns)}"

@@ -332,7 +332,8 @@ def test_strings_and_nan_are_typed_errors_on_both_faces(name: str) -> None:
     ):
         nan.group_by("g").agg(getattr(fe, name)("y", "f"))
     with pytest.raises(
-        MissingValueError, match=r"^measures\(\): column 'y' \(truth=\) must not contain NaN"
+        MissingValueError,
+        match=r"^measures\(\): column 'y' \(truth=\) must be finite, got NaN or inf",
     ):
         fe.measures(nan, truth="y", pred="f", by="g", measures=[name])
 
