@@ -31,7 +31,9 @@ from frameeval.metrics.classification import (
 from frameeval.metrics.measure import (
     MEASURES,
     REQUIRED,
+    Bound,
     Measure,
+    Statistic,
     lookup,
     measure_table,
     register,
@@ -69,8 +71,10 @@ from frameeval.metrics.regression import (
 
 __all__ = [
     "MEASURES",
+    "Bound",
     "Measure",
     "REQUIRED",
+    "Statistic",
     "accuracy",
     "average_precision",
     "balanced_accuracy",

@@ -363,3 +363,27 @@ def test_the_worked_example_of_docs_regression() -> None:
     assert ridge["r2"].item() == pytest.approx(1 - 2.75 / sst, abs=1e-12)
     part = df.filter(pl.col("model") == "ridge")
     assert ridge["r2"].item() == pytest.approx(oracle("r2", part["y_true"], part["y_pred"]))
+
+
+def test_a_user_measure_declared_with_one_term_still_works_everywhere() -> None:
+    """Backwards compatibility: a regression Measure declared the old way (term= and
+    formula(term_sum, weight_sum)) works as a builder and in fe.measures, beside the new ones."""
+    cubed = fe.Measure(
+        "mean_cubed_error", "regression", lambda s, w: s / w, False, 0.0, None, "—",
+        "mean |e|³", "Σ w·|f − y|³ / Σ w", term=lambda y, f: (f - y).abs() ** 3,
+    )  # fmt: skip
+    assert cubed.stats is None
+    df = pl.DataFrame(
+        {"g": [0, 0, 1], "y": [1.0, 2.0, 3.0], "f": [2.0, 4.0, 3.5], "w": [1.0, 3.0, 1.0]}
+    )
+    fe.register(cubed)
+    try:
+        out = fe.measures(df, truth="y", pred="f", by="g", weight="w",
+                          measures=["mean_cubed_error", "r2", "mse"])  # fmt: skip
+        expr = df.group_by("g").agg(cubed.builder("y", "f", weight="w")).sort("g")
+    finally:
+        fe.MEASURES.pop("mean_cubed_error")
+    assert_close(out["mean_cubed_error"].to_list(), [(1 + 3 * 8) / 4, 0.125])
+    assert_close(expr["mean_cubed_error"].to_list(), [(1 + 3 * 8) / 4, 0.125])
+    assert_close(out["mse"].to_list(), [(1 + 3 * 4) / 4, 0.25])
+    assert out["r2"].to_list()[1] is None  # one row: a constant truth
