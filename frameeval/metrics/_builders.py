@@ -201,7 +201,8 @@ def statistic_value(
 def weighted_median(values: pl.Expr, weight: str | None) -> pl.Expr:
     """The weighted median of ``values`` by scikit-learn's rule (``_weighted_percentile`` with
     ``average=True``): the smallest value whose cumulative weight reaches half the total, or
-    the midpoint of it and the next value of positive weight when it reaches exactly half.
+    the midpoint of it and the next value of positive weight when it reaches exactly half
+    (within 1e-12 of the total weight: scikit-learn compares with an absolute 2.2e-16).
     Without weights: the median (the midpoint of the two middle values of an even count)."""
     if weight is None:
         return values.median()
@@ -209,11 +210,15 @@ def weighted_median(values: pl.Expr, weight: str | None) -> pl.Expr:
     order = values.arg_sort()
     ordered, cum = values.gather(order), w.gather(order).cum_sum()
     half = 0.5 * w.sum()
-    reached = cum >= half
+    # "exactly half" up to the rounding of the sums (relative 1e-12 of the total weight), so
+    # that the order of the rows (of tied values, or the summation order) cannot flip it
+    tol = 1e-12 * w.sum()
+    reached = cum >= half - tol
     low = ordered.filter(reached).first()
-    high = ordered.filter(cum > half).first()
-    exact = cum.filter(reached).first() == half
-    return pl.when(exact).then((low + high) / 2.0).otherwise(low)
+    high = pl.coalesce(ordered.filter(cum > half + tol).first(), low)
+    exact = cum.filter(reached).first() <= half + tol
+    value = pl.when(exact).then((low + high) / 2.0).otherwise(low)
+    return pl.when(w.sum() > 0).then(value)  # no weight: 0/0, null
 
 
 def domain_rules(measure: Measure, params: dict[str, Any]) -> tuple[Bound, ...]:

@@ -84,8 +84,16 @@ F_MIN = Statistic(lambda y, f: f, "min")
 F_MAX = Statistic(lambda y, f: f, "max")
 AE_MAX = Statistic(lambda y, f: (f - y).abs(), "max")
 AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
-ZERO_TRUTH = Statistic(lambda y, f: (y == 0).cast(pl.Float64))  # Σ w·[y = 0]
-APE = Statistic(lambda y, f: pl.when(y != 0).then((f - y).abs() / y.abs()).otherwise(0.0))
+
+
+def _ape(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    """|f − y| / |y|: inf (or NaN) at y = 0, and at a truth so near 0 that it overflows."""
+    return (f - y).abs() / y.abs()
+
+
+# Σ w·[|f − y| / |y| is not finite]: a zero truth (or one that overflows the ratio)
+ZERO_TRUTH = Statistic(lambda y, f: (~_ape(y, f).is_finite()).cast(pl.Float64))
+APE = Statistic(lambda y, f: pl.when(_ape(y, f).is_finite()).then(_ape(y, f)).otherwise(0.0))
 SAPE = Statistic(
     lambda y, f: (
         pl.when((y != 0) | (f != 0)).then(2.0 * (f - y).abs() / (y.abs() + f.abs())).otherwise(0.0)
@@ -317,7 +325,8 @@ MAPE = _declare(
     description="mean absolute percentage error, as a fraction (0.1 = 10 %)",
     formula_text="MAPE = Σ w·|f − y| / |y| / Σ w",
     undefined="a truth of positive weight is 0 (|f − y| / 0 is undefined; scikit-learn "
-    "divides by 2.2e-16 instead and returns about 4.5e15 × |f|) or the group is empty",
+    "divides by 2.2e-16 instead and returns about 4.5e15 × |f|) or so close to 0 that "
+    "|f − y| / |y| overflows, or the group is empty",
     references=(
         "de Myttenaere, A. et al. (2016). Mean absolute percentage error for regression "
         "models. *Neurocomputing* 192, 38–48.",
