@@ -31,7 +31,12 @@ from frameeval.curves import (
     roc_curve,
 )
 from frameeval.decompose import bias_variance, bootstrap_predictions
-from frameeval.evaluate import evaluate, learning_curve, validation_curve
+from frameeval.evaluate import (
+    evaluate,
+    learning_curve,
+    learning_curve_diagnosis,
+    validation_curve,
+)
 from frameeval.exceptions import FrameEvalError
 from frameeval.measure_set import measures
 from frameeval.metrics import (
@@ -289,6 +294,7 @@ __all__ = [
     "friedman_aligned_ranks",
     "holm",
     "learning_curve",
+    "learning_curve_diagnosis",
     "log_loss",
     "macro_micro",
     "mae",
