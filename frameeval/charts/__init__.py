@@ -18,6 +18,7 @@ from frameeval.charts.compare import (
 from frameeval.charts.confusion import confusion_heatmap
 from frameeval.charts.curves import cost_curve, pr, roc
 from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
+from frameeval.charts.gains import gains, ks, lift
 from frameeval.charts.matrix import comparison_matrix
 from frameeval.charts.save import save, to_html
 from frameeval.charts.threshold import threshold
@@ -39,6 +40,9 @@ __all__ = [
     "rank_heatmap",
     "roc",
     "forest",
+    "gains",
+    "ks",
+    "lift",
     "roc_band",
     "save",
     "t_distribution",
