@@ -91,6 +91,24 @@ def _native_stderr_silenced() -> Iterator[None]:
         os.close(saved)
 
 
+def _third_party(name: str, fn: Callable[[], Any], timed: Timed) -> dict[str, Any]:
+    """``{name: timed(fn)}``, or ``{}`` with one printed line when ``fn`` fails — also on a Rust
+    panic inside the extension (pyo3's ``PanicException`` is a ``BaseException``, and its panic
+    handler writes ~20 lines straight to file descriptor 2, silenced here for a first trial
+    call)."""
+    try:
+        with _native_stderr_silenced():
+            fn()
+    except BaseException as err:
+        if isinstance(err, KeyboardInterrupt | SystemExit):
+            raise
+        kind = "a Rust panic" if type(err).__name__ == "PanicException" else type(err).__name__
+        first = (str(err).strip().splitlines() or [""])[0][:100]
+        print(f"  ({name} fails here: {kind}: {first})")
+        return {}
+    return {name: timed(fn)}
+
+
 def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]:
     """polars-ds and polarbearings, where installed: binary label measures per group (both take
     a score and a threshold; the 0/1 prediction with threshold 0.5 is the same labelling)."""
@@ -98,21 +116,16 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
     try:
         import polars_ds as pds
 
-        def polars_ds() -> pl.DataFrame:
-            return df.group_by(KEYS).agg(
+        # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
+        rows |= _third_party(
+            "polars-ds query_confusion_matrix(all_metrics=True)",
+            lambda: df.group_by(KEYS).agg(
                 pds.query_confusion_matrix("y_true", "y_pred", all_metrics=True)
-            )
-
-        with _native_stderr_silenced():  # a Rust panic prints ~20 lines there before raising
-            polars_ds()  # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
-        rows["polars-ds query_confusion_matrix(all_metrics=True)"] = timed(polars_ds)
+            ),
+            timed,
+        )
     except ImportError:
         pass
-    except BaseException as err:  # a Rust panic (pyo3 PanicException) is a BaseException
-        if isinstance(err, KeyboardInterrupt):
-            raise
-        first = (str(err).strip().splitlines() or [""])[0][:100]
-        print(f"  (polars-ds query_confusion_matrix fails here: {type(err).__name__}: {first})")
     try:
         import polarbearings as pb
 
@@ -290,8 +303,10 @@ def auc(n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int
     try:
         import polars_ds as pds
 
-        rows["polars-ds query_roc_auc"] = timed(
-            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score"))
+        rows |= _third_party(
+            "polars-ds query_roc_auc",
+            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score")),
+            timed,
         )
     except ImportError:
         pass
@@ -539,13 +554,13 @@ def dask_run(
 
 
 def _import_seconds(module: str) -> float:
-    """Cumulative import time of ``module`` in a fresh interpreter (``-X importtime``), best of 5."""
+    """Cumulative import time of ``module`` in a fresh interpreter (``-X importtime``), best of 3."""
     import re
     import subprocess
     import sys
 
     best = float("inf")
-    for _ in range(5):  # loop-ok: repeated measurement
+    for _ in range(3):  # loop-ok: repeated measurement (best of 3)
         done = subprocess.run(
             [sys.executable, "-X", "importtime", "-c", f"import {module}"],
             capture_output=True,
@@ -572,7 +587,7 @@ def import_time(
 
     def wall(*args: str) -> float:
         best = float("inf")
-        for _ in range(5):  # loop-ok: repeated measurement
+        for _ in range(3):  # loop-ok: repeated measurement (best of 3)
             start = time.perf_counter()
             subprocess.run([sys.executable, *args], capture_output=True, check=True)
             best = min(best, time.perf_counter() - start)
@@ -694,7 +709,8 @@ def probabilistic(
             )
         except ImportError:
             pass
-        rows |= _sklearn_loops(df, three, timed, None, "roc_auc_score, log_loss, brier_score_loss")
+        some = sk_groups if sk_groups is not None and sk_groups < groups else None
+        rows |= _sklearn_loops(df, three, timed, some, "roc_auc_score, log_loss, brier_score_loss")
         report(
             f"grouped ROC AUC + log loss + Brier, {groups:,} groups x {PROBABILISTIC_ROWS:,} rows",
             rows,

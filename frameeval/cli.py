@@ -182,12 +182,16 @@ def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         .agg(fe.accuracy("truth", "pred"), fe.f1("truth", "pred"), fe.roc_auc("truth", "score"))
         .sort("learner")
     )
-    size = fe.collect(data.lazy()).select(
-        pl.col("instance").n_unique().alias("n"),
-        pl.col("learner").n_unique().alias("k"),
-        pl.col("fold").n_unique().alias("folds"),
-        pl.col("repeat").n_unique().alias("repeats"),
-    ).row(0, named=True)
+    size = (
+        fe.collect(data.lazy())
+        .select(
+            pl.col("instance").n_unique().alias("n"),
+            pl.col("learner").n_unique().alias("k"),
+            pl.col("fold").n_unique().alias("folds"),
+            pl.col("repeat").n_unique().alias("repeats"),
+        )
+        .row(0, named=True)
+    )
     repeats = "" if size["repeats"] == 1 else f" × {size['repeats']} repeats"
     print(
         f"Breast cancer (Wisconsin diagnostic, scikit-learn): {size['n']} patients, positive "
