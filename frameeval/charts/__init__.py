@@ -18,9 +18,9 @@ from frameeval.charts.compare import (
 from frameeval.charts.confusion import confusion_heatmap
 from frameeval.charts.curves import cost_curve, pr, roc
 from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
-from frameeval.charts.gains import gains, ks, lift
 from frameeval.charts.matrix import comparison_matrix
 from frameeval.charts.save import save, to_html
+from frameeval.charts.targeting import gains, ks, lift
 from frameeval.charts.threshold import threshold
 from frameeval.charts.uncertainty import forest, roc_band
 
