@@ -80,9 +80,7 @@ def peak_memory(fn: Callable[[], Any]) -> int | None:
     return max(after - before, 0) * 1024
 
 
-def timed(
-    fn: Callable[[], Any], repeat: int = 3, budget: float = 0.5, cap: float = 3.0
-) -> Measure:
+def timed(fn: Callable[[], Any], repeat: int = 3, budget: float = 0.5, cap: float = 3.0) -> Measure:
     """Best wall time of ``repeat`` runs — more, up to 15, while they add up to less than
     ``budget`` seconds, so that a 30 ms run is not judged on 3 noisy samples; fewer (at least
     one) once they add up to ``cap`` seconds, where one run's noise is small next to its time
