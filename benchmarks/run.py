@@ -43,6 +43,8 @@ SCALES = {
 #: groups, and linear in the number of groups) are timed on this many groups and scaled, so that
 #: ``--scale small`` runs in about two minutes; ``--sklearn-groups 0`` times them on all groups
 SKLEARN_GROUPS = {"small": 100}
+#: tasks whose rows measure no memory (times of fresh interpreters): no memory pass
+NO_MEMORY_TASKS = {"import_time"}
 KEYS = ["dataset", "model", "fold"]
 _STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
@@ -201,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             "(--sklearn-groups 0 times every group)"
         )
     for name in chosen:
-        found = {} if args.no_memory else _memory_pass(args.scale, name, args.sklearn_groups)
+        skip = args.no_memory or name in NO_MEMORY_TASKS
+        found = {} if skip else _memory_pass(args.scale, name, args.sklearn_groups)
 
         def with_peaks(
             task: str, rows: dict[str, Measure | float], found: dict[str, dict[str, int]] = found
