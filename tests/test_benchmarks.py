@@ -64,3 +64,20 @@ def test_a_third_party_panic_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
         "`None` value)\n"
     )
     assert _third_party("ok", lambda: None, lambda fn: Measure(2.0)) == {"ok": Measure(2.0)}
+
+
+def test_regression_study_is_seeded_and_paired(tmp_path) -> None:
+    """The 20M-row regression study of issue 24 at a tiny size: one file per data set, float
+    truth and pred, every learner predicting every instance, the same bytes twice."""
+    import polars as pl
+
+    from benchmarks.study import generate_regression
+
+    paths = generate_regression(tmp_path / "a", datasets=2, learners=3, folds=2, instances=5)
+    again = generate_regression(tmp_path / "b", datasets=2, learners=3, folds=2, instances=5)
+    frame = pl.read_parquet(paths)
+    assert frame.height == 2 * 3 * 2 * 5
+    assert frame.schema["truth"] == pl.Float64 and frame.schema["pred"] == pl.Float64
+    counts = frame.group_by("dataset", "instance").len()["len"].unique().to_list()
+    assert counts == [3]
+    assert frame.equals(pl.read_parquet(again))
