@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 import frameeval as fe
-from benchmarks.data import result_frame
+from benchmarks.data import regression_frame, result_frame
 
 KEYS = ["dataset", "model", "fold"]
 Report = Callable[[str, dict[str, Any]], None]
@@ -24,10 +24,11 @@ Timed = Callable[..., Any]  # returns a benchmarks.run.Measure
 
 def _sklearn_loops(
     df: pl.DataFrame,
-    measure: Callable[[np.ndarray, np.ndarray, np.ndarray], Any],
+    measure: Callable[..., Any],
     timed: Timed,
     n_groups: int | None,
     what: str,
+    columns: tuple[str, ...] = ("y_true", "y_pred", "score"),
 ) -> dict[str, Any]:
     """The per-group scikit-learn loop, timed two ways (both rows are reported):
 
@@ -46,7 +47,6 @@ def _sklearn_loops(
         sub = df.join(chosen, on=KEYS, how="semi")
     total = df.select(KEYS).n_unique()
     share = total / sub.select(KEYS).n_unique()
-    columns = ["y_true", "y_pred", "score"]
 
     def from_frame() -> None:
         with warnings.catch_warnings():
@@ -62,8 +62,8 @@ def _sklearn_loops(
     def calls_only() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for y, p, s in arrays:  # loop-ok: baseline
-                measure(y, p, s)
+            for group in arrays:  # loop-ok: baseline
+                measure(*group)
 
     extrapolated = f"{sub.select(KEYS).n_unique()} groups timed, scaled" if n_groups else ""
     rows = {}
@@ -91,6 +91,24 @@ def _native_stderr_silenced() -> Iterator[None]:
         os.close(saved)
 
 
+def _third_party(name: str, fn: Callable[[], Any], timed: Timed) -> dict[str, Any]:
+    """``{name: timed(fn)}``, or ``{}`` with one printed line when ``fn`` fails — also on a Rust
+    panic inside the extension (pyo3's ``PanicException`` is a ``BaseException``, and its panic
+    handler writes ~20 lines straight to file descriptor 2, silenced here for a first trial
+    call)."""
+    try:
+        with _native_stderr_silenced():
+            fn()
+    except BaseException as err:
+        if isinstance(err, KeyboardInterrupt | SystemExit):
+            raise
+        kind = "a Rust panic" if type(err).__name__ == "PanicException" else type(err).__name__
+        first = (str(err).strip().splitlines() or [""])[0][:100]
+        print(f"  ({name} fails here: {kind}: {first})")
+        return {}
+    return {name: timed(fn)}
+
+
 def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]:
     """polars-ds and polarbearings, where installed: binary label measures per group (both take
     a score and a threshold; the 0/1 prediction with threshold 0.5 is the same labelling)."""
@@ -98,21 +116,16 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
     try:
         import polars_ds as pds
 
-        def polars_ds() -> pl.DataFrame:
-            return df.group_by(KEYS).agg(
+        # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
+        rows |= _third_party(
+            "polars-ds query_confusion_matrix(all_metrics=True)",
+            lambda: df.group_by(KEYS).agg(
                 pds.query_confusion_matrix("y_true", "y_pred", all_metrics=True)
-            )
-
-        with _native_stderr_silenced():  # a Rust panic prints ~20 lines there before raising
-            polars_ds()  # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
-        rows["polars-ds query_confusion_matrix(all_metrics=True)"] = timed(polars_ds)
+            ),
+            timed,
+        )
     except ImportError:
         pass
-    except BaseException as err:  # a Rust panic (pyo3 PanicException) is a BaseException
-        if isinstance(err, KeyboardInterrupt):
-            raise
-        first = (str(err).strip().splitlines() or [""])[0][:100]
-        print(f"  (polars-ds query_confusion_matrix fails here: {type(err).__name__}: {first})")
     try:
         import polarbearings as pb
 
@@ -246,6 +259,68 @@ def label_metrics(
     report(f"grouped label metrics ({n_classes} classes): classification_report", rows)
 
 
+def regression_metrics(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
+    """``fe.measures(rmse, mae, r2, mape)`` per group (issue 24, point 6): goals ≤ 2× a bare
+    Polars group_by of the statistics these four read, ≥ 50× the scikit-learn loop."""
+    from sklearn import metrics as skm
+
+    df = regression_frame(n_rows, n_groups)
+    names = ["rmse", "mae", "r2", "mape"]
+    rows = {
+        "frameeval": timed(
+            lambda: fe.measures(df, truth="y_true", pred="y_pred", by=KEYS, measures=names)
+        ),
+        "frameeval: fe.measures(rmse, mae, r2, mape), lazy": timed(
+            lambda: fe.measures(
+                df.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=names
+            ).collect()
+        ),
+    }
+    four = [getattr(fe, n)("y_true", "y_pred") for n in names]
+    rows["frameeval: 4 expressions, lazy group_by().agg().collect()"] = timed(
+        lambda: df.lazy().group_by(KEYS).agg(four).collect()
+    )
+    rows["frameeval: 4 expressions, eager df.group_by().agg()"] = timed(
+        lambda: df.group_by(KEYS).agg(four)
+    )
+    y, f = pl.col("y_true"), pl.col("y_pred")
+    e = f - y
+    sums = [
+        pl.len(),
+        (e * e).sum().alias("ee"),
+        e.abs().sum().alias("ae"),
+        y.sum().alias("y"),
+        (y * y).sum().alias("yy"),
+        (e.abs() / y.abs()).sum().alias("ape"),
+        (y == 0).sum().alias("zero"),
+    ]
+    extremes = [y.min().alias("y_min"), y.max().alias("y_max")]
+    rows["polars floor: group_by(keys).agg(the 7 sums + min/max of y the four read), eager"] = (
+        timed(lambda: df.group_by(KEYS).agg(*sums, *extremes))
+    )
+    rows["polars floor: the same, lazy (streaming)"] = timed(
+        lambda: df.lazy().group_by(KEYS).agg(*sums, *extremes).collect()
+    )
+    rows["polars floor: the 7 sums only (no min/max), eager"] = timed(
+        lambda: df.group_by(KEYS).agg(*sums)
+    )
+
+    def sk(y: np.ndarray, p: np.ndarray) -> Any:
+        return (
+            skm.root_mean_squared_error(y, p),
+            skm.mean_absolute_error(y, p),
+            skm.r2_score(y, p),
+            skm.mean_absolute_percentage_error(y, p),
+        )
+
+    rows |= _sklearn_loops(
+        df, sk, timed, sk_groups, "rmse, mae, r2, mape per group", columns=("y_true", "y_pred")
+    )
+    report("grouped regression measures: fe.measures(rmse, mae, r2, mape)", rows)
+
+
 def label_metrics_10(
     n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
 ) -> None:
@@ -290,8 +365,10 @@ def auc(n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int
     try:
         import polars_ds as pds
 
-        rows["polars-ds query_roc_auc"] = timed(
-            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score"))
+        rows |= _third_party(
+            "polars-ds query_roc_auc",
+            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score")),
+            timed,
         )
     except ImportError:
         pass
@@ -373,8 +450,15 @@ def friedman_nemenyi(
 ) -> None:
     """Friedman + Nemenyi on a learners × data sets accuracy table (long form), against scipy's
     friedmanchisquare + scikit-posthocs' posthoc_nemenyi_friedman on the wide matrix: 1,000
-    learners × 100 data sets at every scale (5 × 10 below 1M rows, for the smoke test)."""
-    learners, blocks = (1_000, 100) if n_rows >= 1_000_000 else (5, 10)
+    learners × 100 data sets from --scale medium up, 200 × 100 at --scale small (1,000 learners
+    alone took over a minute there, with its memory pass), 5 × 10 below 1M rows (the smoke
+    test)."""
+    if n_rows > 1_000_000:
+        learners, blocks = 1_000, 100
+    elif n_rows == 1_000_000:
+        learners, blocks = 200, 100
+    else:
+        learners, blocks = 5, 10
     rng = np.random.default_rng(0)
     skill = rng.normal(0, 0.02, learners)
     acc = np.clip(0.8 + skill[None, :] + rng.normal(0, 0.03, (blocks, learners)), 0, 1)
@@ -539,13 +623,13 @@ def dask_run(
 
 
 def _import_seconds(module: str) -> float:
-    """Cumulative import time of ``module`` in a fresh interpreter (``-X importtime``), best of 5."""
+    """Cumulative import time of ``module`` in a fresh interpreter (``-X importtime``), best of 3."""
     import re
     import subprocess
     import sys
 
     best = float("inf")
-    for _ in range(5):  # loop-ok: repeated measurement
+    for _ in range(3):  # loop-ok: repeated measurement (best of 3)
         done = subprocess.run(
             [sys.executable, "-X", "importtime", "-c", f"import {module}"],
             capture_output=True,
@@ -572,7 +656,7 @@ def import_time(
 
     def wall(*args: str) -> float:
         best = float("inf")
-        for _ in range(5):  # loop-ok: repeated measurement
+        for _ in range(3):  # loop-ok: repeated measurement (best of 3)
             start = time.perf_counter()
             subprocess.run([sys.executable, *args], capture_output=True, check=True)
             best = min(best, time.perf_counter() - start)
@@ -694,7 +778,8 @@ def probabilistic(
             )
         except ImportError:
             pass
-        rows |= _sklearn_loops(df, three, timed, None, "roc_auc_score, log_loss, brier_score_loss")
+        some = sk_groups if sk_groups is not None and sk_groups < groups else None
+        rows |= _sklearn_loops(df, three, timed, some, "roc_auc_score, log_loss, brier_score_loss")
         report(
             f"grouped ROC AUC + log loss + Brier, {groups:,} groups x {PROBABILISTIC_ROWS:,} rows",
             rows,
@@ -705,6 +790,7 @@ TASKS: dict[str, Callable[..., None]] = {
     "import_time": import_time,
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
+    "regression_metrics": regression_metrics,
     "confusion": confusion,
     "auc": auc,
     "auc_large_groups": auc_large_groups,
