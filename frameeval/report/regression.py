@@ -13,6 +13,8 @@ predicted quantile): the point measures and the answer use the median's rows (le
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from frameeval import charts
@@ -54,6 +56,11 @@ REFERENCES = {
     "quantiles": "Pinball loss and coverage per level; the weighted interval score "
     "(Bracher et al. 2021).",
 }
+#: Bins per axis of the two-dimensional histograms, at most; fewer with many learners, so that
+#: a chart's cells (learners × bins²) stay under Altair's 5,000 rows.
+MAX_BINS = 30
+#: The cells one two-dimensional histogram chart may hold (all its panels).
+MAX_CELLS = 4_500
 #: A predicted quantile is the median when its level is within this of 0.5.
 MEDIAN_TOLERANCE = 1e-9
 
@@ -245,6 +252,7 @@ def _residuals_section(page: Page, study: Study) -> None:
         )
     learners = collect(_point(study).select(pl.col(roles.learner).n_unique()))[0].item()
     width = 200 if learners > 3 else 240
+    bins = max(5, min(MAX_BINS, math.isqrt(MAX_CELLS // max(learners, 1))))
     pred = str(roles.pred)
     for dataset in shown:  # loop-ok: at most MAX_FACETS data sets, one chart each
         rows = _point(study).filter(pl.col(roles.dataset) == dataset)
@@ -255,6 +263,7 @@ def _residuals_section(page: Page, study: Study) -> None:
                 roles.truth,
                 pred,
                 facet=roles.learner,
+                bins=bins,
                 title=f"Predicted against actual on {dataset} (count per bin; diagonal y = x)",
                 width=width,
                 height=width,
@@ -266,6 +275,7 @@ def _residuals_section(page: Page, study: Study) -> None:
                 roles.truth,
                 pred,
                 facet=roles.learner,
+                bins=bins,
                 title=f"Residuals (truth − pred) against predicted on {dataset}",
                 width=width,
                 height=width,

@@ -155,3 +155,20 @@ def test_the_sections_declare_their_task_and_needs() -> None:
     needs = {s.name: s.needs for s in REGRESSION}
     assert needs["intervals"] == ("lower", "upper") and needs["quantiles"] == ("quantile",)
     assert len({s.name for s in SECTIONS}) == len(SECTIONS)
+
+
+def test_many_learners_on_one_data_set_without_folds() -> None:
+    """Twenty learners: the two-dimensional histograms use fewer bins (every chart's data under
+    Altair's 5,000 rows: building the page would raise otherwise); one data set without folds:
+    the verdict names the best RMSE and says no test over data sets can be run."""
+    rng = np.random.default_rng(5)
+    truth = rng.normal(0.0, 1.0, 60)
+    data = pl.concat(
+        pl.DataFrame({"model": f"m{i:02d}", "y": truth, "p": truth + rng.normal(0, 0.1 + i, 60)})
+        for i in range(20)
+    )
+    page = build_report(data, Roles(truth="y", pred="p", learner="model"))
+    assert all(len(spec.get("data", {}).get("values", [])) <= 5000 for spec in page._specs)
+    text = html.unescape(page.render())
+    assert "m00 has the best rmse" in text
+    assert "Task: regression (detected" in text
