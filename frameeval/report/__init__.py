@@ -138,7 +138,8 @@ def report(
         title=title,
         progress=progress,
         score_decimals=score_decimals,
-        task=task,
+        task=found,
         forecast=forecast,
+        task_detected=task is None,
     )
     return write_atomic(path, page.render(), force=force)

@@ -106,6 +106,7 @@ def build_report(
     score_decimals: int | None = None,
     task: str | None = None,
     forecast: Forecast | None = None,
+    task_detected: bool | None = None,
 ) -> Page:
     """Build the report page for a result frame whose columns are named by ``roles``.
 
@@ -114,6 +115,8 @@ def build_report(
     builds the :class:`~frameeval.report.sections.Study` and draws, in the order of
     :data:`SECTIONS`, every section that applies to it. ``forecast`` names the interval and
     quantile columns of a regression (their sections appear when they are given).
+    ``task_detected=True`` says that ``task`` was detected by the caller (the page says
+    "detected", and the truth is not scanned again).
 
     ``score_decimals`` rounds the scores before the ROC / P-R / cost analysis (every distinct
     score is a row of its count table: continuous scores on tens of millions of rows make that
@@ -130,7 +133,7 @@ def build_report(
     forecast = forecast if forecast is not None else Forecast()
     taken = {c for c in (forecast.lower, forecast.upper, forecast.quantile) if c is not None}
     unused = unused_columns([n for n in names if n not in taken], present)
-    given = task
+    detected = task is None or bool(task_detected)
     task = check_task(lf, present, "report()", lambda role: f"{role}=", task)
     filled = vars(present) | {
         "dataset": present.dataset or _free("dataset", names),
@@ -148,7 +151,7 @@ def build_report(
         unused=unused,
         forecast=forecast,
         options=Options(alpha, rope, cost01, cost10, pos_label, score_decimals, source),
-        task_source="detected" if given is None else "given",
+        task_source="detected" if detected else "given",
         say=say,
     )
     page = Page(title=title)
