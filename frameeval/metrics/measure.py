@@ -99,6 +99,11 @@ class Measure:
         Other registry names of this same object (``specificity`` for ``tnr``).
     example
         The value on the docs' six-row frame, as a doctest prints it (rounded to 4 places).
+    proportion
+        Label and binary measures that are a share of counts: ``proportion(stats) ->
+        (successes, trials)`` from the same statistics as ``formula`` (TP and TP + FP for
+        precision). ``fe.measures(ci=...)`` then gives them Wilson score intervals
+        (:mod:`frameeval.metrics.intervals`); ``None``: a bootstrap interval.
     """
 
     name: str
@@ -119,6 +124,7 @@ class Measure:
     rows: Callable[..., pl.Expr] | None = None
     aliases: tuple[str, ...] = ()
     example: str = ""
+    proportion: Callable[..., tuple[pl.Expr, pl.Expr]] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
