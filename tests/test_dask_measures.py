@@ -143,3 +143,11 @@ def test_errors_match_single_machine(client: Any, tmp_path: Path) -> None:
         match=re.escape("measures(): measure 'roc_auc' reads score=, got score=None."),
     ):
         fed.measures(_paths(df, tmp_path), truth="y", pred="p", measures=["roc_auc"])
+
+
+def test_intervals_are_refused_on_dask() -> None:
+    """ci= runs on one machine only: a typed error before any data is read."""
+    with pytest.raises(
+        InvalidParameterError, match=r"measures\(\): ci= is not supported on a Dask"
+    ):
+        fed.measures(["unused.parquet"], "y", "p", ci=0.95, client=None)
