@@ -237,6 +237,26 @@ def _methods(
     return out
 
 
+def _check_options(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
+    """The confidence level, after checking ``ci``, ``n_resamples`` and ``seed``."""
+    check_parameter(
+        isinstance(ci, float | int) and not isinstance(ci, bool) and 0 < ci < 1,
+        func,
+        f"ci must be a confidence level in (0, 1) or None, got {ci!r}.",
+    )
+    check_parameter(
+        isinstance(n_resamples, int) and not isinstance(n_resamples, bool) and n_resamples >= 2,
+        func,
+        f"n_resamples must be an integer >= 2, got {n_resamples!r}.",
+    )
+    check_parameter(
+        isinstance(seed, int) and not isinstance(seed, bool),
+        func,
+        f"seed must be an integer, got {seed!r}.",
+    )
+    return float(ci)
+
+
 def measures_with_intervals(
     data: Any,
     truth: str,
@@ -260,22 +280,7 @@ def measures_with_intervals(
     from frameeval.measure_set import measures as measure_set
 
     func = "measures"
-    check_parameter(
-        isinstance(ci, float | int) and not isinstance(ci, bool) and 0 < ci < 1,
-        func,
-        f"ci must be a confidence level in (0, 1) or None, got {ci!r}.",
-    )
-    check_parameter(
-        isinstance(n_resamples, int) and not isinstance(n_resamples, bool) and n_resamples >= 2,
-        func,
-        f"n_resamples must be an integer >= 2, got {n_resamples!r}.",
-    )
-    check_parameter(
-        isinstance(seed, int) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
-    level = float(ci)
+    level = _check_options(func, ci, n_resamples, seed)
     chosen = chosen_measures(func, measures, pred, score)
     methods = _methods(func, chosen, ci_method, weight, average)
     keys = as_keys(by)
@@ -389,3 +394,113 @@ def _bootstrap(
     if keys:
         return replicates.group_by(keys).agg(*bounds)
     return replicates.select(*bounds)
+
+
+def report_with_intervals(
+    data: Any,
+    truth: str,
+    pred: str,
+    *,
+    by: Keys,
+    beta: float,
+    weight: str | None,
+    labels: Sequence[Any] | None,
+    zero_division: float | None,
+    ci: float,
+    n_resamples: int,
+    seed: int,
+) -> Frame:
+    """:func:`frameeval.classification_report` with ``<column>_low``, ``<column>_high`` for its
+    precision, recall and F columns (see its ``ci=``)."""
+    from frameeval.confusion import classification_report, confusion_matrix
+
+    func = "classification_report"
+    level = _check_options(func, ci, n_resamples, seed)
+    keys = as_keys(by)
+    lf, eager = to_lazy(data, func)
+    common: dict[str, Any] = {"beta": beta, "labels": labels, "zero_division": zero_division}
+    point = classification_report(data, truth, pred, by=keys, weight=weight, **common)
+    point = point.lazy() if isinstance(point, pl.DataFrame) else point
+    point = point.with_row_index("__fe_row")  # the report's row order, kept through the joins
+    f_name = "f1" if beta == 1 else "fbeta"
+    names = ["precision", "recall", f_name]
+    # the bootstrap of every column and row (the only interval of F and of the macro and
+    # weighted rows; of every row with weight=)
+    tiled = replicate_frame(lf, keys, [truth, pred], weight, n_resamples, seed)
+    replicates = classification_report(
+        tiled, truth, pred, by=[*keys, "__fe_b"], weight="__fe_rw", **common
+    )
+    alpha = 1.0 - level
+    row = [*keys, "average", "label"]
+    boot = (
+        replicates.lazy()
+        .group_by(row)
+        .agg(
+            e
+            for n in names
+            for e in (
+                pl.col(n).quantile(alpha / 2.0, "linear").alias(f"{n}_low"),
+                pl.col(n).quantile(1.0 - alpha / 2.0, "linear").alias(f"{n}_high"),
+            )
+        )
+    )
+    out = point.join(boot, on=row, how="left", nulls_equal=True)
+    if weight is None:
+        # Wilson for precision and recall of each class (TP of TP + FP, TP of TP + FN) and of
+        # the micro rows (Σ TP of Σ w: both are accuracy for single-label data)
+        cells = confusion_matrix(data, truth, pred, by=keys, labels=labels)
+        cells = cells.lazy() if isinstance(cells, pl.DataFrame) else cells
+        count = pl.col("count").cast(pl.Float64)
+        hit = pl.col("actual") == pl.col("predicted")
+        tp = (
+            cells.group_by(*keys, "actual")
+            .agg(count.filter(hit).sum().alias("__fe_tp"))
+            .rename({"actual": "label"})
+        )
+        n_pred = (
+            cells.group_by(*keys, "predicted")
+            .agg(count.sum().alias("__fe_np"))
+            .rename({"predicted": "label"})
+        )
+        per_class = tp.join(n_pred, on=[*keys, "label"], how="full", coalesce=True)
+        per_class = per_class.with_columns(pl.lit("none").alias("average"))
+        correct = (
+            tp.group_by(keys).agg(pl.col("__fe_tp").sum())
+            if keys
+            else tp.select(pl.col("__fe_tp").sum())
+        )
+        out = out.join(per_class, on=row, how="left", nulls_equal=True)
+        micro = pl.col("average") == "micro"
+        correct = correct.rename({"__fe_tp": "__fe_c"})
+        out = (
+            out.join(correct, on=keys, how="left", nulls_equal=True)
+            if keys
+            else out.join(correct, how="cross")
+        )
+        support = pl.col("support").cast(pl.Float64)
+        x = pl.when(micro).then(pl.col("__fe_c")).otherwise(pl.col("__fe_tp").fill_null(0.0))
+        trials = {
+            "precision": pl.when(micro).then(support).otherwise(pl.col("__fe_np").fill_null(0.0)),
+            "recall": support,
+        }
+        proportion = pl.col("average").is_in(["none", "micro"])
+        updates = []
+        for name, n in trials.items():  # loop-ok: two columns
+            low, high = wilson_interval(x, n, level)
+            updates += [
+                pl.when(proportion).then(low).otherwise(pl.col(f"{name}_low")).alias(f"{name}_low"),
+                pl.when(proportion)
+                .then(high)
+                .otherwise(pl.col(f"{name}_high"))
+                .alias(f"{name}_high"),
+            ]
+        # micro F = micro P = micro R = accuracy (single-label data): the same Wilson interval
+        low, high = wilson_interval(pl.col("__fe_c"), support, level)
+        updates += [
+            pl.when(micro).then(low).otherwise(pl.col(f"{f_name}_low")).alias(f"{f_name}_low"),
+            pl.when(micro).then(high).otherwise(pl.col(f"{f_name}_high")).alias(f"{f_name}_high"),
+        ]
+        out = out.with_columns(updates)
+    columns = [c for n in names for c in (n, f"{n}_low", f"{n}_high")]
+    out = out.sort("__fe_row").select(*keys, "average", "label", *columns, "support")
+    return finish(out, eager)

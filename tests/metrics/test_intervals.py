@@ -234,3 +234,65 @@ def test_errors(kwargs: dict, match: str) -> None:
     df = _labels(8, 1, 20)
     with pytest.raises(InvalidParameterError, match=match):
         fe.measures(df, "y", "p", measures=["f1"], **kwargs)
+
+
+def test_classification_report_intervals() -> None:
+    """classification_report(ci=): the values are the plain report's; per-class precision and
+    recall and the micro row are Wilson intervals of TP / (TP + FP), TP / support and
+    Σ TP / Σ support (statsmodels); F and the macro and weighted rows are bootstrapped
+    (a bracket around the value for every class with data); same seed, same frame."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    rng = np.random.default_rng(13)
+    n = 400
+    df = pl.DataFrame({"g": rng.integers(0, 2, n), "y": rng.integers(0, 3, n)})
+    df = df.with_columns(
+        p=pl.when(pl.Series(rng.random(n)) < 0.6)
+        .then("y")
+        .otherwise(pl.Series(rng.integers(0, 3, n)))
+    )
+    plain = fe.classification_report(df, "y", "p", by="g")
+    out = fe.classification_report(df, "y", "p", by="g", ci=0.95, n_resamples=80, seed=1)
+    assert_frame_equal(out.select(plain.columns), plain)
+    assert_frame_equal(
+        out, fe.classification_report(df, "y", "p", by="g", ci=0.95, n_resamples=80, seed=1)
+    )
+    for (key,), part in df.partition_by("g", as_dict=True).items():
+        rows = out.filter(pl.col("g") == key)
+        for label in range(3):
+            tp = part.filter((pl.col("y") == label) & (pl.col("p") == label)).height
+            support = part.filter(pl.col("y") == label).height
+            predicted = part.filter(pl.col("p") == label).height
+            row = rows.filter(pl.col("label") == label)
+            for name, trials in (("precision", predicted), ("recall", support)):
+                low, high = proportion_confint(tp, trials, alpha=0.05, method="wilson")
+                assert row[f"{name}_low"][0] == pytest.approx(low, abs=1e-12)
+                assert row[f"{name}_high"][0] == pytest.approx(high, abs=1e-12)
+        correct = part.filter(pl.col("y") == pl.col("p")).height
+        low, high = proportion_confint(correct, part.height, alpha=0.05, method="wilson")
+        micro = rows.filter(pl.col("average") == "micro")
+        for name in ("precision", "recall", "f1"):
+            assert micro[f"{name}_low"][0] == pytest.approx(low, abs=1e-12)
+            assert micro[f"{name}_high"][0] == pytest.approx(high, abs=1e-12)
+    assert ((out["f1_low"] <= out["f1"]) & (out["f1"] <= out["f1_high"])).all()
+    assert out["f1_low"].null_count() == 0
+
+
+def test_classification_report_weighted_and_labels() -> None:
+    """With weight= every interval is bootstrapped; a class of labels= absent from the data
+    keeps null values and null intervals."""
+    rng = np.random.default_rng(14)
+    df = pl.DataFrame({"y": rng.integers(0, 2, 200), "p": rng.integers(0, 2, 200)})
+    df = df.with_columns(w=pl.Series(rng.uniform(0.5, 2.0, 200)))
+    out = fe.classification_report(
+        df, "y", "p", weight="w", labels=[0, 1, 2], ci=0.9, n_resamples=60
+    )
+    absent = out.filter(pl.col("label") == 2)
+    assert absent["precision_low"][0] is None and absent["recall_high"][0] is None
+    known = out.filter(pl.col("label") < 2)
+    assert (
+        (known["precision_low"] <= known["precision"])
+        & (known["precision"] <= known["precision_high"])
+    ).all()
+    with pytest.raises(InvalidParameterError, match=r"classification_report\(\): ci must be"):
+        fe.classification_report(df, "y", "p", ci=0.0)
