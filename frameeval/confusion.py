@@ -293,7 +293,7 @@ def classification_report(
     """
     func = "classification_report"
     if ci is not None:
-        from frameeval.metrics.intervals import report_with_intervals
+        from frameeval.uncertainty.intervals import report_with_intervals
 
         return report_with_intervals(
             data, truth, pred, by=by, beta=beta, weight=weight, labels=labels,

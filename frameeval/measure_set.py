@@ -133,7 +133,7 @@ def measures(
     """
     func = "measures"
     if ci is not None or ci_method is not None:
-        from frameeval.metrics.intervals import measures_with_intervals
+        from frameeval.uncertainty.intervals import measures_with_intervals
 
         check_parameter(ci is not None, func, "ci_method= needs ci=, got ci=None.")
         assert ci is not None

@@ -79,7 +79,7 @@ def run_measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl
 
     func = "measures"
     if arguments.get("ci") is not None or arguments.get("ci_method") is not None:
-        # the intervals (frameeval.metrics.intervals) run on one machine only for now
+        # the intervals (frameeval.uncertainty.intervals) run on one machine only for now
         raise InvalidParameterError(
             f"{func}(): ci= is not supported on a Dask DataFrame, got ci={arguments.get('ci')!r}."
             "\nHint: compute the values on Dask, or the intervals on a Polars frame."

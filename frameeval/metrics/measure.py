@@ -103,7 +103,7 @@ class Measure:
         Label and binary measures that are a share of counts: ``proportion(stats) ->
         (successes, trials)`` from the same statistics as ``formula`` (TP and TP + FP for
         precision). ``fe.measures(ci=...)`` then gives them Wilson score intervals
-        (:mod:`frameeval.metrics.intervals`); ``None``: a bootstrap interval.
+        (:mod:`frameeval.uncertainty.intervals`); ``None``: a bootstrap interval.
     """
 
     name: str

@@ -1,5 +1,6 @@
-"""fe.measures(ci=): Wilson intervals against statsmodels, bootstrap coverage by simulation,
-seeds, row order, grouped = per group, DeLong, errors (frameeval/metrics/intervals.py)."""
+"""fe.measures(ci=) and classification_report(ci=): Wilson intervals against statsmodels,
+bootstrap coverage by simulation,
+seeds, row order, grouped = per group, DeLong, errors (frameeval/uncertainty/intervals.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from scipy import stats
 
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError
-from frameeval.metrics.intervals import poisson_draw
+from frameeval.uncertainty.intervals import poisson_draw
 
 PROPORTIONS = ["accuracy", "error_rate", "precision", "recall", "tnr", "npv", "fpr", "fnr"]
 
