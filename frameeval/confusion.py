@@ -290,6 +290,10 @@ def classification_report(
     >>> r = fe.classification_report(df, truth="y", pred="p")
     >>> r.filter(pl.col("average") == "micro")["f1"].round(4).to_list()
     [0.6667]
+    >>> r = fe.classification_report(df, truth="y", pred="p", ci=0.95)
+    >>> micro = r.filter(pl.col("average") == "micro")  # Wilson: 4 of 6 right
+    >>> [round(v, 4) for v in micro.select("f1", "f1_low", "f1_high").row(0)]
+    [0.6667, 0.3, 0.9032]
     """
     func = "classification_report"
     if ci is not None:

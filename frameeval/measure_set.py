@@ -119,6 +119,14 @@ def measures(
     declaration, same statistics) and the statistics merge across partitions (the Dask
     backend sums them).
 
+    Intervals (``ci=``): Wilson (1927) for the shares of counts, from the successes and trials
+    counted with the values; for the others the percentile interval of a Poisson bootstrap
+    (Efron & Tibshirani 1993): B replicate weights w·Poisson(1) per row, drawn per distinct row
+    from a hash of its values and ``seed`` (so row order and other groups do not change an
+    interval), every group × replicate in one grouped call — for label measures this resamples
+    the confusion-count cells. DeLong (1988) for AUC on request. Not on Dask (an
+    ``InvalidParameterError``).
+
     Examples
     --------
     >>> import polars as pl, frameeval as fe
@@ -130,6 +138,14 @@ def measures(
     ['m', 'accuracy', 'f1', 'mcc', 'roc_auc']
     >>> out.row(0)
     ('a', 0.6666666666666666, 0.6666666666666666, 0.5, 1.0)
+
+    With ``ci=``: accuracy's Wilson interval (4 of 6 right), F1's bootstrap interval:
+
+    >>> out = fe.measures(df, truth="y", pred="p", measures=["accuracy", "f1"], ci=0.95)
+    >>> out.columns
+    ['accuracy', 'accuracy_low', 'accuracy_high', 'f1', 'f1_low', 'f1_high']
+    >>> [round(v, 4) for v in out.row(0)[:3]]
+    [0.6667, 0.3, 0.9032]
     """
     func = "measures"
     if ci is not None or ci_method is not None:
