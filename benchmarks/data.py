@@ -30,3 +30,21 @@ def result_frame(
             "score": score,
         }
     )
+
+
+def regression_frame(n_rows: int, n_groups: int = 1_000, seed: int = 0) -> pl.DataFrame:
+    """``dataset, model, fold, y_true, y_pred`` (Float64) with ``n_groups`` groups: a positive
+    target (gamma) and a noisy prediction of it, so that MAPE is defined in every group."""
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, n_groups, n_rows)
+    y_true = rng.gamma(2.0, 10.0, n_rows) + 1.0
+    y_pred = y_true + rng.normal(0.0, 3.0, n_rows)
+    return pl.DataFrame(
+        {
+            "dataset": (group // 100).astype(np.int32),
+            "model": ((group // 10) % 10).astype(np.int32),
+            "fold": (group % 10).astype(np.int32),
+            "y_true": y_true,
+            "y_pred": y_pred,
+        }
+    )

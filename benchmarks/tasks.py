@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 import frameeval as fe
-from benchmarks.data import result_frame
+from benchmarks.data import regression_frame, result_frame
 
 KEYS = ["dataset", "model", "fold"]
 Report = Callable[[str, dict[str, Any]], None]
@@ -24,10 +24,11 @@ Timed = Callable[..., Any]  # returns a benchmarks.run.Measure
 
 def _sklearn_loops(
     df: pl.DataFrame,
-    measure: Callable[[np.ndarray, np.ndarray, np.ndarray], Any],
+    measure: Callable[..., Any],
     timed: Timed,
     n_groups: int | None,
     what: str,
+    columns: tuple[str, ...] = ("y_true", "y_pred", "score"),
 ) -> dict[str, Any]:
     """The per-group scikit-learn loop, timed two ways (both rows are reported):
 
@@ -46,7 +47,6 @@ def _sklearn_loops(
         sub = df.join(chosen, on=KEYS, how="semi")
     total = df.select(KEYS).n_unique()
     share = total / sub.select(KEYS).n_unique()
-    columns = ["y_true", "y_pred", "score"]
 
     def from_frame() -> None:
         with warnings.catch_warnings():
@@ -62,8 +62,8 @@ def _sklearn_loops(
     def calls_only() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for y, p, s in arrays:  # loop-ok: baseline
-                measure(y, p, s)
+            for group in arrays:  # loop-ok: baseline
+                measure(*group)
 
     extrapolated = f"{sub.select(KEYS).n_unique()} groups timed, scaled" if n_groups else ""
     rows = {}
@@ -244,6 +244,68 @@ def label_metrics(
             ).items()
         }
     report(f"grouped label metrics ({n_classes} classes): classification_report", rows)
+
+
+def regression_metrics(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
+    """``fe.measures(rmse, mae, r2, mape)`` per group (issue 24, point 6): goals ≤ 2× a bare
+    Polars group_by of the statistics these four read, ≥ 50× the scikit-learn loop."""
+    from sklearn import metrics as skm
+
+    df = regression_frame(n_rows, n_groups)
+    names = ["rmse", "mae", "r2", "mape"]
+    rows = {
+        "frameeval": timed(
+            lambda: fe.measures(df, truth="y_true", pred="y_pred", by=KEYS, measures=names)
+        ),
+        "frameeval: fe.measures(rmse, mae, r2, mape), lazy": timed(
+            lambda: fe.measures(
+                df.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=names
+            ).collect()
+        ),
+    }
+    four = [getattr(fe, n)("y_true", "y_pred") for n in names]
+    rows["frameeval: 4 expressions, lazy group_by().agg().collect()"] = timed(
+        lambda: df.lazy().group_by(KEYS).agg(four).collect()
+    )
+    rows["frameeval: 4 expressions, eager df.group_by().agg()"] = timed(
+        lambda: df.group_by(KEYS).agg(four)
+    )
+    y, f = pl.col("y_true"), pl.col("y_pred")
+    e = f - y
+    sums = [
+        pl.len(),
+        (e * e).sum().alias("ee"),
+        e.abs().sum().alias("ae"),
+        y.sum().alias("y"),
+        (y * y).sum().alias("yy"),
+        (e.abs() / y.abs()).sum().alias("ape"),
+        (y == 0).sum().alias("zero"),
+    ]
+    extremes = [y.min().alias("y_min"), y.max().alias("y_max")]
+    rows["polars floor: group_by(keys).agg(the 7 sums + min/max of y the four read), eager"] = (
+        timed(lambda: df.group_by(KEYS).agg(*sums, *extremes))
+    )
+    rows["polars floor: the same, lazy (streaming)"] = timed(
+        lambda: df.lazy().group_by(KEYS).agg(*sums, *extremes).collect()
+    )
+    rows["polars floor: the 7 sums only (no min/max), eager"] = timed(
+        lambda: df.group_by(KEYS).agg(*sums)
+    )
+
+    def sk(y: np.ndarray, p: np.ndarray) -> Any:
+        return (
+            skm.root_mean_squared_error(y, p),
+            skm.mean_absolute_error(y, p),
+            skm.r2_score(y, p),
+            skm.mean_absolute_percentage_error(y, p),
+        )
+
+    rows |= _sklearn_loops(
+        df, sk, timed, sk_groups, "rmse, mae, r2, mape per group", columns=("y_true", "y_pred")
+    )
+    report("grouped regression measures: fe.measures(rmse, mae, r2, mape)", rows)
 
 
 def label_metrics_10(
@@ -705,6 +767,7 @@ TASKS: dict[str, Callable[..., None]] = {
     "import_time": import_time,
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
+    "regression_metrics": regression_metrics,
     "confusion": confusion,
     "auc": auc,
     "auc_large_groups": auc_large_groups,

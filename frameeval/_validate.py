@@ -305,12 +305,22 @@ class Checks:
         *,
         nulls: bool = False,
         nan_hint: str | None = None,
+        one_count: bool = False,
     ) -> None:
         """No null (unless ``nulls``: a null is then the caller's business, e.g. a missing
-        cell); for float columns also no NaN (its error ends with ``nan_hint``) and no ±inf."""
+        cell); for float columns also no NaN (its error ends with ``nan_hint``) and no ±inf.
+        ``one_count``: NaN and ±inf counted together, one aggregation instead of two (the
+        error reads "must be finite, got NaN or inf", as the expression builders' does)."""
         if not nulls:
             self.not_null(column, role)
-        if dtype.is_float():
+        if dtype.is_float() and one_count:
+            self._add(
+                ~pl.col(column).is_finite(),
+                MissingValueError,
+                f"column {column!r} ({role}=) must be finite, got NaN or inf",
+                hint=nan_hint,
+            )
+        elif dtype.is_float():
             self._add(
                 pl.col(column).is_nan(),
                 MissingValueError,

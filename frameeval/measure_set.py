@@ -35,8 +35,22 @@ from frameeval.confusion import count_table, prepare_labels
 from frameeval.curves import cumulated, prepare_scores, score_table
 from frameeval.curves._table import require_positive
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
-from frameeval.metrics._builders import raw_value
-from frameeval.metrics._stats import ClassTable, class_table, weight_expr, weight_total
+from frameeval.metrics._builders import (
+    domain_error,
+    domain_message,
+    domain_rules,
+    outside,
+    raw_value,
+    statistic_value,
+)
+from frameeval.metrics._stats import (
+    ClassTable,
+    Statistic,
+    Sums,
+    class_table,
+    weight_expr,
+    weight_total,
+)
 from frameeval.metrics.measure import AVERAGES, Measure, lookup
 
 __all__ = ["measures"]
@@ -479,28 +493,52 @@ def sum_statistics(
     check_numeric_or_decimal(schema, func, **{r: c for r, c in columns.items()})
     probability = any(m.kind == "probability" for m in chosen)
     regression = any(m.kind == "regression" for m in chosen)
-    if regression:
-        check_numeric(schema, func, truth=truth)
+    if regression:  # read as Float64 below
+        check_numeric_or_decimal(schema, func, truth=truth)
     if probability:
         check_labels(schema, func, truth=truth)
     check_not_empty_eager(data, eager, lf, func)
     checks = Checks(func)
     for role, column in columns.items():
         assert column is not None
-        checks.finite(column, role, schema[column])
+        checks.finite(column, role, schema[column], one_count=role == "pred")
     if probability and score is not None:
         checks.within_unit(score, "score")
     if regression:
-        checks.finite(truth, "truth", schema[truth])
+        checks.finite(truth, "truth", schema[truth], one_count=True)
     else:
         checks.label(truth, "truth", schema[truth])
     if weight:
         checks.finite(weight, "weight", schema[weight])
         checks.non_negative(weight, "weight")
     positive = resolve_pos_label(schema, func, truth, pos_label) if probability else None
+    y, f = pl.col(truth).cast(pl.Float64), pl.col(pred or truth).cast(pl.Float64)
+    ruled: set[tuple[str, str, float]] = set()
+    for m in chosen:  # loop-ok: the parameters and domain rules of each requested measure
+        if m.check is not None:
+            m.check(func, **_parameters(m))
+        if m.kind != "regression":
+            continue
+        for rule in domain_rules(m, _parameters(m)):
+            column = truth if rule.role == "truth" else pred
+            assert column is not None
+            if (column, rule.op, rule.value) in ruled:
+                continue
+            ruled.add((column, rule.op, rule.value))
+            x = pl.col(column).cast(pl.Float64)
+            checks.rule(
+                outside(rule, x) & x.is_finite(),
+                domain_error(rule),
+                domain_message(rule, column, m.name),
+                example=x,
+            )
     w = weight_expr(weight)
     sums = [weight_total(weight).alias(SUM_TOTAL)]
+    for column, stat, params in statistic_plan(chosen)[0]:  # loop-ok: one per statistic
+        sums.append(statistic_value(stat, y, f, weight, params).alias(column))
     for m in chosen:  # loop-ok: one expression per requested measure
+        if m.kind == "regression" and m.stats is not None:
+            continue
         assert m.term is not None
         other = pl.col(pred if m.columns[1] == "pred" else score).cast(pl.Float64)  # type: ignore[arg-type]
         if m.kind == "probability":
@@ -512,16 +550,54 @@ def sum_statistics(
     return checks, sums
 
 
+def _parameters(measure: Measure) -> dict[str, Any]:
+    return {k: v for k, v in measure.parameters.items() if k != "average"}
+
+
+def statistic_plan(
+    chosen: list[Measure],
+) -> tuple[list[tuple[str, Statistic, dict[str, Any]]], list[dict[str, str]]]:
+    """The named statistics of the regression measures in ``chosen``, each computed once.
+
+    Returns the columns to aggregate — ``(column, statistic, parameters)``, a statistic shared
+    by several measures (the same :class:`Statistic` object, with the same parameters when it
+    is parametric) once — and per measure its statistic names → columns. A column's prefix
+    says how it merges: ``__fe_sum_`` by addition, ``__fe_min_`` / ``__fe_max_`` by min / max,
+    ``__fe_median_`` not at all (the Dask backend shuffles those measures' rows by group).
+    """
+    columns: dict[tuple[int, Any], str] = {}
+    plan: list[tuple[str, Statistic, dict[str, Any]]] = []
+    names: list[dict[str, str]] = []
+    for m in chosen:  # loop-ok: a few measures, a few statistics each
+        mine: dict[str, str] = {}
+        if m.kind == "regression" and m.stats is not None:
+            params = _parameters(m)
+            for name, stat in m.stats.items():
+                if stat.row is None and stat.merge == "sum":  # Σ w: the shared total
+                    mine[name] = SUM_TOTAL
+                    continue
+                key = (id(stat), tuple(sorted(params.items())) if stat.parametric else None)
+                if key not in columns:
+                    columns[key] = f"__fe_{stat.merge}_{len(columns)}"
+                    plan.append((columns[key], stat, params))
+                mine[name] = columns[key]
+        names.append(mine)
+    return plan, names
+
+
 def sum_values(chosen: list[Measure]) -> list[pl.Expr]:
     """Each measure's formula applied to the (merged) sum statistics, named after it."""
-    return [
-        m.formula(
-            pl.col(sum_column(m)),
-            pl.col(SUM_TOTAL),
-            **{k: v for k, v in m.parameters.items() if k != "average"},
-        ).alias(m.name)
-        for m in chosen
-    ]
+    _, names = statistic_plan(chosen)
+    out = []
+    for m, mine in zip(chosen, names, strict=True):  # loop-ok: one expression per measure
+        if mine:
+            stats = Sums({name: pl.col(column) for name, column in mine.items()})
+            out.append(m.formula(stats, **_parameters(m)).alias(m.name))
+        else:
+            out.append(
+                m.formula(pl.col(sum_column(m)), pl.col(SUM_TOTAL), **_parameters(m)).alias(m.name)
+            )
+    return out
 
 
 def _sum_part(

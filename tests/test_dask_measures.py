@@ -19,7 +19,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import frameeval as fe
-from frameeval.exceptions import InvalidParameterError, MissingValueError
+from frameeval.exceptions import InvalidParameterError, InvalidValueError, MissingValueError
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
@@ -28,6 +28,13 @@ fed = pytest.importorskip("frameeval.dask")
 LABEL = ["accuracy", "precision", "recall", "f1", "mcc", "cohen_kappa", "balanced_accuracy"]
 SCORE = ["roc_auc", "average_precision"]
 SUMS = ["log_loss", "brier_score"]
+# every regression measure: sums (R², r, CCC from the moments), min / max (constant truth, max
+# error) and the median absolute error (a shuffle by group), plus a configured Tweedie
+REGRESSION = [
+    "mse", "rmse", "mae", "r2", "explained_variance", "mape", "smape", "msle", "rmsle",
+    "median_absolute_error", "max_error", "huber_loss", "pinball_loss", "poisson_deviance",
+    "gamma_deviance", "pearson_r", "ccc", "mean_error",
+]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +64,8 @@ def _frame(seed: int, n: int = 1500) -> pl.DataFrame:
             "s": rng.random(n).round(2),
             "r": rng.normal(size=n),
             "w": rng.integers(0, 4, n).astype(float),
+            "q": rng.gamma(2.0, 2.0, n) + 0.1,  # positive: for MSLE and the deviances
+            "qf": rng.gamma(2.0, 2.0, n) + 0.1,
         }
     )
 
@@ -94,6 +103,13 @@ CASES: dict[str, dict[str, Any]] = {
         "long": True,
     },
     "defaults-one-group": {"truth": "y", "pred": "p", "score": "s"},
+    "regression-all-weighted": {
+        "truth": "q",
+        "pred": "qf",
+        "by": ["g", "fold"],
+        "weight": "w",
+        "measures": REGRESSION,
+    },
 }
 
 
@@ -104,8 +120,12 @@ def test_measures_equal_single_machine(client: Any, tmp_path: Path, case: str) -
     expected = fe.measures(df, **kwargs)
     got = fed.measures(_paths(df, tmp_path), **kwargs, client=client, split_every=3)
     assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-15)
-    # the counted measures (integer counts) are exact
-    exact = [c for c in expected.columns if c in {"accuracy", "precision", "recall", "roc_auc"}]
+    # the counted measures (integer counts) are exact, and so are a max and a median
+    exact = [
+        c
+        for c in expected.columns
+        if c in {"accuracy", "precision", "recall", "roc_auc", "max_error", "median_absolute_error"}
+    ]
     assert_frame_equal(got.select(exact), expected.select(exact), check_exact=True)
 
 
@@ -143,6 +163,28 @@ def test_errors_match_single_machine(client: Any, tmp_path: Path) -> None:
         match=re.escape("measures(): measure 'roc_auc' reads score=, got score=None."),
     ):
         fed.measures(_paths(df, tmp_path), truth="y", pred="p", measures=["roc_auc"])
+
+
+def test_regression_measures_configured_and_their_errors(client: Any, tmp_path: Path) -> None:
+    """A configured Tweedie power merges like the rest; a value outside a measure's domain is
+    the single-machine error, found in the partition that holds it."""
+    df = _frame(11)
+    tweedie = fe.MEASURES["tweedie_deviance"].configure("tweedie_15", power=1.5)
+    kwargs = {"truth": "q", "pred": "qf", "by": "g", "measures": [tweedie, "median_absolute_error"]}
+    assert_frame_equal(
+        fed.measures(_paths(df, tmp_path), **kwargs, client=client, split_every=3),
+        fe.measures(df, **kwargs),
+        check_exact=False,
+        rel_tol=1e-12,
+    )
+    bad = df.with_columns(pl.when(pl.col("g") == "c").then(-1.0).otherwise("q").alias("q"))
+    kwargs = {"truth": "q", "pred": "qf", "by": "g", "measures": ["gamma_deviance"]}
+    with pytest.raises(InvalidValueError) as single:
+        fe.measures(bad, **kwargs)
+    assert "column 'q' (truth=) must be > 0 for gamma_deviance, got -1.0" in str(single.value)
+    (tmp_path / "bad").mkdir()
+    with pytest.raises(InvalidValueError, match=re.escape(str(single.value))):
+        fed.measures(_paths(bad, tmp_path / "bad"), **kwargs, client=client)
 
 
 def test_intervals_are_refused_on_dask() -> None:

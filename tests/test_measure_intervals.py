@@ -297,3 +297,18 @@ def test_classification_report_weighted_and_labels() -> None:
     ).all()
     with pytest.raises(InvalidParameterError, match=r"classification_report\(\): ci must be"):
         fe.classification_report(df, "y", "p", ci=0.0)
+
+
+def test_bootstrap_coverage_regression_measures() -> None:
+    """Regression measures bootstrap the same way: truth ~ N(0, 1), pred = truth + e with
+    e ~ N(0, 1), so MAE = E|e| = √(2/π) and RMSE = 1; 200 groups of 60 rows, coverage 95 % ± 5."""
+    rng = np.random.default_rng(15)
+    groups, n = 200, 60
+    truth = rng.normal(size=groups * n)
+    df = pl.DataFrame(
+        {"g": np.repeat(np.arange(groups), n), "t": truth, "f": truth + rng.normal(size=groups * n)}
+    )
+    out = fe.measures(df, "t", "f", by="g", measures=["mae", "rmse"], ci=0.95, seed=5)
+    for name, value in (("mae", math.sqrt(2 / math.pi)), ("rmse", 1.0)):
+        covered = ((out[f"{name}_low"] <= value) & (value <= out[f"{name}_high"])).mean()
+        assert 0.90 <= covered <= 1.0, (name, covered)

@@ -125,9 +125,12 @@ def _over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
     return expr.over(keys) if keys else expr
 
 
-def _step_down(pairs: pl.LazyFrame, keys: list[str], factor: str) -> pl.LazyFrame:
+def step_down(pairs: pl.LazyFrame, keys: list[str], factor: str) -> pl.LazyFrame:
     """p_adjusted = min(1, max_{j ≤ i} t_j p_(j)) along the p-values in increasing order, with
-    t_j = ``factor`` (m − j + 1 for Holm, Shaffer's t_j)."""
+    t_j = ``factor`` (m − j + 1 for Holm, Shaffer's t_j): the one Holm / Shaffer step-down
+    adjustment of the package (also :func:`frameeval.compare.compare_learners`' split-level
+    pairs). ``pairs`` holds ``*keys, p_value`` (and ``n_learners`` for Shaffer), one row per
+    hypothesis; m counts every row of the group."""
     step = pl.col("p_value").rank("ordinal")
     pairs = pairs.with_columns(_over(step, keys).cast(pl.Float64).alias("__step"))
     m = _over(pl.len(), keys).cast(pl.Float64)
@@ -213,7 +216,7 @@ def _adjusted(
         data, func, test, metric, block, learner, by, higher_is_better, control, _OUT, digits
     )
     if adjust in ("holm", "shaffer"):
-        out = _step_down(pairs, keys, adjust)
+        out = step_down(pairs, keys, adjust)
     elif adjust == "bergmann_hommel":
         out = _bergmann_hommel(pairs, keys, func)
     elif adjust == "bonferroni":

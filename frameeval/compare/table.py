@@ -26,7 +26,7 @@ from frameeval.compare._common import (
     not_null_rows,
     resolve_direction,
 )
-from frameeval.compare.auto import TEST_NAMES, Comparison
+from frameeval.compare.auto import SPLIT_PROCEDURES, TEST_NAMES, Comparison
 from frameeval.exceptions import MissingValueError
 
 if TYPE_CHECKING:
@@ -95,6 +95,7 @@ def results_table(
     significance: Comparison | None = None,
     decimals: int = 3,
     format: Literal["gt", "latex", "markdown"] = "gt",
+    level: Literal["blocks", "splits"] = "blocks",
 ) -> GT | str:
     """The results table of a study: blocks as rows, learners as columns.
 
@@ -130,6 +131,12 @@ def results_table(
         comparison's post-hoc test. A comparison made per block (``by=`` the block column, e.g.
         over folds) gives each row its own decisions; otherwise the decisions over all blocks
         apply to every row.
+    level
+        Which of ``significance``'s decisions mark the cells: ``"blocks"`` (default) its
+        post-hoc test; ``"splits"`` the split-level test of each row's data set
+        (``significance.per_data_set``, from :func:`compare_learners` on a table with several
+        data sets and a fold column: e.g. the corrected resampled t test of every pair on the
+        folds of that data set, Holm-adjusted).
     decimals
         Digits after the decimal point.
     format
@@ -188,6 +195,25 @@ def results_table(
         "significance must be None or the result of compare_learners, got "
         f"{type(significance).__name__}.",
     )
+    check_parameter(
+        level in ("blocks", "splits"),
+        _FUNC,
+        f"level must be 'blocks' or 'splits', got {level!r}.",
+    )
+    if level == "splits":
+        check_parameter(
+            significance is not None and significance.per_data_set is not None,
+            _FUNC,
+            "level='splits' needs significance= from compare_learners on several data sets "
+            "with a fold column (its per_data_set comparison), got "
+            + (
+                "significance=None."
+                if significance is None
+                else "a comparison without per_data_set."
+            ),
+        )
+        assert significance is not None
+        significance = significance.per_data_set
     lf, eager = to_lazy(data, _FUNC)
     schema = lf.collect_schema()
     require_columns(schema, _FUNC, metric=metric)
@@ -314,6 +340,8 @@ def _layout(
         worse = _worse(significance, summary, block, learner, row, col, row_best)
         tests = significance.design.get_column("post_hoc_test").drop_nulls().unique().to_list()
         names = ", ".join(TEST_NAMES.get(t, t) for t in sorted(tests)) or "no post-hoc test"
+        if set(tests) & set(SPLIT_PROCEDURES):
+            names += " of every pair on the row's splits"
         note += (
             f"; {WORSE_MARK}: significantly worse than the row's best ({names}, "
             f"α = {significance.alpha:g})"

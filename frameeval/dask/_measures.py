@@ -71,10 +71,46 @@ def _sums(
     return checks.enforce(merged.lazy(), keys).select(*keys, *sum_values(chosen))
 
 
+def _whole_groups(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:
+    """``fe.measures`` on one partition holding whole groups; None for an empty one."""
+    from frameeval.dask._shuffle import polars_part
+
+    frame = polars_part(part, spec["schema"])
+    if frame.height == 0:
+        return None
+    return _measure_set.measures(frame, **spec["arguments"])
+
+
+def _shuffled_part(
+    data: Any, arguments: dict[str, Any], chosen: list[Any], client: Any
+) -> pl.DataFrame:
+    """Measures that need all rows of a group (the median absolute error): the needed columns
+    shuffled by the ``by`` keys, the single-machine ``fe.measures`` per partition, concatenated.
+    Exact: every group is computed on one partition, from all its rows."""
+    import dask
+
+    from frameeval.dask._merge import not_empty
+    from frameeval.dask._shuffle import dask_frame, shuffled_parts
+
+    ddf, schema = dask_frame(data, "measures")
+    keys = as_keys(arguments["by"])
+    roles = [arguments["truth"], arguments["pred"], arguments["weight"]]
+    columns = list(dict.fromkeys([*keys, *(c for c in roles if c is not None)]))
+    single = {**arguments, "measures": chosen, "score": None, "long": False}
+    spec = {"schema": pl.Schema({c: schema[c] for c in columns}), "arguments": single}
+    tasks = [delayed(_whole_groups)(part, spec) for part in shuffled_parts(ddf, keys, columns)]
+    results = dask.compute(*tasks) if client is None else client.gather(client.compute(tasks))
+    frames = [r for r in results if r is not None]
+    not_empty(len(frames), "measures")
+    return pl.concat(frames, how="vertical_relaxed")
+
+
 def run_measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl.DataFrame:
     """``fe.measures`` on Dask: label and ranking measures from the merged count table of
     ``*by, truth, pred, score`` (one pass, then the single-machine function with the counts as
-    ``weight=``); probability and regression measures from merged sums (a second pass)."""
+    ``weight=``); probability and regression measures from merged sums, mins and maxes (a
+    second pass); the median absolute error, which does not merge, from whole groups after a
+    shuffle by the ``by`` keys (exact; a third pass)."""
     from frameeval.measure_set import assemble, chosen_measures
 
     func = "measures"
@@ -111,6 +147,11 @@ def run_measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl
             weight=arguments["weight"], labels=None, client=client, split_every=split_every,
         )  # fmt: skip
         parts.append(out.lazy())
+    # a median is not a sum: its measures run on whole groups after a shuffle by the keys
+    shuffled = [m for m in summed if any(s.merge == "median" for s in (m.stats or {}).values())]
+    summed = [m for m in summed if not any(m is s for s in shuffled)]
     if summed:
         parts.append(_sums(data, arguments, summed, client, split_every))
+    if shuffled:
+        parts.append(_shuffled_part(data, arguments, shuffled, client).lazy())
     return collect(assemble(parts, keys, names, arguments["long"]))

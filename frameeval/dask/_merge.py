@@ -94,10 +94,15 @@ def partial_counts(part: Any, spec: dict[str, Any]) -> pl.DataFrame:
 
 def combine_partials(parts: list[pl.DataFrame], columns: list[str]) -> pl.DataFrame:
     """Step 2: merge partial tables on ``columns`` (sums of the counts, sums and check counts;
-    min for a check's smallest offending value)."""
+    min for a check's smallest offending value and a ``__fe_min_`` statistic, max for a
+    ``__fe_max_`` one: the regression measures' smallest / largest values)."""
     table = pl.concat(parts, how="vertical_relaxed")
     merge = [
-        pl.col(c).min() if c.startswith(CHECK) and c.endswith("_value") else pl.col(c).sum()
+        pl.col(c).min()
+        if c.startswith(CHECK) and c.endswith("_value") or c.startswith("__fe_min_")
+        else pl.col(c).max()
+        if c.startswith("__fe_max_")
+        else pl.col(c).sum()
         for c in table.columns
         if c not in columns
     ]

@@ -30,7 +30,7 @@ from frameeval.dask._merge import (
 from frameeval.exceptions import InvalidParameterError
 from frameeval.uncertainty.bootstrap import parse_measures
 
-__all__ = ["run_bootstrap", "run_pairs"]
+__all__ = ["dask_frame", "polars_part", "run_bootstrap", "run_pairs", "shuffled_parts"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,6 +54,21 @@ def _shuffled(ddf: Any, on: Sequence[str], columns: Sequence[str]) -> list[Any]:
     ddf = ddf[list(columns)]
     ddf = ddf.shuffle(on=list(on)) if on else ddf.repartition(npartitions=1)
     return list(ddf.to_delayed())
+
+
+def dask_frame(data: Any, func: str) -> tuple[Any, pl.Schema]:
+    """``data`` as a dask DataFrame and its schema (see ``_frame``)."""
+    return _frame(data, func)
+
+
+def shuffled_parts(ddf: Any, on: Sequence[str], columns: Sequence[str]) -> list[Any]:
+    """The delayed partitions of ``columns`` shuffled by ``on`` (see ``_shuffled``)."""
+    return _shuffled(ddf, on, columns)
+
+
+def polars_part(part: Any, schema: pl.Schema) -> pl.DataFrame:
+    """A dask partition as Polars with the dtypes of ``schema`` (see ``_polars``)."""
+    return _polars(part, schema)
 
 
 def _polars(part: Any, schema: pl.Schema) -> pl.DataFrame:

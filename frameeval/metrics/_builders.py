@@ -27,18 +27,26 @@ from frameeval._validate import (
     positive_of,
     resolve_pos_label,
 )
-from frameeval.exceptions import InvalidParameterError, UnknownLabelError
+from frameeval.exceptions import (
+    FrameEvalError,
+    InvalidParameterError,
+    InvalidValueError,
+    NegativeValueError,
+    UnknownLabelError,
+)
 from frameeval.metrics._stats import (
     BinaryCounts,
     ClassCounts,
     ClassTable,
     ScoreTable,
+    Sums,
     ratio,
     weight_expr,
     weight_total,
 )
 
 if TYPE_CHECKING:
+    from frameeval.metrics._stats import Bound, Statistic
     from frameeval.metrics.measure import Measure
 
 Average = Literal["binary", "macro", "macro_mean", "micro", "weighted"]
@@ -156,6 +164,13 @@ def raw_value(
         if measure.rows is not None:
             return measure.rows(truth, other, positive, weight)
         return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
+    if kind == "regression" and measure.stats is not None:
+        y, f = pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64)
+        stats = {
+            name: statistic_value(stat, y, f, weight, params)
+            for name, stat in measure.stats.items()
+        }
+        return measure.formula(Sums(stats), **params)
     # probability / regression: sums of a per-row term
     assert measure.term is not None
     if kind == "probability":
@@ -167,6 +182,67 @@ def raw_value(
             pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64), **params
         )
     return measure.formula((weight_expr(weight) * term).sum(), weight_total(weight), **params)
+
+
+def statistic_value(
+    stat: Statistic, y: pl.Expr, f: pl.Expr, weight: str | None, params: dict[str, Any]
+) -> pl.Expr:
+    """One regression statistic of a group (see :class:`~frameeval.metrics.measure.Statistic`)
+    from Float64 truth ``y`` and prediction ``f``."""
+    if stat.row is None:
+        return weight_total(weight)
+    row = stat.row(y, f, **params) if stat.parametric else stat.row(y, f)
+    row = row.cast(pl.Float64)
+    if stat.merge == "sum":
+        return (weight_expr(weight) * row).sum()
+    if stat.merge == "median":
+        return weighted_median(row, weight)
+    kept = row.filter(pl.col(weight) > 0) if weight else row
+    return kept.max() if stat.merge == "max" else kept.min()
+
+
+def weighted_median(values: pl.Expr, weight: str | None) -> pl.Expr:
+    """The weighted median of ``values`` by scikit-learn's rule (``_weighted_percentile`` with
+    ``average=True``): the smallest value whose cumulative weight reaches half the total, or
+    the midpoint of it and the next value of positive weight when it reaches exactly half
+    (within 1e-12 of the total weight: scikit-learn compares with an absolute 2.2e-16).
+    Without weights: the median (the midpoint of the two middle values of an even count)."""
+    if weight is None:
+        return values.median()
+    w = pl.col(weight).cast(pl.Float64)
+    order = values.arg_sort()
+    ordered, cum = values.gather(order), w.gather(order).cum_sum()
+    half = 0.5 * w.sum()
+    # "exactly half" up to the rounding of the sums (relative 1e-12 of the total weight), so
+    # that the order of the rows (of tied values, or the summation order) cannot flip it
+    tol = 1e-12 * w.sum()
+    reached = cum >= half - tol
+    low = ordered.filter(reached).first()
+    high = pl.coalesce(ordered.filter(cum > half + tol).first(), low)
+    exact = cum.filter(reached).first() <= half + tol
+    value = pl.when(exact).then((low + high) / 2.0).otherwise(low)
+    return pl.when(w.sum() > 0).then(value)  # no weight: 0/0, null
+
+
+def domain_rules(measure: Measure, params: dict[str, Any]) -> tuple[Bound, ...]:
+    """The measure's domain rules for these parameters (none for most measures)."""
+    return () if measure.domain is None else tuple(measure.domain(**params))
+
+
+def domain_message(rule: Bound, column: str, measure: str | None = None) -> str:
+    """``column 'y' (truth=) must be > 0 for gamma_deviance, got`` (the value follows)."""
+    why = f" {rule.why}" if rule.why else ""
+    of = f" for {measure}" if measure else ""
+    return f"column {column!r} ({rule.role}=) must be {rule.op} {rule.value:g}{of}{why}, got"
+
+
+def domain_error(rule: Bound) -> type[FrameEvalError]:
+    return NegativeValueError if (rule.op, rule.value) == (">=", 0.0) else InvalidValueError
+
+
+def outside(rule: Bound, column: pl.Expr) -> pl.Expr:
+    """Per row: the value breaks ``rule``."""
+    return column < rule.value if rule.op == ">=" else column <= rule.value
 
 
 def guarded_value(
@@ -202,7 +278,7 @@ def guarded_value(
             func,
             f"average must be one of {list(allowed)}, got {average!r}.",
         )
-    resolve_parameters(measure, func, given)  # parameter errors at once, not at plan time
+    params = resolve_parameters(measure, func, given)  # parameter errors at once
     average = measure.parameters.get("average") or average
     columns = [truth, other, *([weight] if weight else [])]
 
@@ -212,7 +288,7 @@ def guarded_value(
         # can break it (an Int8 column is never scanned for NaN)
         schema = pl.Schema({c: dtype for c, (_, dtype) in zip(columns, inputs, strict=True)})
         checks, failures, positive = input_rules(
-            measure, func, schema, truth, other, weight, pos_label, average
+            measure, func, schema, truth, other, weight, pos_label, average, params
         )
         value = raw_value(
             measure,
@@ -240,6 +316,7 @@ def input_rules(
     weight: str | None,
     pos_label: Any,
     average: str,
+    params: dict[str, Any] | None = None,
 ) -> tuple[Checks, list[pl.Expr], Any]:
     """The input rules of a measure's builder, from the dtypes of its columns.
 
@@ -266,8 +343,18 @@ def input_rules(
             checks.within_unit(other, "score")
     else:
         check_numeric_or_decimal(schema, func, truth=truth, pred=other)
-        checks.finite(truth, "truth", schema[truth])
-        checks.finite(other, "pred", schema[other])
+        # NaN and ±inf in one count, as fe.measures' regression statistics check them
+        checks.finite(truth, "truth", schema[truth], one_count=True)
+        checks.finite(other, "pred", schema[other], one_count=True)
+        for rule in domain_rules(measure, params or {}):
+            column = truth if rule.role == "truth" else other
+            x = pl.col(column).cast(pl.Float64)
+            checks.rule(
+                outside(rule, x) & x.is_finite(),
+                domain_error(rule),
+                domain_message(rule, column),
+                example=x,
+            )
     if weight is not None:
         check_numeric_or_decimal(schema, func, weight=weight)
         checks.finite(weight, "weight", schema[weight])

@@ -14,6 +14,8 @@ faces, and the Dask backend merges the counts before applying them.
   Σ correct and Σ w.
 * :class:`ScoreTable` — per distinct score, descending: the positive and negative mass (ranking
   measures).
+* :class:`Statistic` / :class:`Sums` — the named per-group statistics of regression measures
+  (weighted sums, min / max, a median), by name.
 
 Counts are Float64: weighted sums, and no product of two counts overflows Polars' 32-bit row
 counts.
@@ -21,11 +23,23 @@ counts.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 import polars as pl
 
-__all__ = ["BinaryCounts", "ClassCounts", "ScoreTable", "ratio", "weight_expr", "weight_total"]
+__all__ = [
+    "BinaryCounts",
+    "Bound",
+    "ClassCounts",
+    "ScoreTable",
+    "Statistic",
+    "Sums",
+    "ratio",
+    "weight_expr",
+    "weight_total",
+]
 
 
 def weight_expr(weight: str | None) -> pl.Expr:
@@ -455,3 +469,52 @@ class ScoreTable:
     @property
     def n_negative(self) -> pl.Expr:
         return self.negative.sum()
+
+
+# ---------------------------------------------------------------------------------------------
+# regression statistics
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Statistic:
+    """One named per-group statistic of a regression measure.
+
+    ``row(truth, pred, **parameters)`` is the per-row value (Float64 expressions in, one out;
+    ``parameters`` only when ``parametric``); ``merge`` says how the rows make the statistic
+    and how partial statistics merge:
+
+    * ``"sum"``: Σ w·row (``row=None``: Σ w itself), merged by addition;
+    * ``"min"`` / ``"max"``: the smallest / largest row value of positive weight, merged by
+      min / max;
+    * ``"median"``: the weighted median of the row values (scikit-learn's rule), which does
+      not merge (the Dask backend shuffles the rows of a group to one partition).
+
+    Measures that share a statistic object share its column in :func:`frameeval.measures`.
+    """
+
+    row: Callable[..., pl.Expr] | None
+    merge: Literal["sum", "min", "max", "median"] = "sum"
+    parametric: bool = False
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A domain rule of a regression measure: ``role`` (``"truth"`` or ``"pred"``) must be
+    ``op`` (``">"`` or ``">="``) ``value``; ``why`` ends the error message."""
+
+    role: str
+    op: Literal[">", ">="]
+    value: float
+    why: str = ""
+
+
+class Sums:
+    """The statistics of a regression measure by name (``s.w``, ``s.ee`` …), as expressions."""
+
+    def __init__(self, values: Mapping[str, pl.Expr]) -> None:
+        self._values = dict(values)
+
+    def __getattr__(self, name: str) -> pl.Expr:
+        try:
+            return self.__dict__["_values"][name]
+        except KeyError:
+            raise AttributeError(name) from None

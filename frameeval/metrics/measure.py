@@ -25,7 +25,14 @@ import polars as pl
 
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics._builders import REQUIRED, make_builder, raw_value
-from frameeval.metrics._stats import BinaryCounts, ClassCounts, ScoreTable
+from frameeval.metrics._stats import (
+    BinaryCounts,
+    Bound,
+    ClassCounts,
+    ScoreTable,
+    Statistic,
+    Sums,
+)
 
 Kind = Literal["label", "binary", "score", "probability", "regression"]
 
@@ -37,7 +44,7 @@ STATISTICS = {
     "binary": "TP, FP, FN, TN (BinaryCounts)",
     "score": "positive / negative mass per distinct score (ScoreTable)",
     "probability": "sums of a per-row loss and of the weights",
-    "regression": "sums of a per-row error and of the weights",
+    "regression": "named per-group sums (Σw, Σw·y, Σw·y², Σw·e², …), a min / max or a median",
 }
 
 COLUMNS = {
@@ -65,8 +72,10 @@ class Measure:
         per-row term).
     formula
         The value from the statistics: ``formula(stats, **parameters) -> pl.Expr``. For
-        ``"probability"`` / ``"regression"`` measures, ``formula(term_sum, weight_sum,
-        **parameters)`` and ``term`` gives the per-row term.
+        ``"probability"`` measures (and ``"regression"`` ones declared with ``term=``),
+        ``formula(term_sum, weight_sum, **parameters)`` and ``term`` gives the per-row term; a
+        ``"regression"`` measure declared with ``stats=`` gets ``formula(sums, **parameters)``,
+        where ``sums.<name>`` is the statistic named so in ``stats``.
     higher_is_better, lower, upper
         Direction and range (``upper=None``: unbounded).
     equation
@@ -99,6 +108,12 @@ class Measure:
         Other registry names of this same object (``specificity`` for ``tnr``).
     example
         The value on the docs' six-row frame, as a doctest prints it (rounded to 4 places).
+    stats
+        Regression measures: the named per-group statistics the formula reads
+        (:class:`Statistic`), instead of one ``term``.
+    domain
+        Regression measures: ``domain(**parameters)`` → the :class:`Bound` rules truth and
+        prediction must satisfy (a value outside is a typed error on every face).
     proportion
         Label and binary measures that are a share of counts: ``proportion(stats) ->
         (successes, trials)`` from the same statistics as ``formula`` (TP and TP + FP for
@@ -124,6 +139,8 @@ class Measure:
     rows: Callable[..., pl.Expr] | None = None
     aliases: tuple[str, ...] = ()
     example: str = ""
+    stats: Mapping[str, Statistic] | None = None
+    domain: Callable[..., tuple[Bound, ...]] | None = None
     proportion: Callable[..., tuple[pl.Expr, pl.Expr]] | None = None
 
     def __post_init__(self) -> None:
@@ -135,6 +152,8 @@ class Measure:
             raise InvalidParameterError(
                 f"Measure(): name must be a valid identifier, got {self.name!r}."
             )
+        if self.kind == "regression" and self.stats is not None:
+            return
         if self.kind in ("probability", "regression") and self.term is None:
             raise InvalidParameterError(
                 f"Measure(): a {self.kind} measure needs term=, got None for {self.name!r}."
@@ -299,6 +318,9 @@ def measure_table() -> pl.DataFrame:
 __all__ = [
     "AVERAGES",
     "KINDS",
+    "Bound",
+    "Statistic",
+    "Sums",
     "MEASURES",
     "REQUIRED",
     "BinaryCounts",

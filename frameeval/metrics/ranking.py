@@ -59,7 +59,9 @@ DAVIS = (
 def _auc(t: ScoreTable) -> pl.Expr:
     # negatives strictly below each threshold, plus half of those tied with it
     below = t.n_negative - t.fp
-    return ratio((t.positive * (below + 0.5 * t.negative)).sum(), t.n_positive * t.n_negative)
+    pairs, total = (t.positive * (below + 0.5 * t.negative)).sum(), t.n_positive * t.n_negative
+    # pairs <= total exactly; float rounding of large weights can put it 1 ulp above
+    return ratio(pl.min_horizontal(pairs, total), total)
 
 
 def _precision_at(t: ScoreTable) -> pl.Expr:
@@ -175,7 +177,8 @@ def _precisions(
 
 def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
     pairs, total = _auc_counts(truth, score, positive, weight)
-    return _share(pairs, total)
+    # pairs <= total exactly; float rounding of large weights can put it 1 ulp above
+    return _share(pl.min_horizontal(pairs, total), total)
 
 
 def _average_precision_rows(

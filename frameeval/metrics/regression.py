@@ -1,83 +1,558 @@
 """Regression measures (eq 2.2 and its density form 2.3), declared once each.
 
-Their sufficient statistics are sums: Σ w·term over the rows and Σ w, so they merge across
-partitions by addition.
+Every measure here reads *named per-group statistics* (:class:`Statistic`): weighted sums such
+as Σw, Σw·y, Σw·y², Σw·f, Σw·f², Σw·y·f, Σw·e² (e = f − y), which merge across partitions by
+addition, so R², explained variance, Pearson's r and Lin's CCC merge like the MSE; the
+smallest / largest value (a min / max, merged by min / max), which detects a constant truth and
+gives the maximum error; and one statistic that does not merge, the (weighted) median of |e|.
+:func:`frameeval.measures` computes each statistic once per group for all the measures that
+read it.
+
+The moments are one-pass sums: a variance is Σw·y² − (Σw·y)²/Σw. Its relative rounding error
+is about ε·(ȳ² + s²)/s² (ε = 2.2e-16), so for a truth whose spread s is tiny next to its mean
+(|ȳ|/s ≳ 10⁶) R², explained variance, r and CCC lose digits; centre such a column first.
 """
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import polars as pl
 
-from frameeval.metrics._builders import make_builder
+from frameeval._validate import check_parameter
+from frameeval.metrics._builders import finite_number, make_builder
 from frameeval.metrics._stats import ratio
-from frameeval.metrics.measure import Measure, register
+from frameeval.metrics.measure import Bound, Measure, Statistic, register
 
-__all__ = ["MAE", "MSE", "RMSE", "mae", "mse", "rmse"]
+__all__ = [
+    "CCC",
+    "EXPLAINED_VARIANCE",
+    "GAMMA_DEVIANCE",
+    "HUBER_LOSS",
+    "MAE",
+    "MAPE",
+    "MAX_ERROR",
+    "MEAN_ERROR",
+    "MEDIAN_ABSOLUTE_ERROR",
+    "MSE",
+    "MSLE",
+    "PEARSON_R",
+    "PINBALL_LOSS",
+    "POISSON_DEVIANCE",
+    "R2",
+    "RMSE",
+    "RMSLE",
+    "SMAPE",
+    "TWEEDIE_DEVIANCE",
+    "ccc",
+    "explained_variance",
+    "gamma_deviance",
+    "huber_loss",
+    "mae",
+    "mape",
+    "max_error",
+    "mean_error",
+    "median_absolute_error",
+    "mse",
+    "msle",
+    "pearson_r",
+    "pinball_loss",
+    "poisson_deviance",
+    "r2",
+    "rmse",
+    "rmsle",
+    "smape",
+    "tweedie_deviance",
+]
 
 
-def _squared(y: pl.Expr, f: pl.Expr) -> pl.Expr:
-    return (f - y) ** 2
+# ---------------------------------------------------------------------------------------------
+# the shared statistics (one object each, so fe.measures computes each once per group)
+# ---------------------------------------------------------------------------------------------
+W = Statistic(None)  # Σ w (the row count without weights)
+Y = Statistic(lambda y, f: y)  # Σ w·y
+YY = Statistic(lambda y, f: y * y)  # Σ w·y²
+F = Statistic(lambda y, f: f)  # Σ w·f
+FF = Statistic(lambda y, f: f * f)  # Σ w·f²
+YF = Statistic(lambda y, f: y * f)  # Σ w·y·f
+EE = Statistic(lambda y, f: (f - y) ** 2)  # Σ w·e²
+AE = Statistic(lambda y, f: (f - y).abs())  # Σ w·|e|
+Y_MIN = Statistic(lambda y, f: y, "min")  # smallest truth (of positive weight)
+Y_MAX = Statistic(lambda y, f: y, "max")
+F_MIN = Statistic(lambda y, f: f, "min")
+F_MAX = Statistic(lambda y, f: f, "max")
+AE_MAX = Statistic(lambda y, f: (f - y).abs(), "max")
+AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
 
 
-def _absolute(y: pl.Expr, f: pl.Expr) -> pl.Expr:
-    return (f - y).abs()
+def _ape(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    """|f − y| / |y|: inf (or NaN) at y = 0, and at a truth so near 0 that it overflows."""
+    return (f - y).abs() / y.abs()
 
 
-def _mean(term_sum: pl.Expr, weight_sum: pl.Expr) -> pl.Expr:
-    return ratio(term_sum, weight_sum)
-
-
-MSE = register(
-    Measure(
-        "mse",
-        "regression",
-        _mean,
-        False,
-        0.0,
-        None,
-        "2.2",
-        "mean squared error",
-        "E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
-        "the group is empty or its total weight is 0",
-        term=_squared,
-        example="0.4167",
+# Σ w·[|f − y| / |y| is not finite]: a zero truth (or one that overflows the ratio)
+ZERO_TRUTH = Statistic(lambda y, f: (~_ape(y, f).is_finite()).cast(pl.Float64))
+APE = Statistic(lambda y, f: pl.when(_ape(y, f).is_finite()).then(_ape(y, f)).otherwise(0.0))
+SAPE = Statistic(
+    lambda y, f: (
+        pl.when((y != 0) | (f != 0)).then(2.0 * (f - y).abs() / (y.abs() + f.abs())).otherwise(0.0)
     )
 )
-RMSE = register(
-    Measure(
-        "rmse",
-        "regression",
-        lambda s, w: _mean(s, w).sqrt(),
-        False,
-        0.0,
-        None,
-        "2.2",
-        "root mean squared error, √MSE (same units as the target)",
-        "RMSE = √(Σ w·(f(x) − y)² / Σ w)",
-        "the group is empty or its total weight is 0",
-        term=_squared,
-        example="0.6455",
+SLE = Statistic(lambda y, f: (f.log1p() - y.log1p()) ** 2)
+
+
+def _variance(s: Any, moment: str, total: str) -> pl.Expr:
+    """Σw·(x − x̄)² from the sums (≥ 0)."""
+    m, mm = getattr(s, total), getattr(s, moment)
+    return pl.max_horizontal(mm - m * m / s.w, pl.lit(0.0))
+
+
+def _constant(s: Any, low: str, high: str) -> pl.Expr:
+    return getattr(s, low) == getattr(s, high)
+
+
+def _sst(s: Any) -> pl.Expr:
+    return _variance(s, "yy", "y")
+
+
+def _ssf(s: Any) -> pl.Expr:
+    return _variance(s, "ff", "f")
+
+
+def _sxy(s: Any) -> pl.Expr:
+    return s.yf - s.y * s.f / s.w
+
+
+def _defined(value: pl.Expr, undefined: pl.Expr) -> pl.Expr:
+    """``value``, null where ``undefined`` (or the group is empty); never NaN."""
+    return pl.when(undefined.fill_null(True)).then(None).otherwise(value).fill_nan(None)
+
+
+def _clip(value: pl.Expr, low: float, high: float) -> pl.Expr:
+    return value.clip(low, high)
+
+
+MOMENTS = {"w": W, "y": Y, "yy": YY, "ee": EE, "y_min": Y_MIN, "y_max": Y_MAX}
+UNDEFINED_EMPTY = "the group is empty or its total weight is 0"
+
+
+def _mse(s: Any) -> pl.Expr:
+    return ratio(s.ee, s.w)
+
+
+def _r2(s: Any) -> pl.Expr:
+    return _defined(1.0 - s.ee / _sst(s), _constant(s, "y_min", "y_max"))
+
+
+def _explained_variance(s: Any) -> pl.Expr:
+    mean_error = (s.f - s.y) / s.w
+    residual = pl.max_horizontal(s.ee / s.w - mean_error * mean_error, pl.lit(0.0))
+    return _defined(1.0 - residual / (_sst(s) / s.w), _constant(s, "y_min", "y_max"))
+
+
+def _pearson(s: Any) -> pl.Expr:
+    undefined = _constant(s, "y_min", "y_max") | _constant(s, "f_min", "f_max")
+    return _defined(_clip(_sxy(s) / (_sst(s) * _ssf(s)).sqrt(), -1.0, 1.0), undefined)
+
+
+def _ccc(s: Any) -> pl.Expr:
+    shift = (s.y - s.f) / s.w
+    den = (_sst(s) + _ssf(s)) / s.w + shift * shift
+    undefined = _constant(s, "y_min", "y_max") & _constant(s, "f_min", "f_max") & (shift == 0)
+    return _defined(_clip(2.0 * _sxy(s) / s.w / den, -1.0, 1.0), undefined)
+
+
+def _mape(s: Any) -> pl.Expr:
+    return _defined(s.ape / s.w, s.zero > 0)
+
+
+# -- parameters ---------------------------------------------------------------------------------
+def _check_delta(func: str, delta: Any, **_: Any) -> None:
+    check_parameter(
+        finite_number(delta) and delta > 0,
+        func,
+        f"delta must be a finite number > 0, got {delta!r}.",
     )
+
+
+def _check_alpha(func: str, alpha: Any, **_: Any) -> None:
+    check_parameter(
+        finite_number(alpha) and 0 <= alpha <= 1, func, f"alpha must be in [0, 1], got {alpha!r}."
+    )
+
+
+def _check_power(func: str, power: Any, **_: Any) -> None:
+    check_parameter(
+        finite_number(power) and not 0 < power < 1,
+        func,
+        f"power must be a finite number <= 0 or >= 1 (no Tweedie distribution has a power in "
+        f"(0, 1)), got {power!r}.",
+    )
+
+
+def _huber(y: pl.Expr, f: pl.Expr, delta: float = 1.0) -> pl.Expr:
+    e = (f - y).abs()
+    return pl.when(e <= delta).then(0.5 * e * e).otherwise(delta * (e - 0.5 * delta))
+
+
+def _pinball(y: pl.Expr, f: pl.Expr, alpha: float = 0.5) -> pl.Expr:
+    d = y - f
+    return pl.when(d >= 0).then(alpha * d).otherwise((alpha - 1.0) * d)
+
+
+def _xlogy(x: pl.Expr, y: pl.Expr) -> pl.Expr:
+    return pl.when(x == 0).then(0.0).otherwise(x * y.log())
+
+
+def _tweedie(y: pl.Expr, f: pl.Expr, power: float = 0.0) -> pl.Expr:
+    p = float(power)
+    if p == 0:
+        return (y - f) ** 2
+    if p == 1:
+        return 2.0 * (_xlogy(y, y / f) - y + f)
+    if p == 2:
+        return 2.0 * ((f / y).log() + y / f - 1.0)
+    positive = pl.when(y > 0).then(y).otherwise(0.0) if p < 0 else y
+    return 2.0 * (
+        positive.pow(2 - p) / ((1 - p) * (2 - p))
+        - y * f.pow(1 - p) / (1 - p)
+        + f.pow(2 - p) / (2 - p)
+    )
+
+
+def _tweedie_domain(power: float = 0.0, why: str | None = None, **_: Any) -> tuple[Bound, ...]:
+    """scikit-learn's domain of the Tweedie deviance of a power."""
+    why = f"(power={power!r})" if why is None else why
+    if power < 0:
+        return (Bound("pred", ">", 0.0, why),)
+    if power == 0:
+        return ()
+    if power < 2:
+        return (Bound("truth", ">=", 0.0, why), Bound("pred", ">", 0.0, why))
+    return (Bound("truth", ">", 0.0, why), Bound("pred", ">", 0.0, why))
+
+
+def _mean_of(name: str) -> Any:
+    return lambda s, **_: ratio(getattr(s, name), s.w)
+
+
+def _declare(name: str, formula: Any, stats: dict[str, Statistic], **kw: Any) -> Measure:
+    kw.setdefault("undefined", UNDEFINED_EMPTY)
+    return register(Measure(name, "regression", formula, stats=stats, **kw))
+
+
+# ---------------------------------------------------------------------------------------------
+# the declarations
+# ---------------------------------------------------------------------------------------------
+MSE = _declare(
+    "mse",
+    _mse,
+    {"w": W, "ee": EE},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="2.2",
+    description="mean squared error",
+    formula_text="E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
+    example="0.4167",
 )
-MAE = register(
-    Measure(
-        "mae",
-        "regression",
-        _mean,
-        False,
-        0.0,
-        None,
-        "—",
-        "mean absolute error",
-        "MAE = Σ w·|f(x) − y| / Σ w",
-        "the group is empty or its total weight is 0",
-        term=_absolute,
-        example="0.5",
-    )
+RMSE = _declare(
+    "rmse",
+    lambda s: _mse(s).sqrt(),
+    {"w": W, "ee": EE},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="2.2",
+    description="root mean squared error, √MSE (same units as the target)",
+    formula_text="RMSE = √(Σ w·(f(x) − y)² / Σ w)",
+    example="0.6455",
+)
+MAE = _declare(
+    "mae",
+    _mean_of("ae"),
+    {"w": W, "ae": AE},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean absolute error",
+    formula_text="MAE = Σ w·|f(x) − y| / Σ w",
+    example="0.5",
+)
+R2 = _declare(
+    "r2",
+    _r2,
+    dict(MOMENTS),
+    higher_is_better=True,
+    lower=-math.inf,
+    upper=1.0,
+    equation="—",
+    description="coefficient of determination: the share of the truth's variance the "
+    "predictions explain (1 − SSE / SST)",
+    formula_text="R² = 1 − Σ w·(y − f)² / Σ w·(y − ȳ)²,  ȳ = Σ w·y / Σ w",
+    undefined="the truth is constant in the group (SST = 0; scikit-learn returns 1.0 or 0.0 "
+    "there) or the group is empty",
+    references=(
+        "Wright, S. (1921). Correlation and causation. *J. Agricultural Research* 20, 557–585.",
+    ),
+    example="0.8571",
+)
+EXPLAINED_VARIANCE = _declare(
+    "explained_variance",
+    _explained_variance,
+    {**MOMENTS, "f": F},
+    higher_is_better=True,
+    lower=-math.inf,
+    upper=1.0,
+    equation="—",
+    description="explained variance: 1 − Var(f − y) / Var(y) (R² without the penalty for a "
+    "constant bias)",
+    formula_text="EV = 1 − Var_w(f − y) / Var_w(y)",
+    undefined="the truth is constant in the group (Var(y) = 0; scikit-learn returns 1.0 or "
+    "0.0 there) or the group is empty",
+    example="0.8667",
+)
+MAPE = _declare(
+    "mape",
+    _mape,
+    {"w": W, "ape": APE, "zero": ZERO_TRUTH},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean absolute percentage error, as a fraction (0.1 = 10 %)",
+    formula_text="MAPE = Σ w·|f − y| / |y| / Σ w",
+    undefined="a truth of positive weight is 0 (|f − y| / 0 is undefined; scikit-learn "
+    "divides by 2.2e-16 instead and returns about 4.5e15 × |f|) or so close to 0 that "
+    "|f − y| / |y| overflows, or the group is empty",
+    references=(
+        "de Myttenaere, A. et al. (2016). Mean absolute percentage error for regression "
+        "models. *Neurocomputing* 192, 38–48.",
+    ),  # fmt: skip
+    example="0.1875",
+)
+SMAPE = _declare(
+    "smape",
+    _mean_of("sape"),
+    {"w": W, "sape": SAPE},
+    higher_is_better=False,
+    lower=0.0,
+    upper=2.0,
+    equation="—",
+    description="symmetric mean absolute percentage error (range [0, 2])",
+    formula_text="sMAPE = Σ w·2|f − y| / (|y| + |f|) / Σ w  (a row with y = f = 0 adds 0)",
+    references=(
+        "Makridakis, S. (1993). Accuracy measures: theoretical and practical concerns. "
+        "*Int. J. Forecasting* 9, 527–529.",
+    ),  # fmt: skip
+    example="0.1786",
+)
+_LOG_DOMAIN = (Bound("truth", ">", -1.0, "(log1p)"), Bound("pred", ">", -1.0, "(log1p)"))
+MSLE = _declare(
+    "msle",
+    _mean_of("sle"),
+    {"w": W, "sle": SLE},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean squared logarithmic error (of log(1 + y); truth and pred > −1)",
+    formula_text="MSLE = Σ w·(log(1 + f) − log(1 + y))² / Σ w",
+    domain=lambda **_: _LOG_DOMAIN,
+    example="0.0266",
+)
+RMSLE = _declare(
+    "rmsle",
+    lambda s: ratio(s.sle, s.w).sqrt(),
+    {"w": W, "sle": SLE},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="root mean squared logarithmic error, √MSLE",
+    formula_text="RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
+    domain=lambda **_: _LOG_DOMAIN,
+    example="0.163",
+)
+MEDIAN_ABSOLUTE_ERROR = _declare(
+    "median_absolute_error",
+    lambda s: s.median,
+    {"median": AE_MEDIAN},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="median absolute error (robust to outliers; not a sum: on Dask the rows are "
+    "shuffled by group)",
+    formula_text="MedAE = weighted median of |f − y| (the midpoint when the cumulative weight "
+    "is exactly half, scikit-learn's rule)",
+    example="0.5",
+)
+MAX_ERROR = _declare(
+    "max_error",
+    lambda s: s.max,
+    {"max": AE_MAX},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="maximum absolute error (over rows of positive weight; merges by max)",
+    formula_text="max |f − y| over rows with w > 0",
+    example="1.0",
+)
+HUBER_LOSS = _declare(
+    "huber_loss",
+    _mean_of("huber"),
+    {"w": W, "huber": Statistic(_huber, parametric=True)},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean Huber loss: squared for |e| ≤ delta, linear beyond",
+    formula_text="Σ w·h(f − y) / Σ w,  h(e) = e²/2 if |e| ≤ δ else δ(|e| − δ/2)",
+    references=(
+        "Huber, P. J. (1964). Robust estimation of a location parameter. *Ann. Math. "
+        "Statist.* 35, 73–101.",
+    ),  # fmt: skip
+    parameters={"delta": 1.0},
+    check=_check_delta,
+    example="0.2083",
+)
+PINBALL_LOSS = _declare(
+    "pinball_loss",
+    _mean_of("pinball"),
+    {"w": W, "pinball": Statistic(_pinball, parametric=True)},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean pinball (quantile) loss of a prediction of the alpha-quantile",
+    formula_text="Σ w·ρ(y − f) / Σ w,  ρ(d) = α·d if d ≥ 0 else (α − 1)·d",
+    references=(
+        "Koenker, R. & Bassett, G. (1978). Regression quantiles. *Econometrica* 46, 33–50.",
+    ),  # fmt: skip
+    parameters={"alpha": 0.5},
+    check=_check_alpha,
+    example="0.25",
+)
+TWEEDIE_DEVIANCE = _declare(
+    "tweedie_deviance",
+    _mean_of("deviance"),
+    {"w": W, "deviance": Statistic(_tweedie, parametric=True)},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean Tweedie deviance of power p (0: squared error, 1: Poisson, 2: Gamma)",
+    formula_text="Σ w·d_p(y, f) / Σ w,  d_p = 2(max(y,0)^(2−p)/((1−p)(2−p)) − y·f^(1−p)/(1−p) "
+    "+ f^(2−p)/(2−p)), with the limits at p = 0, 1, 2",
+    references=(
+        "Jørgensen, B. (1987). Exponential dispersion models. *J. R. Statist. Soc. B* 49, 127–162.",
+    ),  # fmt: skip
+    parameters={"power": 0.0},
+    check=_check_power,
+    domain=_tweedie_domain,
+    example="0.4167",
+)
+POISSON_DEVIANCE = _declare(
+    "poisson_deviance",
+    _mean_of("deviance"),
+    {"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 1.0))},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean Poisson deviance (Tweedie power 1; truth >= 0, pred > 0)",
+    formula_text="Σ w·2(y·log(y/f) − y + f) / Σ w",
+    domain=lambda **_: _tweedie_domain(1.0, ""),
+    example="0.1383",
+)
+GAMMA_DEVIANCE = _declare(
+    "gamma_deviance",
+    _mean_of("deviance"),
+    {"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 2.0))},
+    higher_is_better=False,
+    lower=0.0,
+    upper=None,
+    equation="—",
+    description="mean Gamma deviance (Tweedie power 2; truth > 0, pred > 0)",
+    formula_text="Σ w·2(log(f/y) + y/f − 1) / Σ w",
+    domain=lambda **_: _tweedie_domain(2.0, ""),
+    example="0.0615",
+)
+PEARSON_R = _declare(
+    "pearson_r",
+    _pearson,
+    {**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
+    higher_is_better=True,
+    lower=-1.0,
+    upper=1.0,
+    equation="—",
+    description="Pearson's correlation of truth and prediction (weighted)",
+    formula_text="r = Σ w(y − ȳ)(f − f̄) / √(Σ w(y − ȳ)² · Σ w(f − f̄)²)",
+    undefined="the truth or the prediction is constant in the group, or the group is empty",
+    references=(
+        "Pearson, K. (1895). Notes on regression and inheritance in the case of two "
+        "parents. *Proc. R. Soc. London* 58, 240–242.",
+    ),  # fmt: skip
+    example="0.9548",
+)
+CCC = _declare(
+    "ccc",
+    _ccc,
+    {**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
+    higher_is_better=True,
+    lower=-1.0,
+    upper=1.0,
+    equation="—",
+    description="Lin's concordance correlation: agreement with the diagonal f = y",
+    formula_text="CCC = 2 s_yf / (s_y² + s_f² + (ȳ − f̄)²), moments with divisor Σ w",
+    undefined="truth and prediction are one and the same constant in the group (0/0), or the "
+    "group is empty",
+    references=(
+        "Lin, L. I.-K. (1989). A concordance correlation coefficient to evaluate "
+        "reproducibility. *Biometrics* 45, 255–268.",
+    ),  # fmt: skip
+    example="0.9398",
+)
+MEAN_ERROR = _declare(
+    "mean_error",
+    lambda s: ratio(s.f - s.y, s.w),
+    {"w": W, "y": Y, "f": F},
+    higher_is_better=False,
+    lower=-math.inf,
+    upper=None,
+    equation="—",
+    description="mean signed error (bias) f − y: positive = over-prediction; best at 0, so "
+    "compare |mean_error|",
+    formula_text="ME = Σ w·(f − y) / Σ w",
+    example="0.1667",
 )
 
 mse = make_builder(MSE)
 rmse = make_builder(RMSE)
 mae = make_builder(MAE)
+r2 = make_builder(R2)
+explained_variance = make_builder(EXPLAINED_VARIANCE)
+mape = make_builder(MAPE)
+smape = make_builder(SMAPE)
+msle = make_builder(MSLE)
+rmsle = make_builder(RMSLE)
+median_absolute_error = make_builder(MEDIAN_ABSOLUTE_ERROR)
+max_error = make_builder(MAX_ERROR)
+huber_loss = make_builder(HUBER_LOSS)
+pinball_loss = make_builder(PINBALL_LOSS)
+tweedie_deviance = make_builder(TWEEDIE_DEVIANCE)
+poisson_deviance = make_builder(POISSON_DEVIANCE)
+gamma_deviance = make_builder(GAMMA_DEVIANCE)
+pearson_r = make_builder(PEARSON_R)
+ccc = make_builder(CCC)
+mean_error = make_builder(MEAN_ERROR)
 
-__test__ = {"mse": mse.__doc__ or "", "rmse": rmse.__doc__ or "", "mae": mae.__doc__ or ""}
+__test__ = {
+    name: globals()[name].__doc__ or ""
+    for name in __all__
+    if name.islower()  # the builders (the declarations are upper case)
+}

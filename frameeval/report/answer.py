@@ -34,8 +34,15 @@ class Answer:
     #: the procedure ``compare_learners`` chose (``"none"`` when nothing was tested)
     procedure: str = "none"
     #: with a ROPE: ``a, b, p_a_better, p_rope, p_b_better`` of every pair (the Bayesian
-    #: signed-rank test), for the matrix of posterior probabilities; else None
+    #: signed-rank test, or on one data set's splits the Bayesian correlated t test), for the
+    #: matrix of posterior probabilities; else None
     bayes: pl.DataFrame | None = None
+    #: the split-level comparison of every pair (``[block,] a, b, test, difference, statistic,
+    #: p_value, p_adjusted, reject, better…``: compare_learners' post_hoc on the folds of each
+    #: data set), when the results have folds; else None
+    pairs: pl.DataFrame | None = None
+    #: the split-level procedure (``"corrected_t"``…) of ``pairs``; None without folds
+    split_procedure: str | None = None
 
 
 #: markup that would load something from the network
@@ -119,15 +126,26 @@ def answer(
     alpha: float = 0.05,
     rope: float | None = None,
     description: str = "",
+    per_split: pl.DataFrame | None = None,
+    fold: str | None = None,
+    repeat: str | None = None,
 ) -> Answer:
     """The answer for ``metric``: which learner is best, and what the tests allow one to say.
 
     ``per_block`` holds one row per block (data set) and learner: ``block, learner, metric``;
     ``description`` says how the metric was obtained per block (shown in the table title).
-    The verdict is :func:`frameeval.compare_learners`' (with one learner or one block, a
-    sentence of its own); the table is :func:`frameeval.results_table`'s. With ``rope`` (a
-    region of practical equivalence, in metric units) ``compare_learners`` uses the Bayesian
-    signed-rank test, and :attr:`Answer.bayes` holds its posterior probabilities of every pair.
+    The verdict is :func:`frameeval.compare_learners`' (with one learner, a sentence of its
+    own); the table is :func:`frameeval.results_table`'s. With ``rope`` (a region of practical
+    equivalence, in metric units) ``compare_learners`` uses the Bayesian signed-rank test (on
+    one data set's splits the Bayesian correlated t test), and :attr:`Answer.bayes` holds its
+    posterior probabilities of every pair.
+
+    With ``per_split`` (``block, learner, [repeat,] fold, metric``: the metric per split) and
+    its ``fold`` column, the splits are compared too: on one data set the verdict is the
+    split-level one (every pair by the corrected resampled t test, Holm-adjusted, or another
+    procedure for correlated splits: :func:`frameeval.compare_learners` with ``fold=``); with
+    several, the tests over data sets on the per-data-set means plus, per data set, the
+    split-level answer. :attr:`Answer.pairs` holds the split-level pairs.
     """
     from frameeval.compare import compare_learners
 
@@ -139,8 +157,39 @@ def answer(
     cd: float | None = None
     procedure = "none"
     bayes: pl.DataFrame | None = None
+    pairs: pl.DataFrame | None = None
+    split_procedure: str | None = None
+    splits_ok = per_split is not None and fold is not None
+    table_data = per_block
     if learners < 2:
         verdict = f"Only one learner: nothing to compare on {metric}."
+    elif splits_ok:
+        assert per_split is not None
+        one = blocks < 2
+        result = compare_learners(
+            per_split.drop(block) if one else per_split,
+            metric,
+            block=None if one else block,
+            learner=learner,
+            fold=fold,
+            repeat=repeat,
+            higher_is_better=higher_is_better,
+            alpha=alpha,
+            rope=rope,
+        )
+        verdict, procedure = result.verdict, result.procedure
+        split = result if one else result.per_data_set
+        if split is not None and set(split.design["procedure"]) != {"none"}:
+            pairs = split.post_hoc
+            split_procedure = ", ".join(sorted(set(split.design["procedure"]) - {"none"}))
+        if one:
+            table_data = per_split
+            if procedure == "bayes_correlated_t":
+                bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
+            if procedure == "none":
+                result = None
+        else:
+            ranks, cd, bayes, result = _over_blocks(result, per_block, learner, procedure)
     elif blocks < 2:
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
         verdict = (
@@ -159,21 +208,33 @@ def answer(
             rope=rope,
         )
         verdict, procedure = result.verdict, result.procedure
-        if procedure != "none":
-            ranks = (
-                result.ranks.sort("average_rank", "learner")
-                .select(pl.col("learner").alias(learner), "average_rank", "n_blocks", "cd")
-                .with_columns(pl.col(learner).cast(per_block.schema[learner]))
-            )
-            cd = ranks["cd"][0]
-            ranks = ranks.drop("cd")
-            if procedure == "bayes_signed_rank":
-                bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
-        else:
-            result = None
-    table, latex = _tables(per_block, metric, block, learner, higher_is_better, description, result)
+        ranks, cd, bayes, result = _over_blocks(result, per_block, learner, procedure)
+    table, latex = _tables(
+        table_data, metric, block, learner, higher_is_better, description, result
+    )
     downloads = {
         f"{stem}.csv": ("text/csv", _long_csv(per_block, metric, block, learner, ranks)),
         f"{stem}.tex": ("application/x-latex", latex),
     }
-    return Answer(metric, verdict, table, ranks, cd, downloads, procedure, bayes)
+    return Answer(
+        metric, verdict, table, ranks, cd, downloads, procedure, bayes, pairs, split_procedure
+    )
+
+
+def _over_blocks(
+    result: Any, per_block: pl.DataFrame, learner: str, procedure: str
+) -> tuple[pl.DataFrame | None, float | None, pl.DataFrame | None, Any]:
+    """The CD diagram's ranks and CD, the Bayesian pairs, and the result (None when nothing
+    was tested) of a comparison over blocks."""
+    if procedure == "none":
+        return None, None, None, None
+    ranks = (
+        result.ranks.sort("average_rank", "learner")
+        .select(pl.col("learner").alias(learner), "average_rank", "n_blocks", "cd")
+        .with_columns(pl.col(learner).cast(per_block.schema[learner]))
+    )
+    cd = ranks["cd"][0]
+    bayes = None
+    if procedure == "bayes_signed_rank":
+        bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
+    return ranks.drop("cd"), cd, bayes, result

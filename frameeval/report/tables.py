@@ -49,7 +49,9 @@ REFERENCES = {
     "compare": "§2.4: Friedman test (eqs 2.34–2.35), Nemenyi post-hoc test and critical "
     "difference (eq 2.36, figure 2.8); Demšar (2006).",
     "compare2": "§2.4: paired t test over the folds (eqs 2.30–2.31) and McNemar's test "
-    "(eq 2.33); Dietterich (1998).",
+    "(eq 2.33); Dietterich (1998); the corrected resampled t test (Nadeau & Bengio 2003).",
+    "splits": "Nadeau & Bengio (2003), Bouckaert & Frank (2004): the corrected resampled t "
+    "test of every pair on one data set's folds, Holm (1979); Dietterich (1998), Demšar (2006).",
     "missing": "Skillings & Mack (1981): a Friedman-type test that allows missing (block, learner) "
     "cells; its pairwise z tests with Holm's correction (García et al. 2010); Demšar (2006).",
 }

@@ -13,7 +13,7 @@ example, and every property names the measure that breaks it:
 * the expression is named after the measure and is Float64.
 
 Kinds: ``label`` and ``binary`` read (truth, pred) labels, ``regression`` (truth, pred)
-numbers, ``score`` (truth, score) with a binary truth and a continuous score (larger = more
+numbers (positive ones for a measure with a domain rule, such as MSLE), ``score`` (truth, score) with a binary truth and a continuous score (larger = more
 positive). Identities checked here as well: micro-F1 = accuracy for single-label multiclass data,
 and the two macro-F1 definitions (eq 2.14; mean of per-class F, Wu & Zhou 2017) agree when every
 class has P = R.
@@ -46,6 +46,8 @@ COLUMNS = {
     "probability": ("yb", "s"),
 }
 BINARY_COLUMNS = ("yb", "pb")
+# regression measures with a domain (MSLE, the Poisson / Gamma deviances) read positive numbers
+POSITIVE_COLUMNS = ("yp", "pp")
 # values for required keyword-only parameters (no default) of a builder
 PARAMETERS = {"cost01": 5.0, "cost10": 1.0}
 AVERAGES = ("binary", "macro", "micro")
@@ -86,10 +88,19 @@ def build(measure: Measure, average: str | None = None, weight: str | None = Non
         kw["weight"] = weight
     if average is not None:
         kw["average"] = average
+    return measure.builder(*columns_of(measure, average), **kw)
+
+
+def columns_of(measure: Measure, average: str | None = None) -> tuple[str, str]:
+    """The two columns the tests give ``measure``'s builder."""
     columns = COLUMNS[measure.kind]
     if measure.kind == "binary" and (average or "binary") == "binary":
         columns = BINARY_COLUMNS
-    return measure.builder(*columns, **kw)
+    if measure.kind == "regression" and measure.domain is not None:
+        params = {k: v for k, v in measure.parameters.items() if k != "average"}
+        if measure.domain(**params):
+            columns = POSITIVE_COLUMNS
+    return columns
 
 
 # every average of these measures; "binary" and "macro" of the others (the averaging code is
@@ -132,7 +143,8 @@ def result_frames(draw) -> pl.DataFrame:
     """g; labels y, p (0..2); numbers yr, pr; binary truth yb with score s in [0, 1] (ties);
     integer weights w in 0..3 and float weights wf from 0 and 1e-3 to 1e9 (sums of very
     different magnitudes). Groups of 1-8 rows with their own edge cases."""
-    cols: dict[str, list] = {k: [] for k in ("g", "y", "p", "yr", "pr", "yb", "pb", "s", "w", "wf")}
+    names = ("g", "y", "p", "yr", "pr", "yp", "pp", "yb", "pb", "s", "w", "wf")
+    cols: dict[str, list] = {k: [] for k in names}
     wide = st.one_of(st.just(0.0), st.floats(1e-3, 10.0), st.sampled_from([1e-3, 1e6, 1e9]))
     number = st.one_of(st.integers(-20, 20).map(float), st.floats(-100, 100))
     score = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1))
@@ -153,6 +165,7 @@ def result_frames(draw) -> pl.DataFrame:
         cols["p"] += p
         cols["yr"] += draw(st.lists(number, min_size=n, max_size=n))
         cols["pr"] += draw(st.lists(number, min_size=n, max_size=n))
+
         cols["yb"] += yb
         cols["pb"] += draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
         cols["s"] += draw(st.lists(score, min_size=n, max_size=n))
@@ -164,19 +177,26 @@ def result_frames(draw) -> pl.DataFrame:
         "p": pl.Int64,
         "yr": pl.Float64,
         "pr": pl.Float64,
+        "yp": pl.Float64,
+        "pp": pl.Float64,
         "yb": pl.Int64,
         "pb": pl.Int64,
         "s": pl.Float64,
         "w": pl.Int64,
         "wf": pl.Float64,
     }
+    # positive numbers derived from yr, pr (no extra draw: the examples of the other columns
+    # stay those the suite has always run)
+    cols["yp"] = [abs(v) + 0.5 for v in cols["yr"]]
+    cols["pp"] = [abs(v) + 0.25 for v in cols["pr"]]
     return pl.DataFrame(cols, schema=schema)
 
 
 # correlation-type measures are ill-conditioned under weights spanning 1e-3..1e9 (s² − Σp²
-# and c·s − Σt·p cancel): summation order moves them by ~1e-8, so the exact-equality properties
+# and c·s − Σt·p cancel; so do the one-pass moments Σw·y² − (Σw·y)²/Σw of R², explained
+# variance, Pearson's r and CCC): summation order moves them by ~1e-8, so the exact-equality properties
 # run them with the unit and integer weights only (scikit-learn checks them with float weights)
-ILL_CONDITIONED = {"mcc", "cohen_kappa"}
+ILL_CONDITIONED = {"mcc", "cohen_kappa", "r2", "explained_variance", "pearson_r", "ccc"}
 
 
 def usable(variants: list[Variant], weight: str | None) -> list[Variant]:
@@ -352,6 +372,8 @@ def test_expression_is_named_after_the_measure(kind: str) -> None:
             "p": [0, 1, 0],
             "yr": [0.5, 1.0, 2.0],
             "pr": [0.0, 1.0, 2.5],
+            "yp": [0.5, 1.0, 2.0],
+            "pp": [0.25, 1.0, 2.5],
             "yb": [0, 1, 1],
             "pb": [1, 1, 0],
             "s": [0.2, 0.9, 0.4],

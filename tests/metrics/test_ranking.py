@@ -381,3 +381,20 @@ def test_cost_coordinates_match_the_closed_forms(rows) -> None:
 def test_p_cost_rejects_invalid_numbers(args, text) -> None:
     with pytest.raises(InvalidParameterError, match=text):
         fe.p_cost(*args)
+
+
+def test_weighted_auc_stays_within_its_range() -> None:
+    """Float rounding of large weights put the pair mass 1 ulp above W⁺·W⁻ (AUC
+    1.0000000000000002, found by the property tests); the pairs are capped at the total."""
+    df = pl.DataFrame(
+        {
+            "y": [1, 0, 1, 1, 0, 0],
+            "s": [0.25, 0.0816, 1.0, 0.0816, 0.0816, 0.0816],
+            "w": [1e6, 1.0, 4.719, 0.0, 4.719, 1e6],
+        }
+    )
+    expr = df.select(fe.roc_auc("y", "s", weight="w")).item()
+    frame = fe.measures(df, truth="y", score="s", weight="w", measures=["roc_auc"]).item()
+    for value in (expr, frame):
+        assert 0.0 <= value <= 1.0
+        assert value == pytest.approx(1.0, abs=1e-12)  # every weighted pair is ordered

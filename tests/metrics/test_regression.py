@@ -1,12 +1,19 @@
-"""Regression measures (mse, rmse, mae) against scikit-learn, grouped.
+"""Regression measures against scikit-learn (scipy / the definition where it has none), grouped.
 
-Oracle: ``sklearn.metrics.mean_squared_error``, ``root_mean_squared_error`` and
-``mean_absolute_error`` (with ``sample_weight``) on each ``partition_by`` part, compared with the
-expressions inside ``group_by().agg()``; tolerance 1e-9. A group whose weights are all 0 is 0/0:
-null here, an error in scikit-learn.
+Oracles (``tests/helpers/regression.py``): scikit-learn's ``mean_squared_error``,
+``r2_score``, ``explained_variance_score``, ``mean_absolute_percentage_error``,
+``mean_squared_log_error``, ``median_absolute_error``, ``max_error``, ``mean_pinball_loss``,
+``mean_tweedie_deviance`` / ``mean_poisson_deviance`` / ``mean_gamma_deviance`` (with
+``sample_weight``); ``scipy.special.huber``; ``scipy.stats.pearsonr`` and ``numpy.cov(aweights=)``;
+the definitions of sMAPE, Lin's CCC (Lin 1989, eq 2) and the mean error. Each is run on each
+``partition_by`` part and compared with the expressions inside ``group_by().agg()`` and with
+``fe.measures`` (eager and lazy); tolerance 1e-9. A group whose weights are all 0 is 0/0: null
+here, an error in scikit-learn.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import polars as pl
@@ -16,8 +23,15 @@ from hypothesis import strategies as st
 from sklearn.metrics import mean_absolute_error, mean_squared_error, root_mean_squared_error
 
 import frameeval as fe
-from frameeval.exceptions import MissingValueError, NegativeValueError
+from frameeval.exceptions import (
+    InvalidDtypeError,
+    InvalidParameterError,
+    InvalidValueError,
+    MissingValueError,
+    NegativeValueError,
+)
 from tests.helpers.oracle import assert_close
+from tests.helpers.regression import oracle
 
 SKLEARN = {
     "mse": mean_squared_error,
@@ -62,12 +76,12 @@ def test_regression_measures_match_sklearn(df: pl.DataFrame) -> None:
     exprs = [b("y", "f").alias(n) for n, b in BUILDERS.items()]
     exprs += [b("y", "f", weight="w").alias(f"{n}_w") for n, b in BUILDERS.items()]
     out = df.group_by("g").agg(exprs).sort("g")
-    for name, oracle in SKLEARN.items():
+    for name, metric in SKLEARN.items():
         plain, weighted = [], []
         for part in sorted(df.partition_by("g"), key=lambda p: p["g"][0]):
             y, f, w = (part[c].to_numpy().astype(float) for c in ("y", "f", "w"))
-            plain.append(oracle(y, f))
-            weighted.append(oracle(y, f, sample_weight=w) if w.sum() > 0 else None)
+            plain.append(metric(y, f))
+            weighted.append(metric(y, f, sample_weight=w) if w.sum() > 0 else None)
         assert_close(out[name].to_list(), plain)
         assert_close(out[f"{name}_w"].to_list(), weighted)
 
@@ -95,13 +109,13 @@ def test_zero_total_weight_is_null() -> None:
             "f",
             float("nan"),
             MissingValueError,
-            r"column 'f' \(pred=\) must not contain NaN, got NaN",
+            r"column 'f' \(pred=\) must be finite, got NaN or inf",
         ),
         (
             "f",
             float("inf"),
             MissingValueError,
-            r"column 'f' \(pred=\) must be finite, got inf or -inf",
+            r"column 'f' \(pred=\) must be finite, got NaN or inf",
         ),
         ("w", -1.0, NegativeValueError, r"column 'w' \(weight=\) must be >= 0, got -1\.0"),
         ("w", float("nan"), MissingValueError, r"column 'w' \(weight=\) must not contain NaN"),
@@ -114,3 +128,272 @@ def test_invalid_values_raise(name, column, value, error, text) -> None:
     lazy = df.lazy().select(BUILDERS[name]("y", "f", weight="w"))
     with pytest.raises(error, match=rf"^{name}\(\): {text}"):
         fe.collect(lazy)
+
+
+# ---------------------------------------------------------------------------------------------
+# every regression measure against its oracle, on randomized grouped data, on both faces
+# ---------------------------------------------------------------------------------------------
+NAMES = [
+    "mse", "rmse", "mae", "r2", "explained_variance", "mape", "smape", "msle", "rmsle",
+    "median_absolute_error", "max_error", "huber_loss", "pinball_loss", "tweedie_deviance",
+    "poisson_deviance", "gamma_deviance", "pearson_r", "ccc", "mean_error",
+]  # fmt: skip
+# (output name, measure, parameters): the defaults and some configured ones
+VARIANTS = [(n, n, {}) for n in NAMES] + [
+    ("huber_half", "huber_loss", {"delta": 0.5}),
+    ("pinball_90", "pinball_loss", {"alpha": 0.9}),
+    ("tweedie_neg", "tweedie_deviance", {"power": -0.5}),
+    ("tweedie_15", "tweedie_deviance", {"power": 1.5}),
+    ("tweedie_3", "tweedie_deviance", {"power": 3.0}),
+]
+
+
+def grouped_frame(seed: int) -> pl.DataFrame:
+    """Seven groups of 1–40 rows: positive truths (gamma) and predictions (truth + noise, some
+    far off), float weights with zeros, integer weights; group 6 has weights all 0."""
+    rng = np.random.default_rng(seed)
+    sizes = [1, 2, *rng.integers(3, 40, 5)]
+    g = np.repeat(np.arange(len(sizes)), sizes)
+    n = g.size
+    y = rng.gamma(2.0, 2.0, n) + 0.05
+    f = np.abs(y + rng.normal(0, 1.5, n) * rng.choice([0.2, 1.0, 4.0], n)) + 0.01
+    w = rng.uniform(0, 3, n) * (rng.random(n) > 0.2)
+    w[g == len(sizes) - 1] = 0.0
+    return pl.DataFrame(
+        {"g": g, "y": y, "f": f, "w": w, "wi": rng.integers(0, 4, n).astype(float)}
+    ).with_columns(
+        pl.when(pl.col("g") == 5).then(pl.col("y").round(0) + 1).otherwise("y").alias("y")
+    )
+
+
+def expected(df: pl.DataFrame, weight: str | None) -> dict[str, list[float | None]]:
+    out: dict[str, list[float | None]] = {label: [] for label, _, _ in VARIANTS}
+    for part in sorted(df.partition_by("g"), key=lambda p: p["g"][0]):
+        y, f = part["y"].to_numpy(), part["f"].to_numpy()
+        w = None if weight is None else part[weight].to_numpy()
+        for label, name, params in VARIANTS:
+            out[label].append(oracle(name, y, f, w, **params))
+    return out
+
+
+def check_against(out: pl.DataFrame, want: dict[str, list[float | None]], what: str) -> None:
+    for label in want:
+        try:
+            assert_close(out[label].to_list(), want[label])
+        except AssertionError as err:
+            raise AssertionError(f"{label} ({what})\n{err}") from None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("weight", [None, "w", "wi"])
+def test_every_measure_equals_its_oracle_on_both_faces(seed: int, weight: str | None) -> None:
+    df = grouped_frame(seed)
+    want = expected(df, weight)
+    exprs = [getattr(fe, n)("y", "f", weight=weight, **p).alias(label) for label, n, p in VARIANTS]
+    check_against(df.group_by("g").agg(exprs).sort("g"), want, "expression in group_by().agg()")
+    chosen = [fe.MEASURES[n].configure(label, **p) for label, n, p in VARIANTS]
+    eager = fe.measures(df, truth="y", pred="f", by="g", measures=chosen, weight=weight)
+    check_against(eager, want, "fe.measures, eager")
+    lazy = fe.measures(df.lazy(), truth="y", pred="f", by="g", measures=chosen, weight=weight)
+    assert isinstance(lazy, pl.LazyFrame)
+    check_against(fe.collect(lazy), want, "fe.measures, lazy")
+
+
+def test_measures_by_name_and_long_output() -> None:
+    df = grouped_frame(3)
+    wide = fe.measures(df, truth="y", pred="f", by="g", measures=NAMES)
+    assert wide.columns == ["g", *NAMES]
+    long = fe.measures(df, truth="y", pred="f", by="g", measures=["rmse", "r2"], long=True)
+    assert long.columns == ["g", "measure", "value"]
+    assert_close(long.filter(pl.col("measure") == "r2")["value"].to_list(), wide["r2"].to_list())
+
+
+def test_integer_valued_and_negative_data_for_the_unrestricted_measures() -> None:
+    """Measures without a domain rule on integer and negative data (hypothesis frames cover the
+    sign; this pins integer dtypes through both faces)."""
+    df = pl.DataFrame({"g": [0, 0, 0, 1, 1, 1, 1], "y": [-3, 0, 4, 2, 2, 5, -1],
+                       "f": [-2, 1, 4, 3, 1, 5, 0]})  # fmt: skip
+    names = ["r2", "explained_variance", "smape", "median_absolute_error", "max_error",
+             "huber_loss", "pinball_loss", "tweedie_deviance", "pearson_r", "ccc", "mean_error"]  # fmt: skip
+    out = df.group_by("g").agg(getattr(fe, n)("y", "f") for n in names).sort("g")
+    table = fe.measures(df, truth="y", pred="f", by="g", measures=names)
+    for name in names:
+        want = [oracle(name, p["y"], p["f"]) for p in df.partition_by("g", maintain_order=True)]
+        assert_close(out[name].to_list(), want)
+        assert_close(table[name].to_list(), want)
+
+
+# ---------------------------------------------------------------------------------------------
+# the undefined cases: null, never inf / NaN (scikit-learn's own rules are documented beside)
+# ---------------------------------------------------------------------------------------------
+def test_constant_truth_gives_null_r2_and_explained_variance() -> None:
+    """scikit-learn returns 1.0 (perfect) or 0.0 there (force_finite); frameeval: null."""
+    df = pl.DataFrame({"g": [0, 0, 0, 1, 1], "y": [0.1, 0.1, 0.1, 2.0, 2.0],
+                       "f": [0.1, 0.1, 0.1, 1.0, 3.0]})  # fmt: skip
+    names = ["r2", "explained_variance", "pearson_r", "ccc"]
+    out = df.group_by("g").agg(getattr(fe, n)("y", "f") for n in names).sort("g")
+    assert out.select(names).rows() == [(None,) * 4, (None, None, None, 0.0)]
+    table = fe.measures(df, truth="y", pred="f", by="g", measures=names)
+    assert table.select(names).rows() == out.select(names).rows()
+
+
+def test_zero_truth_gives_null_mape_unless_its_weight_is_zero() -> None:
+    df = pl.DataFrame({"y": [0.0, 2.0, 4.0], "f": [1.0, 1.0, 5.0], "w": [0.0, 1.0, 1.0]})
+    assert df.select(fe.mape("y", "f")).item() is None
+    assert df.select(fe.mape("y", "f", weight="w")).item() == pytest.approx(0.375, abs=1e-12)
+    assert fe.measures(df, truth="y", pred="f", measures=["mape"])["mape"].item() is None
+
+
+def test_smape_counts_a_zero_truth_and_zero_prediction_as_no_error() -> None:
+    df = pl.DataFrame({"y": [0.0, 2.0], "f": [0.0, 1.0]})
+    assert df.select(fe.smape("y", "f")).item() == pytest.approx((0 + 2 / 3) / 2, abs=1e-12)
+
+
+def test_weighted_median_takes_the_midpoint_at_exactly_half() -> None:
+    """scikit-learn's _weighted_percentile(average=True): |e| = 1, 2, 3, 4 with weights 1, 1,
+    0, 2 reaches half (2 of 4) at 2, so the midpoint of 2 and the next of positive weight, 4."""
+    df = pl.DataFrame({"y": [0.0] * 4, "f": [1.0, 2.0, 3.0, 4.0], "w": [1.0, 1.0, 0.0, 2.0]})
+    assert df.select(fe.median_absolute_error("y", "f", weight="w")).item() == 3.0
+    assert oracle("median_absolute_error", df["y"], df["f"], df["w"]) == 3.0
+
+
+# ---------------------------------------------------------------------------------------------
+# bad input: parameters, domains, dtypes, NaN — typed errors on both faces
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "parameters", "text"),
+    [
+        ("huber_loss", {"delta": 0.0}, r"delta must be a finite number > 0, got 0\.0"),
+        ("pinball_loss", {"alpha": 1.5}, r"alpha must be in \[0, 1\], got 1\.5"),
+        ("tweedie_deviance", {"power": 0.5}, r"power must be a finite number <= 0 or >= 1"),
+    ],
+)
+def test_invalid_parameters_raise_on_both_faces(name: str, parameters: dict, text: str) -> None:
+    with pytest.raises(InvalidParameterError, match=rf"^{name}\(\): {text}"):
+        getattr(fe, name)("y", "f", **parameters)
+    df = pl.DataFrame({"y": [1.0, 2.0], "f": [1.0, 3.0]})
+    with pytest.raises(InvalidParameterError, match=text):
+        fe.measures(df, truth="y", pred="f", measures=[fe.MEASURES[name].configure(**parameters)])
+    with pytest.raises(InvalidParameterError, match="has no parameter"):
+        fe.MEASURES[name].configure(nope=1)
+
+
+DOMAIN = [
+    # (measure, parameters, column, value, error, rule)
+    ("msle", {}, "f", -1.0, InvalidValueError, "column 'f' (pred=) must be > -1"),
+    ("rmsle", {}, "y", -2.5, InvalidValueError, "column 'y' (truth=) must be > -1"),
+    ("poisson_deviance", {}, "y", -0.5, NegativeValueError, "column 'y' (truth=) must be >= 0"),
+    ("poisson_deviance", {}, "f", 0.0, InvalidValueError, "column 'f' (pred=) must be > 0"),
+    ("gamma_deviance", {}, "y", 0.0, InvalidValueError, "column 'y' (truth=) must be > 0"),
+    ("tweedie_deviance", {"power": -1.0}, "f", -3.0, InvalidValueError,
+     "column 'f' (pred=) must be > 0"),
+    ("tweedie_deviance", {"power": 1.5}, "y", -1.0, NegativeValueError,
+     "column 'y' (truth=) must be >= 0"),
+    ("tweedie_deviance", {"power": 3.0}, "y", 0.0, InvalidValueError,
+     "column 'y' (truth=) must be > 0"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "parameters", "column", "value", "error", "rule"), DOMAIN)
+def test_values_outside_the_domain_raise_on_both_faces(
+    name: str, parameters: dict, column: str, value: float, error: type, rule: str
+) -> None:
+    df = pl.DataFrame({"g": [0, 0, 1, 1], "y": [1.0, 2.0, 3.0, 4.0], "f": [1.5, 2.0, 2.5, 4.0]})
+    df = df.with_columns(pl.Series(column, [1.0, 2.0, 3.0, value]))
+    shown = f"{value:g}" if value != int(value) else f"{value}"
+    with pytest.raises(error, match=rf"^{name}\(\): {re.escape(rule)}.*, got {shown}\."):
+        df.group_by("g").agg(getattr(fe, name)("y", "f", **parameters))
+    with pytest.raises(error, match=rf"^{name}\(\): {re.escape(rule)}"):
+        fe.collect(df.lazy().select(getattr(fe, name)("y", "f", **parameters)))
+    measure = fe.MEASURES[name].configure(**parameters)
+    face = rf"^measures\(\): {re.escape(rule)} for {name}.*, got {shown} \(1 rows\) in group g=1\."
+    with pytest.raises(error, match=face):
+        fe.measures(df, truth="y", pred="f", by="g", measures=[measure])
+    with pytest.raises(error, match=face):
+        fe.collect(fe.measures(df.lazy(), truth="y", pred="f", by="g", measures=[measure]))
+
+
+def test_inside_the_domain_nothing_is_raised() -> None:
+    """The boundaries scikit-learn allows: a zero truth for Poisson, a negative truth for
+    Tweedie power < 0, truth and pred just above -1 for MSLE."""
+    df = pl.DataFrame({"y": [0.0, 2.0, -0.5], "f": [0.5, 1.0, 0.25]})
+    out = df.select(fe.msle("y", "f"), fe.tweedie_deviance("y", "f", power=-1.0))
+    assert out.null_count().row(0) == (0, 0)
+    positive = df.filter(pl.col("y") >= 0)
+    assert positive.select(fe.poisson_deviance("y", "f")).item() == pytest.approx(
+        oracle("poisson_deviance", positive["y"], positive["f"]), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("name", ["r2", "mape", "gamma_deviance", "median_absolute_error"])
+def test_strings_and_nan_are_typed_errors_on_both_faces(name: str) -> None:
+    df = pl.DataFrame({"y": [1.0, 2.0, 3.0], "f": ["1", "2", "3"]})
+    with pytest.raises(
+        InvalidDtypeError, match=rf"^{name}\(\): column 'f' \(pred=\) must be numeric"
+    ):
+        df.select(getattr(fe, name)("y", "f"))
+    with pytest.raises(
+        InvalidDtypeError, match=r"^measures\(\): column 'f' \(pred=\) must be numeric"
+    ):
+        fe.measures(df, truth="y", pred="f", measures=[name])
+    nan = pl.DataFrame({"g": [0, 0, 1], "y": [1.0, float("nan"), 3.0], "f": [1.0, 2.0, 3.0]})
+    with pytest.raises(
+        MissingValueError, match=rf"^{name}\(\): column 'y' \(truth=\) must be finite"
+    ):
+        nan.group_by("g").agg(getattr(fe, name)("y", "f"))
+    with pytest.raises(
+        MissingValueError,
+        match=r"^measures\(\): column 'y' \(truth=\) must be finite, got NaN or inf",
+    ):
+        fe.measures(nan, truth="y", pred="f", by="g", measures=[name])
+
+
+def test_the_worked_example_of_docs_regression() -> None:
+    """docs/regression.md, "A worked example": the table printed there, and R² / RMSE of ridge
+    by hand (SSE = 2.75, SST = 15.2083) and by scikit-learn."""
+    df = pl.DataFrame(
+        {
+            "model": ["ridge"] * 6 + ["forest"] * 6,
+            "y_true": [3.0, 5.0, 2.5, 7.0, 4.0, 6.0] * 2,
+            "y_pred": [2.5, 5.0, 3.0, 8.0, 4.5, 5.0, 3.2, 4.4, 2.5, 6.1, 4.0, 6.3],
+        }
+    )
+    names = ["rmse", "mae", "r2", "mape", "ccc", "mean_error"]
+    out = fe.measures(df, truth="y_true", pred="y_pred", by="model", measures=names)
+    assert out["model"].to_list() == ["forest", "ridge"]
+    printed = {
+        "forest": (0.4655, 0.3333, 0.9145, 0.0609, 0.9520, -0.1667),
+        "ridge": (0.6770, 0.5833, 0.8192, 0.1335, 0.9193, 0.0833),
+    }
+    for row in out.iter_rows(named=True):
+        assert tuple(round(row[n], 4) for n in names) == printed[row["model"]]
+    ridge = out.filter(pl.col("model") == "ridge")
+    assert ridge["rmse"].item() == pytest.approx((2.75 / 6) ** 0.5, abs=1e-12)
+    sst = sum((v - 27.5 / 6) ** 2 for v in [3.0, 5.0, 2.5, 7.0, 4.0, 6.0])
+    assert ridge["r2"].item() == pytest.approx(1 - 2.75 / sst, abs=1e-12)
+    part = df.filter(pl.col("model") == "ridge")
+    assert ridge["r2"].item() == pytest.approx(oracle("r2", part["y_true"], part["y_pred"]))
+
+
+def test_a_user_measure_declared_with_one_term_still_works_everywhere() -> None:
+    """Backwards compatibility: a regression Measure declared the old way (term= and
+    formula(term_sum, weight_sum)) works as a builder and in fe.measures, beside the new ones."""
+    cubed = fe.Measure(
+        "mean_cubed_error", "regression", lambda s, w: s / w, False, 0.0, None, "—",
+        "mean |e|³", "Σ w·|f − y|³ / Σ w", term=lambda y, f: (f - y).abs() ** 3,
+    )  # fmt: skip
+    assert cubed.stats is None
+    df = pl.DataFrame(
+        {"g": [0, 0, 1], "y": [1.0, 2.0, 3.0], "f": [2.0, 4.0, 3.5], "w": [1.0, 3.0, 1.0]}
+    )
+    fe.register(cubed)
+    try:
+        out = fe.measures(df, truth="y", pred="f", by="g", weight="w",
+                          measures=["mean_cubed_error", "r2", "mse"])  # fmt: skip
+        expr = df.group_by("g").agg(cubed.builder("y", "f", weight="w")).sort("g")
+    finally:
+        fe.MEASURES.pop("mean_cubed_error")
+    assert_close(out["mean_cubed_error"].to_list(), [(1 + 3 * 8) / 4, 0.125])
+    assert_close(expr["mean_cubed_error"].to_list(), [(1 + 3 * 8) / 4, 0.125])
+    assert_close(out["mse"].to_list(), [(1 + 3 * 4) / 4, 0.25])
+    assert out["r2"].to_list()[1] is None  # one row: a constant truth

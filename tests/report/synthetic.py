@@ -76,3 +76,11 @@ def synthetic_results(
         .with_columns(pl.col("score").fill_nan(None))
         .sort("dataset", "learner", "instance")
     )
+
+
+def one_dataset_results(*, seed: int = 23) -> pl.DataFrame:
+    """Issue 23's study: one binary data set, three learners, 10-fold cross-validation with 30
+    test instances per fold (``dataset, learner, fold, instance, truth, pred, score``)."""
+    return synthetic_results(
+        datasets=1, learners=3, classes=2, binary=1, folds=10, instances=30, seed=seed
+    )

@@ -14,6 +14,7 @@ from frameeval.compare.auto._context import (  # noqa: F401 - also frameeval.com
     N_SAMPLES,
     OMNIBUS_SCHEMA,
     POST_HOC_SCHEMA,
+    SPLIT_PROCEDURES,
     TEST_NAMES,
     Procedure,
 )

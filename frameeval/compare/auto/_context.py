@@ -17,6 +17,8 @@ __all__ = [
     "N_SAMPLES",
     "OMNIBUS_SCHEMA",
     "POST_HOC_SCHEMA",
+    "PAIR_PROCEDURES",
+    "SPLIT_PROCEDURES",
     "TEST_NAMES",
     "VALUE",
     "Context",
@@ -27,8 +29,24 @@ __all__ = [
 
 
 Procedure = Literal[
-    "auto", "t", "wilcoxon", "anova", "friedman", "skillings_mack", "bayes_signed_rank"
+    "auto",
+    "t",
+    "wilcoxon",
+    "anova",
+    "friedman",
+    "skillings_mack",
+    "bayes_signed_rank",
+    "corrected_t",
+    "cv5x2_f",
+    "cv5x2_t",
+    "bayes_correlated_t",
 ]
+
+#: the procedures of one data set's splits (folds, repeats): every pair by a test that allows
+#: for the overlap of the training sets (frameeval.compare.auto.splits)
+SPLIT_PROCEDURES = ("corrected_t", "cv5x2_f", "cv5x2_t", "bayes_correlated_t")
+#: a single hold-out split with an instance column: McNemar's test of every pair
+PAIR_PROCEDURES = (*SPLIT_PROCEDURES, "mcnemar")
 
 #: posterior samples of the Bayesian signed-rank test
 N_SAMPLES = 50_000
@@ -47,6 +65,11 @@ TEST_NAMES = {
     "skillings_mack": "Skillings–Mack test",
     "skillings_mack_holm": "Skillings–Mack z tests with Holm's correction",
     "bayes_signed_rank": "Bayesian signed-rank test",
+    "corrected_t": "Nadeau–Bengio corrected resampled t test",
+    "cv5x2_f": "combined 5×2cv F test (Alpaydin)",
+    "cv5x2_t": "5×2cv t test (Dietterich)",
+    "bayes_correlated_t": "Bayesian correlated t test",
+    "mcnemar": "McNemar test",
 }
 
 OMNIBUS_SCHEMA = {
@@ -70,16 +93,19 @@ POST_HOC_SCHEMA = {
     "difference": pl.Float64,
     "statistic": pl.Float64,
     "p_value": pl.Float64,
+    "p_adjusted": pl.Float64,
     "critical_value": pl.Float64,
     "alpha": pl.Float64,
     "reject": pl.Boolean,
     "better": pl.String,
+    "cohen_d": pl.Float64,
+    "cliff_delta": pl.Float64,
     "p_a_better": pl.Float64,
     "p_rope": pl.Float64,
     "p_b_better": pl.Float64,
 }
 
-MEAN_BASED = {"t", "anova"}
+MEAN_BASED = {"t", "anova", *PAIR_PROCEDURES}
 
 
 @dataclass(frozen=True)

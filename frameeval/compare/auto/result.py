@@ -11,6 +11,7 @@ import polars as pl
 from frameeval.compare._common import format_p
 from frameeval.compare.auto._context import (
     MEAN_BASED,
+    PAIR_PROCEDURES,
     TEST_NAMES,
     Context,
 )
@@ -29,7 +30,9 @@ class Comparison:
     ----------
     procedure
         The procedure used: ``"t"``, ``"wilcoxon"``, ``"anova"``, ``"friedman"``,
-        ``"skillings_mack"``, ``"bayes_signed_rank"`` or ``"none"`` (nothing could be tested);
+        ``"skillings_mack"``, ``"bayes_signed_rank"``, on one data set's splits
+        ``"corrected_t"``, ``"cv5x2_f"``, ``"cv5x2_t"``, ``"bayes_correlated_t"``, or
+        ``"none"`` (nothing could be tested);
         with ``by`` groups that used different procedures, their names joined by ``", "``
         (``design`` has the procedure of each group).
     verdict
@@ -49,8 +52,12 @@ class Comparison:
         alpha, reject, chi2, chi2_p_value`` (one row per group tested; ``chi2`` and
         ``chi2_p_value`` are Friedman's χ² form, null for the other tests).
     post_hoc
-        ``*by, test, a, b, difference, statistic, p_value, critical_value, alpha, reject,
-        better, p_a_better, p_rope, p_b_better``: one row per pair (a < b). ``difference`` is
+        ``*by, test, a, b, difference, statistic, p_value, p_adjusted, critical_value, alpha,
+        reject, better, cohen_d, cliff_delta, p_a_better, p_rope, p_b_better``: one row per
+        pair (a < b). On splits: ``p_value`` the pair's raw p-value, ``p_adjusted`` the Holm
+        (Shaffer) adjusted one, ``reject`` = ``p_adjusted`` < α, ``difference`` the mean a − b
+        over the splits, ``cohen_d`` (d_z) and ``cliff_delta`` of the paired split values,
+        ``critical_value`` null; over data sets these three are null. ``difference`` is
         the rank difference (Nemenyi, a − b; Skillings–Mack: of the mean within-block ranks),
         the mean difference (t test, Tukey), the median of the differences (Wilcoxon) or the
         posterior mean difference (Bayesian); ``p_value`` is family-wise for k > 2 (Nemenyi,
@@ -74,6 +81,13 @@ class Comparison:
         which differ significantly by the post-hoc test (single learners included).
     verdicts
         ``*by, verdict``.
+    per_data_set
+        With several data sets each evaluated on splits (a fold column): the split-level
+        :class:`Comparison` of every data set (frames keyed by ``*by, <block>``: every pair by
+        the corrected resampled t test, Holm-adjusted, or another procedure for correlated
+        splits); None otherwise. On one data set's splits the result itself is split-level:
+        ``design`` then also has ``n_repeats, n_folds, n_dropped, test_train_ratio`` and
+        ``n_blocks`` counts the (complete) splits; ``omnibus`` is empty.
     """
 
     procedure: str
@@ -93,6 +107,9 @@ class Comparison:
     alpha: float
     higher_is_better: bool
     extra: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: with several data sets, each evaluated on splits (a fold column): the split-level
+    #: comparison of every data set (its frames keyed by ``*by, <block>``); else None
+    per_data_set: Comparison | None = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.verdict
@@ -122,6 +139,16 @@ class Comparison:
         """
         from frameeval.charts import cd_diagram
 
+        split_level = set(self.design.get_column("procedure").to_list()) & set(PAIR_PROCEDURES)
+        if split_level and self.ranks.get_column("cd").null_count() == self.ranks.height:
+            from frameeval.exceptions import InsufficientDataError
+
+            raise InsufficientDataError(
+                "Comparison.chart(): the CD diagram draws average ranks over data sets, got a "
+                f"comparison over one data set's splits (procedure {sorted(split_level)[0]!r})."
+                "\nHint: the pairs are in .post_hoc; frameeval.charts.metric_distribution "
+                "draws the values per split."
+            )
         keys = list(self.by)
         ranks = self.ranks.filter(pl.col("cd").is_not_null()).select(
             *keys, pl.col("learner"), "average_rank", "cd"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any, Literal
+
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
@@ -24,6 +27,9 @@ from frameeval.compare.auto._context import (
     FUNC,
     OMNIBUS_SCHEMA,
     POST_HOC_SCHEMA,
+    SPLIT_PROCEDURES,
+    TEST_NAMES,
+    VALUE,
     Context,
     Procedure,
     semi,
@@ -47,6 +53,15 @@ from frameeval.compare.auto.result import (
     Comparison,
     verdict_table,
 )
+from frameeval.compare.auto.splits import (
+    SplitDesign,
+    choose_split_procedures,
+    describe_splits,
+    run_split_procedures,
+    split_cells,
+    split_verdict,
+)
+from frameeval.exceptions import InvalidValueError
 
 __all__ = ["compare_learners"]
 
@@ -67,6 +82,11 @@ def compare_learners(
     seed: int = 0,
     by: Keys = None,
     digits: int | None = RANK_DIGITS,
+    fold: str | None = None,
+    repeat: str | None = None,
+    test_train_ratio: float | None = None,
+    adjust: Literal["holm", "shaffer"] = "holm",
+    instance: str | None = None,
 ) -> Comparison:
     """Compare learners over blocks (data sets): choose the tests, run them, give a verdict.
 
@@ -82,6 +102,19 @@ def compare_learners(
     4. two learners: the paired t test when both look normal, else the Wilcoxon signed-rank
        test; k > 2 learners: repeated-measures ANOVA + Tukey HSD when all look normal and the
        variances equal, else the Friedman test (Iman–Davenport's F form) + Nemenyi.
+
+    **One data set's splits.** With a fold column (``fold=``, or inferred), the values are the
+    splits of (repeated) cross-validation of one data set, which share training data and are
+    not independent blocks. Every pair of learners is then compared on the splits by the
+    Nadeau–Bengio corrected resampled t test (``"corrected_t"``, n_test/n_train = 1/(k − 1)
+    from the k folds per repeat, or ``test_train_ratio=``; :func:`corrected_resampled_t_test`),
+    by Alpaydin's combined 5×2cv F test for r ≥ 2 repeats of 2 folds (``"cv5x2_f"``), or, with
+    ``rope=``, by the Bayesian correlated t test (``"bayes_correlated_t"``,
+    :func:`bayes_correlated_t`); the p-values are adjusted over the pairs by Holm's step-down
+    procedure (``adjust=``). ``block=`` naming the folds switches to this and says so. With a
+    data-set column holding several data sets, the tests above run on the per-data-set means
+    of the splits and :attr:`Comparison.per_data_set` holds the split-level comparison of each
+    data set (docs/compare-learners.md).
 
     Parameters
     ----------
@@ -107,7 +140,9 @@ def compare_learners(
         (:func:`frameeval.compare.bayes_signed_rank`, 50,000 posterior samples).
     procedure
         ``"auto"`` (above), or force one: ``"t"``, ``"wilcoxon"`` (two learners), ``"anova"``,
-        ``"friedman"``, ``"skillings_mack"``, ``"bayes_signed_rank"`` (needs ``rope``).
+        ``"friedman"``, ``"skillings_mack"``, ``"bayes_signed_rank"`` (needs ``rope``); on
+        splits ``"corrected_t"``, ``"cv5x2_f"``, ``"cv5x2_t"`` (5 × 2 folds),
+        ``"bayes_correlated_t"`` (needs ``rope``).
     seed
         Seed of the Bayesian test's posterior sampling.
     by
@@ -117,6 +152,23 @@ def compare_learners(
         rounded to before the rank procedures and the rank table rank them (default 12;
         ``None``: as they are), as in :func:`frameeval.rank_table` and
         :func:`frameeval.compare.wilcoxon`.
+    fold, repeat
+        Columns naming the fold and the repeat of one data set's splits. Default (None): the
+        column with a common fold name (``fold, split, cv, cv_fold``), if any, and then the one
+        with a common repeat name (``repeat, run, seed``), if any. No fold column: the values
+        are one per block (data set) and learner, as above.
+    test_train_ratio
+        n_test/n_train of one split for the corrected resampled t test (and ρ = r/(1 + r) of
+        the Bayesian correlated t test); default 1/(k − 1) for k folds per repeat. Needed for
+        repeated hold-out or repeats with different numbers of folds.
+    adjust
+        The step-down adjustment of the split-level pairs' p-values: ``"holm"`` (Holm 1979) or
+        ``"shaffer"`` (Shaffer's static procedure for all pairwise comparisons).
+    instance
+        Column naming the test instance of a single hold-out split (no fold and no data-set
+        column; default: the column with a common instance name, if any): ``metric`` is then
+        0/1 per instance (1 = correct; ``higher_is_better=False`` for an error indicator) and
+        every pair is compared by McNemar's test (:func:`frameeval.mcnemar`), Holm-adjusted.
 
     Returns
     -------
@@ -151,7 +203,9 @@ def compare_learners(
     ----------
     Demšar (2006), "Statistical comparisons of classifiers over multiple data sets", JMLR 7.
     Herbold (2020), "Autorank: a Python package for automated ranking of classifiers", JOSS
-    5(48). Iman & Davenport (1980), Comm. Stat. A9(6). Tukey (1949). Skillings & Mack (1981),
+    5(48). Dietterich (1998), Neural Computation 10(7). Nadeau & Bengio (2003), Machine
+    Learning 52(3). Bouckaert & Frank (2004), PAKDD. Alpaydin (1999), Neural Computation 11(8).
+    Corani & Benavoli (2015), Machine Learning 100(2). Holm (1979), Scand. J. Statist. 6(2). Iman & Davenport (1980), Comm. Stat. A9(6). Tukey (1949). Skillings & Mack (1981),
     Technometrics 23(2). Benavoli, Corani, Demšar & Zaffalon (2017), JMLR 18. Cohen (1988);
     Akinshin (2020), "A nonparametric effect size".
 
@@ -167,33 +221,137 @@ def compare_learners(
     't'
     >>> result.post_hoc.select("a", "b", "reject", "better").row(0)
     ('A', 'B', True, 'A')
+
+    One data set, 4-fold cross-validation: every pair by the corrected resampled t test.
+
+    >>> cv = pl.DataFrame({"model": ["A"] * 4 + ["B"] * 4 + ["C"] * 4,
+    ...                    "fold": [1, 2, 3, 4] * 3,
+    ...                    "accuracy": [0.80, 0.82, 0.85, 0.81, 0.78, 0.80, 0.80, 0.79,
+    ...                                 0.60, 0.63, 0.61, 0.62]})
+    >>> split = fe.compare_learners(cv, "accuracy")
+    >>> split.procedure
+    'corrected_t'
+    >>> split.post_hoc.select("a", "b", "reject", "better").rows()
+    [('A', 'B', False, None), ('A', 'C', True, 'A'), ('B', 'C', True, 'B')]
     """
     alpha = check_alpha(alpha, FUNC)
     digits = check_digits(digits, FUNC)
     check_parameter(
-        procedure in ("auto", *PROCEDURES),
+        procedure in ("auto", *PROCEDURES, *SPLIT_PROCEDURES),
         FUNC,
-        f"procedure must be 'auto' or one of {sorted(PROCEDURES)}, got {procedure!r}.",
+        f"procedure must be 'auto' or one of {sorted([*PROCEDURES, *SPLIT_PROCEDURES])}, "
+        f"got {procedure!r}.",
     )
     if rope is not None:
         rope = check_rope(rope, FUNC)
     check_parameter(
-        procedure != "bayes_signed_rank" or rope is not None,
+        procedure not in ("bayes_signed_rank", "bayes_correlated_t") or rope is not None,
         FUNC,
-        "procedure='bayes_signed_rank' needs rope= (the region of practical equivalence), "
+        f"procedure={procedure!r} needs rope= (the region of practical equivalence), "
         "got rope=None.",
     )
     check_parameter(
-        rope is None or procedure in ("auto", "bayes_signed_rank"),
+        rope is None or procedure in ("auto", "bayes_signed_rank", "bayes_correlated_t"),
         FUNC,
-        f"rope= selects the Bayesian signed-rank test, got procedure={procedure!r} as well.",
+        f"rope= selects a Bayesian test, got procedure={procedure!r} as well.",
     )
-    from frameeval._roles import resolve
+    check_parameter(
+        adjust in ("holm", "shaffer"),
+        FUNC,
+        f"adjust must be 'holm' or 'shaffer', got {adjust!r}.",
+    )
+    check_parameter(
+        test_train_ratio is None
+        or (
+            isinstance(test_train_ratio, int | float)
+            and not isinstance(test_train_ratio, bool)
+            and 0 < test_train_ratio < float("inf")
+        ),
+        FUNC,
+        f"test_train_ratio must be None or a positive number (n_test/n_train of one split), "
+        f"got {test_train_ratio!r}.",
+    )
+    from frameeval._roles import COMMON_NAMES, column_names, infer_column, resolve
 
     lf, eager = to_lazy(data, FUNC)
     keys = as_keys(by)
     schema = lf.collect_schema()
     require_columns(schema, FUNC, metric=metric, by=keys)
+    names = column_names(lf, FUNC)
+    switched = False
+    if (
+        block is not None
+        and fold is None
+        and block in names
+        and block.lower() in COMMON_NAMES["fold"]
+        and procedure not in PROCEDURES
+    ):
+        # block= names the folds of one data set: they are not independent blocks
+        fold, block, switched = block, None, True
+    (learner,) = resolve(lf, FUNC, [keys, metric, block, fold, repeat], learner=learner)
+    where = f"{FUNC}()"
+    if fold is None and procedure not in PROCEDURES:
+        fold = infer_column(
+            names, "fold", where=where, exclude=[*keys, metric, learner, block], required=False
+        )
+    holdout = False
+    if fold is None and block is None and procedure not in PROCEDURES:
+        # no fold and no data-set column: a single hold-out split whose rows are its test
+        # instances (an instance column and a 0/1 correctness metric) → McNemar per pair
+        found_block = infer_column(
+            names, "block", where=where, exclude=[*keys, metric, learner], required=False
+        )
+        if found_block is None:
+            instance = instance or infer_column(
+                names, "instance", where=where, exclude=[*keys, metric, learner], required=False
+            )
+            if instance is not None:
+                fold, holdout = instance, True
+    if fold is not None:
+        if repeat is None and not holdout:
+            repeat = infer_column(
+                names,
+                "repeat",
+                where=where,
+                exclude=[*keys, metric, learner, block, fold],
+                required=False,
+            )
+        if block is None:
+            block = infer_column(
+                names,
+                "block",
+                where=where,
+                exclude=[*keys, metric, learner, fold, repeat],
+                required=False,
+            )
+        require_columns(schema, FUNC, learner=learner, fold=fold, repeat=repeat, block=block)
+        check_distinct(
+            FUNC, keys, metric=metric, block=block, learner=learner, fold=fold, repeat=repeat
+        )
+        sd = SplitDesign(
+            fold=fold,
+            repeat=repeat,
+            split=fold if repeat is None else _split_name(repeat, fold, names),
+            ratio=None if test_train_ratio is None else float(test_train_ratio),
+            adjust=adjust,
+            switched=switched,
+            holdout=holdout,
+        )
+        args = dict(
+            learner=learner,
+            higher_is_better=higher_is_better,
+            alpha=alpha,
+            rope=rope,
+            seed=seed,
+            digits=digits,
+        )
+        return _compare_splits(data, lf, schema, eager, metric, keys, block, sd, procedure, args)
+    check_parameter(
+        procedure not in SPLIT_PROCEDURES,
+        FUNC,
+        f"procedure={procedure!r} compares the splits of one data set and needs a fold column "
+        "(fold=), got none.",
+    )
     block, learner = resolve(lf, FUNC, [keys, metric], block=block, learner=learner)
     require_columns(schema, FUNC, block=block, learner=learner)
     check_distinct(FUNC, keys, metric=metric, block=block, learner=learner)
@@ -219,11 +377,25 @@ def compare_learners(
         omnibus_parts.append(omnibus)
         post_hoc_parts.append(post_hoc)
     omnibus = stack(omnibus_parts, keys, OMNIBUS_SCHEMA, ["test"])
-    post_hoc = stack(post_hoc_parts, keys, POST_HOC_SCHEMA, ["a", "b"])
+    post_hoc = stack(post_hoc_parts, keys, POST_HOC_SCHEMA, ["a", "b"]).with_columns(
+        # the pair effect sizes are the split-level procedures'; over data sets they are in
+        # ``effect_sizes`` (each learner against the best)
+        pl.lit(None, dtype=pl.Float64).alias("cohen_d"),
+        pl.lit(None, dtype=pl.Float64).alias("cliff_delta"),
+    )
     ranks = rank_table(cells, design, ctx)
     effects = effect_sizes(cells, ranks, design, checks, ctx)
     cliques = clique_table(ranks, post_hoc, keys)
     verdicts = verdict_table(design, checks, omnibus, post_hoc, ranks, effects, ctx)
+    if block.lower() in COMMON_NAMES["fold"]:
+        # a forced procedure over the folds of one data set: never silently
+        note = (
+            f" Caution: the blocks ({block!r}) look like the folds of one data set, which share "
+            "training data and are not independent blocks; this test's type I error is then "
+            "inflated (Dietterich 1998; Nadeau & Bengio 2003): procedure='auto' compares every "
+            "pair by the corrected resampled t test instead."
+        )
+        verdicts = verdicts.with_columns(pl.col("verdict") + pl.lit(note))
     procs = design.get_column("procedure").unique(maintain_order=True).to_list()
     text = "\n\n".join(
         (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
@@ -245,5 +417,187 @@ def compare_learners(
         block=block,
         by=tuple(keys),
         alpha=alpha,
+        higher_is_better=hib,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# one data set's splits (folds, repeats)
+# ---------------------------------------------------------------------------------------------
+def _split_name(repeat: str, fold: str, names: list[str]) -> str:
+    name = f"{repeat}/{fold}"
+    while name in names:
+        name = f"_{name}"
+    return name
+
+
+def _compare_splits(
+    data: IntoFrame,
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    eager: bool,
+    metric: str,
+    keys: list[str],
+    block: str | None,
+    sd: SplitDesign,
+    procedure: str,
+    args: dict[str, Any],
+) -> Comparison:
+    """A fold column: the split-level answer of every data set (``block`` a key when there is a
+    data-set column), plus — with several data sets — the tests over data sets on the
+    per-data-set means, whose result it returns with the split-level one in ``per_data_set``."""
+    learner = args["learner"]
+    check_numeric(schema, FUNC, metric=metric)
+    check_not_empty_eager(data, eager, lf, FUNC)
+    several = False
+    if block is not None:
+        counts = collect(
+            lf.group_by(keys or pl.lit(0)).agg(pl.col(block).n_unique().alias("__n"))
+            if keys
+            else lf.select(pl.col(block).n_unique().alias("__n"))
+        )
+        several = int(counts.get_column("__n").max() or 0) > 1  # type: ignore[arg-type]
+    split_keys = [*keys, block] if block is not None else keys
+    per = _split_comparison(lf, metric, split_keys, sd, procedure, args)
+    if not several or block is None:
+        return per
+    means = lf.group_by(*keys, block, learner).agg(pl.col(metric).cast(pl.Float64).mean())
+    over_procedure = procedure if procedure in PROCEDURES else "auto"
+    rope = args["rope"]
+    main = compare_learners(
+        means,
+        metric,
+        block=block,
+        learner=learner,
+        higher_is_better=args["higher_is_better"],
+        alpha=args["alpha"],
+        rope=rope,
+        procedure=over_procedure,  # type: ignore[arg-type]
+        seed=args["seed"],
+        by=keys or None,
+        digits=args["digits"],
+    )
+    text = f"{main.verdict}\n\n{_per_block_summary(per, keys, block)}"
+    return replace(main, verdict=text, per_data_set=per)
+
+
+def _per_block_summary(per: Comparison, keys: list[str], block: str) -> str:
+    """One paragraph: per data set, the pairs that differ on its splits (better > worse), the
+    test and α; the full per-data-set verdicts are ``per_data_set.verdict``."""
+    procs = sorted(set(per.design.get_column("procedure").to_list()) - {"none"})
+    names = ", ".join(TEST_NAMES.get(p, p) for p in procs) or "no test"
+    differ = per.post_hoc.filter(pl.col("reject").fill_null(False))
+    parts = []
+    for row in per.design.iter_rows(named=True):  # loop-ok: words per data set
+        sel = pl.lit(True)
+        for k in [*keys, block]:  # loop-ok: builds one filter expression
+            sel = sel & pl.col(k).eq_missing(pl.lit(row[k]))
+        where = ", ".join(f"{k}={row[k]}" for k in keys)
+        label = f"{row[block]}" + (f" ({where})" if where else "")
+        if row["procedure"] == "none":
+            parts.append(f"{label}: not tested ({row['reason']})")
+            continue
+        pairs = [
+            f"{r['better']} > {r['b'] if r['better'] == r['a'] else r['a']}"
+            for r in differ.filter(sel).iter_rows(named=True)  # loop-ok: words
+        ]
+        parts.append(f"{label}: {', '.join(pairs) if pairs else 'no pair differs'}")
+    adjusted = "" if procs == ["bayes_correlated_t"] else ", p-values adjusted over the pairs"
+    return (
+        f"Per {block}, on its own splits (folds are not independent blocks, so every pair is "
+        f"compared by the {names}{adjusted}; α = {per.alpha:g}): {'; '.join(parts)}. "
+        "The full per-data-set verdicts: result.per_data_set.verdict."
+    )
+
+
+def _split_comparison(
+    lf: pl.LazyFrame,
+    metric: str,
+    keys: list[str],
+    sd: SplitDesign,
+    procedure: str,
+    args: dict[str, Any],
+) -> Comparison:
+    learner = args["learner"]
+    clash = sorted(set(keys) & {"learner", "test", "a", "b", "check", "clique", "verdict"})
+    check_parameter(not clash, FUNC, f"by= must not use output column names, got {clash}.")
+    given = args["higher_is_better"]
+    if sd.holdout and given is None:
+        from frameeval.metrics import MEASURES
+
+        # a 0/1 column per test instance: 1 = correct, unless a registered measure says not
+        given = MEASURES[metric].higher_is_better if metric in MEASURES else True
+    hib = resolve_direction(FUNC, metric, given)
+    cells_lf, splits_lf = split_cells(lf, keys, sd, learner, metric)
+    cells, splits = collect(cells_lf), collect(splits_lf)
+    if sd.holdout:
+        bad = cells.filter(pl.col(VALUE).is_not_null() & ~pl.col(VALUE).is_in([0.0, 1.0]))
+        if bad.height:
+            raise InvalidValueError(
+                f"{FUNC}(): column {metric!r} (metric=) must be 0 or 1 per test instance (1 = "
+                f"correct) on a single hold-out split ({sd.fold!r}: instance=), got "
+                f"{bad.item(0, VALUE)!r} for {learner}={bad.item(0, learner)}.\nHint: give the "
+                "fold column (fold=) for per-split metric values, or block= for data sets."
+            )
+    # a split where some learner has no value (a failed run) is left out: the pairs are
+    # compared on the complete splits (each keeps its n_test/n_train)
+    gap = pl.col(VALUE).is_null().any().over([*keys, sd.split])
+    cells = cells.with_columns(gap.alias("__gap"))
+    gaps = cells.filter(pl.col("__gap"))
+    dropped = (
+        gaps.group_by(keys).agg(pl.col(sd.split).n_unique().cast(pl.Int64).alias("n_dropped"))
+        if keys
+        else gaps.select(pl.col(sd.split).n_unique().cast(pl.Int64).alias("n_dropped"))
+    )
+    cells = cells.filter(~pl.col("__gap")).drop("__gap")
+    ctx = Context(
+        keys,
+        sd.split,
+        learner,
+        metric,
+        hib,
+        args["alpha"],
+        args["rope"],
+        args["seed"],
+        args["digits"],
+    )
+    design = describe_splits(cells, splits, ctx, sd, dropped)
+    design = choose_split_procedures(design, ctx, sd, procedure)
+    post_hoc = run_split_procedures(cells, splits, design, ctx, sd)
+    ranks = rank_table(cells, design, ctx).with_columns(pl.lit(None, dtype=pl.Float64).alias("cd"))
+    checks = assumption_checks(cells, design.filter(pl.lit(False)), ctx)
+    effects = effect_sizes(cells, ranks, design, checks, ctx)
+    cliques = clique_table(ranks, post_hoc, keys)
+    texts = []
+    for row in design.iter_rows(named=True):  # loop-ok: words per group, after the statistics
+        sel = pl.lit(True)
+        for k in keys:  # loop-ok: builds one filter expression
+            sel = sel & pl.col(k).eq_missing(pl.lit(row[k]))
+        texts.append(split_verdict(row, post_hoc.filter(sel), ranks.filter(sel), ctx, sd))
+    verdicts = pl.concat(
+        [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
+        how="horizontal",
+    )
+    procs = design.get_column("procedure").unique(maintain_order=True).to_list()
+    text = "\n\n".join(
+        (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
+        for row in verdicts.iter_rows(named=True)  # loop-ok: joins the paragraphs
+    )
+    return Comparison(
+        procedure=", ".join(procs),
+        verdict=text,
+        design=design.drop("all_tied", "__learners"),
+        checks=checks,
+        omnibus=stack([], keys, OMNIBUS_SCHEMA, ["test"]),
+        post_hoc=post_hoc,
+        ranks=ranks,
+        effect_sizes=effects,
+        cliques=cliques,
+        verdicts=verdicts,
+        metric=metric,
+        learner=learner,
+        block=sd.split,
+        by=tuple(keys),
+        alpha=args["alpha"],
         higher_is_better=hib,
     )
