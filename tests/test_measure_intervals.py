@@ -312,3 +312,14 @@ def test_bootstrap_coverage_regression_measures() -> None:
     for name, value in (("mae", math.sqrt(2 / math.pi)), ("rmse", 1.0)):
         covered = ((out[f"{name}_low"] <= value) & (value <= out[f"{name}_high"])).mean()
         assert 0.90 <= covered <= 1.0, (name, covered)
+
+
+def test_interval_does_not_depend_on_the_other_measures_asked() -> None:
+    """Label measures resample the confusion cells, score measures the distinct scores: F1's
+    interval is the same asked alone or beside AUC and log loss."""
+    rng = np.random.default_rng(16)
+    df = _labels(16, 3, 300).with_columns(s=pl.Series(rng.random(300)))
+    kwargs = {"by": "g", "ci": 0.95, "n_resamples": 50, "seed": 3}
+    alone = fe.measures(df, "y", "p", "s", measures=["f1"], **kwargs)
+    mixed = fe.measures(df, "y", "p", "s", measures=["f1", "roc_auc", "log_loss"], **kwargs)
+    assert_frame_equal(mixed.select(alone.columns), alone)

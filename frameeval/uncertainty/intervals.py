@@ -363,25 +363,43 @@ def _bootstrap(
     seed: int,
 ) -> pl.LazyFrame:
     """Percentile intervals of the Poisson bootstrap: the measures of every group × replicate
-    in one ``fe.measures`` call on the replicate-weighted distinct rows."""
+    in one ``fe.measures`` call on the replicate-weighted distinct rows.
+
+    Label and binary measures read ``truth, pred`` (their units are the confusion cells, and
+    rows drawn 0 times stay: the class set of a replicate is the group's); ranking and
+    probability measures ``truth, score``, regression measures ``truth, pred`` — there a row
+    drawn 0 times adds nothing and is dropped (a third of the rows, ~2x faster for AUC)."""
     from frameeval.measure_set import measures as measure_set
 
-    reads = [truth]
-    if any(m.columns[1] == "pred" for m in chosen):
-        assert pred is not None
-        reads.append(pred)
-    if any(m.columns[1] == "score" for m in chosen):
-        assert score is not None
-        reads.append(score)
-    tiled = replicate_frame(lf, keys, reads, common["weight"], n_resamples, seed)
-    replicates = measure_set(
-        tiled,
-        truth,
-        pred if pred in reads else None,
-        score if score in reads else None,
-        measures=chosen,
-        **{**common, "by": [*keys, "__fe_b"], "weight": "__fe_rw"},
-    )
+    families = {
+        "label": [m for m in chosen if m.kind in ("label", "binary")],
+        "score": [m for m in chosen if m.columns[1] == "score"],
+        "regression": [m for m in chosen if m.kind == "regression"],
+    }
+    parts: list[pl.LazyFrame] = []
+    for family, members in families.items():  # loop-ok: at most three kinds of input
+        if not members:
+            continue
+        other = score if family == "score" else pred
+        assert other is not None
+        tiled = replicate_frame(lf, keys, [truth, other], common["weight"], n_resamples, seed)
+        if family != "label":
+            tiled = tiled.filter(pl.col("__fe_rw") > 0)
+        parts.append(
+            measure_set(
+                tiled,
+                truth,
+                None if family == "score" else pred,
+                score if family == "score" else None,
+                measures=members,
+                **{**common, "by": [*keys, "__fe_b"], "weight": "__fe_rw"},
+            )
+        )
+    replicates = parts[0]
+    for part in parts[1:]:
+        replicates = replicates.join(
+            part, on=[*keys, "__fe_b"], how="full", nulls_equal=True, coalesce=True
+        )
     alpha = 1.0 - level
     bounds = [
         e
