@@ -20,7 +20,6 @@ from frameeval.dask._merge import (
     scan,
     tree_reduce,
 )
-from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["run_measures"]
 
@@ -114,12 +113,6 @@ def run_measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl
     from frameeval.measure_set import assemble, chosen_measures
 
     func = "measures"
-    if arguments.get("ci") is not None or arguments.get("ci_method") is not None:
-        # the intervals (frameeval.uncertainty.intervals) run on one machine only for now
-        raise InvalidParameterError(
-            f"{func}(): ci= is not supported on a Dask DataFrame, got ci={arguments.get('ci')!r}."
-            "\nHint: compute the values on Dask, or the intervals on a Polars frame."
-        )
     data = arguments.pop("data")
     check_split(split_every, func)
     _, schema = partition_tasks(data, func)
