@@ -323,3 +323,46 @@ def test_interval_does_not_depend_on_the_other_measures_asked() -> None:
     alone = fe.measures(df, "y", "p", "s", measures=["f1"], **kwargs)
     mixed = fe.measures(df, "y", "p", "s", measures=["f1", "roc_auc", "log_loss"], **kwargs)
     assert_frame_equal(mixed.select(alone.columns), alone)
+
+
+def _registered() -> list[fe.Measure]:
+    """Every registered measure once (aliases folded), but those with a required parameter."""
+    from frameeval.metrics.measure import REQUIRED
+
+    seen: list[fe.Measure] = []
+    for m in fe.MEASURES.values():
+        if not any(m is s for s in seen) and REQUIRED not in m.parameters.values():
+            seen.append(m)
+    return seen
+
+
+@pytest.mark.parametrize("kind", ["label", "binary", "score", "probability", "regression"])
+def test_every_registered_measure_gets_an_ordered_interval_in_its_range(kind: str) -> None:
+    """Registry-wide (a new measure joins automatically): with ci= every measure has
+    low ≤ high inside [lower, upper] (or both null), one call per kind."""
+    chosen = [m for m in _registered() if m.kind == kind]
+    assert chosen
+    rng = np.random.default_rng(17)
+    n = 120
+    df = pl.DataFrame(
+        {
+            "g": rng.integers(0, 2, n),
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+            "s": rng.uniform(0.05, 0.95, n),
+            "t": rng.uniform(0.5, 2.0, n),
+            "f": rng.uniform(0.5, 2.0, n),
+        }
+    )
+    truth = "t" if kind == "regression" else "y"
+    roles = {"pred": "f" if kind == "regression" else "p"} if kind != "score" else {}
+    if kind in ("score", "probability"):
+        roles = {"score": "s"}
+    out = fe.measures(df, truth, by="g", measures=chosen, ci=0.9, n_resamples=20, **roles)
+    for m in chosen:
+        low, high = out[f"{m.name}_low"], out[f"{m.name}_high"]
+        assert (low.is_null() == high.is_null()).all(), m.name
+        assert ((low <= high) | low.is_null()).all(), m.name
+        assert ((low >= m.lower - 1e-12) | low.is_null()).all(), m.name
+        if m.upper is not None:
+            assert ((high <= m.upper + 1e-12) | high.is_null()).all(), m.name
