@@ -1,6 +1,7 @@
 """The main job at scale (issue 15): ``frameeval report`` on a 20M-row partitioned Parquet study.
 
     python -m benchmarks.report_scale [--instances 10000] [--decimals 3] [--keep]
+    python -m benchmarks.report_scale --task regression   # issue 24: a regression study
 
 Writes (once, seeded) the study of :mod:`benchmarks.study` — 10 data sets × 20 learners × 10
 folds × ``--instances`` instances per fold, one Parquet file per data set — to
@@ -31,16 +32,25 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=10_000)
     parser.add_argument("--decimals", type=int, default=3, help="-1: continuous scores")
     parser.add_argument("--keep", action="store_true", help="keep the generated study")
+    parser.add_argument(
+        "--task", choices=["classification", "regression"], default="classification"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT.parent))
-    from benchmarks.study import generate
+    from benchmarks.study import generate, generate_regression
 
     rows = 10 * 20 * 10 * args.instances
-    directory = ROOT / "data" / f"study-{rows}-{args.decimals}"
     start = time.perf_counter()
-    generate(
-        directory, instances=args.instances, decimals=None if args.decimals < 0 else args.decimals
-    )
+    if args.task == "regression":
+        directory = ROOT / "data" / f"study-{rows}-regression"
+        generate_regression(directory, instances=args.instances)
+    else:
+        directory = ROOT / "data" / f"study-{rows}-{args.decimals}"
+        generate(
+            directory,
+            instances=args.instances,
+            decimals=None if args.decimals < 0 else args.decimals,
+        )
     size = sum(p.stat().st_size for p in directory.glob("*.parquet"))
     print(
         f"study: {rows:,} rows in 10 Parquet files ({size / 2**20:.0f} MiB), generated or "

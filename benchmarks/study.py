@@ -88,6 +88,53 @@ def generate(
     return paths
 
 
+def generate_regression(
+    directory: str | Path,
+    *,
+    datasets: int = 10,
+    learners: int = 20,
+    folds: int = 10,
+    instances: int = 10_000,
+    seed: int = 24,
+) -> list[str]:
+    """The regression twin of :func:`generate` (issue 24): ``truth`` and ``pred`` Float64 (a
+    target on each data set's own scale; each learner with its own bias and noise, plus an
+    error shared by every learner, so the comparison is paired), no score."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    names = learner_names(learners)
+    paths = []
+    rows = folds * instances
+    for d in range(datasets):  # loop-ok: one seeded file per data set
+        path = directory / f"dataset-{d:03d}.parquet"
+        paths.append(str(path))
+        if path.exists():
+            continue
+        rng = np.random.default_rng([seed, d])
+        scale = rng.uniform(1.0, 100.0)
+        truth = rng.normal(3.0, 1.0, rows) * scale
+        shared = rng.normal(0.0, 0.3, rows) * scale  # the hard instances, hard for everyone
+        noise = rng.uniform(0.2, 0.8, learners) + np.linspace(0.0, 0.3, learners)
+        bias = rng.normal(0.0, 0.05, learners)
+        frames = []
+        for j in range(learners):  # loop-ok: one seeded column block per learner
+            pred = truth + shared + (bias[j] + noise[j] * rng.normal(0.0, 1.0, rows)) * scale
+            frames.append(
+                pl.DataFrame(
+                    {
+                        "learner": np.full(rows, names[j]),
+                        "fold": np.repeat(np.arange(folds, dtype=np.int32), instances),
+                        "instance": np.arange(rows, dtype=np.int32),
+                        "truth": truth,
+                        "pred": pred,
+                    }
+                )
+            )
+        frame = pl.concat(frames).with_columns(pl.lit(f"dataset_{d:02d}").alias("dataset"))
+        frame.select("dataset", pl.exclude("dataset")).write_parquet(path, row_group_size=500_000)
+    return paths
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory")

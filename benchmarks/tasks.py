@@ -91,6 +91,24 @@ def _native_stderr_silenced() -> Iterator[None]:
         os.close(saved)
 
 
+def _third_party(name: str, fn: Callable[[], Any], timed: Timed) -> dict[str, Any]:
+    """``{name: timed(fn)}``, or ``{}`` with one printed line when ``fn`` fails — also on a Rust
+    panic inside the extension (pyo3's ``PanicException`` is a ``BaseException``, and its panic
+    handler writes ~20 lines straight to file descriptor 2, silenced here for a first trial
+    call)."""
+    try:
+        with _native_stderr_silenced():
+            fn()
+    except BaseException as err:
+        if isinstance(err, KeyboardInterrupt | SystemExit):
+            raise
+        kind = "a Rust panic" if type(err).__name__ == "PanicException" else type(err).__name__
+        first = (str(err).strip().splitlines() or [""])[0][:100]
+        print(f"  ({name} fails here: {kind}: {first})")
+        return {}
+    return {name: timed(fn)}
+
+
 def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]:
     """polars-ds and polarbearings, where installed: binary label measures per group (both take
     a score and a threshold; the 0/1 prediction with threshold 0.5 is the same labelling)."""
@@ -98,21 +116,16 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
     try:
         import polars_ds as pds
 
-        def polars_ds() -> pl.DataFrame:
-            return df.group_by(KEYS).agg(
+        # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
+        rows |= _third_party(
+            "polars-ds query_confusion_matrix(all_metrics=True)",
+            lambda: df.group_by(KEYS).agg(
                 pds.query_confusion_matrix("y_true", "y_pred", all_metrics=True)
-            )
-
-        with _native_stderr_silenced():  # a Rust panic prints ~20 lines there before raising
-            polars_ds()  # polars-ds 0.13 panics inside group_by on Polars 2.1 (struct dtype)
-        rows["polars-ds query_confusion_matrix(all_metrics=True)"] = timed(polars_ds)
+            ),
+            timed,
+        )
     except ImportError:
         pass
-    except BaseException as err:  # a Rust panic (pyo3 PanicException) is a BaseException
-        if isinstance(err, KeyboardInterrupt):
-            raise
-        first = (str(err).strip().splitlines() or [""])[0][:100]
-        print(f"  (polars-ds query_confusion_matrix fails here: {type(err).__name__}: {first})")
     try:
         import polarbearings as pb
 
@@ -352,8 +365,10 @@ def auc(n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int
     try:
         import polars_ds as pds
 
-        rows["polars-ds query_roc_auc"] = timed(
-            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score"))
+        rows |= _third_party(
+            "polars-ds query_roc_auc",
+            lambda: df.group_by(KEYS).agg(pds.query_roc_auc("y_true", "score")),
+            timed,
         )
     except ImportError:
         pass
@@ -435,8 +450,15 @@ def friedman_nemenyi(
 ) -> None:
     """Friedman + Nemenyi on a learners × data sets accuracy table (long form), against scipy's
     friedmanchisquare + scikit-posthocs' posthoc_nemenyi_friedman on the wide matrix: 1,000
-    learners × 100 data sets at every scale (5 × 10 below 1M rows, for the smoke test)."""
-    learners, blocks = (1_000, 100) if n_rows >= 1_000_000 else (5, 10)
+    learners × 100 data sets from --scale medium up, 200 × 100 at --scale small (1,000 learners
+    alone took over a minute there, with its memory pass), 5 × 10 below 1M rows (the smoke
+    test)."""
+    if n_rows > 1_000_000:
+        learners, blocks = 1_000, 100
+    elif n_rows == 1_000_000:
+        learners, blocks = 200, 100
+    else:
+        learners, blocks = 5, 10
     rng = np.random.default_rng(0)
     skill = rng.normal(0, 0.02, learners)
     acc = np.clip(0.8 + skill[None, :] + rng.normal(0, 0.03, (blocks, learners)), 0, 1)
@@ -601,13 +623,13 @@ def dask_run(
 
 
 def _import_seconds(module: str) -> float:
-    """Cumulative import time of ``module`` in a fresh interpreter (``-X importtime``), best of 5."""
+    """Cumulative import time of ``module`` in a fresh interpreter (``-X importtime``), best of 3."""
     import re
     import subprocess
     import sys
 
     best = float("inf")
-    for _ in range(5):  # loop-ok: repeated measurement
+    for _ in range(3):  # loop-ok: repeated measurement (best of 3)
         done = subprocess.run(
             [sys.executable, "-X", "importtime", "-c", f"import {module}"],
             capture_output=True,
@@ -634,7 +656,7 @@ def import_time(
 
     def wall(*args: str) -> float:
         best = float("inf")
-        for _ in range(5):  # loop-ok: repeated measurement
+        for _ in range(3):  # loop-ok: repeated measurement (best of 3)
             start = time.perf_counter()
             subprocess.run([sys.executable, *args], capture_output=True, check=True)
             best = min(best, time.perf_counter() - start)
@@ -756,7 +778,8 @@ def probabilistic(
             )
         except ImportError:
             pass
-        rows |= _sklearn_loops(df, three, timed, None, "roc_auc_score, log_loss, brier_score_loss")
+        some = sk_groups if sk_groups is not None and sk_groups < groups else None
+        rows |= _sklearn_loops(df, three, timed, some, "roc_auc_score, log_loss, brier_score_loss")
         report(
             f"grouped ROC AUC + log loss + Brier, {groups:,} groups x {PROBABILISTIC_ROWS:,} rows",
             rows,

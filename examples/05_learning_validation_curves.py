@@ -5,9 +5,12 @@ On the handwritten digits data that ships with scikit-learn (1,797 8×8 images, 
 1. learning curves (training and validation error against the training-set size, stratified
    5-fold CV) of Gaussian naive Bayes and of an unpruned decision tree;
 2. a validation curve of the tree's ``max_depth``;
-3. a diagnosis from the curves at the largest training size: a small train–validation gap with
-   a high training error is high bias (more data will not help; a richer model will), a large
-   gap is high variance (more data or more regularisation will help).
+3. ``fe.learning_curve_diagnosis`` reads the curves at the largest training size: a large
+   train–validation gap is high variance (more data or more regularisation will help); a small
+   gap with a validation curve still falling means more data would help; a small gap on a flat,
+   high curve is high bias (more data will not help; a richer model will); else a good fit. Its
+   thresholds (``max_gap=0.05``, ``acceptable=0.1``, ``min_slope=0.01`` per doubling of the
+   training set) are the reader's to change. The learning-curve chart carries the sentences.
 
 Run::
 
@@ -29,39 +32,12 @@ from sklearn.tree import DecisionTreeClassifier
 
 import frameeval as fe
 
-# The rule of thumb used below (thresholds are the reader's to change):
-# - high variance: the validation error exceeds the training error by more than LARGE_GAP and by
-#   more than the training error itself (the model fits its training set far better than new data);
-# - high bias: otherwise, when the training error itself is above HIGH_ERROR (the model cannot
-#   even fit the data it was trained on);
-# - good fit: neither.
-HIGH_ERROR = 0.10
-LARGE_GAP = 0.05
-
 
 def load(small: bool) -> pl.DataFrame:
     bunch = load_digits()
     frame = pl.DataFrame(bunch.data, schema=[f"x{i}" for i in range(bunch.data.shape[1])])
     frame = frame.with_columns(pl.Series("y", bunch.target).cast(pl.Int64)).with_row_index("id")
     return frame.sample(600, seed=0).sort("id") if small else frame
-
-
-def diagnose(curve: pl.DataFrame, key: str) -> pl.DataFrame:
-    """Mean train and validation error (over folds), their gap and a verdict per ``key``."""
-    wide = (
-        curve.group_by(key, "role")
-        .agg(pl.col("error_rate").mean())
-        .pivot("role", index=key, values="error_rate")
-    )
-    gap = pl.col("validation") - pl.col("train")
-    verdict = (
-        pl.when((gap > LARGE_GAP) & (gap > pl.col("train")))
-        .then(pl.lit("high variance"))
-        .when(pl.col("train") > HIGH_ERROR)
-        .then(pl.lit("high bias"))
-        .otherwise(pl.lit("good fit"))
-    )
-    return wide.with_columns(gap=gap, diagnosis=verdict).sort(key)
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -85,11 +61,14 @@ def main(argv: list[str] | None = None) -> Path:
         data, splits, learners, truth="y", instance="id", train_sizes=sizes
     )
     learning.write_csv(out / "learning_curve.csv")
-    fe.charts.save(fe.charts.learning_curve(learning, facet="learner"), out / "learning_curve.svg")
-    largest = learning.filter(pl.col("train_size") == pl.col("train_size").max().over("learner"))
-    verdicts = diagnose(largest, "learner")
+    verdicts = fe.learning_curve_diagnosis(learning)
+    chart = fe.charts.learning_curve(learning, facet="learner", diagnosis=verdicts)
+    fe.charts.save(chart, out / "learning_curve.svg")
     verdicts.write_csv(out / "diagnosis_learning_curve.csv")
-    print(verdicts)
+    with pl.Config(fmt_str_lengths=300, tbl_width_chars=200):
+        print(verdicts.drop("explanation"))
+    for row in verdicts.iter_rows(named=True):  # one sentence per learner
+        print(f"{row['learner']}: {row['explanation']}")
 
     def tree(depth: int):
         return fe.split.sklearn_learner(
@@ -104,9 +83,9 @@ def main(argv: list[str] | None = None) -> Path:
     fe.charts.save(
         fe.charts.validation_curve(validation, "max_depth"), out / "validation_curve.svg"
     )
-    per_depth = diagnose(validation, "max_depth")
+    per_depth = fe.learning_curve_diagnosis(validation)
     per_depth.write_csv(out / "diagnosis_validation_curve.csv")
-    print(per_depth)
+    print(per_depth.drop("explanation"))
     best = per_depth.sort("validation", "max_depth").row(0, named=True)
     print(f"lowest validation error at max_depth = {best['max_depth']}")
     print(f"wrote {out}")

@@ -24,6 +24,9 @@ from frameeval.curves import (
     cost_curve,
     cost_lines,
     expected_total_cost,
+    gains_curve,
+    ks_statistic,
+    lift_curve,
     multiclass_roc_auc,
     pr_curve,
     ranking_report,
@@ -31,7 +34,12 @@ from frameeval.curves import (
     roc_curve,
 )
 from frameeval.decompose import bias_variance, bootstrap_predictions
-from frameeval.evaluate import evaluate, learning_curve, validation_curve
+from frameeval.evaluate import (
+    evaluate,
+    learning_curve,
+    learning_curve_diagnosis,
+    validation_curve,
+)
 from frameeval.exceptions import FrameEvalError
 from frameeval.measure_set import measures
 from frameeval.metrics import (
@@ -338,11 +346,15 @@ __all__ = [
     "fpr",
     "friedman",
     "friedman_aligned_ranks",
+    "gains_curve",
     "holm",
     "interval_coverage",
     "interval_score",
     "interval_width",
+    "ks_statistic",
     "learning_curve",
+    "learning_curve_diagnosis",
+    "lift_curve",
     "log_loss",
     "macro_micro",
     "mae",

@@ -182,8 +182,30 @@ def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         .agg(fe.accuracy("truth", "pred"), fe.f1("truth", "pred"), fe.roc_auc("truth", "score"))
         .sort("learner")
     )
-    with pl.Config(tbl_rows=-1):
+    size = (
+        fe.collect(data.lazy())
+        .select(
+            pl.col("instance").n_unique().alias("n"),
+            pl.col("learner").n_unique().alias("k"),
+            pl.col("fold").n_unique().alias("folds"),
+            pl.col("repeat").n_unique().alias("repeats"),
+        )
+        .row(0, named=True)
+    )
+    repeats = "" if size["repeats"] == 1 else f" × {size['repeats']} repeats"
+    print(
+        f"Breast cancer (Wisconsin diagnostic, scikit-learn): {size['n']} patients, positive "
+        f"class 1 = malignant. {size['k']} learners, {size['folds']}-fold cross-validation"
+        f"{repeats}.\nEach learner's accuracy, F1 (of the positive class) and ROC AUC, pooled "
+        f"over the test folds (every patient predicted once{' per repeat' if repeats else ''} "
+        "by a model that did not see it):"
+    )
+    with pl.Config(tbl_rows=-1, float_precision=3, tbl_hide_dataframe_shape=True):
         print(table)
+    print(
+        "A whole report on all four example data sets, with the tests that say which "
+        "differences matter: frameeval report --example"
+    )
     return EXIT_OK
 
 

@@ -44,3 +44,40 @@ def test_suite_command_prints_times_and_measured_memory(capsys: pytest.CaptureFi
     assert "## grouped label metrics (2 classes)" in out
     assert "MiB  frameeval" in out  # the memory pass reported frameeval's row
     assert "memory pass of" not in out  # ... and did not fail
+
+
+def test_a_third_party_panic_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Rust panic in an alternative (pyo3's PanicException, a BaseException) is reported in
+    one line and the row is left out; the benchmark goes on (issue 25)."""
+    from benchmarks.tasks import _third_party
+
+    class PanicException(BaseException):
+        pass
+
+    def panics() -> None:
+        raise PanicException("called `Option::unwrap()` on a `None` value\nmore lines")
+
+    assert _third_party("polars-ds query_roc_auc", panics, lambda fn: Measure(1.0)) == {}
+    out = capsys.readouterr().out
+    assert out == (
+        "  (polars-ds query_roc_auc fails here: a Rust panic: called `Option::unwrap()` on a "
+        "`None` value)\n"
+    )
+    assert _third_party("ok", lambda: None, lambda fn: Measure(2.0)) == {"ok": Measure(2.0)}
+
+
+def test_regression_study_is_seeded_and_paired(tmp_path) -> None:
+    """The 20M-row regression study of issue 24 at a tiny size: one file per data set, float
+    truth and pred, every learner predicting every instance, the same bytes twice."""
+    import polars as pl
+
+    from benchmarks.study import generate_regression
+
+    paths = generate_regression(tmp_path / "a", datasets=2, learners=3, folds=2, instances=5)
+    again = generate_regression(tmp_path / "b", datasets=2, learners=3, folds=2, instances=5)
+    frame = pl.read_parquet(paths)
+    assert frame.height == 2 * 3 * 2 * 5
+    assert frame.schema["truth"] == pl.Float64 and frame.schema["pred"] == pl.Float64
+    counts = frame.group_by("dataset", "instance").len()["len"].unique().to_list()
+    assert counts == [3]
+    assert frame.equals(pl.read_parquet(again))

@@ -253,6 +253,12 @@ def test_help_shows_defaults_and_every_flag_has_help() -> None:
 def test_demo_prints_the_example() -> None:
     out = run("demo")
     assert out.returncode == 0 and "roc_auc" in out.stdout and "random_forest" in out.stdout
+    # it says what its numbers are (issue 25)
+    text = " ".join(out.stdout.split())
+    assert "Breast cancer (Wisconsin diagnostic, scikit-learn): 569 patients" in text
+    assert "1 = malignant. 5 learners, 10-fold cross-validation." in text
+    assert "pooled over the test folds" in text
+    assert "0.977" in text  # logistic regression's accuracy, to 3 decimals
 
 
 @pytest.mark.parametrize(
@@ -401,3 +407,14 @@ def test_a_misspelled_truth_column_is_a_did_you_mean(tmp_path) -> None:
     out = run("report", str(tmp_path / "s.parquet"), "-o", str(tmp_path / "r.html"))
     line = assert_usage_error(out, "--pred or --score must be given")
     assert line.endswith("; did you mean --score scores?")
+
+
+def test_readme_lists_the_common_names_the_help_prints() -> None:
+    """README's inferred column names are those of ``frameeval report --help`` (issue 25)."""
+    from pathlib import Path
+
+    from frameeval._roles import COMMON_NAMES
+
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
+    for role, names in COMMON_NAMES.items():
+        assert f"`{', '.join(names)}`" in readme, role

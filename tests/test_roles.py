@@ -37,6 +37,8 @@ def test_comparisons_infer_model_and_dataset_columns() -> None:
     assert fe.bonferroni_dunn(df, "accuracy", control="A").height == 2
 
 
+# four blocks: friedman() warns that its χ² p-value needs more (not what this test is about)
+@pytest.mark.filterwarnings("ignore:friedman\\(\\)\\W+chi2_p_value:UserWarning")
 def test_by_keys_and_the_metric_are_not_candidates() -> None:
     df = results().with_columns(pl.lit("t").alias("task"))  # task is also a block name
     with pytest.raises(
@@ -123,8 +125,8 @@ def test_two_learner_tests_infer_learner_repeat_and_fold() -> None:
     )
     assert_frame_equal(got, expected)
     assert_frame_equal(
-        fe.paired_t_test(df.filter(pl.col("run") == 0), "accuracy", a="A", b="B", pair="split"),
+        fe.paired_t_test(df.filter(pl.col("run") == 0), "accuracy", a="A", b="B", block="split"),
         fe.paired_t_test(
-            df.filter(pl.col("run") == 0), "accuracy", a="A", b="B", pair="split", learner="model"
+            df.filter(pl.col("run") == 0), "accuracy", a="A", b="B", block="split", learner="model"
         ),
     )

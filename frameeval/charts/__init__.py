@@ -26,6 +26,7 @@ from frameeval.charts.regression import (
     residuals,
 )
 from frameeval.charts.save import save, to_html
+from frameeval.charts.targeting import gains, ks, lift
 from frameeval.charts.threshold import threshold
 from frameeval.charts.uncertainty import forest, roc_band
 
@@ -49,6 +50,9 @@ __all__ = [
     "residuals",
     "roc",
     "forest",
+    "gains",
+    "ks",
+    "lift",
     "roc_band",
     "save",
     "t_distribution",

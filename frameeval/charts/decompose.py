@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import altair as alt
 import polars as pl
@@ -314,6 +314,7 @@ def learning_curve(
     title: str | None = "Learning curve",
     width: int = theme.WIDE,
     height: int = theme.TALL,
+    diagnosis: bool | Any = False,
 ) -> alt.TopLevelMixin:
     """Training and validation score against training-set size, mean ± sd over folds.
 
@@ -336,17 +337,23 @@ def learning_curve(
         Logarithmic x axis.
     title, width, height
         Title and panel size in pixels.
+    diagnosis
+        ``True`` writes the reading of ``fe.learning_curve_diagnosis(curve)`` (default
+        thresholds) under the chart, one line per learner; a frame of that function (with
+        thresholds of your own) is written as given; ``False`` (default) draws the chart alone.
 
     Returns
     -------
-    alt.LayerChart or alt.FacetChart
+    alt.LayerChart or alt.FacetChart; with ``diagnosis``, an ``alt.VConcatChart`` of the chart
+    and the text.
 
     Notes
     -----
     The line is the mean over the rows of each (size, role) and the band mean ± one standard
     deviation (Vega-Lite aggregates the rows it draws; a single row gives no band). A wide gap
     between train and validation that closes slowly suggests high variance; two low curves that
-    meet early suggest high bias (the diagnostics of section 2.5).
+    meet early suggest high bias (the diagnostics of section 2.5, which
+    ``fe.learning_curve_diagnosis`` applies).
 
     Examples
     --------
@@ -356,8 +363,10 @@ def learning_curve(
     ...                    "error_rate": [0.1, 0.3, 0.12, 0.2]})
     >>> [layer["mark"]["type"] for layer in fe.charts.learning_curve(lc).to_dict()["layer"]]
     ['area', 'line', 'point']
+    >>> len(fe.charts.learning_curve(lc, diagnosis=True).to_dict()["vconcat"])
+    2
     """
-    return _score_curve(
+    chart = _score_curve(
         "learning_curve",
         curve,
         train_size,
@@ -372,6 +381,7 @@ def learning_curve(
         width,
         height,
     )
+    return _with_diagnosis("learning_curve", chart, curve, diagnosis, score, train_size, role)
 
 
 def validation_curve(
@@ -441,3 +451,75 @@ def validation_curve(
         width,
         height,
     )
+
+
+def _with_diagnosis(
+    func: str,
+    chart: alt.TopLevelMixin,
+    curve: Any,
+    diagnosis: Any,
+    score: str | None,
+    train_size: str,
+    role: str,
+) -> alt.TopLevelMixin:
+    """``chart`` over the diagnosis sentences (one wrapped text block per key group)."""
+    if diagnosis is False or diagnosis is None:
+        return chart
+    if diagnosis is True:
+        from frameeval.evaluate import learning_curve_diagnosis
+
+        frame = b.gather(b.lazy(curve, func), func, "curve=")
+        read = learning_curve_diagnosis(frame, metric=score, train_size=train_size, role=role)
+    else:
+        read = b.gather(b.lazy(diagnosis, func), func, "diagnosis=")
+    require_columns(read.collect_schema(), func, diagnosis=["diagnosis", "explanation"])
+    keys = [
+        c
+        for c in read.columns
+        if c not in {train_size, "train", "validation", "gap", "slope", "diagnosis", "explanation"}
+    ]
+    label = (
+        pl.concat_str([pl.col(k).cast(pl.String) for k in keys], separator=", ") + pl.lit(": ")
+        if keys
+        else pl.lit("")
+    )
+    lines = read.select(
+        (
+            label
+            + pl.col("diagnosis").fill_null("no diagnosis")
+            + pl.lit(" — ")
+            + pl.col("explanation")
+        ).alias("text")
+    )["text"]
+    import textwrap
+
+    wrapped = [textwrap.wrap(t, 110) for t in lines.to_list()]  # loop-ok: one line per learner
+    text = pl.DataFrame(
+        {
+            "__fe_row": list(range(len(wrapped))),
+            "__fe_text": wrapped,
+            "__fe_dy": [sum(len(w) for w in wrapped[:i]) for i in range(len(wrapped))],
+        }
+    )
+    height = 16 * max(1, sum(len(w) for w in wrapped))
+    notes = (
+        alt.Chart(text)
+        .mark_text(align="left", baseline="top", fontSize=theme.FONT_SIZE, color=theme.INK)
+        .encode(
+            x=alt.value(0),
+            y=alt.Y(
+                field="__fe_dy",
+                type="quantitative",
+                scale=alt.Scale(domain=[0, max(1, height // 16)], range=[0, height]),
+                axis=None,
+            ),
+            text=alt.Text(field="__fe_text", type="nominal"),
+        )
+        .properties(
+            height=height,
+            width=theme.WIDE,
+            title=theme.title("Diagnosis (notes §2.5.3)"),
+            view=alt.ViewBackground(strokeWidth=0),
+        )
+    )
+    return alt.vconcat(cast(Any, chart), notes, spacing=8)

@@ -29,6 +29,7 @@ from frameeval.curves._table import (  # noqa: F401 - also frameeval.curves's
     score_table,
 )
 from frameeval.curves.cost import cost_curve, cost_lines, expected_total_cost
+from frameeval.curves.gains import gains_curve, ks_statistic, lift_curve
 from frameeval.curves.multiclass import multiclass_roc_auc
 from frameeval.curves.precision_recall import break_even_point, pr_curve
 from frameeval.curves.ranking import ranking_report
@@ -39,6 +40,9 @@ __all__ = [
     "cost_curve",
     "cost_lines",
     "expected_total_cost",
+    "gains_curve",
+    "ks_statistic",
+    "lift_curve",
     "multiclass_roc_auc",
     "pr_curve",
     "ranking_report",

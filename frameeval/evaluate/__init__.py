@@ -24,6 +24,7 @@ over rows.
 # the type aliases of the signatures stay importable from here (not in __all__)
 from frameeval.evaluate._runner import Errors as Errors
 from frameeval.evaluate._runner import Progress as Progress
+from frameeval.evaluate.diagnosis import learning_curve_diagnosis
 from frameeval.evaluate.learners import FitPredict as FitPredict
 from frameeval.evaluate.learners import LearnerError, LearnerWarning, sklearn_learner
 from frameeval.evaluate.learning_curves import learning_curve, validation_curve
@@ -34,6 +35,7 @@ __all__ = [
     "LearnerWarning",
     "evaluate",
     "learning_curve",
+    "learning_curve_diagnosis",
     "sklearn_learner",
     "validation_curve",
 ]

@@ -367,6 +367,12 @@ def gallery() -> dict[str, Any]:
         "roc": charts.roc(breast(roc), breast(auc)),
         "roc_facet": charts.roc(roc, auc, facet="dataset"),
         "pr": charts.pr(breast(pr), breast(bep)),
+        "gains": charts.gains(fe.gains_curve(breast(s), "truth", "score", by="learner")),
+        "lift": charts.lift(fe.lift_curve(breast(s), "truth", "score", by="learner")),
+        "ks": charts.ks(
+            fe.roc_curve(breast(s), "truth", "score", by="learner"),
+            fe.ks_statistic(breast(s), "truth", "score", by="learner"),
+        ),
         "cost_curve": charts.cost_curve(tree(envelope), tree(lines), tree(total)),
         "cost_curve_facet": charts.cost_curve(envelope, lines, total, facet="dataset"),
         "binomial": charts.binomial(

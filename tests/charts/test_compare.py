@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
+import frameeval as fe
 from frameeval import charts
 from frameeval.charts.compare import cliques
 from frameeval.exceptions import ColumnNotFoundError, InvalidParameterError
@@ -171,15 +172,53 @@ def test_cd_interval_is_rank_plus_minus_half_cd():
     with Table 2.7's q_0.05 for k = 3)."""
     spec = charts.cd_diagram(ex.average_ranks(), cd=ex.BOOK_CD).to_dict()
     rows = [r for r in _data(spec) if r["__fe_layer"] == "rank"]
-    for row in rows:
-        assert row["__fe_lo"] == pytest.approx(row["average_rank"] - ex.BOOK_CD / 2, abs=1e-12)
-        assert row["__fe_hi"] == pytest.approx(row["average_rank"] + ex.BOOK_CD / 2, abs=1e-12)
+    for row in rows:  # clipped to the axis 1…k (issue 25)
+        lo = max(row["average_rank"] - ex.BOOK_CD / 2, 1.0)
+        hi = min(row["average_rank"] + ex.BOOK_CD / 2, 3.0)
+        assert row["__fe_lo"] == pytest.approx(lo, abs=1e-12)
+        assert row["__fe_hi"] == pytest.approx(hi, abs=1e-12)
+    assert min(r["__fe_lo"] for r in rows) == 1.0 and max(r["__fe_hi"] for r in rows) == 3.0
     segment, point = spec["layer"][1], spec["layer"][2]
+    assert segment["encoding"]["x"]["scale"]["domain"] == [1, 3]
     assert segment["mark"]["type"] == "rule" and segment["encoding"]["x2"]["field"] == "__fe_hi"
     assert point["encoding"]["x"]["field"] == "average_rank"
     assert point["encoding"]["y"]["sort"] == ["A", "B", "C"]
     best = [r for r in _data(spec) if r["__fe_layer"] == "best"]
     assert best[0]["__fe_x"] == pytest.approx(1 + ex.BOOK_CD / 2)
+
+
+def test_cd_from_the_ranks_alone_is_nemenyis_critical_difference():
+    """No cd=: the Nemenyi CD = q_α √(k(k+1)/6N) from the ranks frame's k and n_blocks (issue
+    25); equal to fe.nemenyi's critical_value, per group, at the given alpha."""
+    rng = np.random.default_rng(0)
+    rows = [
+        (metric, f"d{d}", f"m{m}", float(rng.random()))
+        for metric, k in (("acc", 3), ("f1", 5))
+        for d in range(6 if metric == "acc" else 9)
+        for m in range(k)
+    ]
+    scores = pl.DataFrame(rows, schema=["metric", "dataset", "learner", "value"], orient="row")
+    kw = {"block": "dataset", "learner": "learner", "by": "metric", "higher_is_better": True}
+    ranks = fe.average_ranks(scores, "value", **kw)
+    for alpha in (0.05, 0.1):
+        spec = charts.cd_diagram(ranks, alpha=alpha).to_dict()
+        got = {r["metric"]: r["cd"] for r in _data(spec) if r["__fe_layer"] == "rank"}
+        want = (
+            fe.nemenyi(scores, "value", alpha=alpha, **kw)
+            .group_by("metric")
+            .agg(pl.col("critical_value").first())
+        )
+        for metric, cd in want.iter_rows():
+            assert got[metric] == pytest.approx(cd, abs=1e-12)
+    assert got["acc"] == pytest.approx(fe.nemenyi_q(3, 0.1) * (3 * 4 / (6 * 6)) ** 0.5)
+    book = ex.average_ranks().with_columns(n_blocks=pl.lit(4))
+    spec = charts.cd_diagram(book).to_dict()
+    cds = [r["cd"] for r in _data(spec) if r["__fe_layer"] == "rank"]
+    assert cds == [pytest.approx(ex.BOOK_CD, abs=1e-3)] * 3  # Table 2.7's 2.344, rounded
+    demsar = charts.cd_diagram(book, style="demsar").to_dict()
+    assert [r["__fe_text"] for r in _data(demsar) if r["__fe_layer"] == "cd"] == ["CD = 1.66"]
+    with pytest.raises(InvalidParameterError, match=r"cd_diagram\(\): alpha must be in"):
+        charts.cd_diagram(book, alpha=1.5)
 
 
 def test_cd_from_a_nemenyi_frame_or_column_and_facets():

@@ -20,10 +20,50 @@ from frameeval.exceptions import InvalidParameterError
 __all__ = ["cd_diagram", "cliques"]
 
 
+def _nemenyi_cd(
+    df: pl.DataFrame, keys: list[str], learner: str, alpha: float, func: str
+) -> pl.DataFrame:
+    """``df`` with the Nemenyi CD = q_α √(k(k + 1)/6N) of each group (eq 2.36): k its number of
+    learners, N its ``n_blocks`` (the column ``fe.average_ranks`` writes)."""
+    from frameeval.compare import nemenyi_q
+
+    if "n_blocks" not in df.columns:
+        raise InvalidParameterError(
+            f"{func}(): cd= is required when ranks has no 'n_blocks' column (a number, or a frame "
+            "with a 'critical_value' column such as fe.nemenyi's), got None.\n"
+            "Hint: pass the output of fe.average_ranks, which carries n_blocks."
+        )
+    over = (lambda e: e.over(keys)) if keys else (lambda e: e)
+    df = df.with_columns(
+        over(pl.col(learner).n_unique()).cast(pl.Int64).alias("__fe_k"),
+        over(pl.col("n_blocks").max()).cast(pl.Float64).alias("__fe_n"),
+    )
+    bad = df.filter((pl.col("__fe_k") < 2) | ~(pl.col("__fe_n") > 0))
+    if bad.height:
+        raise InvalidParameterError(
+            f"{func}(): the Nemenyi CD needs at least 2 learners and 1 block per group, got "
+            f"k = {bad['__fe_k'][0]}, n_blocks = {bad['__fe_n'][0]}."
+        )
+    qs = {
+        k: nemenyi_q(k, alpha) for k in df.get_column("__fe_k").unique().to_list()
+    }  # loop-ok: few k
+    q = pl.col("__fe_k").replace_strict(qs, return_dtype=pl.Float64)
+    k = pl.col("__fe_k").cast(pl.Float64)
+    cd = q * (k * (k + 1) / (6 * pl.col("__fe_n"))).sqrt()
+    return df.with_columns(cd.alias("cd")).drop("__fe_k", "__fe_n")
+
+
 def _cd_frame(
-    ranks: Any, cd: Any, learner: str, average_rank: str, by: Any, func: str
+    ranks: Any,
+    cd: Any,
+    learner: str,
+    average_rank: str,
+    by: Any,
+    func: str,
+    alpha: float = 0.05,
 ) -> tuple[pl.DataFrame, list[str]]:
-    """Average ranks joined with their CD (a number, a frame ``*by, cd``, or a ``cd`` column)."""
+    """Average ranks joined with their CD (a number, a frame ``*by, cd``, a ``cd`` column, or
+    the Nemenyi CD from the ranks' k and ``n_blocks``)."""
     lf = b.lazy(ranks, func)
     schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
     values = {learner, average_rank, "cd", "critical_value", "n_blocks", "n_learners"}
@@ -33,10 +73,7 @@ def _cd_frame(
         if "cd" not in df.columns and "critical_value" in df.columns:
             df = df.rename({"critical_value": "cd"})
         if "cd" not in df.columns:
-            raise InvalidParameterError(
-                f"{func}(): cd= is required (a number or a frame with a 'critical_value' column, "
-                "e.g. the output of fe.nemenyi), got None."
-            )
+            df = _nemenyi_cd(df, keys, learner, alpha, func)
     elif isinstance(cd, int | float) and not isinstance(cd, bool):
         check_parameter(np.isfinite(cd) and cd > 0, func, f"cd must be > 0, got {cd!r}.")
         df = df.with_columns(pl.lit(float(cd)).alias("cd"))
@@ -119,6 +156,7 @@ def cd_diagram(
     title: str | None = None,
     width: int = theme.WIDE,
     height: int | None = None,
+    alpha: float = 0.05,
 ) -> alt.TopLevelMixin:
     """Critical-difference diagram of average ranks (figure 2.8, or Demšar's Figure 1 style).
 
@@ -129,7 +167,10 @@ def cd_diagram(
     cd
         The critical difference CD = q_α √(k(k+1)/6N) (eq 2.36): a number, or a frame with a
         ``cd`` column such as ``fe.nemenyi``'s output (one CD per group; joined on the key
-        columns the two frames share). Optional when ``ranks`` has a ``cd`` column.
+        columns the two frames share). Optional: without it, a ``cd`` (or ``critical_value``)
+        column of ``ranks`` is used, else the Nemenyi CD at level ``alpha`` is computed from
+        the ranks frame itself — k the number of learners of each group, N its ``n_blocks``
+        column (written by ``fe.average_ranks``).
     style
         ``"interval"`` (figure 2.8; the default without ``test``): one row per learner, its
         average rank as a dot and a segment of length CD centred on it; two learners differ
@@ -158,6 +199,8 @@ def cd_diagram(
         n_learners``. Several groups are drawn in panels (``facet`` defaults to all keys).
     facet, title, width, height
         Panels, title and panel size in pixels (height defaults to the number of learners).
+    alpha
+        Significance level of the Nemenyi CD computed when no ``cd`` is given (default 0.05).
 
     Returns
     -------
@@ -165,8 +208,11 @@ def cd_diagram(
 
     Notes
     -----
-    Lower rank = better (rank 1 is the best learner on a block, Table 2.5). Nothing is recomputed:
-    the dots are ``average_rank`` and the interval half-width CD/2; the Demšar cliques are the
+    Lower rank = better (rank 1 is the best learner on a block, Table 2.5). Nothing is recomputed
+    (but the CD when none is given): the dots are ``average_rank`` and the interval half-width
+    CD/2. The rank axis runs from 1 to k (the possible average ranks) and the intervals are
+    clipped to it: clipping never changes whether two intervals overlap, since an end past 1 or
+    k belongs to an interval that overlaps every other learner's. The Demšar cliques are the
     layout of "no two learners in the group differ by more than CD" on the given ranks (see
     :func:`cliques`). Ties at exactly CD count as not significantly different, as the Nemenyi
     test rejects only when the difference exceeds CD.
@@ -206,7 +252,10 @@ def cd_diagram(
         return _cd_from_test(
             ranks, cd, test, control, learner, average_rank, by, facet, title, width, height
         )
-    df, keys = _cd_frame(ranks, cd, learner, average_rank, by, func)
+    check_parameter(
+        isinstance(alpha, float) and 0 < alpha < 1, func, f"alpha must be in (0, 1), got {alpha!r}."
+    )
+    df, keys = _cd_frame(ranks, cd, learner, average_rank, by, func, alpha)
     facets = as_keys(facet) if facet is not None else keys
     require_columns(df.schema, func, facet=facets)
     k_max = int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())  # type: ignore[arg-type]
@@ -328,9 +377,11 @@ def _cd_from_test(
 
 
 def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, k_max):
+    # the axis runs over the possible average ranks, 1 to k; intervals are clipped to it
+    k = (pl.len().over(keys) if keys else pl.len()).cast(pl.Float64)
     df = df.with_columns(
-        (pl.col(average_rank) - pl.col("cd") / 2).alias("__fe_lo"),
-        (pl.col(average_rank) + pl.col("cd") / 2).alias("__fe_hi"),
+        pl.max_horizontal(pl.col(average_rank) - pl.col("cd") / 2, pl.lit(1.0)).alias("__fe_lo"),
+        pl.min_horizontal(pl.col(average_rank) + pl.col("cd") / 2, k).alias("__fe_hi"),
         pl.lit("rank").alias(b.LAYER),
     )
     best = (
@@ -343,11 +394,8 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     )
     data, panel = b.add_facet(b.combine([df, best]), facets)
     order = df.sort(average_rank).get_column(learner).unique(maintain_order=True).to_list()
-    low = float(df.get_column("__fe_lo").min())
-    high = float(df.get_column("__fe_hi").max())
-    pad = 0.05 * (high - low)
-    x_scale = alt.Scale(domain=[low - pad, high + pad], nice=False, zero=False)
-    x_axis = theme.axis("Average rank (lower is better)")
+    x_scale = alt.Scale(domain=[1, max(2, k_max)], nice=False, zero=False)
+    x_axis = theme.axis("Average rank (lower is better)", tickMinStep=1)
     y = alt.Y(
         field=b.field(learner), type="nominal", sort=order, axis=theme.axis(learner, labelLimit=200)
     )
@@ -382,17 +430,16 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     ]
     height = height or max(90, 34 * k_max)
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = (
-        "dot: average rank; segment: CD wide, centred on it; learners whose segments do not "
-        "overlap differ significantly (figure 2.8)"
-    )
+    subtitle = [
+        "dot: average rank; segment: CD wide, centred on it (clipped to 1…k);",
+        "segments that do not overlap differ significantly (figure 2.8);",
+        "dotted: the end of the best learner's segment",
+    ]
     resolve = {"y": "independent"} if panel.field is not None else None
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title or "Friedman test: average ranks with CD", subtitle),
-        resolve=resolve,
-    )
+    heading = theme.title(title or "Friedman test: average ranks with CD", "-")
+    assert isinstance(heading, alt.TitleParams)
+    heading.subtitle = subtitle  # three short lines: no wider than the panel
+    return b.facet_chart(chart, panel, heading, resolve=resolve)
 
 
 _ROW = 1.0  # label row height (y units)

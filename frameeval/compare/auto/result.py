@@ -164,6 +164,13 @@ class Comparison:
                 )
         return cd_diagram(ranks, style=style, learner="learner", by=keys or None, **kwargs)
 
+    def _repr_html_(self) -> str:
+        """The comparison in a notebook: one headline per group (winner and significance),
+        the verdict, the results table and the CD diagram (inline SVG)."""
+        from frameeval.compare.auto.display import comparison_html
+
+        return comparison_html(self)
+
 
 # ---------------------------------------------------------------------------------------------
 # the verdict

@@ -1,0 +1,351 @@
+"""Ranking charts of the targeting kind: cumulative gains, lift and the KS separation chart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import altair as alt
+import polars as pl
+
+from frameeval.charts import _base as b
+from frameeval.charts import _theme as theme
+from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
+
+_UNIT = alt.Scale(domain=[0, 1], nice=False)
+
+
+def _line_chart(
+    func: str,
+    curve: Any,
+    y: str,
+    y_title: str,
+    guide: pl.DataFrame,
+    y_scale: alt.Scale,
+    by: str | Sequence[str] | None,
+    color: str | None,
+    facet: str | Sequence[str] | None,
+    title: str | None,
+    subtitle: str,
+    width: int,
+    height: int,
+    max_points: int,
+) -> alt.TopLevelMixin:
+    lf = b.lazy(curve, func)
+    schema = b.columns(lf, func, numeric={"fraction": "fraction", y: y})
+    keys = b.key_columns(schema, {"threshold", "fraction", y}, by, func)
+    facets = b.facet_columns(facet, schema, func)
+    color = b.resolve_color(color, keys, facets, func)
+    extra = (
+        [b.significant(pl.col("threshold").cast(pl.Float64)).alias("__fe_threshold")]
+        if "threshold" in schema
+        else []
+    )
+    thinned = thin_curve(
+        lf.with_columns(extra).filter(pl.col(y).is_not_null()),
+        "fraction",
+        y,
+        by=keys,
+        order=["fraction"],
+        descending=[False],
+        max_points=max_points,
+    )
+    shown = [*keys, "fraction", y, ORDER, *(["__fe_threshold"] if extra else [])]
+    df = b.gather(thinned.select(shown), func, "curve=")
+    data, panel = b.add_facet(df, facets)
+    tips = [
+        *b.key_tooltips(keys),
+        *([b.tooltip("__fe_threshold", label="threshold")] if extra else []),
+        b.tooltip("fraction", "quantitative", ".3f", "share targeted"),
+        b.tooltip(y, "quantitative", ".3f", y_title),
+    ]
+    detail = [k for k in keys if k not in {color, *facets}]
+    encoding: dict[str, Any] = {}
+    if detail:
+        encoding["detail"] = [alt.Detail(field=b.field(k), type="nominal") for k in detail]
+    if color is not None:
+        encoding["color"] = b.color_encoding(color, color, data)
+    else:
+        encoding["color"] = alt.value(theme.INK)
+    x = alt.X(
+        field="fraction",
+        type="quantitative",
+        scale=_UNIT,
+        axis=theme.axis("Share of rows targeted (highest scores first)"),
+    )
+    line = (
+        alt.Chart()
+        .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40))
+        .encode(
+            x=x,
+            y=alt.Y(field=y, type="quantitative", scale=y_scale, axis=theme.axis(y_title)),
+            order=alt.Order(field=ORDER, type="quantitative"),
+            tooltip=tips,
+            **encoding,
+        )
+    )
+    reference = (
+        alt.Chart(guide)
+        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=_UNIT),
+            y=alt.Y(field="y", type="quantitative"),
+        )
+    )
+    chart = alt.layer(reference, line, data=data).properties(width=width, height=height)
+    return b.facet_chart(
+        chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
+    )
+
+
+def gains(
+    curve: Any,
+    *,
+    by: str | Sequence[str] | None = None,
+    color: str | None = None,
+    facet: str | Sequence[str] | None = None,
+    title: str | None = "Cumulative gains",
+    width: int = theme.SQUARE,
+    height: int = theme.SQUARE,
+    max_points: int = MAX_ROWS,
+) -> alt.TopLevelMixin:
+    """Cumulative gains curves with the random-targeting diagonal.
+
+    Parameters
+    ----------
+    curve
+        Output of ``fe.gains_curve``: ``*by, threshold, fraction, gain``.
+    by, color, facet, title, width, height, max_points
+        As in :func:`frameeval.charts.roc`.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    x: the share of rows targeted, highest scores first; y: the share of all positives found
+    (the TPR, eq 2.18). The dashed diagonal is random targeting. Nothing is recomputed.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> chart = fe.charts.gains(fe.gains_curve(df, "y", "s"))
+    >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]
+    ['line', 'line']
+    """
+    diagonal = pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})
+    return _line_chart(
+        "gains",
+        curve,
+        "gain",
+        "Share of positives found (gain)",
+        diagonal,
+        _UNIT,
+        by,
+        color,
+        facet,
+        title,
+        "dashed: random targeting",
+        width,
+        height,
+        max_points,
+    )
+
+
+def lift(
+    curve: Any,
+    *,
+    by: str | Sequence[str] | None = None,
+    color: str | None = None,
+    facet: str | Sequence[str] | None = None,
+    title: str | None = "Lift",
+    width: int = theme.SQUARE,
+    height: int = theme.SQUARE,
+    max_points: int = MAX_ROWS,
+) -> alt.TopLevelMixin:
+    """Lift curves with the random-targeting level 1.
+
+    Parameters
+    ----------
+    curve
+        Output of ``fe.lift_curve``: ``*by, threshold, fraction, lift``.
+    by, color, facet, title, width, height, max_points
+        As in :func:`frameeval.charts.roc`.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    x: the share of rows targeted; y: the lift, precision of the targeted rows over the base
+    rate. The dashed line at 1 is random targeting. Nothing is recomputed.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> chart = fe.charts.lift(fe.lift_curve(df, "y", "s"))
+    >>> chart.to_dict()["layer"][1]["encoding"]["y"]["field"]
+    'lift'
+    """
+    level = pl.DataFrame({"x": [0.0, 1.0], "y": [1.0, 1.0]})
+    return _line_chart(
+        "lift",
+        curve,
+        "lift",
+        "Lift (precision / base rate)",
+        level,
+        alt.Scale(zero=True),
+        by,
+        color,
+        facet,
+        title,
+        "dashed: random targeting (lift 1)",
+        width,
+        height,
+        max_points,
+    )
+
+
+def ks(
+    curve: Any,
+    statistic: Any = None,
+    *,
+    by: str | Sequence[str] | None = None,
+    facet: str | Sequence[str] | None = None,
+    title: str | None = "Kolmogorov–Smirnov separation",
+    width: int = theme.WIDE,
+    height: int = theme.TALL,
+    max_points: int = MAX_ROWS,
+) -> alt.TopLevelMixin:
+    """The share of positives and of negatives scored at or above each threshold, with the KS
+    gap marked.
+
+    Parameters
+    ----------
+    curve
+        Output of ``fe.roc_curve``: ``*by, threshold, fpr, tpr``.
+    statistic
+        Optional output of ``fe.ks_statistic`` (``*by, ks, threshold``) on the same keys: a
+        vertical rule at its threshold, labelled with the KS value.
+    by
+        Key columns of ``curve``; by default every column other than ``threshold, fpr, tpr``.
+    facet
+        Panel column(s); default all keys (the colour tells positives from negatives).
+    title, width, height, max_points
+        As in :func:`frameeval.charts.roc`.
+
+    Returns
+    -------
+    alt.LayerChart or alt.FacetChart
+
+    Notes
+    -----
+    The two lines are 1 − F⁺ and 1 − F⁻ (TPR and FPR) against the threshold; the widest
+    vertical gap between them is the KS statistic. Nothing is recomputed.
+
+    Examples
+    --------
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> chart = fe.charts.ks(fe.roc_curve(df, "y", "s"), fe.ks_statistic(df, "y", "s"))
+    >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]
+    ['line', 'rule', 'text']
+    """
+    func = "ks"
+    lf = b.lazy(curve, func)
+    schema = b.columns(lf, func, numeric={"threshold": "threshold", "fpr": "fpr", "tpr": "tpr"})
+    keys = b.key_columns(schema, {"threshold", "fpr", "tpr"}, by, func)
+    facets = b.facet_columns(facet, schema, func) if facet is not None else keys
+    finite = lf.filter(pl.col("threshold").is_finite())
+    thinned = thin_curve(
+        finite,
+        "fpr",
+        "tpr",
+        by=keys,
+        order=["fpr", "tpr"],
+        descending=[False, False],
+        max_points=max_points,
+    )
+    df = b.gather(thinned.select(*keys, "threshold", "fpr", "tpr", ORDER), func, "curve=")
+    long = df.unpivot(
+        index=[*keys, "threshold", ORDER], on=["tpr", "fpr"], variable_name="__fe_class"
+    ).with_columns(
+        pl.col("__fe_class")
+        .replace_strict({"tpr": "positives (TPR)", "fpr": "negatives (FPR)"})
+        .alias("__fe_class"),
+        pl.lit("curve").alias(b.LAYER),
+    )
+    frames = [long]
+    if statistic is not None:
+        slf = b.lazy(statistic, func)
+        sschema = b.columns(slf, func, numeric={"ks": "ks", "threshold": "threshold"})
+        missing = [k for k in keys if k not in sschema]
+        b.require_keys(missing, func, "statistic=", keys)
+        marks = b.gather(slf.select(*keys, "ks", "threshold"), func, "statistic=")
+        frames.append(
+            marks.filter(pl.col("ks").is_not_null()).with_columns(
+                pl.format(
+                    "KS {} at {}", b.fixed(pl.col("ks")), b.significant(pl.col("threshold"))
+                ).alias("__fe_label"),
+                pl.lit("ks").alias(b.LAYER),
+            )
+        )
+    data, panel = b.add_facet(b.combine(frames), facets)
+    x = alt.X(
+        field="threshold",
+        type="quantitative",
+        scale=alt.Scale(zero=False),
+        axis=theme.axis("Threshold (score ≥ threshold is positive)"),
+    )
+    detail = [k for k in keys if k not in facets]
+    lines = (
+        alt.Chart()
+        .mark_line(strokeWidth=2, interpolate="step-before")
+        .encode(
+            x=x,
+            y=alt.Y(
+                field="value",
+                type="quantitative",
+                scale=_UNIT,
+                axis=theme.axis("Share scored ≥ threshold"),
+            ),
+            color=alt.Color(
+                field="__fe_class",
+                type="nominal",
+                sort=["positives (TPR)", "negatives (FPR)"],
+                scale=alt.Scale(scheme=theme.SCHEME),
+                legend=theme.legend("class"),
+            ),
+            detail=[alt.Detail(field=b.field(k), type="nominal") for k in detail] or alt.Undefined,
+            tooltip=[
+                *b.key_tooltips(keys),
+                b.tooltip("__fe_class", label="class"),
+                b.tooltip("threshold", "quantitative", ".4~g"),
+                b.tooltip("value", "quantitative", ".3f", "share"),
+            ],
+        )
+        .transform_filter(b.layer_filter("curve"))
+    )
+    layers: list[Any] = [lines]
+    if statistic is not None:
+        layers.append(
+            alt.Chart()
+            .mark_rule(color=theme.INK, strokeDash=[4, 3])
+            .encode(x=x)
+            .transform_filter(b.layer_filter("ks"))
+        )
+        layers.append(
+            alt.Chart()
+            .mark_text(align="left", dx=4, dy=-4, fontSize=theme.FONT_SIZE, color=theme.INK)
+            .encode(x=x, y=alt.value(12), text=alt.Text(field="__fe_label", type="nominal"))
+            .transform_filter(b.layer_filter("ks"))
+        )
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    subtitle = "dashed rule: the KS threshold, where the two shares are farthest apart"
+    return b.facet_chart(
+        chart, panel, theme.title(title, subtitle if statistic is not None else None)
+    )
