@@ -99,6 +99,33 @@ def _vega_edges(
     }
 
 
+def _cells(
+    lf: pl.LazyFrame,
+    facets: list[str],
+    bins: int,
+    x: tuple[str, float, float],
+    y: tuple[str, float, float],
+) -> tuple[pl.DataFrame, dict[str, str]]:
+    """The non-empty cells of the 2-D histogram of columns ``x`` and ``y`` (each ``(column,
+    low, high)``) per panel: ``*facets, x_bin, y_bin, count`` and the Vega expressions of their
+    edges."""
+    (xc, xlo, xhi), (yc, ylo, yhi) = x, y
+    counts = collect(
+        lf.group_by(
+            *facets,
+            _bin(pl.col(xc), xlo, xhi, bins).alias(BIN_X),
+            _bin(pl.col(yc), ylo, yhi, bins).alias(BIN_Y),
+        )
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .sort(*facets, BIN_X, BIN_Y)
+    )
+    edges = {
+        **_vega_edges(BIN_X, xlo, xhi, bins, X0, X1),
+        **_vega_edges(BIN_Y, ylo, yhi, bins, Y0, Y1),
+    }
+    return counts.select(*facets, BIN_X, BIN_Y, "count"), edges
+
+
 def _heatmap(
     df: pl.DataFrame,
     facets: list[str],
@@ -202,20 +229,7 @@ def predicted_actual(
     both = pl.min_horizontal("__fe_t", "__fe_p"), pl.max_horizontal("__fe_t", "__fe_p")
     span = _range(lf, func, {"low": both[0], "high": both[1]})
     lo, hi = span["low"][0], span["high"][1]
-    counts = collect(
-        lf.group_by(
-            *facets,
-            _bin(pl.col("__fe_t"), lo, hi, bins).alias(BIN_X),
-            _bin(pl.col("__fe_p"), lo, hi, bins).alias(BIN_Y),
-        )
-        .agg(pl.len().cast(pl.Int64).alias("count"))
-        .sort(*facets, BIN_X, BIN_Y)
-    )
-    edges = {
-        **_vega_edges(BIN_X, lo, hi, bins, X0, X1),
-        **_vega_edges(BIN_Y, lo, hi, bins, Y0, Y1),
-    }
-    df = counts.select(*facets, BIN_X, BIN_Y, "count")
+    df, edges = _cells(lf, facets, bins, ("__fe_t", lo, hi), ("__fe_p", lo, hi))
     scale = alt.Scale(domain=[lo, hi], nice=False, zero=False)
     diagonal = (
         alt.Chart(pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
@@ -295,20 +309,7 @@ def residuals(
     lf = lf.with_columns((pl.col("__fe_t") - pl.col("__fe_p")).alias("__fe_r"))
     span = _range(lf, func, {"pred": pl.col("__fe_p"), "residual": pl.col("__fe_r")})
     (xlo, xhi), (ylo, yhi) = span["pred"], span["residual"]
-    counts = collect(
-        lf.group_by(
-            *facets,
-            _bin(pl.col("__fe_p"), xlo, xhi, bins).alias(BIN_X),
-            _bin(pl.col("__fe_r"), ylo, yhi, bins).alias(BIN_Y),
-        )
-        .agg(pl.len().cast(pl.Int64).alias("count"))
-        .sort(*facets, BIN_X, BIN_Y)
-    )
-    edges = {
-        **_vega_edges(BIN_X, xlo, xhi, bins, X0, X1),
-        **_vega_edges(BIN_Y, ylo, yhi, bins, Y0, Y1),
-    }
-    df = counts.select(*facets, BIN_X, BIN_Y, "count")
+    df, edges = _cells(lf, facets, bins, ("__fe_p", xlo, xhi), ("__fe_r", ylo, yhi))
     zero = (
         alt.Chart(pl.DataFrame({"y": [0.0]}))
         .mark_rule(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
