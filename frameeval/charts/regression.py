@@ -421,16 +421,12 @@ def residual_distribution(
         "share",
     )
     data_, panel = b.add_facet(b.sanitize(df), facets)
-    details = [
-        alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in (color, *facets)
-    ]
     enc: dict[str, Any] = {}
     if color is not None:
         enc["color"] = b.color_encoding(color, color, data_)
     else:
         enc["color"] = alt.value(theme.INK)
-    if details:
-        enc["detail"] = details
+    enc.update(b.details(keys, [color, *facets]))
     tips = [
         *b.key_tooltips(keys),
         b.tooltip(X0, "quantitative", ".4g", "residual from"),
@@ -524,14 +520,10 @@ def quantile_coverage(
     df = b.gather(lf.select(shown), func, "scores=").sort(*keys, "quantile", nulls_last=True)
     data, panel = b.add_facet(b.sanitize(df), facets)
     unit = alt.Scale(domain=[0, 1], nice=False)
-    details = [
-        alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in (color, *facets)
-    ]
     enc: dict[str, Any] = {}
     if color is not None:
         enc["color"] = b.color_encoding(color, color, data)
-    if details:
-        enc["detail"] = details
+    enc.update(b.details(keys, [color, *facets]))
     ink: dict[str, Any] = {} if color is not None else {"color": theme.INK}
     tips = [
         *b.key_tooltips(keys),
