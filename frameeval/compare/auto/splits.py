@@ -38,6 +38,7 @@ from frameeval.compare.auto._context import (
     TEST_NAMES,
     VALUE,
     Context,
+    posterior_decision,
     semi,
     sort,
 )
@@ -446,20 +447,7 @@ def _run_bayes(
         by=keys or None,
         higher_is_better=ctx.hib,
     )
-    sure = 1.0 - ctx.alpha
-    return out.with_columns(
-        pl.lit("bayes_correlated_t").alias("test"),
-        pl.col("mean_difference").alias("difference"),
-        pl.lit(ctx.alpha).alias("alpha"),
-        # Bayesian: a region's posterior probability ≥ 1 − α, not a p-value
-        ((pl.col("p_a_better") >= sure) | (pl.col("p_b_better") >= sure)).alias("reject"),
-    ).with_columns(
-        pl.when(pl.col("p_a_better") >= sure)
-        .then(pl.col("a"))
-        .when(pl.col("p_b_better") >= sure)
-        .then(pl.col("b"))
-        .alias("better")
-    )
+    return posterior_decision(out, "bayes_correlated_t", ctx.alpha)
 
 
 def run_split_procedures(
