@@ -31,6 +31,7 @@ from frameeval.compare._common import (
     value_text,
 )
 from frameeval.compare.auto._context import (
+    DESIGN_COLUMNS,
     FUNC,
     PAIR_PROCEDURES,
     POST_HOC_SCHEMA,
@@ -184,13 +185,7 @@ def choose_split_procedures(
     return sort(
         design.select(
             *ctx.keys,
-            "procedure",
-            "omnibus_test",
-            "post_hoc_test",
-            "n_learners",
-            "n_blocks",
-            "n_missing",
-            "reason",
+            *DESIGN_COLUMNS,
             "n_repeats",
             "n_folds",
             "n_dropped",
