@@ -126,6 +126,33 @@ def _cells(
     return counts.select(*facets, BIN_X, BIN_Y, "count"), edges
 
 
+def _diagonal(lo: float, hi: float, scale: Any) -> Any:
+    """The dashed guide y = x from (lo, lo) to (hi, hi) on ``scale`` (its own data: every
+    panel draws it)."""
+    import altair as alt
+
+    return (
+        alt.Chart(pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
+        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=scale),
+            y=alt.Y(field="y", type="quantitative", scale=scale),
+        )
+    )
+
+
+def _zero(channel: str) -> Any:
+    """A dashed rule at 0 on ``channel`` (``"x"`` or ``"y"``), drawn in every panel."""
+    import altair as alt
+
+    position = alt.X if channel == "x" else alt.Y
+    return (
+        alt.Chart(pl.DataFrame({channel: [0.0]}))
+        .mark_rule(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
+        .encode(**{channel: position(field=channel, type="quantitative")})
+    )
+
+
 def _heatmap(
     df: pl.DataFrame,
     facets: list[str],
@@ -231,14 +258,7 @@ def predicted_actual(
     lo, hi = span["low"][0], span["high"][1]
     df, edges = _cells(lf, facets, bins, ("__fe_t", lo, hi), ("__fe_p", lo, hi))
     scale = alt.Scale(domain=[lo, hi], nice=False, zero=False)
-    diagonal = (
-        alt.Chart(pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=scale),
-            y=alt.Y(field="y", type="quantitative", scale=scale),
-        )
-    )
+    diagonal = _diagonal(lo, hi, scale)
     chart_title = theme.title(title, f"rows per cell, {bins} × {bins} bins; dashed: pred = truth")
     return _heatmap(
         df,
@@ -301,7 +321,6 @@ def residuals(
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['rect', 'rule']
     """
-    import altair as alt
 
     func = "residuals"
     bins = _check_bins(func, bins)
@@ -310,11 +329,7 @@ def residuals(
     span = _range(lf, func, {"pred": pl.col("__fe_p"), "residual": pl.col("__fe_r")})
     (xlo, xhi), (ylo, yhi) = span["pred"], span["residual"]
     df, edges = _cells(lf, facets, bins, ("__fe_p", xlo, xhi), ("__fe_r", ylo, yhi))
-    zero = (
-        alt.Chart(pl.DataFrame({"y": [0.0]}))
-        .mark_rule(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(y=alt.Y(field="y", type="quantitative"))
-    )
+    zero = _zero("y")
     chart_title = theme.title(
         title, f"rows per cell, {bins} × {bins} bins; residual = truth − pred"
     )
@@ -449,11 +464,7 @@ def residual_distribution(
             **enc,
         )
     )
-    zero = (
-        alt.Chart(pl.DataFrame({"x": [0.0]}))
-        .mark_rule(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(x=alt.X(field="x", type="quantitative"))
-    )
+    zero = _zero("x")
     layer = alt.layer(steps, zero, data=data_).properties(width=width, height=height)
     chart_title = theme.title(title, f"share of rows per bin, {bins} bins")
     return b.facet_chart(layer, panel, chart_title, panel_width=width, legend=color is not None)
@@ -535,14 +546,7 @@ def quantile_coverage(
             else []
         ),
     ]
-    diagonal = (
-        alt.Chart(pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]}))
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=unit),
-            y=alt.Y(field="y", type="quantitative", scale=unit),
-        )
-    )
+    diagonal = _diagonal(0.0, 1.0, unit)
     base = alt.Chart().encode(
         x=alt.X(
             field="quantile", type="quantitative", scale=unit, axis=theme.axis("Nominal level τ")
