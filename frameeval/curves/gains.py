@@ -36,22 +36,7 @@ def gains_curve(
     random ranking gives the diagonal gain = fraction; a perfect one reaches gain 1 at fraction
     = the share of positives.
 
-    Parameters
-    ----------
-    data
-        Result frame (DataFrame or LazyFrame; pandas / pyarrow are converted).
-    truth
-        Column with the true label; ``pos_label`` is the positive class, all others negative.
-    score
-        Numeric, finite column; larger means more positive.
-    by
-        Key column(s); one curve per group.
-    pos_label
-        The positive class. Default: ``True`` for a boolean, 1 for a numeric column; required
-        for string labels. It must occur somewhere in the frame.
-    weight
-        Optional non-negative weights; counts become weight sums (an integer weight is the
-        same as repeating the row). Scores whose rows all weigh 0 give no point.
+    Parameters are those of :func:`roc_curve` (without ``drop_intermediate``).
 
     Returns
     -------
