@@ -276,6 +276,12 @@ def color_encoding(
     )
 
 
+def key_color(color: str | None, df: pl.DataFrame) -> Any:
+    """The colour encoding on key ``color`` (legend titled by its name), or the one ink colour
+    when there is no colour key."""
+    return color_encoding(color, color, df) if color is not None else alt.value(theme.INK)
+
+
 def layer_filter(name: str) -> str:
     """A Vega expression keeping the rows of one layer of a combined data set."""
     return f"datum['{LAYER}'] === '{name}'"

@@ -436,12 +436,7 @@ def residual_distribution(
         "share",
     )
     data_, panel = b.add_facet(b.sanitize(df), facets)
-    enc: dict[str, Any] = {}
-    if color is not None:
-        enc["color"] = b.color_encoding(color, color, data_)
-    else:
-        enc["color"] = alt.value(theme.INK)
-    enc.update(b.details(keys, [color, *facets]))
+    enc: dict[str, Any] = {"color": b.key_color(color, data_), **b.details(keys, [color, *facets])}
     tips = [
         *b.key_tooltips(keys),
         b.tooltip(X0, "quantitative", ".4g", "residual from"),

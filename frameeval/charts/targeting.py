@@ -56,10 +56,7 @@ def _line_chart(
         b.tooltip(y, "quantitative", ".3f", y_title),
     ]
     encoding: dict[str, Any] = b.details(keys, [color, *facets])
-    if color is not None:
-        encoding["color"] = b.color_encoding(color, color, data)
-    else:
-        encoding["color"] = alt.value(theme.INK)
+    encoding["color"] = b.key_color(color, data)
     x = alt.X(
         field="fraction",
         type="quantitative",
