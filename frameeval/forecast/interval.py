@@ -123,10 +123,8 @@ def interval_width(lower: str, upper: str, *, weight: str | None = None) -> pl.E
 
     Parameters
     ----------
-    lower, upper
-        Columns with each row's interval bounds (numeric, finite, ``lower <= upper``).
-    weight
-        Optional column of non-negative weights.
+    lower, upper, weight
+        As in :func:`interval_coverage`.
 
     Returns
     -------
@@ -167,15 +165,11 @@ def interval_score(
 
     Parameters
     ----------
-    truth
-        Column with the true values (numeric, finite).
-    lower, upper
-        Columns with each row's interval bounds (numeric, finite, ``lower <= upper``).
+    truth, lower, upper, weight
+        As in :func:`interval_coverage`.
     alpha
         The intervals' miscoverage: they are central (1 − alpha) intervals, alpha in (0, 1)
         (0.1 for 90 % intervals).
-    weight
-        Optional column of non-negative weights.
 
     Returns
     -------
