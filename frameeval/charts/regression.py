@@ -288,17 +288,10 @@ def residuals(
 
     Parameters
     ----------
-    data
-        Regression result frame, one row per prediction (DataFrame or LazyFrame; only the bin
-        counts are collected).
-    truth, pred
-        Numeric columns with the true and the predicted values (finite, not null).
-    facet
-        Key column(s) giving one panel each (e.g. the learner).
+    data, truth, pred, facet, title, width, height
+        As in :func:`predicted_actual`.
     bins
         Number of bins along each axis, in [2, 500], shared by every panel.
-    title, width, height
-        Chart title and the size of one panel in pixels.
 
     Returns
     -------
