@@ -43,6 +43,7 @@ import statistics
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -50,6 +51,7 @@ import polars as pl
 
 import frameeval as fe
 
+polarbearings: Any
 try:
     import polarbearings
 except ImportError:  # the `bench` extra; the tests run with the `test` extra only
@@ -141,7 +143,7 @@ def metrics(pb: Any) -> list[Metric]:
             {},
         ),
     ]
-    out = []
+    out: list[Metric] = []
     for name, ours, registered, theirs, sk, params in table:
         measure = (
             configured[registered].configure(f"m{len(out)}", **params)
@@ -209,6 +211,10 @@ def interleaved(cases: dict[str, Callable[[], Any]], repeats: int) -> dict[str, 
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+def _value(lazy: pl.LazyFrame, expr: Callable[[], pl.Expr]) -> Any:
+    return lazy.select(expr()).collect().item()
+
+
 def _seconds(t: float | None) -> str:
     return "—" if t is None else f"{t:.4f}"
 
@@ -245,18 +251,16 @@ def single(n: int, repeats: int, chosen: list[Metric], pb: Any) -> list[str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for m in chosen:
-            cases: dict[str, Callable[[], Any]] = {
-                "fe": lambda m=m: lazy.select(m.ours()).collect().item()
-            }
+            cases: dict[str, Callable[[], Any]] = {"fe": partial(_value, lazy, m.ours)}
             if m.theirs is not None:
-                cases["pb"] = lambda m=m: lazy.select(m.theirs()).collect().item()
+                cases["pb"] = partial(_value, lazy, m.theirs)
             if m.sklearn is not None:
-                cases["sk"] = lambda m=m: m.sklearn(y, p)
-            values = {k: fn() for k, fn in cases.items()}
-            for k in ("pb", "sk"):
-                if k in values and not close(values["fe"], values[k]):
+                cases["sk"] = partial(m.sklearn, y, p)
+            values = {key: fn() for key, fn in cases.items()}
+            for key in ("pb", "sk"):
+                if key in values and not close(values["fe"], values[key]):
                     raise AssertionError(
-                        f"{m.name} at {n:,} rows: frameeval {values['fe']!r}, {k} {values[k]!r}"
+                        f"{m.name} at {n:,} rows: frameeval {values['fe']!r}, {key} {values[key]!r}"
                     )
             t = interleaved(cases, repeats)
             rows.append((f"`{m.name}`", t.get("sk"), t["fe"], t.get("pb")))
@@ -267,10 +271,10 @@ def single(n: int, repeats: int, chosen: list[Metric], pb: Any) -> list[str]:
             "fe lazy": lambda: lazy.select(ours).collect(),
             "fe eager": lambda: df.select(ours),
             "fe.measures": lambda: fe.measures(lazy, truth="y", pred="p", measures=names).collect(),
-            "sk": lambda: [m.sklearn(y, p) for m in both],  # type: ignore[misc]
+            "sk": lambda: [m.sklearn(y, p) for m in both if m.sklearn is not None],
         }
         if pb is not None:
-            theirs = [m.theirs() for m in both]  # type: ignore[misc]
+            theirs = [m.theirs() for m in both if m.theirs is not None]
             cases["pb lazy"] = lambda: lazy.select(theirs).collect()
             cases["pb eager"] = lambda: df.select(theirs)
         got = cases["fe lazy"]().row(0)
@@ -301,7 +305,7 @@ def grouped(n: int, groups: int, repeats: int, pb: Any) -> list[str]:
     ours = [getattr(fe, name)("y", "p").alias(name) for name in names]
 
     def sk_loop() -> list[tuple[float, ...]]:
-        out = []
+        out: list[tuple[float, ...]] = []
         for k in range(groups):  # loop-ok: this *is* the baseline (polarbearings' own form)
             mask = g == k
             a, b = y[mask], p[mask]
