@@ -228,6 +228,9 @@ def classification_report(
     weight: str | None = None,
     labels: Sequence[Any] | None = None,
     zero_division: float | None = None,
+    ci: float | None = None,
+    n_resamples: int = 200,
+    seed: int = 0,
 ) -> Frame:
     """Per-class precision, recall, F-beta and support, with macro, micro and weighted averages.
 
@@ -242,6 +245,15 @@ def classification_report(
         precision 0/0). Default null, and averages then skip it (scikit-learn's
         ``zero_division=np.nan``; NaN is accepted and means None); a number in [0, 1] replaces
         it, and ``0.0`` reproduces scikit-learn's default numbers.
+    ci
+        Confidence level of an interval per value (e.g. ``0.95``); ``None`` (the default):
+        values only. Precision and recall of the class rows and of the micro rows are shares
+        of counts and get Wilson score intervals (unweighted data); F and the macro, macro_mean
+        and weighted rows (and everything with ``weight=``) get percentile intervals of a
+        Poisson bootstrap, as :func:`frameeval.measures` (see :doc:`/uncertainty`).
+    n_resamples, seed
+        Bootstrap replicates and the seed of their replicate weights (same seed, same
+        interval).
 
     Returns
     -------
@@ -261,7 +273,8 @@ def classification_report(
     * ``"weighted"`` — support-weighted means of the per-class values (scikit-learn's
       ``average="weighted"``).
 
-    ``label`` is null on average rows; their ``support`` is the group total.
+    ``label`` is null on average rows; their ``support`` is the group total. With ``ci=``,
+    each of precision, recall and F is followed by ``<column>_low`` and ``<column>_high``.
 
     Notes
     -----
@@ -277,8 +290,19 @@ def classification_report(
     >>> r = fe.classification_report(df, truth="y", pred="p")
     >>> r.filter(pl.col("average") == "micro")["f1"].round(4).to_list()
     [0.6667]
+    >>> r = fe.classification_report(df, truth="y", pred="p", ci=0.95)
+    >>> micro = r.filter(pl.col("average") == "micro")  # Wilson: 4 of 6 right
+    >>> [round(v, 4) for v in micro.select("f1", "f1_low", "f1_high").row(0)]
+    [0.6667, 0.3, 0.9032]
     """
     func = "classification_report"
+    if ci is not None:
+        from frameeval.uncertainty.intervals import report_with_intervals
+
+        return report_with_intervals(
+            data, truth, pred, by=by, beta=beta, weight=weight, labels=labels,
+            zero_division=zero_division, ci=ci, n_resamples=n_resamples, seed=seed,
+        )  # fmt: skip
     check_parameter(
         isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < float("inf"),
         func,

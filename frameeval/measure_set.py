@@ -9,7 +9,7 @@ applied to the statistic — the same code that the expression builders run on r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -73,6 +73,10 @@ def measures(
     average: str = "binary",
     zero_division: float | None = None,
     long: bool = False,
+    ci: float | None = None,
+    n_resamples: int = 200,
+    seed: int = 0,
+    ci_method: Mapping[str, str] | None = None,
 ) -> Frame:
     """Many measures per group in one pass over shared sufficient statistics.
 
@@ -99,11 +103,25 @@ def measures(
     long
         ``False``: ``*by`` then one column per measure (named after it). ``True``: ``*by,
         measure, value``.
+    ci
+        Confidence level of an interval per measure and group (e.g. ``0.95``); ``None`` (the
+        default): values only. Wilson score intervals for the unweighted shares of counts
+        (accuracy, error rate, precision, recall, specificity, NPV, FPR, FNR with
+        ``average="binary"`` or ``"micro"``), percentile intervals of a Poisson bootstrap for
+        every other measure and for weighted data (see :doc:`/uncertainty`).
+    n_resamples, seed
+        Bootstrap replicates B and the seed of their replicate weights: the same seed gives
+        the same interval (whatever the row order).
+    ci_method
+        Per-measure method overriding the default: ``{"roc_auc": "delong"}`` (DeLong's normal
+        interval, unweighted), ``"bootstrap"`` (any measure) or ``"wilson"`` (the shares above).
 
     Returns
     -------
     Same kind as ``data``: ``*by, <measure>...`` (Float64), one row per group sorted by the keys;
-    or with ``long=True`` ``*by, measure, value`` (measures in the order asked).
+    or with ``long=True`` ``*by, measure, value`` (measures in the order asked). With ``ci=``
+    each measure's column is followed by ``<measure>_low`` and ``<measure>_high`` (Float64;
+    null where the value is undefined), or the long frame gains ``low, high``.
 
     Notes
     -----
@@ -114,6 +132,14 @@ def measures(
     in memory on a streamed input. Each value equals its expression builder's (same
     declaration, same statistics) and the statistics merge across partitions (the Dask
     backend sums them).
+
+    Intervals (``ci=``): Wilson (1927) for the shares of counts, from the successes and trials
+    counted with the values; for the others the percentile interval of a Poisson bootstrap
+    (Efron & Tibshirani 1993): B replicate weights w·Poisson(1) per row, drawn per distinct row
+    from a hash of its values and ``seed`` (so row order and other groups do not change an
+    interval), every group × replicate in one grouped call — for label measures this resamples
+    the confusion-count cells. DeLong (1988) for AUC on request. Not on Dask (an
+    ``InvalidParameterError``).
 
     Examples
     --------
@@ -126,8 +152,26 @@ def measures(
     ['m', 'accuracy', 'f1', 'mcc', 'roc_auc']
     >>> out.row(0)
     ('a', 0.6666666666666666, 0.6666666666666666, 0.5, 1.0)
+
+    With ``ci=``: accuracy's Wilson interval (4 of 6 right), F1's bootstrap interval:
+
+    >>> out = fe.measures(df, truth="y", pred="p", measures=["accuracy", "f1"], ci=0.95)
+    >>> out.columns
+    ['accuracy', 'accuracy_low', 'accuracy_high', 'f1', 'f1_low', 'f1_high']
+    >>> [round(v, 4) for v in out.row(0)[:3]]
+    [0.6667, 0.3, 0.9032]
     """
     func = "measures"
+    if ci is not None or ci_method is not None:
+        from frameeval.uncertainty.intervals import measures_with_intervals
+
+        check_parameter(ci is not None, func, "ci_method= needs ci=, got ci=None.")
+        assert ci is not None
+        return measures_with_intervals(
+            data, truth, pred, score, by=by, measures=measures, weight=weight,
+            pos_label=pos_label, average=average, zero_division=zero_division, long=long,
+            ci=ci, n_resamples=n_resamples, seed=seed, ci_method=ci_method,
+        )  # fmt: skip
     chosen = chosen_measures(func, measures, pred, score)
     names = [m.name for m in chosen]
     duplicated = sorted({n for n in names if names.count(n) > 1})

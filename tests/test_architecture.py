@@ -26,7 +26,12 @@ LAYERS = [
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 #: (importing file, imported top-level module): the upward imports docs/architecture.md names
-UPWARD = {("_frame.py", "dask"), ("compare/auto/result.py", "charts")}
+UPWARD = {
+    ("_frame.py", "dask"),
+    ("compare/auto/result.py", "charts"),
+    ("measure_set.py", "uncertainty"),
+    ("confusion.py", "uncertainty"),
+}
 
 
 def _imports() -> list[tuple[str, str, ast.ImportFrom | ast.Import]]:

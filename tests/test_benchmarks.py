@@ -81,3 +81,26 @@ def test_regression_study_is_seeded_and_paired(tmp_path) -> None:
     counts = frame.group_by("dataset", "instance").len()["len"].unique().to_list()
     assert counts == [3]
     assert frame.equals(pl.read_parquet(again))
+
+
+@pytest.mark.parametrize("with_polarbearings", [True, False])
+def test_polarbearings_protocol_runs_side_by_side(
+    with_polarbearings: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``benchmarks.bench_polarbearings`` at a tiny size: values checked against polarbearings
+    and scikit-learn before timing, one table row per measure with both speed-ups."""
+    from benchmarks import bench_polarbearings as bench
+
+    # polarbearings is in the `test` extra too, so the comparison itself runs in CI
+    assert not with_polarbearings or bench.polarbearings is not None
+    argv = ["--rows", "300", "--repeats", "1", "--group-rows", "300", "--groups", "3"]
+    argv += ["--metrics", "rmse", "mape"]
+    assert bench.main(argv + ([] if with_polarbearings else ["--no-polarbearings"])) == 0
+    out = capsys.readouterr().out
+    assert "load average" in out and "## grouped metrics (per segment), 300 rows" in out
+    rows = [line for line in out.splitlines() if line.startswith("| `")]
+    assert len(rows) == 2  # one row per measure
+    rmse = next(line for line in rows if line.startswith("| `rmse` |")).split(" | ")
+    assert rmse[1] != "—" and rmse[4].endswith("×")  # scikit-learn time, frameeval speed-up
+    assert (rmse[3] == "—") is not with_polarbearings
+    assert "`fe.measures(by=)`" in out

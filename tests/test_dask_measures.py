@@ -185,3 +185,14 @@ def test_regression_measures_configured_and_their_errors(client: Any, tmp_path: 
     (tmp_path / "bad").mkdir()
     with pytest.raises(InvalidValueError, match=re.escape(str(single.value))):
         fed.measures(_paths(bad, tmp_path / "bad"), **kwargs, client=client)
+
+
+def test_intervals_are_refused_on_dask() -> None:
+    """ci= runs on one machine only: a typed error before any data is read (the report's merged
+    counts would otherwise reach the bootstrap as weights)."""
+    for function in (fed.measures, fed.classification_report):
+        with pytest.raises(
+            InvalidParameterError,
+            match=r"\(\): ci= is not supported on a Dask DataFrame, got ci=0.95",
+        ):
+            function(["unused.parquet"], "y", "p", ci=0.95, client=None)

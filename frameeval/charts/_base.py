@@ -237,6 +237,22 @@ def key_tooltips(keys: Iterable[str]) -> list[alt.Tooltip]:
     return [tooltip(k) for k in keys]
 
 
+def details(keys: Sequence[str], used: Sequence[str | None], *extra: str) -> dict[str, Any]:
+    """``detail=`` for the keys neither coloured nor faceted (each still draws its own line)."""
+    names = [k for k in keys if k not in set(used)] + list(extra)
+    if not names:
+        return {}
+    return {"detail": [alt.Detail(field=field(k), type="nominal") for k in names]}
+
+
+def threshold_text(schema: pl.Schema) -> list[pl.Expr]:
+    """``__fe_threshold``: the curve's ``threshold`` as short text for tooltips (none without
+    a ``threshold`` column)."""
+    if "threshold" not in schema:
+        return []
+    return [significant(pl.col("threshold").cast(pl.Float64)).alias("__fe_threshold")]
+
+
 def color_encoding(
     name: str,
     label: str,
@@ -258,6 +274,12 @@ def color_encoding(
         legend=theme.legend(label, **offset),
         **extra,
     )
+
+
+def key_color(color: str | None, df: pl.DataFrame) -> Any:
+    """The colour encoding on key ``color`` (legend titled by its name), or the one ink colour
+    when there is no colour key."""
+    return color_encoding(color, color, df) if color is not None else alt.value(theme.INK)
 
 
 def layer_filter(name: str) -> str:

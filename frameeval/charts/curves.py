@@ -40,20 +40,6 @@ def _ink(colors: dict[str, Any], default: str) -> dict[str, Any]:
     return {} if colors else {"color": default}
 
 
-def _details(keys: Sequence[str], used: Sequence[str | None], *extra: str) -> dict[str, Any]:
-    """``detail=`` for the keys neither coloured nor faceted (each still draws its own line)."""
-    names = [k for k in keys if k not in set(used)] + list(extra)
-    if not names:
-        return {}
-    return {"detail": [alt.Detail(field=b.field(k), type="nominal") for k in names]}
-
-
-def _threshold_text(schema: pl.Schema) -> list[pl.Expr]:
-    if "threshold" not in schema:
-        return []
-    return [b.significant(pl.col("threshold").cast(pl.Float64)).alias("__fe_threshold")]
-
-
 def roc(
     curve: Any,
     auc: Any = None,
@@ -122,7 +108,7 @@ def roc(
     facets = b.facet_columns(facet, schema, func)
     color = b.resolve_color(color, keys, facets, func)
     thinned = thin_curve(
-        lf.with_columns(_threshold_text(schema)),
+        lf.with_columns(b.threshold_text(schema)),
         "fpr",
         "tpr",
         by=keys,
@@ -173,7 +159,7 @@ def roc(
                 axis=theme.axis("True positive rate (TPR)"),
             ),
             order=alt.Order(field=ORDER, type="quantitative"),
-            **_details(keys, [color, *facets]),
+            **b.details(keys, [color, *facets]),
             tooltip=tips,
             **_color(summary, color, data),
         )
@@ -265,7 +251,7 @@ def pr(
     for level in f1_lines:
         b.check_level(level, func)
     thinned = thin_curve(
-        lf.with_columns(_threshold_text(schema)),
+        lf.with_columns(b.threshold_text(schema)),
         "recall",
         "precision",
         by=keys,
@@ -348,7 +334,7 @@ def pr(
             x=alt.X(field="recall", type="quantitative", scale=_UNIT, axis=x_axis),
             y=alt.Y(field="precision", type="quantitative", scale=_UNIT, axis=y_axis),
             order=alt.Order(field=ORDER, type="quantitative"),
-            **_details(keys, used),
+            **b.details(keys, used),
             tooltip=tips,
             **_color(summary, color, data, legend_offset=legend_room),
         )
@@ -361,7 +347,7 @@ def pr(
             .encode(
                 x=alt.X(field=b.X, type="quantitative", scale=_UNIT),
                 y=alt.Y(field=b.Y, type="quantitative", scale=_UNIT),
-                **_details(keys, used),
+                **b.details(keys, used),
                 tooltip=[
                     *b.key_tooltips(keys),
                     b.tooltip("break_even_point", "quantitative", ".3f", "break-even point"),
@@ -495,7 +481,7 @@ def cost_curve(
             .encode(
                 x=x,
                 y=y,
-                **_details(keys, used, "point"),
+                **b.details(keys, used, "point"),
                 order=alt.Order(field="p_cost", type="quantitative"),
                 tooltip=[
                     *b.key_tooltips(keys),
@@ -519,7 +505,7 @@ def cost_curve(
             x=x,
             y=y,
             y2=alt.Y2(datum=0),
-            **_details(keys, used),
+            **b.details(keys, used),
             **colors,
         )
         .transform_filter(b.layer_filter("envelope"))
@@ -534,7 +520,7 @@ def cost_curve(
         .encode(
             x=x,
             y=y,
-            **_details(keys, used),
+            **b.details(keys, used),
             order=alt.Order(field=ORDER, type="quantitative"),
             tooltip=envelope_tips,
             **colors,

@@ -99,6 +99,60 @@ def _vega_edges(
     }
 
 
+def _cells(
+    lf: pl.LazyFrame,
+    facets: list[str],
+    bins: int,
+    x: tuple[str, float, float],
+    y: tuple[str, float, float],
+) -> tuple[pl.DataFrame, dict[str, str]]:
+    """The non-empty cells of the 2-D histogram of columns ``x`` and ``y`` (each ``(column,
+    low, high)``) per panel: ``*facets, x_bin, y_bin, count`` and the Vega expressions of their
+    edges."""
+    (xc, xlo, xhi), (yc, ylo, yhi) = x, y
+    counts = collect(
+        lf.group_by(
+            *facets,
+            _bin(pl.col(xc), xlo, xhi, bins).alias(BIN_X),
+            _bin(pl.col(yc), ylo, yhi, bins).alias(BIN_Y),
+        )
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .sort(*facets, BIN_X, BIN_Y)
+    )
+    edges = {
+        **_vega_edges(BIN_X, xlo, xhi, bins, X0, X1),
+        **_vega_edges(BIN_Y, ylo, yhi, bins, Y0, Y1),
+    }
+    return counts.select(*facets, BIN_X, BIN_Y, "count"), edges
+
+
+def _diagonal(lo: float, hi: float, scale: Any) -> Any:
+    """The dashed guide y = x from (lo, lo) to (hi, hi) on ``scale`` (its own data: every
+    panel draws it)."""
+    import altair as alt
+
+    return (
+        alt.Chart(pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
+        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=scale),
+            y=alt.Y(field="y", type="quantitative", scale=scale),
+        )
+    )
+
+
+def _zero(channel: str) -> Any:
+    """A dashed rule at 0 on ``channel`` (``"x"`` or ``"y"``), drawn in every panel."""
+    import altair as alt
+
+    position = alt.X if channel == "x" else alt.Y
+    return (
+        alt.Chart(pl.DataFrame({channel: [0.0]}))
+        .mark_rule(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
+        .encode(**{channel: position(field=channel, type="quantitative")})
+    )
+
+
 def _heatmap(
     df: pl.DataFrame,
     facets: list[str],
@@ -202,29 +256,9 @@ def predicted_actual(
     both = pl.min_horizontal("__fe_t", "__fe_p"), pl.max_horizontal("__fe_t", "__fe_p")
     span = _range(lf, func, {"low": both[0], "high": both[1]})
     lo, hi = span["low"][0], span["high"][1]
-    counts = collect(
-        lf.group_by(
-            *facets,
-            _bin(pl.col("__fe_t"), lo, hi, bins).alias(BIN_X),
-            _bin(pl.col("__fe_p"), lo, hi, bins).alias(BIN_Y),
-        )
-        .agg(pl.len().cast(pl.Int64).alias("count"))
-        .sort(*facets, BIN_X, BIN_Y)
-    )
-    edges = {
-        **_vega_edges(BIN_X, lo, hi, bins, X0, X1),
-        **_vega_edges(BIN_Y, lo, hi, bins, Y0, Y1),
-    }
-    df = counts.select(*facets, BIN_X, BIN_Y, "count")
+    df, edges = _cells(lf, facets, bins, ("__fe_t", lo, hi), ("__fe_p", lo, hi))
     scale = alt.Scale(domain=[lo, hi], nice=False, zero=False)
-    diagonal = (
-        alt.Chart(pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=scale),
-            y=alt.Y(field="y", type="quantitative", scale=scale),
-        )
-    )
+    diagonal = _diagonal(lo, hi, scale)
     chart_title = theme.title(title, f"rows per cell, {bins} × {bins} bins; dashed: pred = truth")
     return _heatmap(
         df,
@@ -254,17 +288,10 @@ def residuals(
 
     Parameters
     ----------
-    data
-        Regression result frame, one row per prediction (DataFrame or LazyFrame; only the bin
-        counts are collected).
-    truth, pred
-        Numeric columns with the true and the predicted values (finite, not null).
-    facet
-        Key column(s) giving one panel each (e.g. the learner).
+    data, truth, pred, facet, title, width, height
+        As in :func:`predicted_actual`.
     bins
         Number of bins along each axis, in [2, 500], shared by every panel.
-    title, width, height
-        Chart title and the size of one panel in pixels.
 
     Returns
     -------
@@ -287,7 +314,6 @@ def residuals(
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['rect', 'rule']
     """
-    import altair as alt
 
     func = "residuals"
     bins = _check_bins(func, bins)
@@ -295,25 +321,8 @@ def residuals(
     lf = lf.with_columns((pl.col("__fe_t") - pl.col("__fe_p")).alias("__fe_r"))
     span = _range(lf, func, {"pred": pl.col("__fe_p"), "residual": pl.col("__fe_r")})
     (xlo, xhi), (ylo, yhi) = span["pred"], span["residual"]
-    counts = collect(
-        lf.group_by(
-            *facets,
-            _bin(pl.col("__fe_p"), xlo, xhi, bins).alias(BIN_X),
-            _bin(pl.col("__fe_r"), ylo, yhi, bins).alias(BIN_Y),
-        )
-        .agg(pl.len().cast(pl.Int64).alias("count"))
-        .sort(*facets, BIN_X, BIN_Y)
-    )
-    edges = {
-        **_vega_edges(BIN_X, xlo, xhi, bins, X0, X1),
-        **_vega_edges(BIN_Y, ylo, yhi, bins, Y0, Y1),
-    }
-    df = counts.select(*facets, BIN_X, BIN_Y, "count")
-    zero = (
-        alt.Chart(pl.DataFrame({"y": [0.0]}))
-        .mark_rule(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(y=alt.Y(field="y", type="quantitative"))
-    )
+    df, edges = _cells(lf, facets, bins, ("__fe_p", xlo, xhi), ("__fe_r", ylo, yhi))
+    zero = _zero("y")
     chart_title = theme.title(
         title, f"rows per cell, {bins} × {bins} bins; residual = truth − pred"
     )
@@ -420,16 +429,7 @@ def residual_distribution(
         "share",
     )
     data_, panel = b.add_facet(b.sanitize(df), facets)
-    details = [
-        alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in (color, *facets)
-    ]
-    enc: dict[str, Any] = {}
-    if color is not None:
-        enc["color"] = b.color_encoding(color, color, data_)
-    else:
-        enc["color"] = alt.value(theme.INK)
-    if details:
-        enc["detail"] = details
+    enc: dict[str, Any] = {"color": b.key_color(color, data_), **b.details(keys, [color, *facets])}
     tips = [
         *b.key_tooltips(keys),
         b.tooltip(X0, "quantitative", ".4g", "residual from"),
@@ -452,11 +452,7 @@ def residual_distribution(
             **enc,
         )
     )
-    zero = (
-        alt.Chart(pl.DataFrame({"x": [0.0]}))
-        .mark_rule(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(x=alt.X(field="x", type="quantitative"))
-    )
+    zero = _zero("x")
     layer = alt.layer(steps, zero, data=data_).properties(width=width, height=height)
     chart_title = theme.title(title, f"share of rows per bin, {bins} bins")
     return b.facet_chart(layer, panel, chart_title, panel_width=width, legend=color is not None)
@@ -523,14 +519,10 @@ def quantile_coverage(
     df = b.gather(lf.select(shown), func, "scores=").sort(*keys, "quantile", nulls_last=True)
     data, panel = b.add_facet(b.sanitize(df), facets)
     unit = alt.Scale(domain=[0, 1], nice=False)
-    details = [
-        alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in (color, *facets)
-    ]
     enc: dict[str, Any] = {}
     if color is not None:
         enc["color"] = b.color_encoding(color, color, data)
-    if details:
-        enc["detail"] = details
+    enc.update(b.details(keys, [color, *facets]))
     ink: dict[str, Any] = {} if color is not None else {"color": theme.INK}
     tips = [
         *b.key_tooltips(keys),
@@ -542,14 +534,7 @@ def quantile_coverage(
             else []
         ),
     ]
-    diagonal = (
-        alt.Chart(pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]}))
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=unit),
-            y=alt.Y(field="y", type="quantitative", scale=unit),
-        )
-    )
+    diagonal = _diagonal(0.0, 1.0, unit)
     base = alt.Chart().encode(
         x=alt.X(
             field="quantile", type="quantitative", scale=unit, axis=theme.axis("Nominal level τ")

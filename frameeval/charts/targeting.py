@@ -36,11 +36,7 @@ def _line_chart(
     keys = b.key_columns(schema, {"threshold", "fraction", y}, by, func)
     facets = b.facet_columns(facet, schema, func)
     color = b.resolve_color(color, keys, facets, func)
-    extra = (
-        [b.significant(pl.col("threshold").cast(pl.Float64)).alias("__fe_threshold")]
-        if "threshold" in schema
-        else []
-    )
+    extra = b.threshold_text(schema)
     thinned = thin_curve(
         lf.with_columns(extra).filter(pl.col(y).is_not_null()),
         "fraction",
@@ -59,14 +55,8 @@ def _line_chart(
         b.tooltip("fraction", "quantitative", ".3f", "share targeted"),
         b.tooltip(y, "quantitative", ".3f", y_title),
     ]
-    detail = [k for k in keys if k not in {color, *facets}]
-    encoding: dict[str, Any] = {}
-    if detail:
-        encoding["detail"] = [alt.Detail(field=b.field(k), type="nominal") for k in detail]
-    if color is not None:
-        encoding["color"] = b.color_encoding(color, color, data)
-    else:
-        encoding["color"] = alt.value(theme.INK)
+    encoding: dict[str, Any] = b.details(keys, [color, *facets])
+    encoding["color"] = b.key_color(color, data)
     x = alt.X(
         field="fraction",
         type="quantitative",

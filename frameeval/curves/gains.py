@@ -13,10 +13,20 @@ from frameeval.curves._table import FP, TP, N, P, binary_table, carries, rate
 __all__ = ["gains_curve", "ks_statistic", "lift_curve"]
 
 
+def _targeted() -> pl.Expr:
+    """The group's (weighted) rows with score ≥ threshold: TP + FP."""
+    return pl.col(TP) + pl.col(FP)
+
+
+def _total() -> pl.Expr:
+    """All the group's (weighted) rows: P + N."""
+    return pl.col(P) + pl.col(N)
+
+
 def _fraction() -> pl.Expr:
     """Share of the group's (weighted) rows with score ≥ threshold."""
-    total = pl.col(P) + pl.col(N)
-    return pl.when(total > 0).then((pl.col(TP) + pl.col(FP)) / total)
+    total = _total()
+    return pl.when(total > 0).then(_targeted() / total)
 
 
 @frame_function
@@ -36,22 +46,7 @@ def gains_curve(
     random ranking gives the diagonal gain = fraction; a perfect one reaches gain 1 at fraction
     = the share of positives.
 
-    Parameters
-    ----------
-    data
-        Result frame (DataFrame or LazyFrame; pandas / pyarrow are converted).
-    truth
-        Column with the true label; ``pos_label`` is the positive class, all others negative.
-    score
-        Numeric, finite column; larger means more positive.
-    by
-        Key column(s); one curve per group.
-    pos_label
-        The positive class. Default: ``True`` for a boolean, 1 for a numeric column; required
-        for string labels. It must occur somewhere in the frame.
-    weight
-        Optional non-negative weights; counts become weight sums (an integer weight is the
-        same as repeating the row). Scores whose rows all weigh 0 give no point.
+    Parameters are those of :func:`roc_curve` (without ``drop_intermediate``).
 
     Returns
     -------
@@ -143,10 +138,9 @@ def lift_curve(
     func = "lift_curve"
     outputs = ("threshold", "fraction", "lift")
     setup, table = binary_table(data, func, truth, score, by, weight, pos_label, outputs)
-    targeted = pl.col(TP) + pl.col(FP)
-    total = pl.col(P) + pl.col(N)
+    targeted = _targeted()
     lift = pl.when((pl.col(P) > 0) & (targeted > 0)).then(
-        (pl.col(TP) / targeted) / (pl.col(P) / total)
+        (pl.col(TP) / targeted) / (pl.col(P) / _total())
     )
     out = table.filter(carries()).select(
         *setup.gkeys, "threshold", _fraction().alias("fraction"), lift.alias("lift")

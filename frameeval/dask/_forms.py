@@ -34,6 +34,7 @@ from frameeval.dask._shuffle import (
     run_bootstrap,
     run_pairs,
 )
+from frameeval.exceptions import InvalidParameterError
 
 __all__ = [
     "best_threshold",
@@ -145,6 +146,14 @@ def _make(name: str, form: _Form) -> Callable[..., pl.DataFrame]:
         arguments = dict(bound.arguments)
         client = arguments.pop("client")
         split_every = arguments.pop("split_every", None)
+        if arguments.get("ci") is not None or arguments.get("ci_method") is not None:
+            # intervals (frameeval.uncertainty.intervals) run on one machine only for now: the
+            # merged counts would reach them as weights, one bootstrap unit per cell
+            raise InvalidParameterError(
+                f"{name}(): ci= is not supported on a Dask DataFrame, got ci="
+                f"{arguments.get('ci')!r}.\nHint: compute the values on Dask, or the intervals "
+                "on a Polars frame."
+            )
         if form.mode == "measures":
             return run_measures(arguments, client, split_every)
         data = arguments.pop("data")

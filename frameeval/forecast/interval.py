@@ -43,15 +43,16 @@ def _weighted_mean(term: pl.Expr, weight: str | None) -> pl.Expr:
     return ((w * term).sum() / w.sum()).fill_nan(None)
 
 
-def _guard(
-    func: str,
-    value: pl.Expr,
-    columns: list[tuple[str, str]],
-    weight: str | None,
-    lower: str,
-    upper: str,
-) -> pl.Expr:
-    """``value`` behind the input rules and the rule lower <= upper."""
+def _inputs(func: str, weight: Any, **columns: Any) -> tuple[str | None, dict[str, str]]:
+    """The checked ``weight=`` and column names (role → column, in the order given)."""
+    weight = _weight(func, weight)
+    return weight, {role: _column(func, role, value) for role, value in columns.items()}
+
+
+def _mean(func: str, term: pl.Expr, names: dict[str, str], weight: str | None) -> pl.Expr:
+    """The (weighted) mean of ``term``, named ``func``, behind the input rules of the columns
+    ``names`` (role → column) and the rule lower <= upper."""
+    lower, upper = names["lower"], names["upper"]
     bad = _number(lower) > _number(upper)
     crossed = failure(
         bad.any(),
@@ -61,7 +62,9 @@ def _guard(
         _number(lower).filter(bad).first(),
         _number(upper).filter(bad).first(),
     )
-    return guarded_numbers(func, value, columns, weight, [crossed]).alias(func)
+    roles = [(column, role) for role, column in names.items()]
+    value = _weighted_mean(term, weight)
+    return guarded_numbers(func, value, roles, weight, [crossed]).alias(func)
 
 
 def interval_coverage(truth: str, lower: str, upper: str, *, weight: str | None = None) -> pl.Expr:
@@ -109,14 +112,10 @@ def interval_coverage(truth: str, lower: str, upper: str, *, weight: str | None 
     0.5
     """
     func = "interval_coverage"
-    weight = _weight(func, weight)
-    y, lo, hi = (
-        _column(func, r, v) for r, v in (("truth", truth), ("lower", lower), ("upper", upper))
-    )
-    inside = ((_number(lo) <= _number(y)) & (_number(y) <= _number(hi))).cast(pl.Float64)
-    value = _weighted_mean(inside, weight)
-    roles = [(y, "truth"), (lo, "lower"), (hi, "upper")]
-    return _guard(func, value, roles, weight, lo, hi)
+    weight, names = _inputs(func, weight, truth=truth, lower=lower, upper=upper)
+    t, low, high = (_number(c) for c in names.values())
+    inside = ((low <= t) & (t <= high)).cast(pl.Float64)
+    return _mean(func, inside, names, weight)
 
 
 def interval_width(lower: str, upper: str, *, weight: str | None = None) -> pl.Expr:
@@ -124,10 +123,8 @@ def interval_width(lower: str, upper: str, *, weight: str | None = None) -> pl.E
 
     Parameters
     ----------
-    lower, upper
-        Columns with each row's interval bounds (numeric, finite, ``lower <= upper``).
-    weight
-        Optional column of non-negative weights.
+    lower, upper, weight
+        As in :func:`interval_coverage`.
 
     Returns
     -------
@@ -153,10 +150,8 @@ def interval_width(lower: str, upper: str, *, weight: str | None = None) -> pl.E
     1.0833
     """
     func = "interval_width"
-    weight = _weight(func, weight)
-    lo, hi = (_column(func, r, v) for r, v in (("lower", lower), ("upper", upper)))
-    value = _weighted_mean(_number(hi) - _number(lo), weight)
-    return _guard(func, value, [(lo, "lower"), (hi, "upper")], weight, lo, hi)
+    weight, names = _inputs(func, weight, lower=lower, upper=upper)
+    return _mean(func, _number(names["upper"]) - _number(names["lower"]), names, weight)
 
 
 def interval_score(
@@ -170,15 +165,11 @@ def interval_score(
 
     Parameters
     ----------
-    truth
-        Column with the true values (numeric, finite).
-    lower, upper
-        Columns with each row's interval bounds (numeric, finite, ``lower <= upper``).
+    truth, lower, upper, weight
+        As in :func:`interval_coverage`.
     alpha
         The intervals' miscoverage: they are central (1 − alpha) intervals, alpha in (0, 1)
         (0.1 for 90 % intervals).
-    weight
-        Optional column of non-negative weights.
 
     Returns
     -------
@@ -215,20 +206,15 @@ def interval_score(
     3.5833
     """
     func = "interval_score"
-    weight = _weight(func, weight)
-    y, lo, hi = (
-        _column(func, r, v) for r, v in (("truth", truth), ("lower", lower), ("upper", upper))
-    )
+    weight, names = _inputs(func, weight, truth=truth, lower=lower, upper=upper)
     a = check_alpha(alpha, func)
-    t, low, high = _number(y), _number(lo), _number(hi)
+    t, low, high = (_number(c) for c in names.values())
     term = (
         (high - low)
         + (2.0 / a) * (low - t).clip(lower_bound=0.0)
         + (2.0 / a) * (t - high).clip(lower_bound=0.0)
     )
-    value = _weighted_mean(term, weight)
-    roles = [(y, "truth"), (lo, "lower"), (hi, "upper")]
-    return _guard(func, value, roles, weight, lo, hi)
+    return _mean(func, term, names, weight)
 
 
 def _weight(func: str, weight: Any) -> str | None:

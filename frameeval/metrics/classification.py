@@ -131,6 +131,7 @@ PRECISION = register(
         "P = TP / (TP + FP)",
         "no row is predicted positive (TP + FP = 0)",
         (SOKOLOVA,),
+        proportion=lambda c: (c.tp, c.tp + c.fp),
         example="0.6667",
     )
 )
@@ -148,6 +149,7 @@ RECALL = register(
         "the group has no positive row (TP + FN = 0)",
         (SOKOLOVA, FAWCETT),
         aliases=("tpr",),
+        proportion=lambda c: (c.tp, c.tp + c.fn),
         example="0.6667",
     )
 )
@@ -164,6 +166,7 @@ FPR = register(
         "FPR = FP / (TN + FP)",
         "the group has no negative row (TN + FP = 0)",
         (FAWCETT,),
+        proportion=lambda c: (c.fp, c.tn + c.fp),
         example="0.3333",
     )
 )
@@ -181,6 +184,7 @@ TNR = register(
         "the group has no negative row (TN + FP = 0)",
         (FAWCETT,),
         aliases=("specificity",),
+        proportion=lambda c: (c.tn, c.tn + c.fp),
         example="0.6667",
     )
 )
@@ -197,6 +201,7 @@ FNR = register(
         "FNR = FN / (TP + FN) = 1 − TPR  (the cost curve's FNR, eq 2.25)",
         "the group has no positive row (TP + FN = 0)",
         (FAWCETT,),
+        proportion=lambda c: (c.fn, c.tp + c.fn),
         example="0.3333",
     )
 )
@@ -213,6 +218,7 @@ NPV = register(
         "NPV = TN / (TN + FN)",
         "no row is predicted negative (TN + FN = 0)",
         (POWERS,),
+        proportion=lambda c: (c.tn, c.tn + c.fn),
         example="0.6667",
     )
 )
@@ -369,6 +375,7 @@ ACCURACY = register(
         "acc = Σ w·I(f(x) = y) / Σ w  (weighted form eq 2.7)",
         "the group's total weight is 0",
         (SOKOLOVA,),
+        proportion=lambda c: (c.correct, c.total),
         example="0.6667",
     )
 )
@@ -385,6 +392,7 @@ ERROR_RATE = register(
         "E = Σ w·I(f(x) ≠ y) / Σ w = 1 − acc  (weighted form eq 2.6)",
         "the group's total weight is 0",
         (SOKOLOVA,),
+        proportion=lambda c: (c.total - c.correct, c.total),
         example="0.3333",
     )
 )

@@ -114,6 +114,11 @@ class Measure:
     domain
         Regression measures: ``domain(**parameters)`` → the :class:`Bound` rules truth and
         prediction must satisfy (a value outside is a typed error on every face).
+    proportion
+        Label and binary measures that are a share of counts: ``proportion(stats) ->
+        (successes, trials)`` from the same statistics as ``formula`` (TP and TP + FP for
+        precision). ``fe.measures(ci=...)`` then gives them Wilson score intervals
+        (:mod:`frameeval.uncertainty.intervals`); ``None``: a bootstrap interval.
     """
 
     name: str
@@ -136,6 +141,7 @@ class Measure:
     example: str = ""
     stats: Mapping[str, Statistic] | None = None
     domain: Callable[..., tuple[Bound, ...]] | None = None
+    proportion: Callable[..., tuple[pl.Expr, pl.Expr]] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -167,40 +167,43 @@ def test_crossing_is_an_error_or_sorted() -> None:
     assert fe.quantile_scores(df, "y", "f", "q").height == 3
 
 
-def test_level_rules_of_wis() -> None:
+@pytest.mark.parametrize(
+    ("at", "column", "value", "pattern"),
+    [
+        (0.5, "q", 0.4, r"must include the median 0.5 for every instance, got none for id=1"),
+        (
+            0.9,
+            "q",
+            0.8,
+            r"must hold symmetric levels \(τ and 1 − τ\) for every instance, got an unpaired "
+            r"level for id=1",
+        ),
+        (
+            0.9,
+            "q",
+            0.1,
+            r"must not repeat a level within an instance, got a repeated level for id=1",
+        ),
+        (
+            0.9,
+            "y",
+            9.0,
+            r"column 'y' \(truth=\) must hold one value per instance, got several for id=1",
+        ),
+    ],
+)
+def test_level_rules_of_wis(at: float, column: str, value: float, pattern: str) -> None:
+    """Instance 1 loses its median, its symmetry, a distinct level or its single truth: the
+    row at level ``at`` gets ``column`` = ``value``."""
     df = _crossed().with_columns(pl.col("f").sort().over("id"))
-    no_median = df.with_columns(
-        pl.when((pl.col("q") == 0.5) & (pl.col("id") == 1)).then(0.4).otherwise("q").alias("q")
+    broken = df.with_columns(
+        pl.when((pl.col("q") == at) & (pl.col("id") == 1))
+        .then(value)
+        .otherwise(column)
+        .alias(column)
     )
-    with pytest.raises(
-        InvalidValueError,
-        match=r"must include the median 0.5 for every instance, got none for id=1",
-    ):
-        fe.weighted_interval_score(no_median, "y", "f", "q", "id")
-    lopsided = df.with_columns(
-        pl.when((pl.col("q") == 0.9) & (pl.col("id") == 1)).then(0.8).otherwise("q").alias("q")
-    )
-    with pytest.raises(
-        InvalidValueError,
-        match=r"must hold symmetric levels \(τ and 1 − τ\) for every instance, got an unpaired level for id=1",
-    ):
-        fe.weighted_interval_score(lopsided, "y", "f", "q", "id")
-    repeated = df.with_columns(
-        pl.when((pl.col("q") == 0.9) & (pl.col("id") == 1)).then(0.1).otherwise("q").alias("q")
-    )
-    with pytest.raises(
-        InvalidValueError,
-        match=r"must not repeat a level within an instance, got a repeated level for id=1",
-    ):
-        fe.weighted_interval_score(repeated, "y", "f", "q", "id")
-    two_truths = df.with_columns(
-        pl.when((pl.col("q") == 0.9) & (pl.col("id") == 1)).then(9.0).otherwise("y").alias("y")
-    )
-    with pytest.raises(
-        InvalidValueError,
-        match=r"column 'y' \(truth=\) must hold one value per instance, got several for id=1",
-    ):
-        fe.weighted_interval_score(two_truths, "y", "f", "q", "id")
+    with pytest.raises(InvalidValueError, match=pattern):
+        fe.weighted_interval_score(broken, "y", "f", "q", "id")
 
 
 @pytest.mark.parametrize("level", [0.0, 1.0, 1.5, -0.2])

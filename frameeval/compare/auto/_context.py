@@ -72,6 +72,17 @@ TEST_NAMES = {
     "mcnemar": "McNemar test",
 }
 
+#: the columns of ``Comparison.design`` after the keys, before the split-design details
+DESIGN_COLUMNS = (
+    "procedure",
+    "omnibus_test",
+    "post_hoc_test",
+    "n_learners",
+    "n_blocks",
+    "n_missing",
+    "reason",
+)
+
 OMNIBUS_SCHEMA = {
     "test": pl.String,
     "n_learners": pl.Int64,
@@ -131,3 +142,22 @@ def semi(frame: pl.DataFrame, groups: pl.DataFrame, keys: list[str]) -> pl.DataF
 def sort(frame: pl.DataFrame, keys: list[str], *more: str) -> pl.DataFrame:
     order = [*keys, *more]
     return frame.sort(order, nulls_last=True) if order and frame.height else frame
+
+
+def posterior_decision(out: pl.DataFrame, test: str, alpha: float) -> pl.DataFrame:
+    """A Bayesian post-hoc table (``p_a_better``, ``p_b_better``, ``mean_difference``) in the
+    post-hoc columns: ``reject`` where a region's posterior probability is ≥ 1 − α (autorank's
+    rule, not a p-value) and ``better`` the learner that region favours."""
+    sure = 1.0 - alpha
+    return out.with_columns(
+        pl.lit(test).alias("test"),
+        pl.col("mean_difference").alias("difference"),
+        pl.lit(alpha).alias("alpha"),
+        ((pl.col("p_a_better") >= sure) | (pl.col("p_b_better") >= sure)).alias("reject"),
+    ).with_columns(
+        pl.when(pl.col("p_a_better") >= sure)
+        .then(pl.col("a"))
+        .when(pl.col("p_b_better") >= sure)
+        .then(pl.col("b"))
+        .alias("better")
+    )

@@ -19,6 +19,7 @@ from frameeval.compare._common import (
     not_null_rows,
 )
 from frameeval.compare.auto._context import (
+    DESIGN_COLUMNS,
     FUNC,
     VALUE,
     Context,
@@ -385,13 +386,7 @@ def choose_procedures(
     _check_forced(design, ctx, procedure)
     out = design.select(
         *keys,
-        "procedure",
-        "omnibus_test",
-        "post_hoc_test",
-        "n_learners",
-        "n_blocks",
-        "n_missing",
-        "reason",
+        *DESIGN_COLUMNS,
         "all_tied",
         "__learners",
     )

@@ -16,6 +16,7 @@ from frameeval.compare.auto._context import (
     N_SAMPLES,
     VALUE,
     Context,
+    posterior_decision,
     semi,
     sort,
 )
@@ -314,21 +315,7 @@ def _run_bayes(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
         seed=ctx.seed,
         **{**_kw(ctx), "by": [*keys, "__pair"]},
     ).drop("__pair")
-    sure = 1.0 - ctx.alpha
-    post_hoc = out.with_columns(
-        pl.lit("bayes_signed_rank").alias("test"),
-        pl.col("mean_difference").alias("difference"),
-        pl.lit(ctx.alpha).alias("alpha"),
-        # Bayesian: a region's posterior probability ≥ 1 − α (autorank's rule), not a p-value
-        ((pl.col("p_a_better") >= sure) | (pl.col("p_b_better") >= sure)).alias("reject"),
-    ).with_columns(
-        pl.when(pl.col("p_a_better") >= sure)
-        .then(pl.col("a"))
-        .when(pl.col("p_b_better") >= sure)
-        .then(pl.col("b"))
-        .alias("better")
-    )
-    return pl.DataFrame(), post_hoc
+    return pl.DataFrame(), posterior_decision(out, "bayes_signed_rank", ctx.alpha)
 
 
 def _kw(ctx: Context) -> dict[str, Any]:

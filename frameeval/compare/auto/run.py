@@ -396,13 +396,9 @@ def compare_learners(
             "pair by the corrected resampled t test instead."
         )
         verdicts = verdicts.with_columns(pl.col("verdict") + pl.lit(note))
-    procs = design.get_column("procedure").unique(maintain_order=True).to_list()
-    text = "\n\n".join(
-        (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
-        for row in verdicts.iter_rows(named=True)  # loop-ok: joins the paragraphs
-    )
+    procs, text = _headline(design, verdicts, keys)
     return Comparison(
-        procedure=", ".join(procs),
+        procedure=procs,
         verdict=text,
         design=design.drop("all_tied", "__learners"),
         checks=checks,
@@ -419,6 +415,17 @@ def compare_learners(
         alpha=alpha,
         higher_is_better=hib,
     )
+
+
+def _headline(design: pl.DataFrame, verdicts: pl.DataFrame, keys: list[str]) -> tuple[str, str]:
+    """``Comparison.procedure`` (the procedures used, in order of first use) and
+    ``Comparison.verdict`` (one paragraph a group, led by its keys)."""
+    procs = design.get_column("procedure").unique(maintain_order=True).to_list()
+    text = "\n\n".join(
+        (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
+        for row in verdicts.iter_rows(named=True)  # loop-ok: joins the paragraphs
+    )
+    return ", ".join(procs), text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -578,13 +585,9 @@ def _split_comparison(
         [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
         how="horizontal",
     )
-    procs = design.get_column("procedure").unique(maintain_order=True).to_list()
-    text = "\n\n".join(
-        (", ".join(f"{k}={row[k]}" for k in keys) + ": " if keys else "") + row["verdict"]
-        for row in verdicts.iter_rows(named=True)  # loop-ok: joins the paragraphs
-    )
+    procs, text = _headline(design, verdicts, keys)
     return Comparison(
-        procedure=", ".join(procs),
+        procedure=procs,
         verdict=text,
         design=design.drop("all_tied", "__learners"),
         checks=checks,

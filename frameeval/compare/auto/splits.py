@@ -18,6 +18,7 @@ overlap, and the pairs' p-values are adjusted by Holm's (or Shaffer's) step-down
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ from frameeval.compare._common import (
     value_text,
 )
 from frameeval.compare.auto._context import (
+    DESIGN_COLUMNS,
     FUNC,
     PAIR_PROCEDURES,
     POST_HOC_SCHEMA,
@@ -38,6 +40,7 @@ from frameeval.compare.auto._context import (
     TEST_NAMES,
     VALUE,
     Context,
+    posterior_decision,
     semi,
     sort,
 )
@@ -183,13 +186,7 @@ def choose_split_procedures(
     return sort(
         design.select(
             *ctx.keys,
-            "procedure",
-            "omnibus_test",
-            "post_hoc_test",
-            "n_learners",
-            "n_blocks",
-            "n_missing",
-            "reason",
+            *DESIGN_COLUMNS,
             "n_repeats",
             "n_folds",
             "n_dropped",
@@ -446,20 +443,7 @@ def _run_bayes(
         by=keys or None,
         higher_is_better=ctx.hib,
     )
-    sure = 1.0 - ctx.alpha
-    return out.with_columns(
-        pl.lit("bayes_correlated_t").alias("test"),
-        pl.col("mean_difference").alias("difference"),
-        pl.lit(ctx.alpha).alias("alpha"),
-        # Bayesian: a region's posterior probability ≥ 1 − α, not a p-value
-        ((pl.col("p_a_better") >= sure) | (pl.col("p_b_better") >= sure)).alias("reject"),
-    ).with_columns(
-        pl.when(pl.col("p_a_better") >= sure)
-        .then(pl.col("a"))
-        .when(pl.col("p_b_better") >= sure)
-        .then(pl.col("b"))
-        .alias("better")
-    )
+    return posterior_decision(out, "bayes_correlated_t", ctx.alpha)
 
 
 def run_split_procedures(
@@ -530,21 +514,13 @@ def split_verdict(
                 f"with probability ≥ {1 - ctx.alpha:g}."
             )
         else:
-            words = []
-            for r in differ.iter_rows(named=True):  # loop-ok: words per decided pair
-                worse = r["b"] if r["better"] == r["a"] else r["a"]
+
+            def probable(r: dict[str, Any], worse: Any) -> str:
                 p = max(r["p_a_better"], r["p_b_better"])
-                words.append(
-                    (
-                        order[r["better"]],
-                        order[worse],
-                        f"{r['better']} is better than {worse} (P = {p:#.3g})",
-                    )
-                )
-            words.sort()
-            sentences.append(
-                f"The {name} (rope = {ctx.rope:g}) finds: {'; '.join(w[2] for w in words)}."
-            )
+                return f"{r['better']} is better than {worse} (P = {p:#.3g})"
+
+            found = _pair_phrases(differ, order, probable)
+            sentences.append(f"The {name} (rope = {ctx.rope:g}) finds: {found}.")
     else:
         m = post_hoc.height
         adjust = "Holm's" if sd.adjust == "holm" else "Shaffer's"
@@ -559,22 +535,31 @@ def split_verdict(
                 f"{'the others' if k > 2 else 'the other'}."
             )
         else:
-            words = []
-            for r in differ.iter_rows(named=True):  # loop-ok: words per significant pair
-                worse = r["b"] if r["better"] == r["a"] else r["a"]
+
+            def significant(r: dict[str, Any], worse: Any) -> str:
                 diff = abs(r["difference"])
                 p = format_p(r["p_value"])
                 adj = f", adjusted {format_p(r['p_adjusted'])}" if m > 1 else ""
-                words.append(
-                    (
-                        order[r["better"]],
-                        order[worse],
-                        f"{worse} is significantly worse than {r['better']} (mean difference "
-                        f"{diff:.3g}, {p}{adj})",
-                    )
+                return (
+                    f"{worse} is significantly worse than {r['better']} (mean difference "
+                    f"{diff:.3g}, {p}{adj})"
                 )
-            words.sort()
+
+            found = _pair_phrases(differ, order, significant)
             rest = " No other pair differs significantly." if differ.height < m else ""
-            sentences.append(f"By {by} ({a}): {'; '.join(w[2] for w in words)}.{rest}")
+            sentences.append(f"By {by} ({a}): {found}.{rest}")
     sentences.append(f"Procedure: {proc}, because {row['reason']}.")
     return " ".join(sentences)
+
+
+def _pair_phrases(
+    differ: pl.DataFrame, order: dict[Any, int], phrase: Callable[[dict[str, Any], Any], str]
+) -> str:
+    """``phrase(row, worse)`` of each decided pair of ``differ``, joined by "; " in the rank
+    order of the better and then of the worse learner."""
+    words = []
+    for r in differ.iter_rows(named=True):  # loop-ok: words per decided pair
+        worse = r["b"] if r["better"] == r["a"] else r["a"]
+        words.append((order[r["better"]], order[worse], phrase(r, worse)))
+    words.sort()
+    return "; ".join(w[2] for w in words)
