@@ -385,6 +385,12 @@ class Checks:
             example=pl.col(column),
         )
 
+    def weight(self, column: str, dtype: pl.DataType) -> None:
+        """A weight column: complete, finite and >= 0 (an unsigned dtype cannot be negative)."""
+        self.finite(column, "weight", dtype)
+        if not dtype.is_unsigned_integer():
+            self.non_negative(column, "weight")
+
     def within(
         self, column: str, role: str, labels: Sequence[Any], expr: pl.Expr, dtype: pl.DataType
     ) -> None:
@@ -626,9 +632,7 @@ def guarded_numbers(
             checks.finite(column, role, schema[column])
         if weight is not None:
             check_numeric_or_decimal(schema, func, weight=weight)
-            checks.finite(weight, "weight", schema[weight])
-            if not schema[weight].is_unsigned_integer():
-                checks.non_negative(weight, "weight")
+            checks.weight(weight, schema[weight])
         guard = checks.guard(*failures)
         return value if guard is None else attach_guard(value, guard)
 

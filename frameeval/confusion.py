@@ -89,8 +89,7 @@ def prepare_labels(
     for column, role in ((truth, "truth"), (pred, "pred")):
         checks.fits_int64(column, role, schema[column])
     if weight:
-        checks.finite(weight, "weight", schema[weight])
-        checks.non_negative(weight, "weight")
+        checks.weight(weight, schema[weight])
     return lf, eager, keys, schema, checks
 
 

@@ -509,8 +509,7 @@ def sum_statistics(
     else:
         checks.label(truth, "truth", schema[truth])
     if weight:
-        checks.finite(weight, "weight", schema[weight])
-        checks.non_negative(weight, "weight")
+        checks.weight(weight, schema[weight])
     positive = resolve_pos_label(schema, func, truth, pos_label) if probability else None
     y, f = pl.col(truth).cast(pl.Float64), pl.col(pred or truth).cast(pl.Float64)
     ruled: set[tuple[str, str, float]] = set()

@@ -93,8 +93,7 @@ def _open(
     checks = Checks(func)
     checks.label(truth, "truth", schema[truth])
     if weight:
-        checks.finite(weight, "weight", schema[weight])
-        checks.non_negative(weight, "weight")
+        checks.weight(weight, schema[weight])
     gkeys = keys or [ALL]
     if not keys:
         lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))

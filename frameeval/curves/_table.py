@@ -123,8 +123,7 @@ def prepare_scores(
     for column in scores:
         checks.finite(column, "score", schema[column])
     if weight:
-        checks.finite(weight, "weight", schema[weight])
-        checks.non_negative(weight, "weight")
+        checks.weight(weight, schema[weight])
     gkeys = keys or [ALL]
     if not keys:
         lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))

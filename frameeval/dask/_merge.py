@@ -58,8 +58,7 @@ def row_checks(
     for column, role in numbers:
         checks.finite(column, role, schema[column])
     if weight:
-        checks.finite(weight, "weight", schema[weight])
-        checks.non_negative(weight, "weight")
+        checks.weight(weight, schema[weight])
     if labels is not None:
         for column, role in labels_of:
             checks.within(

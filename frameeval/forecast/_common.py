@@ -150,8 +150,7 @@ def open_forecast(
         if column is not None:
             checks.finite(column, role, schema[column])
     if weight:
-        checks.finite(weight, "weight", schema[weight])
-        checks.non_negative(weight, "weight")
+        checks.weight(weight, schema[weight])
     columns = [
         pl.col(truth).cast(pl.Float64).alias(TRUTH),
         pl.col(pred).cast(pl.Float64).alias(PRED),

@@ -357,9 +357,7 @@ def input_rules(
             )
     if weight is not None:
         check_numeric_or_decimal(schema, func, weight=weight)
-        checks.finite(weight, "weight", schema[weight])
-        if not schema[weight].is_unsigned_integer():
-            checks.non_negative(weight, "weight")
+        checks.weight(weight, schema[weight])
     binary = kind == "binary" and average == "binary"
     if kind in ("score", "probability") or binary:
         positive = resolve_pos_label(schema, func, truth, pos_label)
