@@ -392,46 +392,50 @@ def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Sche
     """``average="binary"``: truth and pred hold at most one class besides the positive one
     (scikit-learn raises too).
 
-    Integer labels are checked from plain per-group aggregates (the fast path of a
-    ``group_by``): with ``lo``/``hi`` the column's min/max, ``k`` its rows of the positive
-    class and ``S`` its sum, the other rows hold one class exactly when ``lo = hi``, or
-    ``pos = hi`` and ``S − k·pos = (n − k)·lo`` (every other row is ``lo``, since none is below
-    it), or ``pos = lo`` and ``S − k·pos = (n − k)·hi``. The arithmetic is Int64, which wraps:
-    equal values stay equal modulo 2^64, so a valid group never fails (a third class could pass
-    only if its offsets summed to a multiple of 2^64, i.e. with labels near 2^63). Other dtypes
-    (strings, categoricals, integral floats, UInt64) take the min/max of the rows that are not
-    positive, about twice as slow.
+    Integer labels are checked with two cheap aggregates and the positive counts the value
+    already reads (no min/max, which cost three sums each in a ``group_by``). With 64-bit
+    wrapping arithmetic, each row's offset ``t = v − pos`` is 0 exactly for the positive class
+    and distinct for distinct classes; let ``O`` be the bitwise OR of every offset of both
+    columns, ``S`` their sum and ``m`` the number of rows that are not positive. Every offset's
+    bits lie within ``O``'s, so ``O − t ≥ 0`` (as an unsigned 64-bit number) and
+    ``m·O − S = Σ (O − t)`` is zero exactly when every other row has the same offset ``O``:
+    one class besides the positive one, the same in truth and pred. The test is modulo 2^64: a
+    valid group never fails; a third class could pass only if ``Σ (O − t)`` were a multiple of
+    2^64, i.e. with labels about 2^63 apart (or 2^32 apart over 2^32 rows). UInt64 labels
+    compute in UInt64, other integer labels in Int64. Other dtypes (strings, categoricals,
+    integral floats, 128-bit integers) take the min/max of the rows that are not positive.
+
+    The error names the function, the positive class and the columns; ``fe.measures`` (which
+    reads the small count table) also names two of the classes and the group.
     """
     pos = pl.lit(positive)
     small = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
-    if all(schema[c] in small for c in (truth, pred)):
-        oks, others, lows, highs = [], [], [], []
-        for c in (truth, pred):
-            y = pl.col(c)
-            lo, hi = y.min().cast(pl.Int64), y.max().cast(pl.Int64)
-            n = pl.len().cast(pl.Int64)
-            k = (y == pos).sum().cast(pl.Int64)
-            # Polars sums Int8/16 and UInt8/16 as Int64 already; 32-bit sums would wrap at 2^32
-            total = (y.cast(pl.Int64) if schema[c] in (pl.Int32, pl.UInt32) else y).sum()
-            rest = total.cast(pl.Int64) - k * positive
-            oks.append(
-                (lo == hi)
-                | ((hi == pos) & (rest == (n - k) * lo))
-                | ((lo == pos) & (rest == (n - k) * hi))
+    if all(schema[c] in small or schema[c] == pl.UInt64 for c in (truth, pred)):
+        unsigned = all(schema[c].is_unsigned_integer() for c in (truth, pred))
+        wide: pl.DataType | None = pl.UInt64() if unsigned else pl.Int64()
+        if pl.UInt64 in (schema[truth], schema[pred]) and not unsigned:
+            wide = None  # a signed column beside a UInt64 one: no common 64-bit type
+        if wide is not None:
+            offsets = []
+            for c in (truth, pred):
+                y = pl.col(c) if schema[c] == wide else pl.col(c).cast(wide)
+                offsets.append(y - pl.lit(positive, dtype=wide))
+            n = pl.len().cast(wide)
+            # the value's own positive counts (the same expressions, so Polars computes them once)
+            k = [(pl.col(c) == pos).sum().cast(wide) for c in (truth, pred)]
+            others = n + n - k[0] - k[1]
+            bits = (offsets[0] | offsets[1]).bitwise_or()
+            spread = others * bits - (offsets[0] + offsets[1]).sum()
+            return failure(
+                spread != 0,
+                InvalidParameterError,
+                f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
+                f"other), got more than one class besides {positive!r} in column {truth!r} "
+                f"(truth=) and {pred!r} (pred=) ({{}} of the {{}} rows are not {positive!r}); "
+                "pass average='macro', 'micro' or 'weighted'.",
+                others,
+                n + n,
             )
-            others.append(pl.when(lo != pos).then(lo).when(hi != pos).then(hi))
-            lows.append(lo)
-            highs.append(hi)
-        third = ~oks[0] | ~oks[1] | (others[0] != others[1]).fill_null(False)
-        return failure(
-            third,
-            InvalidParameterError,
-            f"{func}(): average='binary' needs two classes (pos_label and one other), got "
-            "classes from {} to {} in truth and pred; pass average='macro', 'micro' or "
-            "'weighted'.",
-            pl.min_horizontal(*lows),
-            pl.max_horizontal(*highs),
-        )
     others_ = [pl.col(c).filter(pl.col(c) != pos) for c in (truth, pred)]
     lows = [o.min() for o in others_]
     highs = [o.max() for o in others_]

@@ -158,3 +158,45 @@ def test_the_two_macro_f1s_have_two_names_on_every_face() -> None:
         df, truth="y", pred="p", measures=[fe.MEASURES["f1"].configure("book", average="macro")]
     )
     assert listed["book"].item() == pytest.approx(book, abs=1e-12)
+
+
+_LABEL_DTYPES = [pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.UInt64]
+
+
+def _third_class_cases(t: pl.DataType, p: pl.DataType) -> list[tuple[list[int], list[int]]]:
+    """Label pairs that pass or fail the binary check, at the edges of the dtypes' ranges (the
+    check's 64-bit offsets wrap there)."""
+    lo = max(pl.select(pl.lit(0, t).lower_bound()).item(), -(2**63))
+    hi = pl.select(pl.lit(0, t).upper_bound()).item()
+    lo = max(lo, pl.select(pl.lit(0, p).lower_bound()).item())
+    hi = min(hi, pl.select(pl.lit(0, p).upper_bound()).item())
+    cases = []
+    for other in {lo, 0, 2, hi} - {1}:
+        cases.append(([1, other, 1, other], [other, 1, 1, other]))  # binary
+        cases.append(([other, other], [other, other]))  # one class, not the positive one
+        for third in {lo, 0, 2, 3, hi} - {1, other}:
+            cases.append(([1, other, third], [1, other, other]))  # a third class in truth
+            cases.append(([1, other, 1], [third, other, other]))  # a third class in pred
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("t", "p"),
+    [(t, t) for t in _LABEL_DTYPES]
+    + [(pl.UInt8, pl.Int32), (pl.Int16, pl.UInt32), (pl.UInt32, pl.Int64), (pl.Int8, pl.UInt64)],
+)
+def test_the_binary_check_decides_as_a_set_of_classes_would(t: pl.DataType, p: pl.DataType) -> None:
+    """The expression face decides "a third class" from a bitwise OR and a sum of offsets (no
+    min/max): on every integer dtype pair and at the ends of each range it raises exactly when
+    the rows hold two or more classes besides the positive one (scikit-learn's rule)."""
+    for y, pred in _third_class_cases(t, p):
+        df = pl.DataFrame({"y": pl.Series(y, dtype=t), "p": pl.Series(pred, dtype=p)})
+        third = len(set(y + pred) - {1}) > 1
+        if third:
+            with pytest.raises(InvalidParameterError, match=r"^precision\(\): average='binary'"):
+                df.select(fe.precision("y", "p"))
+        else:
+            got = df.select(fe.precision("y", "p")).item()
+            tp = sum(a == b == 1 for a, b in zip(y, pred, strict=True))
+            predicted = sum(b == 1 for b in pred)
+            assert got == (tp / predicted if predicted else None), (t, p, y, pred)
