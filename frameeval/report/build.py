@@ -63,6 +63,7 @@ from frameeval.report.sections import Forecast, Options, Section, Study, render,
 from frameeval.report.tables import (
     ACCURACY_INTERVAL,
     AUC_INTERVAL,
+    AUC_SKIPPED,
     MAX_FACETS,
     REFERENCES,
     STEPS,
@@ -351,11 +352,12 @@ def _answers(
     if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
         bounds = [c for c in ("roc_auc_low", "roc_auc_high") if c in ranking.columns]
         auc = ranking.select(*keys_of(roles), "roc_auc", *bounds).drop_nulls("roc_auc")
+        why = "" if bounds else f"; no intervals: {AUC_SKIPPED}"
         found.append(
             answer(
                 auc,
                 "roc_auc",
-                description="pooled over the folds; binary data sets with scores",
+                description=f"pooled over the folds; binary data sets with scores{why}",
                 interval_name=AUC_INTERVAL,
                 **kw,
             )

@@ -212,3 +212,28 @@ def test_a_value_and_its_interval_read_alike_in_every_format(fmt) -> None:
     text = fe.results_table(df, "accuracy", format=fmt, interval_name="95% Wilson interval")
     assert "0.900 [0.850, 0.940]" in text and "0.750 [0.690, 0.800]" in text
     assert "95" in text and "Wilson interval" in text
+
+
+def test_auc_intervals_are_left_out_past_the_budget(small_results, monkeypatch) -> None:
+    """A score count table too long for the report's time: no bootstrap, and the answer's
+    table title says why (the values are shown alone)."""
+    import frameeval.report.tables as tables
+    from frameeval.report.build import _answers
+
+    roles = ReportRoles(**ROLES)
+    counts = count_tables(small_results.lazy(), roles)
+    monkeypatch.setattr(tables, "AUC_BUDGET", 0)
+    assert auc_intervals(counts, roles, None, pl.DataFrame()) is None
+    two = pl.concat(
+        [
+            small_results.filter(pl.col("dataset") == "breast_cancer"),
+            small_results.filter(pl.col("dataset") == "breast_cancer").with_columns(
+                pl.lit("breast_cancer_2").alias("dataset")
+            ),
+        ]
+    )
+    ranking = fe.ranking_report(two, truth="truth", score="score", by=["dataset", "learner"])
+    found = _answers({"ranking": ranking}, roles, 0.05, None)
+    (auc,) = found
+    assert "no intervals: the score count table is too long" in html.unescape(auc.table_html)
+    assert "[" not in auc.downloads["results-roc_auc.csv"][1]
