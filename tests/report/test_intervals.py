@@ -237,3 +237,23 @@ def test_auc_intervals_are_left_out_past_the_budget(small_results, monkeypatch) 
     (auc,) = found
     assert "no intervals: the score count table is too long" in html.unescape(auc.table_html)
     assert "[" not in auc.downloads["results-roc_auc.csv"][1]
+
+
+def test_a_verdict_that_cites_one_value_cites_its_interval() -> None:
+    """One data set, no folds: nothing is tested, the verdict names the best value with its
+    interval as the table prints it, and the headline names the winner with its value."""
+    from frameeval.report.answer import answer
+
+    per_block = pl.DataFrame(
+        {
+            "dataset": ["d"] * 3,
+            "learner": ["a", "b", "c"],
+            "accuracy": [0.9125, 0.85, 0.8],
+            "accuracy_low": [0.88749, 0.81, 0.76],
+            "accuracy_high": [0.9341, 0.88, 0.83],
+        }
+    )
+    found = answer(per_block, "accuracy", block="dataset", learner="learner")
+    assert found.verdict.startswith("a has the best accuracy (0.912 [0.887, 0.934]) on the one")
+    assert found.headline.startswith("a is best on accuracy (0.912); one dataset")
+    assert "0.912 [0.887, 0.934]" in html.unescape(found.table_html)
