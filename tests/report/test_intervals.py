@@ -257,3 +257,42 @@ def test_a_verdict_that_cites_one_value_cites_its_interval() -> None:
     assert found.verdict.startswith("a has the best accuracy (0.912 [0.887, 0.934]) on the one")
     assert found.headline.startswith("a is best on accuracy (0.912); one dataset")
     assert "0.912 [0.887, 0.934]" in html.unescape(found.table_html)
+
+
+def test_the_regression_reports_rmse_carries_the_bootstrap_interval_of_its_value(
+    regression_report,
+) -> None:
+    """Each RMSE cell (the mean over the folds) shows the percentile interval of that mean
+    (split_mean_intervals); the interval holds the value."""
+    first = _answer_part(regression_report)
+    learners, rows = _table(first, "rmse")
+    cells = [rows[d][learner] for d in rows if d != "average rank" for learner in learners]
+    assert len(cells) == 4 * len(learners)
+    for cell in cells:
+        value, low, high = map(float, re.match(r"^([\d.]+) \[([\d.]+), ([\d.]+)\]$", cell).groups())
+        assert low <= value <= high
+    assert "95% bootstrap percentile interval of the mean over the folds" in first
+
+
+def test_split_mean_intervals_without_splits_equal_the_bootstrap_of_fe_measures() -> None:
+    from frameeval.uncertainty.intervals import split_mean_intervals
+
+    data = fe.datasets.regression_results().filter(pl.col("dataset") == "diabetes")
+    keys = ["dataset", "learner"]
+    got = split_mean_intervals(
+        data, "truth", "pred", by=keys, splits=[], measure="rmse", n_resamples=50, seed=4
+    ).collect()
+    want = fe.measures(
+        data,
+        truth="truth",
+        pred="pred",
+        by=keys,
+        measures=["rmse"],
+        ci=0.95,
+        n_resamples=50,
+        seed=4,
+    )
+    joined = got.join(want, on=keys)
+    assert joined.height == want.height > 0
+    assert (joined["rmse_low"] - joined["rmse_low_right"]).abs().max() < 1e-12
+    assert (joined["rmse_high"] - joined["rmse_high_right"]).abs().max() < 1e-12
