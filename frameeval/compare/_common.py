@@ -744,6 +744,33 @@ def format_p(p: float | None) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:#.3g}"
 
 
+#: Digits after the decimal point of a metric value or an average rank, in the results table
+#: and in every sentence that cites one (the verdict, the headline): one rounding for both.
+DECIMALS = 3
+
+
+def format_value(x: float | None, decimals: int = DECIMALS) -> str:
+    """A metric value or an average rank as the results table prints it (``decimals`` digits
+    after the point: ``1.625`` → ``"1.625"``, never ``"1.62"``); ``"undefined"`` for a null or
+    NaN, ``"∞"`` / ``"−∞"`` for an infinity."""
+    if x is None or np.isnan(x):
+        return "undefined"
+    if not np.isfinite(x):
+        return "∞" if x > 0 else "−∞"
+    return f"{x:.{decimals}f}"
+
+
+def format_interval(
+    x: float | None, low: float | None, high: float | None, decimals: int = DECIMALS
+) -> str:
+    """A value with its interval as the results table prints it: ``"0.912 [0.887, 0.934]"``;
+    the value alone when either bound is null or NaN."""
+    value = format_value(x, decimals)
+    if low is None or high is None or np.isnan(low) or np.isnan(high):
+        return value
+    return f"{value} [{format_value(low, decimals)}, {format_value(high, decimals)}]"
+
+
 def format_p_expr(p: pl.Expr) -> pl.Expr:
     """:func:`format_p` on a column of p-values (String), for sentences built in a plan."""
 

@@ -20,8 +20,11 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare._common import (
+    DECIMALS,
     check_distinct,
     check_parameter,
+    format_interval,
+    format_value,
     learner_expr,
     not_null_rows,
     resolve_direction,
@@ -93,14 +96,19 @@ def results_table(
     higher_is_better: bool | None = None,
     aggregate: Literal["mean_std", "mean_ci", "median_iqr"] = "mean_std",
     significance: Comparison | None = None,
-    decimals: int = 3,
+    decimals: int = DECIMALS,
     format: Literal["gt", "latex", "markdown"] = "gt",
     level: Literal["blocks", "splits"] = "blocks",
+    interval: tuple[str, str] | Literal[False] | None = None,
+    interval_name: str = "interval",
 ) -> GT | str:
     """The results table of a study: blocks as rows, learners as columns.
 
     Every cell summarises the learner's ``metric`` values on the block (one value, or several —
-    folds, repeats — aggregated as ``aggregate`` says), e.g. ``0.962 ± 0.012``. The best cell of
+    folds, repeats — aggregated as ``aggregate`` says), e.g. ``0.962 ± 0.012``; a cell of one
+    value with an interval (``interval=``) shows it in brackets, e.g. ``0.912 [0.887, 0.934]``
+    (the columns ``<metric>_low``, ``<metric>_high`` of :func:`frameeval.measures` with
+    ``ci=``). The best cell of
     each row is bold and the second best underlined (compared as displayed, i.e. rounded to
     ``decimals``; ties share the mark); with
     ``significance``, cells significantly worse than the row's best carry a † mark. The last
@@ -138,7 +146,16 @@ def results_table(
         data sets and a fold column: e.g. the corrected resampled t test of every pair on the
         folds of that data set, Holm-adjusted).
     decimals
-        Digits after the decimal point.
+        Digits after the decimal point (of the values, the intervals and the average ranks).
+    interval
+        The two columns holding each value's interval, ``(low, high)``; ``None`` (default):
+        ``(<metric>_low, <metric>_high)`` when the data has both columns (as
+        :func:`frameeval.measures` with ``ci=`` writes them), else no interval; ``False``: none.
+        Shown on the cells with one value; a null bound shows the value alone. A cell of
+        several values shows their aggregate (intervals of single values do not combine into
+        one), and the footnote says so.
+    interval_name
+        What the intervals are, for the footnote, e.g. ``"95% Wilson interval"``.
     format
         ``"gt"`` (a ``great_tables.GT``), ``"latex"`` (a booktabs LaTeX ``tabular`` string,
         with a footnote row) or ``"markdown"`` (a GitHub Markdown string).
@@ -214,18 +231,46 @@ def results_table(
         )
         assert significance is not None
         significance = significance.per_data_set
+    check_parameter(
+        interval is None
+        or interval is False
+        or (
+            isinstance(interval, tuple)
+            and len(interval) == 2
+            and all(isinstance(c, str) for c in interval)
+        ),
+        _FUNC,
+        f"interval must be None, False or a (low, high) pair of column names, got {interval!r}.",
+    )
+    check_parameter(
+        isinstance(interval_name, str),
+        _FUNC,
+        f"interval_name must be a string, got {interval_name!r}.",
+    )
     lf, eager = to_lazy(data, _FUNC)
     schema = lf.collect_schema()
     require_columns(schema, _FUNC, metric=metric)
+    bounds: tuple[str, str] | None = None
+    if interval is None:
+        auto = (f"{metric}_low", f"{metric}_high")
+        bounds = auto if all(c in schema for c in auto) else None
+    elif interval is not False:
+        bounds = interval
+        require_columns(schema, _FUNC, interval=list(bounds))
     block, learner = resolve(lf, _FUNC, [metric], block=block, learner=learner)
     require_columns(schema, _FUNC, block=block, learner=learner)
     check_distinct(_FUNC, [], metric=metric, block=block, learner=learner)
     check_numeric(schema, _FUNC, metric=metric)
+    if bounds is not None:
+        check_numeric(schema, _FUNC, interval_low=bounds[0], interval_high=bounds[1])
     check_not_empty_eager(data, eager, lf, _FUNC)
     hib = resolve_direction(_FUNC, metric, higher_is_better)
 
-    summary = collect(_summary(lf, schema, block, learner, metric, aggregate, hib, decimals))
-    cells = _layout(summary, block, learner, aggregate, significance, decimals, hib)
+    summary = collect(
+        _summary(lf, schema, block, learner, metric, aggregate, hib, decimals, bounds)
+    )
+    named = interval_name if bounds is not None else None
+    cells = _layout(summary, block, learner, aggregate, significance, decimals, hib, named)
     if format == "latex":
         return _latex(cells)
     if format == "markdown":
@@ -242,8 +287,10 @@ def _summary(
     aggregate: str,
     hib: bool,
     decimals: int,
+    bounds: tuple[str, str] | None = None,
 ) -> pl.LazyFrame:
-    """``block, learner, center, low, high, spread, n, rank`` per block × learner."""
+    """``block, learner, center, low, high, spread, n, rank, __dense, ci_low, ci_high`` per
+    block × learner (``ci_*``: the interval of a cell's value, null without ``bounds``)."""
     from frameeval.compare._common import scipy_step
 
     lf = not_null_rows(lf, _FUNC, [], {"block": block, "learner": learner})
@@ -268,6 +315,14 @@ def _summary(
         x.median().alias("__median"),
         x.quantile(0.25, "linear").alias("__q1"),
         x.quantile(0.75, "linear").alias("__q3"),
+        *(
+            (
+                pl.col(c).cast(pl.Float64).first().alias(f"ci_{side}")
+                for c, side in zip(bounds, ("low", "high"), strict=True)
+            )
+            if bounds is not None
+            else (pl.lit(None, dtype=pl.Float64).alias(f"ci_{s}") for s in ("low", "high"))
+        ),
     )
 
     def t975(n):
@@ -291,11 +346,23 @@ def _summary(
         pl.col("center").rank("average", descending=hib).over(block).alias("rank"),
         pl.col("center").round(decimals).rank("dense", descending=hib).over(block).alias("__dense"),
     )
-    return out.select(block, learner, "center", "spread", "low", "high", "n", "rank", "__dense")
+    return out.select(
+        block,
+        learner,
+        "center",
+        "spread",
+        "low",
+        "high",
+        "n",
+        "rank",
+        "__dense",
+        "ci_low",
+        "ci_high",
+    )
 
 
 def _fmt(value: float, decimals: int) -> str:
-    return f"{value:.{decimals}f}"
+    return format_value(value, decimals)
 
 
 def _layout(
@@ -306,6 +373,7 @@ def _layout(
     significance: Comparison | None,
     decimals: int,
     hib: bool,
+    interval_name: str | None = None,
 ) -> _Cells:
     avg = (
         summary.group_by(learner)
@@ -328,6 +396,8 @@ def _layout(
                 value += f" [{_fmt(r['low'], decimals)}, {_fmt(r['high'], decimals)}]"
         elif r["spread"] is not None and r["n"] > 1:
             value += f" ± {_fmt(r['spread'], decimals)}"
+        if r["n"] == 1 and interval_name is not None:
+            value = format_interval(r["center"], r["ci_low"], r["ci_high"], decimals)
         text[(i, j)] = value
         if r["__dense"] == 1:
             best.add((i, j))
@@ -347,7 +417,12 @@ def _layout(
             f"α = {significance.alpha:g})"
         )
     several = summary.filter(pl.col("n") > 1).height > 0  # a spread to show
-    note += f". Values: {_AGGREGATES[aggregate] if several else 'one per cell'}."
+    single = summary.filter(pl.col("n") == 1).height > 0
+    shown = _AGGREGATES[aggregate] if several else "one per cell"
+    if interval_name is not None and single:
+        with_interval = f"the value with its {interval_name} [low, high]"
+        shown = f"{shown}; a cell of one value: {with_interval}" if several else with_interval
+    note += f". Values: {shown}."
     ranks = avg.get_column("average_rank").to_list()
     low = min(ranks) if ranks else None
     return _Cells(

@@ -8,6 +8,7 @@ made offline and scoped to itself), and the table as CSV and LaTeX downloads.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,11 @@ class Answer:
     pairs: pl.DataFrame | None = None
     #: the split-level procedure (``"corrected_t"``…) of ``pairs``; None without folds
     split_procedure: str | None = None
+    #: one line above the verdict: the winner with its number (rounded as the table rounds
+    #: it) and what the tests allow one to say about the others
+    headline: str = ""
+    #: why ``compare_learners`` chose ``procedure`` (its design's reason); "" when untested
+    reason: str = ""
 
 
 #: markup that would load something from the network
@@ -85,8 +91,10 @@ def _slug(text: str) -> str:
 def _long_csv(
     per_block: pl.DataFrame, metric: str, block: str, learner: str, ranks: pl.DataFrame | None
 ) -> str:
-    """The per-block values as CSV (``block, learner, metric[, average_rank]``)."""
-    long = per_block.select(block, learner, metric).sort(block, learner)
+    """The per-block values as CSV (``block, learner, metric[, metric_low, metric_high]
+    [, average_rank]``)."""
+    bounds = [c for c in (f"{metric}_low", f"{metric}_high") if c in per_block.columns]
+    long = per_block.select(block, learner, metric, *bounds).sort(block, learner)
     if ranks is not None:
         long = long.join(ranks.select(learner, "average_rank"), on=learner, how="left")
     return long.write_csv()
@@ -100,13 +108,19 @@ def _tables(
     higher_is_better: bool,
     description: str,
     result: Any,
+    interval_name: str = "interval",
 ) -> tuple[str, str]:
     """The results table as offline HTML and as LaTeX (best bold, second underlined, † on a
-    cell significantly worse than its row's best by ``result``'s post-hoc test)."""
+    cell significantly worse than its row's best by ``result``'s post-hoc test; a value with
+    its interval when ``per_block`` has ``<metric>_low, <metric>_high``)."""
     from frameeval.compare import results_table
 
     kw: dict[str, Any] = dict(
-        block=block, learner=learner, higher_is_better=higher_is_better, significance=result
+        block=block,
+        learner=learner,
+        higher_is_better=higher_is_better,
+        significance=result,
+        interval_name=interval_name,
     )
     table_id = f"results-table-{_slug(metric)}"
     table = results_table(per_block, metric, **kw)
@@ -132,6 +146,7 @@ def answer(
     per_split: pl.DataFrame | None = None,
     fold: str | None = None,
     repeat: str | None = None,
+    interval_name: str = "interval",
 ) -> Answer:
     """The answer for ``metric``: which learner is best, and what the tests allow one to say.
 
@@ -149,8 +164,16 @@ def answer(
     procedure for correlated splits: :func:`frameeval.compare_learners` with ``fold=``); with
     several, the tests over data sets on the per-data-set means plus, per data set, the
     split-level answer. :attr:`Answer.pairs` holds the split-level pairs.
+
+    ``per_block`` may hold ``<metric>_low, <metric>_high``: each value's interval
+    (``interval_name`` says which, in the table's footnote); the table shows it next to each
+    value, the CSV holds it, and a verdict that cites one value cites its interval.
+    :attr:`Answer.headline` is one line with the winner and its number as the table prints it
+    (:func:`frameeval.compare._common.format_value`) and what the tests say of the others.
     """
     from frameeval.compare import compare_learners
+    from frameeval.compare._common import format_interval, format_value
+    from frameeval.compare.auto.display import headlines
 
     learners = per_block[learner].n_unique()
     blocks = per_block[block].n_unique()
@@ -195,8 +218,9 @@ def answer(
             ranks, cd, bayes, result = _over_blocks(result, per_block, learner, procedure)
     elif blocks < 2:
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
+        value = format_interval(top[metric], top.get(f"{metric}_low"), top.get(f"{metric}_high"))
         verdict = (
-            f"{top[learner]} has the best {metric} ({top[metric]:.3f}) on the one {block}. "
+            f"{top[learner]} has the best {metric} ({value}) on the one {block}. "
             f"Comparing learners over {block}s (Friedman, Nemenyi) needs at least two; the "
             "per-split tests are in the drill-down below."
         )
@@ -213,14 +237,38 @@ def answer(
         verdict, procedure = result.verdict, result.procedure
         ranks, cd, bayes, result = _over_blocks(result, per_block, learner, procedure)
     table, latex = _tables(
-        table_data, metric, block, learner, higher_is_better, description, result
+        table_data, metric, block, learner, higher_is_better, description, result, interval_name
     )
+    headline, reason = "", ""
+    if result is not None:
+        headline = " ".join(headlines(result))
+        design = result.design.filter(pl.col("procedure") == procedure)
+        reason = str(design["reason"][0]) if design.height else ""
+    elif learners >= 2 and blocks < 2 and not splits_ok:
+        top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
+        headline = (
+            f"{top[learner]} is best on {metric} ({format_value(top[metric])}); one {block} "
+            "and no splits: nothing is tested."
+        )
+    elif learners >= 2:
+        headline = verdict.split(". ")[0].rstrip(".") + "."
     downloads = {
         f"{stem}.csv": ("text/csv", _long_csv(per_block, metric, block, learner, ranks)),
         f"{stem}.tex": ("application/x-latex", latex),
     }
     return Answer(
-        metric, verdict, table, ranks, cd, downloads, procedure, bayes, pairs, split_procedure
+        metric,
+        verdict,
+        table,
+        ranks,
+        cd,
+        downloads,
+        procedure,
+        bayes,
+        pairs,
+        split_procedure,
+        headline,
+        reason,
     )
 
 
@@ -262,9 +310,14 @@ def draw_answers(
     if not answers:
         page.text(nothing, css="skip")
         return
+    why = procedures_sentence(answers)
+    if why:
+        page.text(why, css="note")
     for found in answers:  # loop-ok: one answer per measure compared (one or two)
         page.raw('<section class="answer">')
         page.heading(f"Which learner is best on {found.metric}?", level=3)
+        if found.headline:  # bold, above the paragraph: the page's first line per measure
+            page.raw(f'<p class="headline"><strong>{html.escape(found.headline)}</strong></p>')
         page.text(found.verdict, css="verdict")
         page.raw(f'<div class="scroll">{found.table_html}</div>')
         for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
@@ -302,10 +355,45 @@ FORMATS = {"csv": "CSV", "tex": "LaTeX (booktabs)"}
 
 def cd_title(found: Answer) -> str:
     """The CD diagram's title: the Nemenyi CD decides only after Friedman; otherwise the bars
-    orient the reader and the title names the test that decided."""
+    orient the reader and the title names, in words, the test that decided."""
     if found.procedure == "friedman":
         return f"Critical-difference diagram: {found.metric} (Friedman + Nemenyi, Demšar 2006)"
     return (
-        f"Average ranks on {found.metric} with the Nemenyi CD; decided by: {found.procedure} "
-        "(see the verdict)"
+        f"Average ranks on {found.metric}; the bars (Nemenyi CD) only orient: the "
+        f"{procedure_name(found.procedure)} decided (see the headline)"
+    )
+
+
+def procedure_name(procedure: str) -> str:
+    """A procedure of :func:`frameeval.compare_learners` in words."""
+    from frameeval.compare.auto import TEST_NAMES
+
+    words = {
+        "friedman": "Friedman test with Nemenyi's post-hoc test",
+        "anova": "repeated-measures ANOVA with Tukey's HSD",
+        "t": "paired t test",
+        "wilcoxon": "Wilcoxon signed-rank test",
+        "skillings_mack": "Skillings–Mack test",
+        "bayes_signed_rank": "Bayesian signed-rank test",
+    }
+    return words.get(procedure, TEST_NAMES.get(procedure, procedure))
+
+
+def procedures_sentence(answers: list[Answer]) -> str:
+    """ "" when every measure compared was decided by the same procedure; otherwise one
+    sentence saying which procedure decided which measure, and why (each design's reason):
+    :func:`frameeval.compare_learners` chooses per measure, from that measure's values."""
+    tested = [a for a in answers if a.procedure != "none"]
+    if len({a.procedure for a in tested}) < 2:
+        return ""
+    parts = "; ".join(
+        f"{a.metric} by the {procedure_name(a.procedure)}"
+        + (f" ({a.reason.rstrip('.')})" if a.reason else "")
+        for a in tested
+    )
+    return (
+        "The measures were decided by different procedures — "
+        f"{parts}: the procedure is chosen for each measure from its own values (how many "
+        "blocks, whether their differences look normal), so one measure can meet a test's "
+        "assumptions that another does not."
     )

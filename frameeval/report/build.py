@@ -61,12 +61,17 @@ from frameeval.report.roles import (
 )
 from frameeval.report.sections import Forecast, Options, Section, Study, render, task_line
 from frameeval.report.tables import (
+    ACCURACY_INTERVAL,
+    AUC_INTERVAL,
+    AUC_SKIPPED,
     MAX_FACETS,
     REFERENCES,
     STEPS,
     Counts,
     N,
     Progress,
+    accuracy_intervals,
+    auc_intervals,
     collect,
     count_tables,
     estimated_cells,
@@ -297,7 +302,12 @@ def _comparison_tables(
             .sort(*keys, *counts.splits)
         )
         out["per_split"] = per_split
-        out["accuracy"] = per_split.group_by(keys).agg(pl.col("accuracy").mean()).sort(keys)
+        out["accuracy"] = (
+            per_split.group_by(keys)
+            .agg(pl.col("accuracy").mean())
+            .join(accuracy_intervals(counts, roles), on=keys, how="left", nulls_equal=True)
+            .sort(keys)
+        )
     if counts.scores is not None and roles.score is not None and counts.rows is not None:
         out["ranking"] = exact_from_rows(
             counts, roles, ["roc_auc", "rank_loss", "average_precision", "pr_auc"], pos_label
@@ -311,6 +321,10 @@ def _comparison_tables(
             weight=N,
             **positive(pos_label),
         )
+    if "ranking" in out:
+        auc = auc_intervals(counts, roles, pos_label, out["ranking"])
+        if auc is not None:
+            out["ranking"] = out["ranking"].join(auc, on=keys, how="left", nulls_equal=True)
     return out
 
 
@@ -329,18 +343,22 @@ def _answers(
                 tables["accuracy"],
                 "accuracy",
                 description=split,
+                interval_name=ACCURACY_INTERVAL,
                 **kw,
                 **splits,
             )
         )
     ranking = tables.get("ranking")
     if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
-        auc = ranking.select(*keys_of(roles), "roc_auc").drop_nulls("roc_auc")
+        bounds = [c for c in ("roc_auc_low", "roc_auc_high") if c in ranking.columns]
+        auc = ranking.select(*keys_of(roles), "roc_auc", *bounds).drop_nulls("roc_auc")
+        why = "" if bounds else f"; no intervals: {AUC_SKIPPED}"
         found.append(
             answer(
                 auc,
                 "roc_auc",
-                description="pooled over the folds; binary data sets with scores",
+                description=f"pooled over the folds; binary data sets with scores{why}",
+                interval_name=AUC_INTERVAL,
                 **kw,
             )
         )
@@ -631,7 +649,9 @@ def _compare(
         if gaps.height:
             _skillings_mack(page, per_dataset, roles, alpha)
         else:
-            _friedman_nemenyi(page, per_dataset, roles, alpha)
+            answered = next((a for a in answers if a.metric == "accuracy"), None)
+            drawn = answered is not None and answered.ranks is not None
+            _friedman_nemenyi(page, per_dataset, roles, alpha, cd_drawn=drawn)
     elif n_datasets < 2:
         page.text(
             "Friedman and Nemenyi tests (eqs 2.34–2.36) compare learners over data sets: "
@@ -841,9 +861,11 @@ def _skillings_mack(
 
 
 def _friedman_nemenyi(
-    page: Page, per_dataset: pl.DataFrame, roles: ReportRoles, alpha: float
+    page: Page, per_dataset: pl.DataFrame, roles: ReportRoles, alpha: float, cd_drawn: bool = False
 ) -> None:
-    """A complete table: Friedman, Nemenyi, the CD diagram and the rank table."""
+    """A complete table: Friedman, Nemenyi, the CD diagram (unless the answer drew it:
+    ``cd_drawn``) and the rank table — the statistics behind the answer's headline, not the
+    answer again."""
     kw = _over_datasets(roles, alpha)
     page.table(
         friedman(per_dataset, "accuracy", **kw),
@@ -868,14 +890,21 @@ def _friedman_nemenyi(
     )
     _pairs(page, shown, "Nemenyi post-hoc test (eq 2.36)", "nemenyi")
     cd = pairs["critical_value"][0]
-    page.chart(
-        charts.cd_diagram(
-            ranks,
-            cd,
-            learner=roles.learner,
-            title=f"Average ranks with critical difference (α = {alpha})",
+    if cd_drawn:
+        page.text(
+            "The average ranks with the critical difference are drawn in the answer above; "
+            "below, each learner's rank on each data set.",
+            css="note",
         )
-    )
+    else:
+        page.chart(
+            charts.cd_diagram(
+                ranks,
+                cd,
+                learner=roles.learner,
+                title=f"Average ranks with critical difference (α = {alpha})",
+            )
+        )
     table = rank_table(
         per_dataset,
         "accuracy",

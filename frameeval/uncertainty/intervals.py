@@ -35,7 +35,13 @@ from frameeval._typing import Frame, Keys
 from frameeval._validate import check_parameter
 from frameeval.metrics.measure import Measure
 
-__all__ = ["measures_with_intervals", "poisson_draw", "wilson_interval"]
+__all__ = [
+    "count_table_intervals",
+    "split_mean_intervals",
+    "measures_with_intervals",
+    "poisson_draw",
+    "wilson_interval",
+]
 
 METHODS = ("wilson", "bootstrap", "delong")
 
@@ -141,12 +147,22 @@ def _seed_word(seed: int) -> int:
 
 
 def replicate_frame(
-    lf: pl.LazyFrame, keys: list[str], columns: list[str], weight: str | None, n: int, seed: int
+    lf: pl.LazyFrame,
+    keys: list[str],
+    columns: list[str],
+    weight: str | None,
+    n: int,
+    seed: int,
+    count: str | None = None,
 ) -> pl.LazyFrame:
     """``*keys, *columns, __fe_b, __fe_rw``: the distinct rows of ``lf`` (in the columns the
-    measures read) × replicates 0…n−1, ``__fe_rw`` = w · Poisson(multiplicity) per replicate."""
+    measures read) × replicates 0…n−1, ``__fe_rw`` = w · Poisson(multiplicity) per replicate.
+
+    ``count`` names a column of non-negative integer row counts (a count table: a row stands
+    for ``count`` identical rows), added to the multiplicity of its unit."""
     read = list(dict.fromkeys([*keys, *columns, *([weight] if weight else [])]))
-    units = lf.group_by(read).agg(pl.len().cast(pl.Float64).alias("__fe_n"))
+    size = pl.col(count).cast(pl.Float64).sum() if count else pl.len().cast(pl.Float64)
+    units = lf.group_by(read).agg(size.alias("__fe_n")).filter(pl.col("__fe_n") > 0)
     units = units.with_columns(pl.struct(read).hash(0).alias("__fe_id"))
     reps = pl.LazyFrame({"__fe_b": pl.Series(range(n), dtype=pl.UInt64)})
     tiled = units.join(reps, how="cross")
@@ -548,3 +564,82 @@ def report_with_intervals(
     columns = [c for n in names for c in (n, f"{n}_low", f"{n}_high")]
     out = out.sort("__fe_row").select(*keys, "average", "label", *columns, "support")
     return finish(out, eager)
+
+
+def count_table_intervals(
+    table: pl.LazyFrame | pl.DataFrame,
+    truth: str,
+    score: str,
+    *,
+    by: list[str],
+    count: str,
+    measures: Sequence[str],
+    pos_label: Any = None,
+    level: float = 0.95,
+    n_resamples: int = 200,
+    seed: int = 0,
+) -> pl.LazyFrame:
+    """Percentile intervals of ranking measures (``roc_auc``, ``average_precision``…) from a
+    score count table (``*by, truth, score, count``: one row per distinct score and class,
+    ``count`` rows each) by the Poisson bootstrap: a row of count n is drawn Poisson(n) times
+    per replicate — the same draws as :func:`frameeval.measures` (``ci=``) makes on the rows
+    themselves, where a count table's weights would wrongly be scaled (n · Poisson(1)).
+
+    Returns ``*by, <measure>_low, <measure>_high`` (lazy). Used by the report, which holds
+    count tables, not rows."""
+    from frameeval.metrics.measure import MEASURES
+
+    lf = table.lazy() if isinstance(table, pl.DataFrame) else table
+    chosen = [MEASURES[name] for name in measures]
+    tiled = replicate_frame(lf, by, [truth, score], None, n_resamples, seed, count=count)
+    tiled = tiled.filter(pl.col("__fe_rw") > 0)
+    common = {"pos_label": pos_label}
+    replicates = _ranking_replicates(tiled, truth, score, by, chosen, common)
+    alpha = 1.0 - level
+    return replicates.group_by(by).agg(
+        e
+        for m in chosen
+        for e in (
+            pl.col(m.name).quantile(alpha / 2.0, "linear").alias(f"{m.name}_low"),
+            pl.col(m.name).quantile(1.0 - alpha / 2.0, "linear").alias(f"{m.name}_high"),
+        )
+    )
+
+
+def split_mean_intervals(
+    data: pl.LazyFrame | pl.DataFrame,
+    truth: str,
+    pred: str,
+    *,
+    by: list[str],
+    splits: list[str],
+    measure: str,
+    level: float = 0.95,
+    n_resamples: int = 200,
+    seed: int = 0,
+) -> pl.LazyFrame:
+    """Percentile intervals of the mean over the splits of a measure, per group: the value
+    the report's table shows for a data set evaluated on folds (the mean of the per-fold
+    RMSE, say), by the Poisson bootstrap. Each replicate reweights the rows of every split
+    (the same draws as :func:`frameeval.measures` with ``ci=``, per distinct row), recomputes
+    the measure per split and averages over the splits, all groups × splits × replicates in
+    one grouped call.
+
+    Returns ``*by, <measure>_low, <measure>_high`` (lazy). ``splits=[]``: the measure over
+    all rows of the group (then equal to :func:`frameeval.measures`' ``ci=``)."""
+    from frameeval.measure_set import measures as measure_set
+
+    lf = data.lazy() if isinstance(data, pl.DataFrame) else data
+    keys = [*by, *splits]
+    tiled = replicate_frame(lf, keys, [truth, pred], None, n_resamples, seed)
+    tiled = tiled.filter(pl.col("__fe_rw") > 0)
+    per_split = measure_set(
+        tiled, truth, pred, None, by=[*keys, "__fe_b"], measures=[measure], weight="__fe_rw"
+    )
+    per_split = per_split.lazy() if isinstance(per_split, pl.DataFrame) else per_split
+    replicates = per_split.group_by([*by, "__fe_b"]).agg(pl.col(measure).mean())
+    alpha = 1.0 - level
+    return replicates.group_by(by).agg(
+        pl.col(measure).quantile(alpha / 2.0, "linear").alias(f"{measure}_low"),
+        pl.col(measure).quantile(1.0 - alpha / 2.0, "linear").alias(f"{measure}_high"),
+    )

@@ -82,7 +82,7 @@ def test_demsar_forced_friedman_reproduces_the_paper():
     assert not result.post_hoc["reject"].any()
     assert result.ranks.row(0, named=True)["learner"] == "C4.5+m+cf"
     v = result.verdict
-    assert v.startswith("C4.5+m+cf ranks best (average rank 1.96)")
+    assert v.startswith("C4.5+m+cf ranks best (average rank 1.964)")
     assert "F_F = 3.69" in v and "χ²_F = 9.28" in v and "CD = 1.25" in v
     assert "no pair differs significantly by the Nemenyi test" in v
 

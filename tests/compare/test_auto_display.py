@@ -54,7 +54,8 @@ def test_headline_names_the_learners_the_best_does_not_beat() -> None:
         pl.when(pl.col("a") == best).then(pl.col("b")).otherwise(pl.col("a"))
     )
     (line,) = headlines(result)
-    assert line.startswith(f"{best} is best on auc; not significantly better than ")
+    assert line.startswith(f"{best} is best on auc (average rank ")
+    assert "; not significantly better than " in line
     assert all(name in line for name in close.to_series().to_list())
     assert line.endswith("(Nemenyi test, α = 0.05).")
     clear = fe.compare_learners(_scores(0.05, blocks=40), "auc", procedure="friedman", **KW)
@@ -75,3 +76,24 @@ def test_no_difference_and_groups() -> None:
     page = comparison_html(result, chart=False)
     assert page.count("<li>") == 2 and "<svg" not in page
     assert "<th>task</th>" in page
+
+
+def test_the_headline_cites_the_number_its_table_prints() -> None:
+    """Issue 25: one rounding for text and tables — the headline and the verdict cite the
+    best learner's average rank exactly as the HTML table and results_table print it (1.964
+    on Demšar's table, not 1.96); a mean-based procedure cites the mean too."""
+    data = table(paper_order=True)
+    result = fe.compare_learners(data, "auc", procedure="friedman", **KW)
+    page = html.unescape(result._repr_html_())
+    best = result.ranks.sort("position").row(0, named=True)
+    printed = f"{best['average_rank']:.3f}"
+    assert printed == "1.964"
+    (line,) = headlines(result)
+    assert line.startswith(f"{best['learner']} is best on auc (average rank {printed});")
+    assert f"<td>{printed}</td>" in page and f"(average rank {printed})" in result.verdict
+    markdown = fe.results_table(data, "auc", format="markdown", **KW)
+    assert f"**{printed}**" in markdown.split("average rank |")[1]
+    anova = fe.compare_learners(_scores(0.05, blocks=12), "auc", procedure="anova", **KW)
+    top = anova.ranks.sort("position").row(0, named=True)
+    (line,) = headlines(anova)
+    assert f"(mean {top['mean']:.3f}; average rank {top['average_rank']:.3f})" in line

@@ -233,3 +233,65 @@ def test_latex_compiles_with_pdflatex(tmp_path):
     assert run.returncode == 0, run.stdout[-3000:]
     assert (tmp_path / "table.pdf").stat().st_size > 1000
     assert LEARNERS  # the Demšar names are plain; the hostile ones are the test
+
+
+def _with_bounds() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "data_set": ["d1", "d1", "d2", "d2"],
+            "learner": ["A", "B"] * 2,
+            "auc": [0.9, 0.8, 0.7, 0.75],
+            "auc_low": [0.85, 0.74, 0.62, None],
+            "auc_high": [0.94, 0.85, 0.77, 0.80],
+            "lo": [0.1, 0.2, 0.3, 0.4],
+            "hi": [0.95, 0.96, 0.97, 0.98],
+        }
+    )
+
+
+def test_intervals_show_next_to_each_value_the_marks_unchanged():
+    """``<metric>_low, <metric>_high`` (fe.measures(ci=)'s columns) are found by name; a null
+    bound shows the value alone; bold and underline sit where they sat without intervals; the
+    footnote says what the brackets are instead of "one per cell"."""
+    df = _with_bounds()
+    text = fe.results_table(df, "auc", format="markdown", interval_name="95% interval", **KW)
+    _, cells = parse_markdown(text)
+    assert cells[("d1", "A")] == "**0.900 [0.850, 0.940]**"
+    assert cells[("d1", "B")] == "<u>0.800 [0.740, 0.850]</u>"
+    assert cells[("d2", "B")] == "**0.750**"  # a null bound: the value alone
+    assert text.endswith("Values: the value with its 95% interval [low, high].")
+    assert "one per cell" not in text
+    plain = fe.results_table(df, "auc", format="markdown", interval=False, **KW)
+    assert "[" not in plain and plain.endswith("Values: one per cell.")
+    named = fe.results_table(df, "auc", format="markdown", interval=("lo", "hi"), **KW)
+    assert "0.900 [0.100, 0.950]" in named
+
+
+def test_a_cell_of_several_values_shows_its_aggregate_not_an_interval():
+    df = _with_bounds()
+    several = pl.concat([df, df.with_columns(pl.col("auc") - 0.01)])
+    text = fe.results_table(several, "auc", format="markdown", **KW)
+    assert "[" not in text.split("\n\n")[0] and "±" in text
+    assert text.endswith("Values: mean ± standard deviation.")
+    mixed = pl.concat(
+        [several.filter(pl.col("data_set") == "d1"), df.filter(pl.col("data_set") == "d2")]
+    )
+    text = fe.results_table(mixed, "auc", format="markdown", **KW)
+    assert "0.700 [0.620, 0.770]" in text
+    assert text.endswith(
+        "Values: mean ± standard deviation; a cell of one value: the value with its interval "
+        "[low, high]."
+    )
+
+
+def test_interval_errors_name_the_parameter_and_the_column():
+    df = _with_bounds()
+    with pytest.raises(InvalidParameterError, match=r"results_table\(\): interval must be None"):
+        fe.results_table(df, "auc", interval="lo", **KW)  # type: ignore[arg-type]
+    with pytest.raises(
+        fe.exceptions.ColumnNotFoundError, match=r"column 'nope' \(interval=\) not found"
+    ):
+        fe.results_table(df, "auc", interval=("lo", "nope"), **KW)
+    bad = df.with_columns(pl.col("lo").cast(pl.String))
+    with pytest.raises(fe.exceptions.FrameEvalError, match=r"'lo' \(interval_low=\)"):
+        fe.results_table(bad, "auc", interval=("lo", "hi"), **KW)

@@ -22,7 +22,7 @@ def per_dataset() -> pl.DataFrame:
 
 
 def test_example_verdict_is_compare_learners(per_dataset) -> None:
-    """Issue 18's worked example: logistic regression has the best average rank (1.62),
+    """Issue 18's worked example: logistic regression has the best average rank (1.625),
     Friedman's F form rejects (p = 0.0477) while its χ² form does not (p = 0.0780), and no
     Nemenyi pair differs."""
     found = answer(per_dataset, "accuracy", block="dataset", learner="learner")
@@ -30,7 +30,7 @@ def test_example_verdict_is_compare_learners(per_dataset) -> None:
         per_dataset, "accuracy", block="dataset", learner="learner", higher_is_better=True
     )
     assert found.verdict == result.verdict and found.procedure == "friedman"
-    assert found.verdict.startswith("logistic_regression ranks best (average rank 1.62)")
+    assert found.verdict.startswith("logistic_regression ranks best (average rank 1.625)")
     assert "F_F = 3.32, p = 0.0477; χ²_F = 8.40, p = 0.0780" in found.verdict
     assert "no pair differs significantly by the Nemenyi test" in found.verdict
     assert "CD = 3.05 with N = 4" in found.verdict

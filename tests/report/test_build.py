@@ -164,7 +164,15 @@ def test_the_csv_download_is_the_results_table(small_results) -> None:
         r'download="results-accuracy.csv" href="data:text/csv;charset=utf-8,([^"]*)"', text
     ).group(1)
     csv = pl.read_csv(unquote(href).encode())
-    assert csv.columns == ["dataset", "learner", "accuracy", "average_rank"]
+    assert csv.columns == [
+        "dataset",
+        "learner",
+        "accuracy",
+        "accuracy_low",
+        "accuracy_high",
+        "average_rank",
+    ]
+    assert (csv["accuracy_low"] <= csv["accuracy_high"]).all()
     per_fold = small_results.group_by("dataset", "learner", "repeat", "fold").agg(
         fe.accuracy("truth", "pred")
     )

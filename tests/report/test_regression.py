@@ -48,7 +48,7 @@ def test_the_first_screen_names_the_best_regressor_and_the_verdict(regression_re
     assert result.verdict in first  # the whole verdict: best, and whether it is significant
     assert best == "ridge" and result.procedure == "friedman"
     assert "Which learner is best on rmse?" in first
-    assert "ridge ranks best (average rank 1.50)" in first
+    assert "ridge ranks best (average rank 1.500)" in first
     assert "does not reject that all learners perform the same" in first  # not significant
     assert 'id="results-table-rmse"' in first and 'download="results-rmse.csv"' in first
     assert 'id="chart0"' in first  # the CD diagram

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from frameeval.compare._common import format_p
-from frameeval.compare.auto._context import TEST_NAMES
+from frameeval.compare._common import format_p, format_value
+from frameeval.compare.auto._context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES
 
 if TYPE_CHECKING:
     from frameeval.compare.auto.result import Comparison
@@ -44,8 +44,22 @@ def _select(frame: pl.DataFrame, keys: list[str], values: dict[str, Any]) -> pl.
     return out
 
 
+def _figure(result: Comparison, row: dict[str, Any]) -> str:
+    """The best learner's number, as the results table prints it (:func:`format_value`): on
+    one data set's splits its mean (the table's cell); over blocks by a mean-based procedure
+    its mean and average rank (the table's last row); otherwise its average rank."""
+    rank, mean = row.get("average_rank"), row.get("mean")
+    ranked = f"average rank {format_value(rank)}" if rank is not None else ""
+    if result.procedure in PAIR_PROCEDURES:
+        return f"mean {format_value(mean)}" if mean is not None else ranked
+    if result.procedure in MEAN_BASED and mean is not None:
+        return f"mean {format_value(mean)}; {ranked}" if ranked else f"mean {format_value(mean)}"
+    return ranked
+
+
 def _headline(result: Comparison, group: dict[str, Any]) -> str:
-    """One sentence: the best learner and what the tests say about the others."""
+    """One sentence: the best learner (with its number, rounded as the results table rounds
+    it) and what the tests say about the others."""
     keys = list(result.by)
     design = _select(result.design, keys, group)
     prefix = ", ".join(f"{k} = {group[k]}" for k in keys)
@@ -57,7 +71,8 @@ def _headline(result: Comparison, group: dict[str, Any]) -> str:
     best = str(ranks["learner"][0])
     k = ranks.height
     a = f"α = {result.alpha:g}"
-    head = f"{prefix}{best} is best on {result.metric}"
+    figure = _figure(result, ranks.row(0, named=True))
+    head = f"{prefix}{best} is best on {result.metric}" + (f" ({figure})" if figure else "")
     omnibus = _select(result.omnibus, keys, group)
     if k > 2 and omnibus.height and not bool(omnibus["reject"][0]):
         test = TEST_NAMES.get(omnibus["test"][0], omnibus["test"][0])

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from frameeval.compare._common import format_p
+from frameeval.compare._common import format_p, format_value
 from frameeval.compare.auto._context import (
     MEAN_BASED,
     PAIR_PROCEDURES,
@@ -236,12 +236,11 @@ def _verdict(
         return f"Nothing can be concluded: {row['reason']}."
     best = ranks.filter(pl.col("position") == 1).row(0, named=True)
     mean_based = proc in MEAN_BASED
+    # the value and the average rank as the results table prints them (one rounding for both)
     if mean_based:
-        lead = f"{best['learner']} has the best mean {ctx.metric} ({_f(best['mean'], 3)})"
-    elif proc == "bayes_signed_rank":
-        lead = f"{best['learner']} ranks best (average rank {_f(best['average_rank'])})"
+        lead = f"{best['learner']} has the best mean {ctx.metric} ({format_value(best['mean'])})"
     else:
-        lead = f"{best['learner']} ranks best (average rank {_f(best['average_rank'])})"
+        lead = f"{best['learner']} ranks best (average rank {format_value(best['average_rank'])})"
     design_text = f"{k} learners, N = {n} blocks"
     why = f"Procedure: {proc}, because {row['reason']}."
     sentences = [f"{lead} among {design_text}."]

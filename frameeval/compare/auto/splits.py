@@ -28,6 +28,7 @@ from frameeval.compare._common import (
     block_pairs,
     decide,
     format_p,
+    format_value,
     not_null_rows,
     value_text,
 )
@@ -501,7 +502,7 @@ def split_verdict(
         else f"the {n} splits of this data set"
     )
     sentences = [
-        f"{best['learner']} has the best mean {ctx.metric} ({best['mean']:.3f}) among {k} "
+        f"{best['learner']} has the best mean {ctx.metric} ({format_value(best['mean'])}) among {k} "
         f"learners over {where}."
     ]
     name = TEST_NAMES[proc]
