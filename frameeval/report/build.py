@@ -79,6 +79,8 @@ from frameeval.report.tables import (
     unscored,
 )
 
+#: The side of a single (unfaceted) ROC, P-R or cost chart: with its legend it fills the page.
+CURVE_SIZE = 460
 #: More learners than this: curve charts carry no in-panel numbers (they are in the table).
 MAX_ANNOTATED = 6
 #: Tables show at most this many rows (the rest: a CSV download).
@@ -529,6 +531,8 @@ def _curves(
     facet = None if one else roles.dataset
     annotate = one or learners <= MAX_ANNOTATED
     note = "" if annotate else " (AUC, BEP and expected cost per learner: see the table above)"
+    # one panel: a large square that, with its legend, fills the page; panels: the default
+    size: dict[str, Any] = {"width": CURVE_SIZE, "height": CURVE_SIZE} if facet is None else {}
     page.chart(
         charts.roc(
             roc_curve(scores, **kw),
@@ -536,6 +540,7 @@ def _curves(
             color=roles.learner,
             facet=facet,
             title=f"ROC curves{note}",
+            **size,
         )
     )
     page.chart(
@@ -545,6 +550,7 @@ def _curves(
             color=roles.learner,
             facet=facet,
             title="Precision–recall curves",
+            **size,
         )
     )
     page.chart(
@@ -555,6 +561,7 @@ def _curves(
             color=roles.learner,
             facet=facet,
             title="Cost curves and expected total cost",
+            **size,
         )
     )
 

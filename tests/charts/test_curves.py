@@ -245,7 +245,7 @@ def test_cost_curve_layers_and_encodings(frames):
     assert lines["encoding"]["detail"][-1]["field"] == "point"
     assert area["encoding"]["y2"] == {"datum": 0} and area["encoding"]["y"]["stack"] is None
     assert envelope["encoding"]["x"]["axis"]["title"] == "Probability cost P(+)cost"
-    assert envelope["encoding"]["y"]["axis"]["title"] == "Normalised cost cost_norm"
+    assert envelope["encoding"]["y"]["axis"]["title"] == "Normalised expected cost"
     expected = [
         f"{r['learner']} (expected total cost {r['expected_total_cost']:.3f})"
         for r in _one(frames["total"]).sort("learner").to_dicts()
