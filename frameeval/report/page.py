@@ -36,7 +36,7 @@ th{background:#f6f6f6}td.text,th.text{text-align:left}
 .chart{margin:1em 0;max-width:100%}.chart .vega-embed{display:block;max-width:100%}
 .chart svg{display:block;max-width:100%;height:auto}
 .scroll{max-width:100%;overflow-x:auto}.scroll>div{overflow:visible!important}.scroll.wide{border-right:3px solid #99c}
-.scroll.wide::before{content:"\21C6  wide table: scroll sideways for more columns";display:block;
+.scroll.wide::before{content:"⇆ wide table: scroll sideways for more columns";display:block;
 position:sticky;left:0;font-size:.85em;color:#555;padding:.1em 0}
 nav.toc{background:#fafafa;border:1px solid #eee;padding:.4em .8em;font-size:.92em}
 nav.toc ol{margin:.2em 0;padding-left:1.4em}nav.toc li{margin:.1em 0}
