@@ -71,7 +71,8 @@ clipped.push((e.id||e.tagName.toLowerCase()+'.'+e.className)+':'+e.scrollWidth+'
 b.setAttribute('data-probe',JSON.stringify({scrollWidth:document.documentElement.scrollWidth,
 innerWidth:window.innerWidth,widest:Math.round(widest),overflow:overflow,empty:empty,
 bare:bare,nodata:nodata,panels:panels,clipped:clipped,cued:cued,titles:Object.keys(titles),
-log:log}));}
+tops:Array.prototype.map.call(document.querySelectorAll('h2[id]'),function(h){
+return [h.id,Math.round(h.getBoundingClientRect().top+window.scrollY)];}),log:log}));}
 window.addEventListener('load',function(){setTimeout(measure,0);});})();</script>"""
 
 
@@ -100,6 +101,8 @@ class Seen:
     cued_tables: int
     #: the distinct axis and facet-header titles drawn
     axis_titles: list[str]
+    #: each section heading's id and its distance from the top of the page, in pixels
+    section_tops: dict[str, int]
 
 
 def chromium() -> str:
@@ -167,6 +170,7 @@ def inspect(report: Path, width: int, height: int = 1000) -> Seen:
         clipped=probe["clipped"],
         cued_tables=probe["cued"],
         axis_titles=probe["titles"],
+        section_tops=dict(probe["tops"]),
     )
 
 
