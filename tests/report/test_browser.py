@@ -144,8 +144,9 @@ def _layers(spec: dict) -> list[dict]:
 def test_curve_charts_fit_their_data_and_name_no_field(which: str, request) -> None:
     """Issue 25: the P-R chart's axes fit the precision and recall it draws (rounded out to
     tenths); the cost chart's y axis is titled "Normalised expected cost" and reaches 1.5 × the
-    highest envelope vertex, not the trivial classifiers' 1; the single-panel curve charts
-    fill the page (460 px)."""
+    highest envelope vertex, not the trivial classifiers' 1; the "Average ranks with critical
+    difference" axis runs from 1 to k with every CD segment inside it; the single-panel curve
+    charts fill the page (460 px)."""
     specs = _specs(request.getfixturevalue(which))
     (pr,) = _titled(specs, "Precision–recall curves")
     rows = pr["datasets"][pr["data"]["name"]]
@@ -165,6 +166,14 @@ def test_curve_charts_fit_their_data_and_name_no_field(which: str, request) -> N
     for layer in _layers(cost):  # cost lines, shaded area and envelope share the zoomed axis
         if layer["mark"]["type"] in ("line", "area"):
             assert layer["encoding"]["y"]["scale"]["domain"] == domain
+    # the CD chart's axis runs from rank 1 to k and no CD segment crosses either end
+    (cd,) = _titled(specs, "Average ranks with critical difference")
+    rows = cd["datasets"][cd["data"]["name"]]
+    k = len({r["learner"] for r in rows if r.get("__fe_layer") == "rank"})
+    for layer in _layers(cd):
+        assert layer["encoding"]["x"]["scale"]["domain"] == [1, k]
+    segments = [r for r in rows if r.get("__fe_lo") is not None]
+    assert segments and all(1 <= r["__fe_lo"] <= r["__fe_hi"] <= k for r in segments)
     if which == "example_report":  # one scored data set: one large panel each
         for title in ("ROC curves", "Precision–recall curves", "Cost curves"):
             (spec,) = _titled(specs, title)
