@@ -194,7 +194,7 @@ def facet_chart(
         columns = min(columns, max(1, (room + gap) // (panel_width + theme.Y_AXIS + gap)))
     columns = max(1, min(columns, facet.count))
     out = chart.facet(
-        facet=alt.Facet(field=field(facet.field), type="nominal", header=theme.header(facet.title)),
+        facet=alt.Facet(field=field(facet.field), type="nominal", header=theme.header()),
         columns=columns,
         **({"spacing": alt.RowColnumber(row=20, column=spacing)} if spacing is not None else {}),
     ).properties(title=chart_title)

@@ -80,6 +80,7 @@ def scheme(n_groups: int) -> Any:
     return SCHEME if n_groups <= 10 else SCHEME_LARGE
 
 
-def header(label: str) -> alt.Header:
-    """Facet headers in the house style."""
-    return alt.Header(title=label, labelFontSize=FONT_SIZE + 1, titleFontSize=FONT_SIZE + 1)
+def header() -> alt.Header:
+    """Facet headers in the house style: each panel labelled by its value, no header title
+    (it would be the facet's column name, a field name, over the grid)."""
+    return alt.Header(title=None, labelFontSize=FONT_SIZE + 1)

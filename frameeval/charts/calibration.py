@@ -159,14 +159,20 @@ def calibration(
         .properties(width=width, height=histogram_height)
     )
     if panel.field is not None:
-        columns = max(1, min(3, panel.count))
-        header = theme.header(panel.title)
-        facet_field = alt.Facet(field=b.field(panel.field), type="nominal", header=header)
+        # as many columns as fit the page (up to 4); a short last row gives every panel its
+        # own x axis, so no empty cell shows a bare axis
+        room = theme.PAGE - (theme.LEGEND if colors else 0)
+        fit = max(1, (room + 20) // (width + theme.Y_AXIS + 20))
+        columns = max(1, min(4, fit, panel.count))
+        facet_field = alt.Facet(field=b.field(panel.field), type="nominal", header=theme.header())
         diagram = diagram.facet(facet=facet_field, columns=columns)
         histogram = histogram.facet(
             facet=alt.Facet(field=b.field(panel.field), type="nominal", header=None),
             columns=columns,
         )
+        if panel.count % columns:
+            diagram = diagram.resolve_axis(x="independent")
+            histogram = histogram.resolve_axis(x="independent")
     below = "weight" if weighted else "rows"
     subtitle = f"dashed: perfect calibration; bars: confidence interval; below: {below} per bin"
     return alt.vconcat(diagram, histogram, spacing=6).properties(title=theme.title(title, subtitle))

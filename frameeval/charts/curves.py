@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -15,14 +16,17 @@ from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
 _UNIT = alt.Scale(domain=[0, 1], nice=False)
 
 
-def _guide(frame: pl.DataFrame, **mark: Any) -> alt.Chart:
-    """A reference line drawn in every panel (its own small data set is not faceted)."""
+def _guide(
+    frame: pl.DataFrame, x: alt.Scale = _UNIT, y: alt.Scale = _UNIT, **mark: Any
+) -> alt.Chart:
+    """A reference line drawn in every panel (its own small data set is not faceted), clipped
+    to the plot when the scales are narrower than the unit square."""
     return (
         alt.Chart(frame)
-        .mark_line(color=theme.GUIDE, strokeWidth=1, **mark)
+        .mark_line(color=theme.GUIDE, strokeWidth=1, clip=True, **mark)
         .encode(
-            x=alt.X(field="x", type="quantitative", scale=_UNIT),
-            y=alt.Y(field="y", type="quantitative", scale=_UNIT),
+            x=alt.X(field="x", type="quantitative", scale=x),
+            y=alt.Y(field="y", type="quantitative", scale=y),
             detail=alt.Detail(field="line", type="nominal"),
             order=alt.Order(field="order", type="quantitative"),
         )
@@ -33,6 +37,17 @@ def _color(summary: b.Summary, color: str | None, df: pl.DataFrame, **extra: Any
     if summary.color_field is None or color is None:
         return {}
     return {"color": b.color_encoding(summary.color_field, color, df, summary.color_sort, **extra)}
+
+
+def _fitted(low: Any, high: Any = 1.0, *, margin: float = 0.0) -> alt.Scale:
+    """A scale from ``low`` rounded down to a tenth (less ``margin``) to ``high`` rounded up to
+    a tenth, within [0, 1]: the data's range, so curves that crowd one corner of the unit
+    square spread over the plot."""
+    lo = 0.0 if low is None else max(0.0, math.floor((float(low) - margin) * 10 + 1e-9) / 10)
+    hi = 1.0 if high is None else min(1.0, math.ceil((float(high) + margin) * 10 - 1e-9) / 10)
+    if hi - lo < 0.1:
+        lo, hi = max(0.0, hi - 0.1), max(hi, 0.1)
+    return alt.Scale(domain=[lo, hi], nice=False, zero=False)
 
 
 def _ink(colors: dict[str, Any], default: str) -> dict[str, Any]:
@@ -201,6 +216,7 @@ def pr(
     width: int = theme.SQUARE,
     height: int = theme.SQUARE,
     max_points: int = MAX_ROWS,
+    zoom: bool = True,
 ) -> alt.TopLevelMixin:
     """P-R curves (figure 2.3) with break-even points and iso-F1 lines.
 
@@ -217,6 +233,10 @@ def pr(
         ``threshold, recall, precision``.
     f1_lines
         F1 levels of the grey iso-F1 curves (points of equal F1, eq 2.10); ``()`` for none.
+    zoom
+        Scale each axis to the range of the drawn recall, precision and break-even points
+        (rounded out to tenths) rather than the unit square, so curves that crowd the top-right
+        corner spread over the plot; ``False`` draws the whole unit square.
 
     Returns
     -------
@@ -225,7 +245,8 @@ def pr(
     Notes
     -----
     Recall = TP/(TP+FN) on x and precision = TP/(TP+FP) on y (eqs 2.8–2.9), points in the order of
-    increasing recall and, at equal recall, decreasing precision. The dotted diagonal is P = R, on
+    increasing recall and, at equal recall, decreasing precision. With ``zoom`` an axis starts
+    at its smallest drawn value rounded down to a tenth (the guides are clipped to the plot). The dotted diagonal is P = R, on
     which the break-even points lie. Null precision (no positive prediction yet) is not drawn.
 
     References
@@ -293,6 +314,14 @@ def pr(
             pl.lit("bep").alias(b.LAYER),
         )
     data, panel = b.add_facet(b.combine([df, points, summary.rows]), facets)
+    xs, ys = _UNIT, _UNIT
+    if zoom:
+        bep_low = None if points is None else points.get_column(b.X).min()
+        lows = [v for v in (df.get_column("recall").min(), bep_low) if v is not None]
+        xs = _fitted(min(lows, default=None), df.get_column("recall").max())
+        lows = [v for v in (df.get_column("precision").min(), bep_low) if v is not None]
+        ys = _fitted(min(lows, default=None), df.get_column("precision").max())
+    y_low, x_high = ys.domain[0], xs.domain[1]
     # iso-F1 labels sit just right of the plot (clear of the curves), the legend beyond them
     legend_room = max(_beside_room(summary) or 0, 52 if f1_lines else 0) or None
     used = [color, *facets]
@@ -306,33 +335,34 @@ def pr(
     y_axis = theme.axis("Precision")
     layers: list[alt.Chart] = []
     if f1_lines:
-        layers.append(_guide(_iso_f1(f1_lines), strokeDash=[2, 3], opacity=0.8))
+        layers.append(_guide(_iso_f1(f1_lines), xs, ys, strokeDash=[2, 3], opacity=0.8))
         ends = (
             _iso_f1(f1_lines)
             .group_by("line")
             .agg(pl.col("y").last())
             .sort("line")
             .with_columns(x=1.0)
+            .filter((pl.col("y") >= y_low) & pl.lit(x_high >= 1.0))
         )
         layers.append(
             alt.Chart(ends)
             .mark_text(align="left", dx=4, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)
             .encode(
-                x=alt.X(field="x", type="quantitative", scale=_UNIT),
-                y=alt.Y(field="y", type="quantitative", scale=_UNIT),
+                x=alt.X(field="x", type="quantitative", scale=xs),
+                y=alt.Y(field="y", type="quantitative", scale=ys),
                 text=alt.Text(field="line", type="nominal"),
             )
         )
     diagonal = pl.DataFrame(
         {"x": [0.0, 1.0], "y": [0.0, 1.0], "line": ["P = R", "P = R"], "order": [0, 1]}
     )
-    layers.append(_guide(diagonal, strokeDash=[5, 4]))
+    layers.append(_guide(diagonal, xs, ys, strokeDash=[5, 4]))
     layers.append(
         alt.Chart()
         .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40))
         .encode(
-            x=alt.X(field="recall", type="quantitative", scale=_UNIT, axis=x_axis),
-            y=alt.Y(field="precision", type="quantitative", scale=_UNIT, axis=y_axis),
+            x=alt.X(field="recall", type="quantitative", scale=xs, axis=x_axis),
+            y=alt.Y(field="precision", type="quantitative", scale=ys, axis=y_axis),
             order=alt.Order(field=ORDER, type="quantitative"),
             **b.details(keys, used),
             tooltip=tips,
@@ -345,8 +375,8 @@ def pr(
             alt.Chart()
             .mark_point(shape="diamond", size=90, filled=True, stroke="white", strokeWidth=1)
             .encode(
-                x=alt.X(field=b.X, type="quantitative", scale=_UNIT),
-                y=alt.Y(field=b.Y, type="quantitative", scale=_UNIT),
+                x=alt.X(field=b.X, type="quantitative", scale=xs),
+                y=alt.Y(field=b.Y, type="quantitative", scale=ys),
                 **b.details(keys, used),
                 tooltip=[
                     *b.key_tooltips(keys),
@@ -381,6 +411,7 @@ def cost_curve(
     width: int = theme.SQUARE,
     height: int = theme.SQUARE,
     max_points: int = MAX_ROWS,
+    zoom: bool = True,
 ) -> alt.TopLevelMixin:
     """Cost curves (figure 2.5): cost lines, their lower envelope and the expected total cost.
 
@@ -403,6 +434,10 @@ def cost_curve(
         Row budget: half for the envelope, half for the cost lines (a fan of more segments than
         the budget keeps, per pixel bin of FPR, the segments with the extreme FNR; see
         docs/charts.md).
+    zoom
+        Scale the y axis to the envelopes (from 0 to 1.5 × their highest vertex, rounded up to
+        a tenth, at most 1) so that they are not squashed at the bottom by the cost lines of the
+        trivial classifiers, which are clipped at the top; ``False`` draws the unit square.
 
     Returns
     -------
@@ -469,15 +504,19 @@ def cost_curve(
     data, panel = b.add_facet(b.combine([df, segments, summary.rows]), facets)
     used = [color, *facets]
     x_axis = theme.axis("Probability cost P(+)cost")
-    y_axis = theme.axis("Normalised cost cost_norm")
+    y_axis = theme.axis("Normalised expected cost")
+    y_scale = _UNIT
+    if zoom:
+        top = df.get_column("norm_cost").max()
+        y_scale = _fitted(0.0, None if top is None else 1.5 * cast(float, top))
     x = alt.X(field="p_cost", type="quantitative", scale=_UNIT, axis=x_axis)
-    y = alt.Y(field="norm_cost", type="quantitative", scale=_UNIT, axis=y_axis, stack=None)
+    y = alt.Y(field="norm_cost", type="quantitative", scale=y_scale, axis=y_axis, stack=None)
     colors = _color(summary, color, data, legend_offset=_beside_room(summary))
     layers: list[alt.Chart] = []
     if segments is not None:
         layers.append(
             alt.Chart()
-            .mark_line(strokeWidth=0.8, opacity=0.35, **_ink(colors, theme.GUIDE))
+            .mark_line(strokeWidth=0.8, opacity=0.35, clip=True, **_ink(colors, theme.GUIDE))
             .encode(
                 x=x,
                 y=y,
@@ -496,7 +535,7 @@ def cost_curve(
     envelope_tips = [
         *b.key_tooltips(keys),
         b.tooltip("p_cost", "quantitative", ".3f", "P(+)cost"),
-        b.tooltip("norm_cost", "quantitative", ".3f", "cost_norm"),
+        b.tooltip("norm_cost", "quantitative", ".3f", "normalised expected cost"),
     ]
     layers.append(
         alt.Chart()

@@ -84,6 +84,8 @@ from frameeval.report.tables import (
     unscored,
 )
 
+#: The side of a single (unfaceted) ROC, P-R or cost chart: with its legend it fills the page.
+CURVE_SIZE = 460
 #: More learners than this: curve charts carry no in-panel numbers (they are in the table).
 MAX_ANNOTATED = 6
 #: Tables show at most this many rows (the rest: a CSV download).
@@ -547,6 +549,8 @@ def _curves(
     facet = None if one else roles.dataset
     annotate = one or learners <= MAX_ANNOTATED
     note = "" if annotate else " (AUC, BEP and expected cost per learner: see the table above)"
+    # one panel: a large square that, with its legend, fills the page; panels: the default
+    size: dict[str, Any] = {"width": CURVE_SIZE, "height": CURVE_SIZE} if facet is None else {}
     page.chart(
         charts.roc(
             roc_curve(scores, **kw),
@@ -554,6 +558,7 @@ def _curves(
             color=roles.learner,
             facet=facet,
             title=f"ROC curves{note}",
+            **size,
         )
     )
     page.chart(
@@ -563,6 +568,7 @@ def _curves(
             color=roles.learner,
             facet=facet,
             title="Precision–recall curves",
+            **size,
         )
     )
     page.chart(
@@ -573,6 +579,7 @@ def _curves(
             color=roles.learner,
             facet=facet,
             title="Cost curves and expected total cost",
+            **size,
         )
     )
 

@@ -33,7 +33,11 @@ table{border-collapse:collapse;font-size:.85em;margin:.6em 0 1.2em}
 th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right}
 th{background:#f6f6f6}td.text,th.text{text-align:left}
 .ref{color:#666;font-size:.9em}.note{background:#f7f7fb;border-left:3px solid #99c;padding:.4em .8em}
-.chart{margin:1em 0;max-width:100%;overflow-x:auto}.scroll{max-width:100%;overflow-x:auto}
+.chart{margin:1em 0;max-width:100%}.chart .vega-embed{display:block;max-width:100%}
+.chart svg{display:block;max-width:100%;height:auto}
+.scroll{max-width:100%;overflow-x:auto}.scroll>div{overflow:visible!important}.scroll.wide{border-right:3px solid #99c}
+.scroll.wide::before{content:"⇆ wide table: scroll sideways for more columns";display:block;
+position:sticky;left:0;font-size:.85em;color:#555;padding:.1em 0}
 nav.toc{background:#fafafa;border:1px solid #eee;padding:.4em .8em;font-size:.92em}
 nav.toc ol{margin:.2em 0;padding-left:1.4em}nav.toc li{margin:.1em 0}
 h3{font-size:1.05em;margin:1.2em 0 .3em}caption{caption-side:top;text-align:left;color:#555;
@@ -175,7 +179,12 @@ class Page:
             "specs.forEach(function(spec,i){vegaEmbed('#chart'+i,spec,{renderer:'svg',"
             "actions:false}).then(function(){done+=1;body.setAttribute('data-rendered',done);})"
             ".catch(function(e){failed+=1;body.setAttribute('data-errors',failed);"
-            "console.error(e);});});})();</script>"
+            "console.error(e);});});"
+            # a table wider than the page scrolls inside its box, which then shows a cue
+            "function wide(){document.querySelectorAll('div.scroll').forEach(function(d){"
+            "d.classList.toggle('wide',d.scrollWidth>d.clientWidth+1);});}"
+            "window.addEventListener('load',wide);window.addEventListener('resize',wide);"
+            "})();</script>"
             "</body></html>\n"
         )
 

@@ -76,3 +76,22 @@ def test_weighted_curve_histogram_shows_weight() -> None:
     assert bottom["encoding"]["y"]["field"] == "weight"
     assert "color" not in top["layer"][3]["encoding"]  # no key column: one curve
     assert "weight per bin" in spec["title"]["subtitle"]
+
+
+@pytest.mark.parametrize(("learners", "independent"), [(5, True), (3, False)])
+def test_facet_grid_fits_the_page_and_no_empty_cell_shows_a_bare_axis(
+    curve: pl.DataFrame, learners: int, independent: bool
+) -> None:
+    """Issue 25: five panels in rows of three leave an empty cell; each panel then draws its
+    own x axis (diagram and histogram) instead of a shared column footer under the empty cell.
+    The facet header carries no title (the column name over the grid is a field name)."""
+    names = sorted(curve["learner"].unique())[:learners]
+    spec = charts.calibration(
+        curve.filter(pl.col("learner").is_in(names)), facet="learner", width=230
+    ).to_dict()
+    top, bottom = spec["vconcat"]
+    for part in (top, bottom):
+        assert part["columns"] == 3  # (1040 + 20) // (230 + 60 + 20): three fit the page
+        axis = part.get("resolve", {}).get("axis", {})
+        assert (axis.get("x") == "independent") is independent
+    assert top["facet"]["header"]["title"] is None

@@ -245,7 +245,7 @@ def test_cost_curve_layers_and_encodings(frames):
     assert lines["encoding"]["detail"][-1]["field"] == "point"
     assert area["encoding"]["y2"] == {"datum": 0} and area["encoding"]["y"]["stack"] is None
     assert envelope["encoding"]["x"]["axis"]["title"] == "Probability cost P(+)cost"
-    assert envelope["encoding"]["y"]["axis"]["title"] == "Normalised cost cost_norm"
+    assert envelope["encoding"]["y"]["axis"]["title"] == "Normalised expected cost"
     expected = [
         f"{r['learner']} (expected total cost {r['expected_total_cost']:.3f})"
         for r in _one(frames["total"]).sort("learner").to_dicts()
@@ -336,3 +336,57 @@ def test_pr_and_cost_labels_sit_beside_the_panels_clear_of_the_curves(frames):
     ).to_dict()
     rows = [r for r in _data(cost) if r["__fe_layer"] == "summary"]
     assert rows and all(r["__fe_x"] == 330.0 for r in rows)
+
+
+# --------------------------------------------------------------------------------------------
+# Scales that fit the data (issue 25)
+# --------------------------------------------------------------------------------------------
+def _scale(layer: dict, channel: str) -> dict:
+    return layer["encoding"][channel]["scale"]
+
+
+def test_pr_axes_fit_the_drawn_points(frames):
+    """Issue 25: P-R curves that crowd the top-right corner spread over the plot: each axis
+    runs from its smallest drawn value (curve or break-even point) rounded down to a tenth to
+    its largest rounded up; every layer shares the scale and the guides are clipped to it."""
+    curve, bep = _one(frames["pr"]), _one(frames["bep"])
+    spec = charts.pr(curve, bep).to_dict()
+    low_p = min(curve["precision"].drop_nulls().min(), bep["break_even_point"].min())
+    low_r = min(curve["recall"].min(), bep["break_even_point"].min())
+    expected_y = [np.floor(low_p * 10) / 10, np.ceil(curve["precision"].max() * 10) / 10]
+    expected_x = [np.floor(low_r * 10) / 10, np.ceil(curve["recall"].max() * 10) / 10]
+    line = next(layer for layer in spec["layer"] if layer["encoding"]["y"].get("axis"))
+    assert _scale(line, "y")["domain"] == pytest.approx(expected_y)
+    assert _scale(line, "x")["domain"] == pytest.approx(expected_x)
+    assert expected_y[0] > 0  # the fixture's precision never reaches 0: the axis is zoomed
+    for layer in spec["layer"]:
+        assert _scale(layer, "y") == _scale(line, "y")
+        if layer["mark"]["type"] == "line" and "color" in layer["mark"]:  # a guide
+            assert layer["mark"]["clip"] is True
+    # iso-F1 labels are only drawn where they fall inside the plot
+    labels = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"][0]
+    ys = [row["y"] for row in _data(spec, labels["data"]["name"])]
+    assert ys and min(ys) >= expected_y[0]
+    unit = charts.pr(curve, bep, zoom=False).to_dict()
+    assert all(_scale(layer, "y")["domain"] == [0, 1] for layer in unit["layer"])
+
+
+def test_cost_curve_zooms_to_the_envelopes_and_names_no_field(frames):
+    """Issue 25: the y axis runs from 0 to 1.5 × the highest envelope vertex (rounded up to a
+    tenth), so the trivial classifiers' cost lines (clipped) no longer squash the envelopes;
+    its title names the quantity, not the column (Drummond & Holte's "normalized expected
+    cost")."""
+    envelope = _one(frames["envelope"])
+    spec = charts.cost_curve(envelope, _one(frames["lines"])).to_dict()
+    top = np.ceil(1.5 * envelope["norm_cost"].max() * 10) / 10
+    assert 0 < top < 1
+    lines, area, thick = spec["layer"]
+    for layer in (lines, area, thick):
+        assert _scale(layer, "y")["domain"] == pytest.approx([0.0, top])
+    assert lines["mark"]["clip"] is True
+    assert thick["encoding"]["y"]["axis"]["title"] == "Normalised expected cost"
+    assert "cost_norm" not in json.dumps(spec) and 'norm_cost"' not in json.dumps(
+        thick["encoding"]["y"]["axis"]
+    )
+    unit = charts.cost_curve(envelope, zoom=False).to_dict()
+    assert _scale(unit["layer"][0], "y")["domain"] == [0, 1]

@@ -4,7 +4,9 @@
 it sees everything the Vega bundle logs): it records every ``console.warn`` / ``console.error``
 and uncaught error, waits until every chart has rendered (or failed), then writes onto ``<body>``
 the document's scroll width, the viewport width, the widest chart (its drawn SVG next to the
-width of its container) and the console messages; ``--dump-dom`` returns them. Chromium's own
+width of its container), the facet panels that draw no data and the facet footers (shared x
+axes) with no panel above them, the elements that clip their content sideways (a wide table's
+scroller counts only when it shows no cue), the axis titles and the console messages; ``--dump-dom`` returns them. Chromium's own
 console log (``--enable-logging=stderr``) is read too, so a message the probe could not see
 still fails the check. :func:`screenshot` saves a PNG of the top ``height`` pixels.
 Used by tests/report/test_browser.py and docs/make_report_images.py.
@@ -42,13 +44,35 @@ window.addEventListener('error',function(e){log.push('uncaught: '+e.message);});
 function measure(){var b=document.body,n=+b.getAttribute('data-charts');
 var done=+(b.getAttribute('data-rendered')||0)+ +(b.getAttribute('data-errors')||0);
 if(!b.hasAttribute('data-charts')||done<n){return setTimeout(measure,50);}
-var widest=0,overflow=[],empty=0;document.querySelectorAll('div.chart').forEach(function(c){
+var widest=0,overflow=[],empty=0,bare=[],nodata=[],titles={},panels=0;
+document.querySelectorAll('div.chart').forEach(function(c){
 var svg=c.querySelector('svg');if(!svg){empty+=1;return;}
 var w=svg.getBoundingClientRect().width;widest=Math.max(widest,w);
-if(w>c.clientWidth+1){overflow.push(c.id+':'+Math.round(w)+'>'+c.clientWidth);}});
+if(w>c.clientWidth+1){overflow.push(c.id+':'+Math.round(w)+'>'+c.clientWidth);}
+var cells=[];svg.querySelectorAll('g.role-scope').forEach(function(g){
+if(!/(^|_)cell$/.test(g.classList[g.classList.length-1])){return;}
+Array.prototype.forEach.call(g.children,function(item){if(item.tagName!=='g'){return;}
+var bg=item.querySelector(':scope>path.background');if(!bg){return;}panels+=1;
+cells.push(bg.getBoundingClientRect());var marks=item.querySelectorAll('.role-mark');
+var drawn=Array.prototype.some.call(marks,function(m){return m.childElementCount>0;});
+if(!drawn){nodata.push(c.id+':'+g.classList[g.classList.length-1]);}});});
+svg.querySelectorAll('g.role-column-footer>g').forEach(function(item){
+var bg=item.querySelector(':scope>path.background');if(!bg){return;}
+var f=bg.getBoundingClientRect();var under=cells.some(function(p){
+var gap=f.top-p.bottom;return gap>=-3&&gap<=8&&Math.min(p.right,f.right)-Math.max(p.left,f.left)>f.width/2;});
+if(!under){bare.push(c.id+':footer@'+Math.round(f.left)+','+Math.round(f.top));}});
+svg.querySelectorAll('.role-axis-title text,.role-column-title text').forEach(function(t){
+titles[t.textContent]=1;});});
+var clipped=[],cued=0;document.querySelectorAll('body *').forEach(function(e){
+var s=getComputedStyle(e);if(s.overflowX==='visible'||e.scrollWidth<=e.clientWidth+1){return;}
+var cue=getComputedStyle(e,'::before').content;
+if(e.classList.contains('scroll')&&e.classList.contains('wide')&&cue&&cue!=='none'){cued+=1;return;}
+clipped.push((e.id||e.tagName.toLowerCase()+'.'+e.className)+':'+e.scrollWidth+'>'+e.clientWidth);});
 b.setAttribute('data-probe',JSON.stringify({scrollWidth:document.documentElement.scrollWidth,
 innerWidth:window.innerWidth,widest:Math.round(widest),overflow:overflow,empty:empty,
-log:log}));}
+bare:bare,nodata:nodata,panels:panels,clipped:clipped,cued:cued,titles:Object.keys(titles),
+tops:Array.prototype.map.call(document.querySelectorAll('h2[id]'),function(h){
+return [h.id,Math.round(h.getBoundingClientRect().top+window.scrollY)];}),log:log}));}
 window.addEventListener('load',function(){setTimeout(measure,0);});})();</script>"""
 
 
@@ -65,6 +89,20 @@ class Seen:
     overflowing_charts: list[str]
     charts_without_svg: int
     console: list[str]
+    #: facet footers (a column's shared x axis) with no panel right above them: bare axes
+    bare_axes: list[str]
+    #: facet panels that draw no data mark
+    panels_without_data: list[str]
+    #: facet panels measured
+    panels: int
+    #: elements that clip or scroll their content sideways without the wide-table cue
+    clipped: list[str]
+    #: wide tables that scroll inside their box and show the cue
+    cued_tables: int
+    #: the distinct axis and facet-header titles drawn
+    axis_titles: list[str]
+    #: each section heading's id and its distance from the top of the page, in pixels
+    section_tops: dict[str, int]
 
 
 def chromium() -> str:
@@ -126,6 +164,13 @@ def inspect(report: Path, width: int, height: int = 1000) -> Seen:
         overflowing_charts=probe["overflow"],
         charts_without_svg=probe["empty"],
         console=probe["log"] + _console_lines(done.stderr),
+        bare_axes=probe["bare"],
+        panels_without_data=probe["nodata"],
+        panels=probe["panels"],
+        clipped=probe["clipped"],
+        cued_tables=probe["cued"],
+        axis_titles=probe["titles"],
+        section_tops=dict(probe["tops"]),
     )
 
 

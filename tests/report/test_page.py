@@ -49,3 +49,21 @@ def test_write_atomic_refuses_to_overwrite_without_force(tmp_path) -> None:
     write_atomic(target, "three", force=True)
     assert target.read_text() == "three"
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary left behind
+
+
+def test_charts_shrink_to_their_box_and_wide_tables_scroll_with_a_cue() -> None:
+    """Issue 25: a chart never scrolls or clips inside its box (its SVG shrinks, aspect kept);
+    a table scrolls sideways in ``div.scroll``, which the page marks ``wide`` when it overflows,
+    and a wide box shows a sticky cue. great-tables' own scroll box does not clip inside it.
+    (tests/report/test_browser.py measures all of this in Chromium.)"""
+    page = Page(title="t")
+    page.table(pl.DataFrame({"a": [1]}))
+    html = page.render()
+    style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    chart_rule = re.search(r"\.chart\{([^}]*)\}", style).group(1)
+    assert "overflow" not in chart_rule
+    assert ".chart svg{display:block;max-width:100%;height:auto}" in style
+    assert ".scroll>div{overflow:visible!important}" in style
+    assert re.search(r'\.scroll\.wide::before\{content:"⇆ wide table: scroll sideways', style)
+    assert "d.classList.toggle('wide',d.scrollWidth>d.clientWidth+1)" in html
+    assert '<div class="scroll">' in html
