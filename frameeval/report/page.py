@@ -42,7 +42,7 @@ nav.toc{background:#fafafa;border:1px solid #eee;padding:.4em .8em;font-size:.92
 nav.toc ol{margin:.2em 0;padding-left:1.4em}nav.toc li{margin:.1em 0}
 h3{font-size:1.05em;margin:1.2em 0 .3em}caption{caption-side:top;text-align:left;color:#555;
 padding:.2em 0}section.answer{background:#f8fbff;border:1px solid #cfe0f5;border-radius:6px;
-padding:.2em 1.2em 1em;margin:1em 0}p.verdict{font-size:1.08em}.skip{color:#555;font-style:italic}
+padding:.2em 1.2em 1em;margin:1em 0}p.verdict{font-size:1.08em}p.headline{font-size:1.15em;margin:.6em 0 .3em;color:#0b3d6e}.skip{color:#555;font-style:italic}
 p.download{margin:.2em 0 .6em;font-size:.9em}tr.rank td{background:#f6f6f6}
 details{margin:.3em 0}details>summary{cursor:pointer;font-weight:600}
 """

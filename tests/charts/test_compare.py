@@ -372,7 +372,7 @@ def test_cd_diagram_from_each_procedure():
     # C4.5 differs from C4.5+m and C4.5+m+cf, not from C4.5+cf
     np.testing.assert_allclose(_bars(spec), [(40.5 / 14, 44 / 14)], rtol=1e-12)
     texts = [r["__fe_text"] for r in _data(spec) if r["__fe_layer"] in ("left", "right")]
-    assert "C4.5 (3.14) (control)" in texts
+    assert "C4.5 (3.143) (control)" in texts
     cd = dunn["critical_value"][0]
     assert [r["__fe_x2"] for r in _data(spec) if r["__fe_layer"] == "cd"] == [1 + cd]
 

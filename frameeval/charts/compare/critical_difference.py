@@ -499,7 +499,7 @@ def _cd_demsar(
             [
                 b.as_text(learner),
                 pl.lit(" ("),
-                b.fixed(pl.col(average_rank), 2),
+                b.fixed(pl.col(average_rank)),
                 pl.lit(")"),
                 *([pl.col("__fe_mark")] if "__fe_mark" in ranked.columns else []),
             ]
