@@ -111,8 +111,10 @@ def _auc_counts(
         positive = pl.col(truth) == pos_label
         n_pos = positive.sum().cast(pl.Float64)
         n_neg = pl.len().cast(pl.Float64) - n_pos
-        # Mann–Whitney: the rank sum of the positives (mid-ranks for ties) minus its minimum
-        rank_sum = s.rank("average").filter(positive).sum()
+        # Mann–Whitney: the rank sum of the positives (mid-ranks for ties) minus its minimum;
+        # rank × [positive] rather than a filter: the same exact sum (half-integers), and
+        # Polars' grouped sum of a product is cheaper than that of a filtered rank
+        rank_sum = (s.rank("average") * positive).sum()
         return rank_sum - n_pos * (n_pos + 1.0) / 2.0, n_pos * n_neg
     positive, wp, wn = _mass(truth, pos_label, weight)
 
