@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
             rows: dict[str, Measure | float],
             found: dict[str, dict[str, int]] = found,
         ) -> None:
-            merged = {}
+            merged: dict[str, Measure | float] = {}
             for row, m in rows.items():
                 m = m if isinstance(m, Measure) else Measure(m)
                 # the memory pass's peak, else what the timing pass measured itself (dask)
