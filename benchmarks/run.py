@@ -44,6 +44,10 @@ SCALES = {
 #: groups, and linear in the number of groups) are timed on this many groups and scaled, so that
 #: ``--scale small`` runs in under two minutes; ``--sklearn-groups 0`` times them on all groups
 SKLEARN_GROUPS = {"small": 50}
+#: the scikit-learn loops of the memory pass at ``--scale small`` run on 5 groups: a loop's
+#: peak is one group's arrays and the few groups' frame, tiny next to the columnar rows (at
+#: 50 groups they cost the memory pass ~20 s of CPU for rows of 0-3 MiB)
+MEMORY_SKLEARN_GROUPS = {"small": 5}
 #: how many runs ``timed`` makes per scale: (repeat, budget, cap) — see :func:`timed`; at
 #: ``--scale small`` a row stops repeating once its runs add up to 1 s (3 s above) and fast
 #: rows are topped up to 0.15 s (0.5 s above), so that the whole suite runs in under two
@@ -150,7 +154,8 @@ def _memory_pass(
     if not chosen:
         return {}
     command = [sys.executable, "-m", "benchmarks", "--scale", scale, "--memory-pass"]
-    command += ["--sklearn-groups", str(sklearn_groups or 0)]  # 0: every group
+    groups = MEMORY_SKLEARN_GROUPS.get(scale, sklearn_groups)
+    command += ["--sklearn-groups", str(groups or 0)]  # 0: every group
     command += ["--only", *chosen]
     done = subprocess.run(
         command,
@@ -236,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         f"# time: best of {repeat} runs (up to 15 while they add up to < {budget:g} s, fewer "
         f"once they reach {cap:g} s); peak memory: "
         + ("not measured (--no-memory)" if args.no_memory else "one run per row, measured first")
+        + (
+            f" (scikit-learn loops on {MEMORY_SKLEARN_GROUPS[args.scale]} groups)"
+            if not args.no_memory and args.scale in MEMORY_SKLEARN_GROUPS
+            else ""
+        )
     )
     measured = [name for name in chosen if name not in NO_MEMORY_TASKS]
     memory = {} if args.no_memory else _memory_pass(args.scale, measured, args.sklearn_groups)
