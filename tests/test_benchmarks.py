@@ -38,13 +38,15 @@ def test_peak_memory_sees_native_allocations() -> None:
 
 
 def test_suite_command_prints_times_and_measured_memory(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m benchmarks`` end to end at the tiny scale, with the child memory pass."""
+    """``python -m benchmarks`` end to end at the tiny scale, with the child memory pass (one
+    child for all the tasks, a JSON line per task)."""
     from benchmarks.run import main
 
-    assert main(["--scale", "tiny", "--only", "label_metrics"]) == 0
+    assert main(["--scale", "tiny", "--only", "label_metrics", "confusion"]) == 0
     out = capsys.readouterr().out
     assert "## grouped label metrics (2 classes)" in out
-    assert "MiB  frameeval" in out  # the memory pass reported frameeval's row
+    assert "## grouped confusion matrices, 10 classes" in out
+    assert out.count("MiB  frameeval\n") == 2  # the memory pass reported both frameeval rows
     assert "memory pass of" not in out  # ... and did not fail
 
 
