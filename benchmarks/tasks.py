@@ -95,10 +95,11 @@ def _third_party(name: str, fn: Callable[[], Any], timed: Timed) -> dict[str, An
     """``{name: timed(fn)}``, or ``{}`` with one printed line when ``fn`` fails — also on a Rust
     panic inside the extension (pyo3's ``PanicException`` is a ``BaseException``, and its panic
     handler writes ~20 lines straight to file descriptor 2, silenced here for a first trial
-    call)."""
+    call and for the timed runs: a panic in a multi-threaded group_by may come on any run)."""
     try:
         with _native_stderr_silenced():
             fn()
+            measured = timed(fn)
     except BaseException as err:
         if isinstance(err, KeyboardInterrupt | SystemExit):
             raise
@@ -106,7 +107,7 @@ def _third_party(name: str, fn: Callable[[], Any], timed: Timed) -> dict[str, An
         first = (str(err).strip().splitlines() or [""])[0][:100]
         print(f"  ({name} fails here: {kind}: {first})")
         return {}
-    return {name: timed(fn)}
+    return {name: measured}
 
 
 def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]:

@@ -69,6 +69,22 @@ def test_a_third_party_panic_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
     )
     assert _third_party("ok", lambda: None, lambda fn: Measure(2.0)) == {"ok": Measure(2.0)}
 
+    calls = []
+
+    def panics_later() -> None:  # the trial run passes, a timed run panics
+        calls.append(1)
+        if len(calls) > 1:
+            raise PanicException("index out of bounds")
+
+    def timed(fn):
+        fn()
+        return Measure(1.0)
+
+    assert _third_party("polars-ds query_roc_auc", panics_later, timed) == {}
+    assert capsys.readouterr().out == (
+        "  (polars-ds query_roc_auc fails here: a Rust panic: index out of bounds)\n"
+    )
+
 
 def test_regression_study_is_seeded_and_paired(tmp_path) -> None:
     """The 20M-row regression study of issue 24 at a tiny size: one file per data set, float
