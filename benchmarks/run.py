@@ -111,7 +111,10 @@ def timed(fn: Callable[[], Any], repeat: int = 3, budget: float = 0.5, cap: floa
     """Best wall time of ``repeat`` runs — more, up to 15, while they add up to less than
     ``budget`` seconds, so that a 30 ms run is not judged on 3 noisy samples; fewer (at least
     one) once they add up to ``cap`` seconds, where one run's noise is small next to its time
-    (memory comes from the memory pass)."""
+    (memory comes from the memory pass). The garbage collector runs once before the runs and
+    is off during them, as in :mod:`timeit` (a full collection before each run cost ~0.1 s
+    with scikit-learn loaded: more than most runs it preceded). ``--scale small`` passes a
+    smaller ``budget`` and ``cap`` (:data:`TIMING`)."""
     best, spent, runs = float("inf"), 0.0, 0
     gc.collect()  # once: a full collection costs ~0.1 s with scikit-learn loaded
     enabled = gc.isenabled()
