@@ -43,7 +43,7 @@ SCALES = {
 #: default ``--sklearn-groups`` per scale: the per-group scikit-learn loops (seconds per 100
 #: groups, and linear in the number of groups) are timed on this many groups and scaled, so that
 #: ``--scale small`` runs in under two minutes; ``--sklearn-groups 0`` times them on all groups
-SKLEARN_GROUPS = {"small": 50}
+SKLEARN_GROUPS = {"small": 25}
 #: the scikit-learn loops of the memory pass at ``--scale small`` run on 5 groups: a loop's
 #: peak is one group's arrays and the few groups' frame, tiny next to the columnar rows (at
 #: 50 groups they cost the memory pass ~20 s of CPU for rows of 0-3 MiB)
@@ -58,6 +58,10 @@ DEFAULT_TIMING = (3, 0.5, 3.0)
 #: measures its workers' peak in the timing pass itself (their lifetime ``ru_maxrss``), and its
 #: single-machine row is the ``streaming`` task's "frameeval" row (the same plans, files, engine)
 NO_MEMORY_TASKS = {"import_time", "dask"}
+#: ... and per scale: at ``--scale small`` the report's peak memory is left to
+#: ``python -m benchmarks.report_scale`` (a fresh process per run, ``ru_maxrss``, at the
+#: main job's 20M rows: docs/performance.md); its two builds in the memory pass cost ~20 s
+NO_MEMORY_AT = {"small": {"report"}}
 KEYS = ["dataset", "model", "fold"]
 _STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
@@ -189,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         "--sklearn-groups",
         type=int,
         default=None,
-        help="time the scikit-learn loops on this many groups and extrapolate (default: 100 "
+        help="time the scikit-learn loops on this many groups and extrapolate (default: 25 "
         "at --scale small, else all groups; 0: all groups)",
     )
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
@@ -250,7 +254,10 @@ def main(argv: list[str] | None = None) -> int:
             else ""
         )
     )
-    measured = [name for name in chosen if name not in NO_MEMORY_TASKS]
+    skipped = NO_MEMORY_TASKS | NO_MEMORY_AT.get(args.scale, set())
+    if not args.no_memory and "report" in chosen and "report" in skipped:
+        print("# the report's peak memory: python -m benchmarks.report_scale (not at this scale)")
+    measured = [name for name in chosen if name not in skipped]
     memory = {} if args.no_memory else _memory_pass(args.scale, measured, args.sklearn_groups)
 
     def timing(fn: Callable[[], Any], repeat: int = repeat) -> Measure:
