@@ -7,13 +7,14 @@ machine; absolute times are for the machine in docs/performance.md. Each row sho
 the time relative to frameeval's, the best wall time of a few runs, and the peak memory the run
 added on top of what the process already held.
 
-Peak memory is measured in a second pass, a child process per task (``--memory-pass``) in which
-Polars' allocator (jemalloc) returns freed memory at once (``_RJEM_MALLOC_CONF=dirty_decay_ms:0,
-muzzy_decay_ms:0``): only then does the resident set follow what is live, instead of keeping
-what earlier runs freed. There each row runs once, on Linux, between a reset of the resident-set
-high-water mark (``/proc/self/clear_refs``) and a read of ``VmHWM`` — which sees Polars' and
-NumPy's native allocations, unlike ``tracemalloc``. That allocator setting slows Polars down
-(up to 2×), so the times come from the first pass, with the default allocator.
+Peak memory is measured in a separate pass, first, in one child process for all the chosen
+tasks (``--memory-pass``) in which Polars' allocator (jemalloc) returns freed memory at once
+(``_RJEM_MALLOC_CONF=dirty_decay_ms:0,muzzy_decay_ms:0``) and the C heap is trimmed before each
+row (glibc ``malloc_trim``): only then does the resident set follow what is live, instead of
+keeping what earlier runs freed. There each row runs once, on Linux, between a reset of the
+resident-set high-water mark (``/proc/self/clear_refs``) and a read of ``VmHWM`` — which sees
+Polars' and NumPy's native allocations, unlike ``tracemalloc``. That allocator setting slows
+Polars down (up to 2×), so the times come from the timing pass, with the default allocator.
 """
 
 from __future__ import annotations
@@ -41,10 +42,26 @@ SCALES = {
 }
 #: default ``--sklearn-groups`` per scale: the per-group scikit-learn loops (seconds per 100
 #: groups, and linear in the number of groups) are timed on this many groups and scaled, so that
-#: ``--scale small`` runs in about two minutes; ``--sklearn-groups 0`` times them on all groups
-SKLEARN_GROUPS = {"small": 100}
-#: tasks whose rows measure no memory (times of fresh interpreters): no memory pass
-NO_MEMORY_TASKS = {"import_time"}
+#: ``--scale small`` runs in under two minutes; ``--sklearn-groups 0`` times them on all groups
+SKLEARN_GROUPS = {"small": 25}
+#: the scikit-learn loops of the memory pass at ``--scale small`` run on 5 groups: a loop's
+#: peak is one group's arrays and the few groups' frame, tiny next to the columnar rows (at
+#: 50 groups they cost the memory pass ~20 s of CPU for rows of 0-3 MiB)
+MEMORY_SKLEARN_GROUPS = {"small": 5}
+#: how many runs ``timed`` makes per scale: (repeat, budget, cap) — see :func:`timed`; at
+#: ``--scale small`` a row stops repeating once its runs add up to 1 s (3 s above) and fast
+#: rows are topped up to 0.15 s (0.5 s above), so that the whole suite runs in under two
+#: minutes on the 2-core machine
+TIMING = {"small": (3, 0.15, 1.0)}
+DEFAULT_TIMING = (3, 0.5, 3.0)
+#: tasks without a memory pass: import_time measures none (times of fresh interpreters); dask
+#: measures its workers' peak in the timing pass itself (their lifetime ``ru_maxrss``), and its
+#: single-machine row is the ``streaming`` task's "frameeval" row (the same plans, files, engine)
+NO_MEMORY_TASKS = {"import_time", "dask"}
+#: ... and per scale: at ``--scale small`` the report's peak memory is left to
+#: ``python -m benchmarks.report_scale`` (a fresh process per run, ``ru_maxrss``, at the
+#: main job's 20M rows: docs/performance.md); its two builds in the memory pass cost ~20 s
+NO_MEMORY_AT = {"small": {"report"}}
 KEYS = ["dataset", "model", "fold"]
 _STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
@@ -67,9 +84,21 @@ def _status_kib(field: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def _trim_c_heap() -> None:
+    """Return the C heap's free pages to the system (glibc ``malloc_trim``; elsewhere nothing),
+    so that memory NumPy or scikit-learn freed in an earlier row is not reused unseen."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def peak_memory(fn: Callable[[], Any]) -> int | None:
     """Bytes the resident set rose above its level at the start while ``fn`` ran (Linux)."""
     gc.collect()
+    _trim_c_heap()
     try:
         _CLEAR_REFS.write_text("5")  # resets VmHWM to the current resident set
     except OSError:
@@ -86,14 +115,23 @@ def timed(fn: Callable[[], Any], repeat: int = 3, budget: float = 0.5, cap: floa
     """Best wall time of ``repeat`` runs — more, up to 15, while they add up to less than
     ``budget`` seconds, so that a 30 ms run is not judged on 3 noisy samples; fewer (at least
     one) once they add up to ``cap`` seconds, where one run's noise is small next to its time
-    (memory comes from the memory pass)."""
+    (memory comes from the memory pass). The garbage collector runs once before the runs and
+    is off during them, as in :mod:`timeit` (a full collection before each run cost ~0.1 s
+    with scikit-learn loaded: more than most runs it preceded). ``--scale small`` passes a
+    smaller ``budget`` and ``cap`` (:data:`TIMING`)."""
     best, spent, runs = float("inf"), 0.0, 0
-    while runs == 0 or (runs < repeat and spent < cap) or (spent < budget and runs < 15):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        elapsed = time.perf_counter() - start
-        best, spent, runs = min(best, elapsed), spent + elapsed, runs + 1
+    gc.collect()  # once: a full collection costs ~0.1 s with scikit-learn loaded
+    enabled = gc.isenabled()
+    gc.disable()  # as timeit does: no collector pauses inside the runs
+    try:
+        while runs == 0 or (runs < repeat and spent < cap) or (spent < budget and runs < 15):
+            start = time.perf_counter()
+            fn()
+            elapsed = time.perf_counter() - start
+            best, spent, runs = min(best, elapsed), spent + elapsed, runs + 1
+    finally:
+        if enabled:
+            gc.enable()
     return Measure(best)
 
 
@@ -114,19 +152,18 @@ def report(task: str, rows: dict[str, Measure | float]) -> None:
         )
 
 
-def _memory_pass(scale: str, task: str, sklearn_groups: int | None) -> dict[str, dict[str, int]]:
-    """Run one task in a child process with the returning allocator; peak bytes per row."""
-    command = [
-        sys.executable,
-        "-m",
-        "benchmarks",
-        "--scale",
-        scale,
-        "--only",
-        task,
-        "--memory-pass",
-    ]
-    command += ["--sklearn-groups", str(sklearn_groups or 0)]  # 0: every group
+def _memory_pass(
+    scale: str, chosen: list[str], sklearn_groups: int | None
+) -> dict[str, dict[str, dict[str, int]]]:
+    """Run the tasks in one child process with the returning allocator; peak bytes per task and
+    row. The child prints one JSON line per task as it finishes it, so a task that crashes the
+    child loses only its own rows and those of the tasks after it (one printed line says so)."""
+    if not chosen:
+        return {}
+    command = [sys.executable, "-m", "benchmarks", "--scale", scale, "--memory-pass"]
+    groups = MEMORY_SKLEARN_GROUPS.get(scale, sklearn_groups)
+    command += ["--sklearn-groups", str(groups or 0)]  # 0: every group
+    command += ["--only", *chosen]
     done = subprocess.run(
         command,
         env=os.environ | _RETURN_AT_ONCE,
@@ -135,14 +172,17 @@ def _memory_pass(scale: str, task: str, sklearn_groups: int | None) -> dict[str,
         check=False,
         cwd=Path(__file__).resolve().parent.parent,
     )
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
+    peaks: dict[str, dict[str, dict[str, int]]] = {}  # task -> table -> row -> bytes
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            peaks |= json.loads(line)
+    missing = [task for task in chosen if task not in peaks]
+    if done.returncode != 0 or missing:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        if "PanicException" in last:  # never the raw Rust panic text
+        if "PanicException" in last or "panicked" in last:  # never the raw Rust panic text
             last = "a Rust panic in a third-party extension"
-        print(f"  (memory pass of {task} failed: {last[:120]})")
-        return {}
-    return json.loads(lines[-1])
+        print(f"# (memory pass of {', '.join(missing) or 'the tasks'} failed: {last[:120]})")
+    return peaks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         "--sklearn-groups",
         type=int,
         default=None,
-        help="time the scikit-learn loops on this many groups and extrapolate (default: 100 "
+        help="time the scikit-learn loops on this many groups and extrapolate (default: 25 "
         "at --scale small, else all groups; 0: all groups)",
     )
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
@@ -174,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown task(s) {sorted(unknown)}; tasks: {sorted(tasks.TASKS)}")
     chosen = [name for name in tasks.TASKS if not args.only or name in args.only]
 
-    if args.memory_pass:  # child: each row once, peak memory only, JSON on the last line
+    if args.memory_pass:  # child: each row once, peak memory only, a JSON line per task
         peaks: dict[str, dict[str, int]] = {}
 
         def once(fn: Callable[[], Any], repeat: int = 1) -> Measure:
@@ -188,8 +228,9 @@ def main(argv: list[str] | None = None) -> int:
             }
 
         for name in chosen:
+            peaks.clear()
             tasks.TASKS[name](n_rows, n_groups, collect, once, args.sklearn_groups)
-        print(json.dumps(peaks))
+            print(json.dumps({name: peaks}), flush=True)  # a task may print several tables
         return 0
 
     print(f"# frameeval benchmarks — scale {args.scale}: {n_rows:,} rows, {n_groups:,} groups")
@@ -202,18 +243,40 @@ def main(argv: list[str] | None = None) -> int:
             f"# scikit-learn loops: timed on {args.sklearn_groups} groups and scaled to all "
             "(--sklearn-groups 0 times every group)"
         )
+    repeat, budget, cap = TIMING.get(args.scale, DEFAULT_TIMING)
+    print(
+        f"# time: best of {repeat} runs (up to 15 while they add up to < {budget:g} s, fewer "
+        f"once they reach {cap:g} s); peak memory: "
+        + ("not measured (--no-memory)" if args.no_memory else "one run per row, measured first")
+        + (
+            f" (scikit-learn loops on {MEMORY_SKLEARN_GROUPS[args.scale]} groups)"
+            if not args.no_memory and args.scale in MEMORY_SKLEARN_GROUPS
+            else ""
+        )
+    )
+    skipped = NO_MEMORY_TASKS | NO_MEMORY_AT.get(args.scale, set())
+    if not args.no_memory and "report" in chosen and "report" in skipped:
+        print("# the report's peak memory: python -m benchmarks.report_scale (not at this scale)")
+    measured = [name for name in chosen if name not in skipped]
+    memory = {} if args.no_memory else _memory_pass(args.scale, measured, args.sklearn_groups)
+
+    def timing(fn: Callable[[], Any], repeat: int = repeat) -> Measure:
+        return timed(fn, repeat, budget, cap)
+
     for name in chosen:
-        skip = args.no_memory or name in NO_MEMORY_TASKS
-        found = {} if skip else _memory_pass(args.scale, name, args.sklearn_groups)
+        found = memory.get(name, {})
 
         def with_peaks(
-            task: str, rows: dict[str, Measure | float], found: dict[str, dict[str, int]] = found
+            task: str,
+            rows: dict[str, Measure | float],
+            found: dict[str, dict[str, int]] = found,
         ) -> None:
-            merged = {}
+            merged: dict[str, Measure | float] = {}
             for row, m in rows.items():
                 m = m if isinstance(m, Measure) else Measure(m)
-                merged[row] = m._replace(peak_bytes=found.get(task, {}).get(row))
+                # the memory pass's peak, else what the timing pass measured itself (dask)
+                merged[row] = m._replace(peak_bytes=found.get(task, {}).get(row, m.peak_bytes))
             report(task, merged)
 
-        tasks.TASKS[name](n_rows, n_groups, with_peaks, timed, args.sklearn_groups)
+        tasks.TASKS[name](n_rows, n_groups, with_peaks, timing, args.sklearn_groups)
     return 0

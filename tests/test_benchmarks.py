@@ -38,13 +38,15 @@ def test_peak_memory_sees_native_allocations() -> None:
 
 
 def test_suite_command_prints_times_and_measured_memory(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m benchmarks`` end to end at the tiny scale, with the child memory pass."""
+    """``python -m benchmarks`` end to end at the tiny scale, with the child memory pass (one
+    child for all the tasks, a JSON line per task)."""
     from benchmarks.run import main
 
-    assert main(["--scale", "tiny", "--only", "label_metrics"]) == 0
+    assert main(["--scale", "tiny", "--only", "label_metrics", "confusion"]) == 0
     out = capsys.readouterr().out
     assert "## grouped label metrics (2 classes)" in out
-    assert "MiB  frameeval" in out  # the memory pass reported frameeval's row
+    assert "## grouped confusion matrices, 10 classes" in out
+    assert out.count("MiB  frameeval\n") == 2  # the memory pass reported both frameeval rows
     assert "memory pass of" not in out  # ... and did not fail
 
 
@@ -66,6 +68,22 @@ def test_a_third_party_panic_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
         "`None` value)\n"
     )
     assert _third_party("ok", lambda: None, lambda fn: Measure(2.0)) == {"ok": Measure(2.0)}
+
+    calls = []
+
+    def panics_later() -> None:  # the trial run passes, a timed run panics
+        calls.append(1)
+        if len(calls) > 1:
+            raise PanicException("index out of bounds")
+
+    def timed(fn):
+        fn()
+        return Measure(1.0)
+
+    assert _third_party("polars-ds query_roc_auc", panics_later, timed) == {}
+    assert capsys.readouterr().out == (
+        "  (polars-ds query_roc_auc fails here: a Rust panic: index out of bounds)\n"
+    )
 
 
 def test_regression_study_is_seeded_and_paired(tmp_path) -> None:

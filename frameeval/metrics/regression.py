@@ -86,14 +86,23 @@ AE_MAX = Statistic(lambda y, f: (f - y).abs(), "max")
 AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
 
 
-def _ape(y: pl.Expr, f: pl.Expr) -> pl.Expr:
-    """|f − y| / |y|: inf (or NaN) at y = 0, and at a truth so near 0 that it overflows."""
-    return (f - y).abs() / y.abs()
+def _relative_error(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    """(f − y) / y, whose absolute value is |f − y| / |y| exactly (IEEE division: the sign
+    apart, |a / b| and |a| / |b| are the same correctly rounded quotient); inf or NaN at y = 0,
+    and at a truth so near 0 (or an error so large) that the ratio overflows."""
+    return (f - y) / y
 
 
-# Σ w·[|f − y| / |y| is not finite]: a zero truth (or one that overflows the ratio)
-ZERO_TRUTH = Statistic(lambda y, f: (~_ape(y, f).is_finite()).cast(pl.Float64))
-APE = Statistic(lambda y, f: pl.when(_ape(y, f).is_finite()).then(_ape(y, f)).otherwise(0.0))
+# [|f − y| / |y| is not finite] of a row of positive weight, as a max (1.0: some row is; 0.0:
+# none): a zero truth (or one that overflows the ratio). A max reads the rows once, where a
+# sum Σ w·[…] multiplies each by its weight first; it merges by max.
+ZERO_TRUTH = Statistic(lambda y, f: (~_relative_error(y, f).is_finite()).cast(pl.Float64), "max")
+# Σ w·|f − y| / |y| over the rows where it is finite (the others make the MAPE undefined)
+APE = Statistic(
+    lambda y, f: (
+        pl.when(_relative_error(y, f).is_finite()).then(_relative_error(y, f).abs()).otherwise(0.0)
+    )
+)
 SAPE = Statistic(
     lambda y, f: (
         pl.when((y != 0) | (f != 0)).then(2.0 * (f - y).abs() / (y.abs() + f.abs())).otherwise(0.0)
@@ -164,7 +173,13 @@ def _ccc(s: Any) -> pl.Expr:
 
 
 def _mape(s: Any) -> pl.Expr:
-    return _defined(s.ape / s.w, s.zero > 0)
+    # names Σ w·|e|/|y| once, without ``_defined``'s fill_nan, which names its value three
+    # times: in a select Polars then shares the sums through a with_columns over every row
+    # (fe.mape in a lazy select of 10M rows: 0.34 s of CPU, 0.10 s this way; group_by().agg()
+    # measured the same either way). ape / w is NaN only at 0/0 (Σw = 0) or inf/inf (Σw
+    # overflowed), both undefined here.
+    defined = (s.zero == 0) & (s.w > 0) & s.w.is_finite()
+    return pl.when(defined).then(s.ape / s.w)
 
 
 # -- parameters ---------------------------------------------------------------------------------
@@ -326,7 +341,8 @@ MAPE = _declare(
     formula_text="MAPE = Σ w·|f − y| / |y| / Σ w",
     undefined="a truth of positive weight is 0 (|f − y| / 0 is undefined; scikit-learn "
     "divides by 2.2e-16 instead and returns about 4.5e15 × |f|) or so close to 0 that "
-    "|f − y| / |y| overflows, or the group is empty",
+    "|f − y| / |y| overflows, or the group is empty (or its total weight is 0, or "
+    "overflows)",
     references=(
         "de Myttenaere, A. et al. (2016). Mean absolute percentage error for regression "
         "models. *Neurocomputing* 192, 38–48.",

@@ -244,6 +244,45 @@ def test_zero_truth_gives_null_mape_unless_its_weight_is_zero() -> None:
     assert fe.measures(df, truth="y", pred="f", measures=["mape"])["mape"].item() is None
 
 
+def test_mape_equals_its_previous_three_ratio_form_bit_for_bit() -> None:
+    """Issue 25: MAPE computes |f − y| / |y| as |(f − y) / y| and its zero-truth flag as a max;
+    the values are those of the previous form (the ratio three times, a sum of flags, NaN to
+    null), exactly, per group — with zero truths of zero and of positive weight, 0/0 rows,
+    tiny truths whose ratio overflows, a group of zero total weight and an empty one."""
+    rng = np.random.default_rng(25)
+    n = 4_000
+    y = rng.normal(0, 10, n)
+    y[rng.random(n) < 0.01] = 0.0
+    y[rng.random(n) < 0.005] = 1e-320  # subnormal: |f − y| / |y| overflows
+    f = y + rng.normal(0, 3, n)
+    f[rng.random(n) < 0.005] = 0.0
+    w = rng.integers(0, 3, n).astype(np.float64)
+    g = rng.integers(0, 40, n)
+    w[g == 7] = 0.0  # zero total weight
+    df = pl.DataFrame({"g": g, "y": y, "f": f, "w": w}).filter(pl.col("g") != 8)
+    for weight in (None, "w"):
+        ww = pl.col(weight) if weight else pl.lit(1.0)
+        ape = (pl.col("f") - pl.col("y")).abs() / pl.col("y").abs()
+        zero = (ww * (~ape.is_finite()).cast(pl.Float64)).sum()
+        total = (ww * pl.when(ape.is_finite()).then(ape).otherwise(0.0)).sum()
+        mass = ww.sum() if weight else pl.len().cast(pl.Float64)
+        previous = (
+            pl.when((zero > 0).fill_null(True)).then(None).otherwise(total / mass).fill_nan(None)
+        )
+        expected = df.group_by("g").agg(previous.alias("mape")).sort("g")
+        got = df.group_by("g").agg(fe.mape("y", "f", weight=weight)).sort("g")
+        assert got.equals(expected, null_equal=True)
+        assert 0 < got["mape"].null_count() < got.height  # both cases are exercised
+        assert got.filter(pl.col("g") == 7)["mape"].item() is None or weight is None
+        # fe.measures sums in its own plan (the order of the additions may differ): same nulls,
+        # values to 1e-12
+        table = fe.measures(df, truth="y", pred="f", weight=weight, by="g", measures=["mape"])
+        table = table.sort("g")
+        assert table["mape"].is_null().equals(expected["mape"].is_null())
+        diff = ((table["mape"] - expected["mape"]).abs() / expected["mape"].abs()).max()
+        assert diff is not None and diff < 1e-12
+
+
 def test_smape_counts_a_zero_truth_and_zero_prediction_as_no_error() -> None:
     df = pl.DataFrame({"y": [0.0, 2.0], "f": [0.0, 1.0]})
     assert df.select(fe.smape("y", "f")).item() == pytest.approx((0 + 2 / 3) / 2, abs=1e-12)
