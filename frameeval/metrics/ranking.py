@@ -178,6 +178,17 @@ def _precisions(
 
 
 def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
+    if weight is None:
+        # Mann–Whitney U = (the positives' rank sum) − M⁺(M⁺ + 1)/2, with M⁺(M⁺ + 1)/2
+        # written ((M⁺ + ½)² − ¼)/2 so that M⁺ appears once there (exact below 2^25 positives
+        # per group): an eager group_by runs no common-subexpression elimination, and the
+        # form with M⁺ written out eight times (twice more through a null-guarded division)
+        # cost a third more. No pair (M⁺·M⁻ = 0): the documented null.
+        is_pos = pl.col(truth) == positive
+        m_pos = is_pos.sum().cast(pl.Float64)
+        u = (pl.col(score).rank("average") * is_pos).sum() - ((m_pos + 0.5) ** 2 - 0.25) / 2.0
+        pairs = is_pos.sum().cast(pl.Float64) * (~is_pos).sum().cast(pl.Float64)
+        return _share(u, pairs)
     pairs, total = _auc_counts(truth, score, positive, weight)
     # pairs <= total exactly; float rounding of large weights can put it 1 ulp above
     return _share(pl.min_horizontal(pairs, total), total)
