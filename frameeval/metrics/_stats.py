@@ -65,10 +65,18 @@ def ratio(numerator: pl.Expr, denominator: pl.Expr, zero_division: float | None 
     """numerator / denominator, with ``zero_division`` (default null) for 0/0.
 
     Every ratio of a measure has a numerator that is 0 whenever its denominator is (counts of a
-    subset of the denominator's rows), so a zero denominator means 0/0 = NaN, which becomes
-    ``zero_division``: one division, and the aggregation stays on Polars' fast path.
+    subset of the denominator's rows), so only a zero denominator is undefined. It is nulled
+    before the division (``when(den ≠ 0).then(den)``) rather than the NaN after it
+    (``fill_nan``): both keep a lazy ``group_by`` on its fast path, but an eager one (the
+    in-memory engine) evaluates a ``fill_nan`` of an aggregate group by group — measured 1.9×
+    slower for ``fe.precision`` on 1M rows × 1,000 groups.
     """
-    return (numerator / denominator).fill_nan(pl.lit(zero_division, dtype=pl.Float64))
+    # a NaN denominator (0/0 further up, e.g. κ's chance agreement of a zero-weight group) is
+    # undefined too
+    value = numerator / pl.when((denominator != 0) & denominator.is_not_nan()).then(denominator)
+    if zero_division is None:
+        return value
+    return value.fill_null(pl.lit(zero_division, dtype=pl.Float64))
 
 
 @dataclass(frozen=True)
