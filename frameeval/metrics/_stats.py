@@ -88,16 +88,21 @@ class BinaryCounts:
     fp: pl.Expr
     fn: pl.Expr
     tn: pl.Expr
+    #: TP + FN and TP + FP when counted directly (unweighted rows): a formula that reads
+    #: ``actual`` / ``predicted`` then names one sum instead of three, which matters where
+    #: Polars does not share sub-expressions (an eager ``group_by``)
+    n_actual: pl.Expr | None = None
+    n_predicted: pl.Expr | None = None
 
     @property
     def actual(self) -> pl.Expr:
         """Actual positives TP + FN."""
-        return self.tp + self.fn
+        return self.n_actual if self.n_actual is not None else self.tp + self.fn
 
     @property
     def predicted(self) -> pl.Expr:
         """Predicted positives TP + FP."""
-        return self.tp + self.fp
+        return self.n_predicted if self.n_predicted is not None else self.tp + self.fp
 
     @property
     def negative(self) -> pl.Expr:
@@ -128,7 +133,7 @@ class BinaryCounts:
             n_predicted = total(predicted, None)
             fp = n_predicted - tp
             fn = n_actual - tp
-            return BinaryCounts(tp, fp, fn, n - n_actual - fp)
+            return BinaryCounts(tp, fp, fn, n - n_actual - fp, n_actual, n_predicted)
         return BinaryCounts(
             tp,
             total(~actual & predicted, weight),

@@ -109,7 +109,8 @@ def check_costs(func: str, cost01: Any, cost10: Any, **_: Any) -> None:
 
 def _fbeta(c: BinaryCounts, beta: float = 1.0) -> pl.Expr:
     b2 = float(beta) ** 2
-    return ratio((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp)
+    # (1 + β²)TP + β²FN + FP = β²(TP + FN) + (TP + FP)
+    return ratio((1 + b2) * c.tp, b2 * c.actual + c.predicted)
 
 
 def _fbeta_macro(mean_of: Callable[[Measure], pl.Expr], beta: float = 1.0) -> pl.Expr:
@@ -122,7 +123,7 @@ PRECISION = register(
     Measure(
         "precision",
         "binary",
-        lambda c: ratio(c.tp, c.tp + c.fp),
+        lambda c: ratio(c.tp, c.predicted),
         True,
         0.0,
         1.0,
@@ -139,7 +140,7 @@ RECALL = register(
     Measure(
         "recall",
         "binary",
-        lambda c: ratio(c.tp, c.tp + c.fn),
+        lambda c: ratio(c.tp, c.actual),
         True,
         0.0,
         1.0,
