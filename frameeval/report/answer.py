@@ -360,23 +360,15 @@ def cd_title(found: Answer) -> str:
         return f"Critical-difference diagram: {found.metric} (Friedman + Nemenyi, Demšar 2006)"
     return (
         f"Average ranks on {found.metric}; the bars (Nemenyi CD) only orient: the "
-        f"{procedure_name(found.procedure)} decided (see the headline)"
+        f"{procedure_words(found.procedure)} decided (see the headline)"
     )
 
 
-def procedure_name(procedure: str) -> str:
-    """A procedure of :func:`frameeval.compare_learners` in words."""
-    from frameeval.compare.auto import TEST_NAMES
+def procedure_words(procedure: str) -> str:
+    """A procedure of :func:`frameeval.compare_learners` in words (its own table)."""
+    from frameeval.compare.auto._context import procedure_words as words
 
-    words = {
-        "friedman": "Friedman test with Nemenyi's post-hoc test",
-        "anova": "repeated-measures ANOVA with Tukey's HSD",
-        "t": "paired t test",
-        "wilcoxon": "Wilcoxon signed-rank test",
-        "skillings_mack": "Skillings–Mack test",
-        "bayes_signed_rank": "Bayesian signed-rank test",
-    }
-    return words.get(procedure, TEST_NAMES.get(procedure, procedure))
+    return words(procedure)
 
 
 def procedures_sentence(answers: list[Answer]) -> str:
@@ -387,7 +379,7 @@ def procedures_sentence(answers: list[Answer]) -> str:
     if len({a.procedure for a in tested}) < 2:
         return ""
     parts = "; ".join(
-        f"{a.metric} by the {procedure_name(a.procedure)}"
+        f"{a.metric} by the {procedure_words(a.procedure)}"
         + (f" ({a.reason.rstrip('.')})" if a.reason else "")
         for a in tested
     )

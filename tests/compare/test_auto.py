@@ -346,6 +346,11 @@ def test_to_frame_and_chart():
     spec = result.chart().to_dict()
     assert "Friedman + Nemenyi" in str(spec["title"])
     assert str(result) == result.verdict
+    # another procedure: the title says the bars only orient and names the test in words
+    anova = fe.compare_learners(table(paper_order=True), "auc", procedure="anova", **KW)
+    title = str(anova.chart().to_dict()["title"])
+    assert "only orient" in title and "repeated-measures ANOVA" in title
+    assert "decided by:" not in title
 
 
 def test_block_and_learner_inferred_from_column_names():

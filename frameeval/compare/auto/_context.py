@@ -20,6 +20,7 @@ __all__ = [
     "PAIR_PROCEDURES",
     "SPLIT_PROCEDURES",
     "TEST_NAMES",
+    "procedure_words",
     "VALUE",
     "Context",
     "Procedure",
@@ -54,7 +55,22 @@ N_SAMPLES = 50_000
 VALUE = "__value"
 FUNC = "compare_learners"
 
+
 #: the names of the tests in the ``test`` columns, and how the verdict writes them
+def procedure_words(procedure: str) -> str:
+    """A procedure of :func:`frameeval.compare_learners` (the ``procedure`` column of its
+    design) in words, for titles and sentences."""
+    words = {
+        "friedman": "Friedman test with Nemenyi's post-hoc test",
+        "anova": "repeated-measures ANOVA with Tukey's HSD",
+        "t": "paired t test",
+        "wilcoxon": "Wilcoxon signed-rank test",
+        "skillings_mack": "Skillings–Mack test",
+        "bayes_signed_rank": "Bayesian signed-rank test",
+    }
+    return words.get(procedure, TEST_NAMES.get(procedure, procedure))
+
+
 TEST_NAMES = {
     "paired_t": "paired t test",
     "wilcoxon": "Wilcoxon signed-rank test",

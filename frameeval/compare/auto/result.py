@@ -158,9 +158,12 @@ class Comparison:
             if procs == {"friedman"}:
                 kwargs["title"] = f"Friedman + Nemenyi: average ranks with CD (α = {self.alpha:g})"
             else:
-                tests = ", ".join(sorted(procs)) or "none"
+                from frameeval.compare.auto._context import procedure_words
+
+                tests = " and the ".join(procedure_words(p) for p in sorted(procs)) or "no test"
                 kwargs["title"] = (
-                    f"Average ranks with the Nemenyi CD (α = {self.alpha:g}); decided by: {tests}"
+                    f"Average ranks; the bars (Nemenyi CD, α = {self.alpha:g}) only orient: "
+                    f"the {tests} decided"
                 )
         return cd_diagram(ranks, style=style, learner="learner", by=keys or None, **kwargs)
 
