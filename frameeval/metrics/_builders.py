@@ -430,9 +430,9 @@ def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Sche
                 spread != 0,
                 InvalidParameterError,
                 f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
-                f"other), got more than one class besides {positive!r} in column {truth!r} "
-                f"(truth=) and {pred!r} (pred=) ({{}} of the {{}} rows are not {positive!r}); "
-                "pass average='macro', 'micro' or 'weighted'.",
+                f"other), got more than one class besides {positive!r} in columns {truth!r} "
+                f"(truth=) and {pred!r} (pred=) ({{}} of their {{}} labels are not "
+                f"{positive!r}); pass average='macro', 'micro' or 'weighted'.",
                 others,
                 n + n,
             )
