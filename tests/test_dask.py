@@ -45,7 +45,7 @@ def client() -> Iterator[Any]:
         n_workers=2,
         processes=True,
         threads_per_worker=1,
-        dashboard_address=None,
+        dashboard_address=":0",  # a free port: two xdist workers may each start a cluster
         memory_limit="1GiB",
     )
     with distributed.Client(cluster) as c:

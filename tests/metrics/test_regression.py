@@ -13,6 +13,7 @@ here, an error in scikit-learn.
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -436,3 +437,26 @@ def test_a_user_measure_declared_with_one_term_still_works_everywhere() -> None:
     assert_close(expr["mean_cubed_error"].to_list(), [(1 + 3 * 8) / 4, 0.125])
     assert_close(out["mse"].to_list(), [(1 + 3 * 4) / 4, 0.25])
     assert out["r2"].to_list()[1] is None  # one row: a constant truth
+
+
+def test_overflowing_moments_are_undefined_never_nan() -> None:
+    """r2, explained_variance, pearson_r and ccc read second moments (Σy², Σy·f): values near
+    1e200 overflow them to inf, and inf − inf would be NaN. The measures are null there, on
+    both faces, without a fill_nan of the result (which an eager group_by evaluates group by
+    group)."""
+    df = pl.DataFrame(
+        {
+            "g": [1, 1, 1, 2, 2, 2],
+            "y": [1e200, -1e200, 2e200, 1.0, 2.0, 4.0],
+            "f": [2e200, -1e200, 1e200, 1.5, 2.0, 3.0],
+        }
+    )
+    names = ["r2", "explained_variance", "pearson_r", "ccc"]
+    eager = df.group_by("g").agg(getattr(fe, n)("y", "f") for n in names).sort("g")
+    lazy = df.lazy().group_by("g").agg(getattr(fe, n)("y", "f") for n in names).sort("g")
+    frame = fe.measures(df, truth="y", pred="f", by="g", measures=names).sort("g")
+    for out in (eager, lazy.collect(), frame):
+        for n in names:
+            first, second = out.get_column(n).to_list()
+            assert first is None, (n, first)
+            assert second is not None and math.isfinite(second), (n, second)
