@@ -61,6 +61,14 @@ def total(condition: pl.Expr, weight: str | None) -> pl.Expr:
     return (weight_expr(weight) * condition.cast(pl.Float64)).sum()
 
 
+def positive_part(denominator: pl.Expr) -> pl.Expr:
+    """``denominator`` where it is > 0, else null (also for NaN): dividing by it gives null,
+    never NaN or ±inf. For denominators that cannot be negative (masses, pair counts,
+    variances); written once so that an aggregate stays on Polars' fast path (a ``when``
+    around the cheap denominator, not around the division or a ``fill_nan`` after it)."""
+    return pl.when(denominator > 0).then(denominator)
+
+
 def ratio(numerator: pl.Expr, denominator: pl.Expr, zero_division: float | None = None) -> pl.Expr:
     """numerator / denominator, with ``zero_division`` (default null) for 0/0.
 

@@ -27,7 +27,7 @@ import polars as pl
 
 from frameeval._validate import check_parameter
 from frameeval.metrics._builders import make_builder
-from frameeval.metrics._stats import ScoreTable, ratio
+from frameeval.metrics._stats import ScoreTable, positive_part, ratio
 from frameeval.metrics.measure import Measure, register
 
 __all__ = [
@@ -89,12 +89,6 @@ def _pr_auc(t: ScoreTable) -> pl.Expr:
 # the threshold table evaluate the declared formulas on the count table; the property tests
 # check both faces agree (tests/test_measure_set.py).
 # ---------------------------------------------------------------------------------------------
-def _share(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
-    """numerator / denominator, null when the denominator is 0; the (cheap) denominator alone is
-    wrapped, so the numerator is evaluated once and stays on Polars' fast aggregation path."""
-    return numerator / pl.when(denominator > 0).then(denominator)
-
-
 def _mass(truth: str, pos_label: Any, weight: str | None) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """(positive?, positive mass w·[y = +], negative mass w·[y ≠ +]) per row, masses Float64."""
     positive = pl.col(truth) == pos_label
@@ -187,23 +181,23 @@ def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> 
         is_pos = pl.col(truth) == positive
         m_pos = is_pos.sum().cast(pl.Float64)
         u = (pl.col(score).rank("average") * is_pos).sum() - ((m_pos + 0.5) ** 2 - 0.25) / 2.0
-        pairs = is_pos.sum().cast(pl.Float64) * (~is_pos).sum().cast(pl.Float64)
-        return _share(u, pairs)
+        pairs = m_pos * (~is_pos).sum().cast(pl.Float64)
+        return u / positive_part(pairs)
     pairs, total = _auc_counts(truth, score, positive, weight)
     # pairs <= total exactly; float rounding of large weights can put it 1 ulp above
-    return _share(pl.min_horizontal(pairs, total), total)
+    return pl.min_horizontal(pairs, total) / positive_part(total)
 
 
 def _average_precision_rows(
     truth: str, score: str, positive: pl.Expr, weight: str | None
 ) -> pl.Expr:
     mass, precision, _, total = _precisions(truth, score, positive, weight)
-    return _share((mass * precision).sum(), total)
+    return (mass * precision).sum() / positive_part(total)
 
 
 def _pr_auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
     mass, precision, before, total = _precisions(truth, score, positive, weight)
-    return _share((mass * (precision + before)).sum() / 2.0, total)
+    return (mass * (precision + before)).sum() / 2.0 / positive_part(total)
 
 
 ROC_AUC = register(
