@@ -828,3 +828,23 @@ def test_each_input_rule_holds_on_both_faces(measure, data, kwargs, error, text)
         data.group_by("g").agg(expr)
     with pytest.raises(error, match=rf"^{measure}\(\): {text}"):
         data.lazy().select(expr).collect()
+
+
+def test_a_builder_plans_once_per_set_of_dtypes_and_still_checks_each() -> None:
+    """``planned``: an expression collected again reuses its plan for the same dtypes, plans
+    afresh for other dtypes, and never remembers a plan that raised."""
+    import frameeval as fe
+
+    expr = fe.precision("y", "p")
+    ints = pl.DataFrame({"y": [1, 0, 1, 1], "p": [1, 1, 0, 1]})
+    floats = ints.cast(pl.Float64)
+    strings = ints.cast(pl.String)  # string labels need pos_label=: a schema rule
+    assert ints.select(expr).item() == pytest.approx(2 / 3)
+    assert ints.select(expr).item() == pytest.approx(2 / 3)
+    assert floats.select(expr).item() == pytest.approx(2 / 3)
+    with pytest.raises(MissingValueError):  # the data rules of a reused plan still run
+        floats.with_columns(y=pl.lit(float("nan"))).select(expr)
+    for _ in range(2):  # a schema rule raises each time (a raising plan is not remembered)
+        with pytest.raises(InvalidParameterError, match="pos_label= is required"):
+            strings.select(expr)
+    assert ints.select(expr).item() == pytest.approx(2 / 3)

@@ -24,6 +24,7 @@ from frameeval._validate import (
     check_parameter,
     check_zero_division,
     failure,
+    planned,
     positive_of,
     resolve_pos_label,
 )
@@ -304,7 +305,7 @@ def guarded_value(
         guard = checks.guard(*failures)
         return value if guard is None else attach_guard(value, guard)
 
-    return pl.pipe_with_dtype(columns, plan).alias(func)
+    return planned(columns, plan).alias(func)
 
 
 def input_rules(
