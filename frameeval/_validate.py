@@ -417,9 +417,9 @@ class Checks:
         """
         self._add(bad, error, message, example=example)
 
-    def present(self, expr: pl.Expr, message: str) -> None:
+    def present(self, expr: pl.Expr, message: str, hint: str | None = None) -> None:
         """Fails when no row of the whole frame satisfies ``expr`` (e.g. pos_label absent)."""
-        self._add(expr, UnknownLabelError, message, scope="total")
+        self._add(expr, UnknownLabelError, message, scope="total", hint=hint)
 
     # -- the expression face ---------------------------------------------------------------
     def guard(self, *failures: pl.Expr) -> pl.Expr | None:
@@ -506,7 +506,8 @@ class Checks:
                 )
             else:
                 total = pl.col(c.name).sum()
-                guards.append(failure(total == 0, c.error, f"{c.message}."))
+                tail = f"\nHint: {c.hint}" if c.hint else ""
+                guards.append(failure(total == 0, c.error, f"{c.message}.{tail}"))
         return enforce(stats, *guards).drop(self.names)
 
 

@@ -36,6 +36,7 @@ from frameeval.curves import cumulated, prepare_scores, score_table
 from frameeval.curves._table import require_positive
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
 from frameeval.metrics._builders import (
+    class_spread,
     domain_error,
     domain_message,
     domain_rules,
@@ -44,6 +45,7 @@ from frameeval.metrics._builders import (
     statistic_value,
 )
 from frameeval.metrics._stats import (
+    ClassCounts,
     ClassTable,
     Statistic,
     Sums,
@@ -292,6 +294,12 @@ def _label_part(
     _, _, _, schema, checks = prepare_labels(
         lf if not eager else data, func, truth, pred, keys, weight, outputs=()
     )
+    rows = _label_rows_part(
+        lf, schema, checks, func, truth, pred, keys, weight, chosen, pos_label, average,
+        zero_division,
+    )  # fmt: skip
+    if rows is not None:
+        return rows
     counts = count_table(lf, schema, keys, truth, pred, weight, checks, None)
     if isinstance(schema[truth], pl.Enum) and schema[truth] == schema[pred]:
         # one class order on both faces: an Enum's own (the expressions sort the Enum itself);
@@ -378,6 +386,124 @@ def _label_part(
                 group_text(keys),
             )
         )
+    if failures:
+        stats = enforce(stats, *failures).drop([e.meta.output_name() for e in extra])
+    return stats
+
+
+class _RowScalars:
+    """The scalars of a group's confusion table read from its rows (a label measure that reads
+    nothing else is computed from the rows directly); any other attribute raises."""
+
+    def __init__(self, truth: str, pred: str, weight: str | None) -> None:
+        counts = ClassCounts(pl.col(truth), pl.col(pred), weight)
+        self.correct, self.total = counts.correct, counts.total
+
+    def __getattr__(self, name: str) -> Any:
+        raise _NeedsTable(name)
+
+
+class _NeedsTable(Exception):
+    """A label measure read a per-class statistic: it needs the count table."""
+
+
+def _label_rows_part(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    checks: Checks,
+    func: str,
+    truth: str,
+    pred: str,
+    keys: list[str],
+    weight: str | None,
+    chosen: list[Measure],
+    pos_label: Any,
+    average: str,
+    zero_division: float | None,
+) -> pl.LazyFrame | None:
+    """Binary measures (``average="binary"``) and accuracy-like label measures (the trace and
+    total of the confusion table) straight from the rows: one ``group_by(*by)`` with the
+    measures' row forms (the expression builders' values), the input checks and the binary
+    class rules, instead of the count table and its per-class table (a quarter to a third of
+    the time at 1,000 groups). None when a measure needs the per-class table or the labels'
+    dtype has no cheap class rule (strings, categoricals and integral floats under the
+    default ``pos_label``): the caller then counts the table.
+
+    The class rules are those of the count-table path. The default positive class must be a
+    class of every group holding two or more classes (UnknownLabelError) and, with it, at most
+    one other class (InvalidParameterError); both read the 64-bit offset test of
+    :func:`~frameeval.metrics._builders.class_spread`, so their messages name the group, the
+    positive class and how many labels are not positive (the count-table path also names two
+    of the classes). An explicit ``pos_label`` must occur somewhere in the frame.
+    """
+    binary = [m for m in chosen if m.kind == "binary"]
+    if any((m.parameters.get("average") or average) != "binary" for m in binary):
+        return None
+    values = []
+    for m in chosen:
+        if m.kind != "label":
+            continue
+        try:
+            value = m.value(truth, pred, table=_RowScalars(truth, pred, weight))
+        except _NeedsTable:
+            return None
+        if zero_division is not None:
+            value = value.fill_null(zero_division)
+        values.append(value.alias(m.name))
+    positive = resolve_pos_label(schema, func, truth, pos_label) if binary else None
+    spread = None
+    if binary and pos_label is None and schema[truth] != pl.Boolean:
+        spread = class_spread(truth, pred, positive, schema)
+        if spread is None:
+            return None
+    if binary and pos_label is not None:
+        pos = pl.lit(pos_label)
+        checks.present(
+            (pl.col(truth) == pos) | (pl.col(pred) == pos),
+            f"pos_label ({pos_label!r}) must occur in column {truth!r} (truth=) or {pred!r} "
+            "(pred=), got none",
+            hint="pass the positive class as pos_label=.",
+        )
+    values += [
+        m.value(truth, pred, weight=weight, pos_label=positive, zero_division=zero_division).alias(
+            m.name
+        )
+        for m in binary
+    ]
+    order = {m.name: i for i, m in enumerate(chosen)}
+    values.sort(key=lambda e: order[e.meta.output_name()])
+    extra: list[pl.Expr] = []
+    failures: list[pl.Expr] = []
+    if spread is not None:
+        off, others, labels = spread
+        extra = [off.alias("__fe_spread"), others.alias("__fe_others"), labels.alias("__fe_n")]
+        hit = pl.col("__fe_others") < pl.col("__fe_n")
+        failed = pl.col("__fe_spread") != 0
+        failures = [
+            failure(
+                failed & ~hit,
+                UnknownLabelError,
+                f"{func}(): pos_label (the default {positive!r}) must be a class of column "
+                f"{truth!r} (truth=) or {pred!r} (pred=), got {{}} labels of two or more other "
+                "classes without it{}.\nHint: pass the positive class as pos_label=.",
+                pl.col("__fe_n"),
+                group_text(keys),
+            ),
+            failure(
+                failed & hit,
+                InvalidParameterError,
+                f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
+                f"other), got more than one class besides {positive!r} ({{}} of the {{}} labels "
+                f"of columns {truth!r} and {pred!r} are not {positive!r}){{}}; pass "
+                "average='macro', 'micro' or 'weighted'.",
+                pl.col("__fe_others"),
+                pl.col("__fe_n"),
+                group_text(keys),
+            ),
+        ]
+    aggs = [*values, *checks.aggs(), *extra]
+    stats = lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
+    stats = checks.enforce(stats, keys)
     if failures:
         stats = enforce(stats, *failures).drop([e.meta.output_name() for e in extra])
     return stats

@@ -236,3 +236,68 @@ def test_weighted_kappa_of_enum_labels_uses_the_enum_order_on_both_faces() -> No
     frame = fe.measures(df, truth="y", pred="p", measures=[qk])["qk"][0]
     assert expression == pytest.approx(expected, abs=1e-12)
     assert frame == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=15)
+@given(
+    df=result_frames(),
+    weight=st.sampled_from([None, "w", "wf"]),
+    labels=st.sampled_from(["int", "int8", "bool", "explicit", "three"]),
+    zero_division=st.sampled_from([None, 0.0, 1.0]),
+)
+def test_the_rows_path_equals_the_count_table_path(
+    df: pl.DataFrame, weight: str | None, labels: str, zero_division: float | None
+) -> None:
+    """Binary measures (average="binary") and accuracy are computed from the rows in one
+    group_by; any measure needing the per-class table (MCC) sends all of them through the count
+    table. Both paths give the same values, nulls and errors."""
+    truth, pred, pos_label = "yb", "pb", None
+    if labels == "int8":
+        df = df.with_columns(pl.col("yb", "pb").cast(pl.Int8))
+    elif labels == "bool":
+        df = df.with_columns(pl.col("yb", "pb").cast(pl.Boolean))
+    elif labels == "explicit":
+        truth, pred, pos_label = "y", "p", 2
+        if not (df["y"] == 2).any() and not (df["p"] == 2).any():
+            df = df.with_columns(p=pl.lit(2, dtype=pl.Int64))
+    elif labels == "three":  # 0..2 labels, the default positive 1: a class error or values
+        truth, pred = "y", "p"
+    names = ["precision", "recall", "f1", "accuracy", "npv", "error_rate"]
+    common = dict(truth=truth, pred=pred, by="g", weight=weight, pos_label=pos_label)
+
+    def run(chosen: list[str]) -> pl.DataFrame | type[Exception]:
+        try:
+            return fe.measures(df, **common, measures=chosen, zero_division=zero_division)
+        except (InvalidParameterError, UnknownLabelError) as error:
+            return type(error)
+
+    rows, table = run(names), run([*names, "mcc"])
+    if not isinstance(rows, pl.DataFrame) or not isinstance(table, pl.DataFrame):
+        assert rows == table
+        return
+    for name in names:
+        assert_close(rows[name].to_list(), table[name].to_list(), tol=1e-12)
+
+
+def test_the_rows_path_names_the_group_in_its_class_errors() -> None:
+    """The rows path decides the binary class rules with the 64-bit offset test: the messages
+    name the group, the positive class and the share of labels that are not positive."""
+    df = pl.DataFrame({"g": [1] * 5 + [2] * 3, "y": [0, 1, 2, 1, 0, 1, 0, 0],
+                       "p": [0, 1, 1, 1, 0, 1, 1, 0]})  # fmt: skip
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"^measures\(\): average='binary' needs two classes \(pos_label=1 and one other\), "
+        r"got more than one class besides 1 \(5 of the 10 labels of columns 'y' and 'p' are not "
+        r"1\) in group g=1; pass average=",
+    ):
+        fe.measures(df, truth="y", pred="p", by="g", measures=["f1", "accuracy"])
+    twice = df.with_columns(pl.col("y", "p") * 2)
+    with pytest.raises(
+        UnknownLabelError,
+        match=r"^measures\(\): pos_label \(the default 1\) must be a class of column 'y' "
+        r"\(truth=\) or 'p' \(pred=\), got 10 labels of two or more other classes without it "
+        r"in group g=1\.\nHint: pass the positive class as pos_label=\.$",
+    ):
+        fe.measures(twice, truth="y", pred="p", by="g", measures=["recall"])
+    with pytest.raises(UnknownLabelError, match=r"pos_label \(7\) must occur .*\nHint: pass"):
+        fe.measures(df, truth="y", pred="p", by="g", measures=["f1"], pos_label=7)

@@ -389,6 +389,33 @@ def absent_positive(func: str, truth: str, positive: Any) -> pl.Expr:
     )
 
 
+def class_spread(
+    truth: str, pred: str, positive: Any, schema: pl.Schema
+) -> tuple[pl.Expr, pl.Expr, pl.Expr] | None:
+    """Aggregates deciding whether the integer labels of ``truth`` and ``pred`` hold at most
+    one class besides ``positive`` (see :func:`third_class`): ``(spread, others, labels)``,
+    ``spread`` zero exactly when they do, ``others`` the number of labels that are not
+    ``positive`` and ``labels`` the number of labels (2n). None for dtypes without the 64-bit
+    form (those take a min/max)."""
+    small = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+    if not all(schema[c] in small or schema[c] == pl.UInt64 for c in (truth, pred)):
+        return None
+    unsigned = all(schema[c].is_unsigned_integer() for c in (truth, pred))
+    if pl.UInt64 in (schema[truth], schema[pred]) and not unsigned:
+        return None  # a signed column beside a UInt64 one: no common 64-bit type
+    wide: pl.DataType = pl.UInt64() if unsigned else pl.Int64()
+    offsets = []
+    for c in (truth, pred):
+        y = pl.col(c) if schema[c] == wide else pl.col(c).cast(wide)
+        offsets.append(y - pl.lit(positive, dtype=wide))
+    n = pl.len().cast(wide)
+    # the value's own positive counts (the same expressions, so Polars computes them once)
+    k = [(pl.col(c) == pl.lit(positive)).sum().cast(wide) for c in (truth, pred)]
+    others = n + n - k[0] - k[1]
+    bits = (offsets[0] | offsets[1]).bitwise_or()
+    return others * bits - (offsets[0] + offsets[1]).sum(), others, n + n
+
+
 def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Schema) -> pl.Expr:
     """``average="binary"``: truth and pred hold at most one class besides the positive one
     (scikit-learn raises too).
@@ -406,37 +433,23 @@ def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Sche
     compute in UInt64, other integer labels in Int64. Other dtypes (strings, categoricals,
     integral floats, 128-bit integers) take the min/max of the rows that are not positive.
 
-    The error names the function, the positive class and the columns; ``fe.measures`` (which
-    reads the small count table) also names two of the classes and the group.
+    The error names the function, the positive class and the columns; ``fe.measures`` (the
+    same test, per group of its ``by=``) also names the group.
     """
+    spread = class_spread(truth, pred, positive, schema)
+    if spread is not None:
+        off, others, labels = spread
+        return failure(
+            off != 0,
+            InvalidParameterError,
+            f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
+            f"other), got more than one class besides {positive!r} in columns {truth!r} "
+            f"(truth=) and {pred!r} (pred=) ({{}} of their {{}} labels are not "
+            f"{positive!r}); pass average='macro', 'micro' or 'weighted'.",
+            others,
+            labels,
+        )
     pos = pl.lit(positive)
-    small = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
-    if all(schema[c] in small or schema[c] == pl.UInt64 for c in (truth, pred)):
-        unsigned = all(schema[c].is_unsigned_integer() for c in (truth, pred))
-        wide: pl.DataType | None = pl.UInt64() if unsigned else pl.Int64()
-        if pl.UInt64 in (schema[truth], schema[pred]) and not unsigned:
-            wide = None  # a signed column beside a UInt64 one: no common 64-bit type
-        if wide is not None:
-            offsets = []
-            for c in (truth, pred):
-                y = pl.col(c) if schema[c] == wide else pl.col(c).cast(wide)
-                offsets.append(y - pl.lit(positive, dtype=wide))
-            n = pl.len().cast(wide)
-            # the value's own positive counts (the same expressions, so Polars computes them once)
-            k = [(pl.col(c) == pos).sum().cast(wide) for c in (truth, pred)]
-            others = n + n - k[0] - k[1]
-            bits = (offsets[0] | offsets[1]).bitwise_or()
-            spread = others * bits - (offsets[0] + offsets[1]).sum()
-            return failure(
-                spread != 0,
-                InvalidParameterError,
-                f"{func}(): average='binary' needs two classes (pos_label={positive!r} and one "
-                f"other), got more than one class besides {positive!r} in columns {truth!r} "
-                f"(truth=) and {pred!r} (pred=) ({{}} of their {{}} labels are not "
-                f"{positive!r}); pass average='macro', 'micro' or 'weighted'.",
-                others,
-                n + n,
-            )
     others_ = [pl.col(c).filter(pl.col(c) != pos) for c in (truth, pred)]
     lows = [o.min() for o in others_]
     highs = [o.max() for o in others_]
