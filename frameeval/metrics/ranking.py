@@ -173,15 +173,17 @@ def _precisions(
 
 def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
     if weight is None:
-        # Mann–Whitney U = (the positives' rank sum) − M⁺(M⁺ + 1)/2, with M⁺(M⁺ + 1)/2
-        # written ((M⁺ + ½)² − ¼)/2 so that M⁺ appears once there (exact below 2^25 positives
-        # per group): an eager group_by runs no common-subexpression elimination, and the
-        # form with M⁺ written out eight times (twice more through a null-guarded division)
-        # cost a third more. No pair (M⁺·M⁻ = 0): the documented null.
+        # Mann–Whitney U = (the positives' rank sum) − M⁺(M⁺ + 1)/2 over M⁺·M⁻ pairs, each
+        # written with M⁺ once: M⁺(M⁺ + 1)/2 = ((M⁺ + ½)² − ¼)/2 and, with n = M⁺ + M⁻ the
+        # group's rows (its length: no sum), M⁺·M⁻ = n²/4 − (M⁺ − n/2)² — exact below 2^25
+        # positives and 2^26 rows per group. An eager group_by runs no common-subexpression
+        # elimination: each written M⁺ is a grouped sum of its own (the form with M⁺ eight
+        # times and M⁻ as a sum cost a third more). No pair (M⁺·M⁻ = 0): the documented null.
         is_pos = pl.col(truth) == positive
         m_pos = is_pos.sum().cast(pl.Float64)
+        n = pl.len().cast(pl.Float64)
         u = (pl.col(score).rank("average") * is_pos).sum() - ((m_pos + 0.5) ** 2 - 0.25) / 2.0
-        pairs = m_pos * (~is_pos).sum().cast(pl.Float64)
+        pairs = n * n / 4.0 - (m_pos - n / 2.0) ** 2
         return u / positive_part(pairs)
     pairs, total = _auc_counts(truth, score, positive, weight)
     # pairs <= total exactly; float rounding of large weights can put it 1 ulp above
