@@ -87,7 +87,7 @@ def check(directory: Path, files: int) -> int:
             if task == "auc":  # AUC is integer-valued sums: exact; AP sums floats unordered
                 assert got["roc_auc"].equals(expected["roc_auc"]), "AUC differs"
                 diff = (got["average_precision"] - expected["average_precision"]).abs().max()
-                assert diff is not None and diff < 1e-12, diff
+                assert isinstance(diff, float) and diff < 1e-12, diff
             elif "count" in got.columns:
                 assert got.equals(expected), "confusion counts differ"
             else:
@@ -95,7 +95,7 @@ def check(directory: Path, files: int) -> int:
                 assert got.select(keyed).equals(expected.select(keyed)), "support differs"
                 for col in ("precision", "recall", "fbeta"):
                     diff = (got[col] - expected[col]).abs().max()
-                    assert diff is not None and diff < 1e-12, (col, diff)
+                    assert isinstance(diff, float) and diff < 1e-12, (col, diff)
     return df.height
 
 

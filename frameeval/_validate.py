@@ -480,24 +480,35 @@ class Checks:
                 names.append(c.name + "_value")
         return names
 
-    def enforce(self, stats: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
+    def enforce(
+        self,
+        stats: pl.LazyFrame,
+        by: Sequence[str],
+        *failures: pl.Expr,
+        one_row: bool = False,
+    ) -> pl.LazyFrame:
         """Raise (inside the plan) when a count breaks its rule; drop the check columns.
 
-        ``stats`` holds one or more rows per ``by`` group with the check counts. Group checks
-        fail on a positive count and name the group; total checks (presence) fail when the count
-        summed over the whole frame is zero.
+        ``stats`` holds one or more rows per ``by`` group with the check counts (``one_row``:
+        exactly one, so no per-group window sums them). Group checks fail on a positive count
+        and name the group; total checks (presence) fail when the count summed over the whole
+        frame is zero. ``failures`` (see :func:`failure`) are further rules on ``stats``,
+        checked in the same pass after these.
         """
-        if not self._checks:
+        if not self._checks and not failures:
             return stats
         guards = []
         for c in self._checks:
             if c.scope == "group":
-                count = pl.col(c.name).sum().over(by) if by else pl.col(c.name).sum()
+                count = pl.col(c.name)
+                if not one_row:
+                    count = count.sum().over(by) if by else count.sum()
                 message = c.message
                 args = [count, group_text(by)]
                 if c.example is not None:
-                    value = pl.col(c.name + "_value").min()
-                    value = value.over(by) if by else value
+                    value = pl.col(c.name + "_value")
+                    if not one_row:
+                        value = value.min().over(by) if by else value.min()
                     message += " {}"
                     args.insert(0, value)
                 tail = f"\nHint: {c.hint}" if c.hint else ""
@@ -508,7 +519,7 @@ class Checks:
                 total = pl.col(c.name).sum()
                 tail = f"\nHint: {c.hint}" if c.hint else ""
                 guards.append(failure(total == 0, c.error, f"{c.message}.{tail}"))
-        return enforce(stats, *guards).drop(self.names)
+        return enforce(stats, *guards, *failures).drop(self.names)
 
 
 def group_text(by: Sequence[str]) -> pl.Expr:

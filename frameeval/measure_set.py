@@ -503,10 +503,8 @@ def _label_rows_part(
         ]
     aggs = [*values, *checks.aggs(), *extra]
     stats = lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
-    stats = checks.enforce(stats, keys)
-    if failures:
-        stats = enforce(stats, *failures).drop([e.meta.output_name() for e in extra])
-    return stats
+    stats = checks.enforce(stats, keys, *failures, one_row=True)
+    return stats.drop([e.meta.output_name() for e in extra])
 
 
 def _score_part(
