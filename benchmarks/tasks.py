@@ -144,7 +144,7 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
 
 
 #: rounds of an interleaved comparison (:func:`_interleaved`)
-ROUNDS = 15
+ROUNDS = 25
 
 
 def _interleaved(cases: dict[str, Callable[[], Any]], timed: Timed) -> dict[str, Any]:
