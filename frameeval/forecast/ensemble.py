@@ -10,6 +10,7 @@ import polars as pl
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.forecast._common import PRED, TRUTH, open_forecast, truth_rule
+from frameeval.metrics._stats import positive_part
 
 Estimator = Literal["ecdf", "fair"]
 
@@ -104,7 +105,7 @@ def crps(
     spread = 2.0 * x.sort(descending=True).cum_sum().sum() - (m + 1.0) * x.sum()
     pairs = m * m if estimator == "ecdf" else m * (m - 1.0)
     accuracy = (x - y).abs().mean()  # y is one value per instance (the rule below)
-    value = accuracy - (spread / pairs).fill_nan(None)
+    value = accuracy - spread / positive_part(pairs)  # one member, "fair": no pair, null
     per_instance = door.per_instance([value.alias("crps")], [truth_rule(truth)])
     return door.done(per_instance.group_by(door.gkeys).agg(pl.col("crps").mean()))
 

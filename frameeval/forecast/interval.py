@@ -21,6 +21,7 @@ from frameeval._validate import (
     guarded_numbers,
 )
 from frameeval.exceptions import InvalidValueError
+from frameeval.metrics._stats import positive_part
 
 
 def _column(func: str, role: str, value: Any) -> str:
@@ -38,9 +39,9 @@ def _number(column: str) -> pl.Expr:
 def _weighted_mean(term: pl.Expr, weight: str | None) -> pl.Expr:
     """Σ w·term / Σ w (the mean without ``weight``); null for an empty group or Σ w = 0."""
     if weight is None:
-        return (term.sum() / pl.len().cast(pl.Float64)).fill_nan(None)
+        return term.sum() / positive_part(pl.len().cast(pl.Float64))  # empty: null
     w = _number(weight)
-    return ((w * term).sum() / w.sum()).fill_nan(None)
+    return (w * term).sum() / positive_part(w.sum())
 
 
 def _inputs(func: str, weight: Any, **columns: Any) -> tuple[str | None, dict[str, str]]:

@@ -22,6 +22,7 @@ from frameeval.forecast._common import (
     pinball,
     truth_rule,
 )
+from frameeval.metrics._stats import positive_part
 
 
 @frame_function
@@ -143,8 +144,8 @@ def quantile_scores(
     mass = w.sum() if weight else pl.len().cast(pl.Float64)
     checks = [] if door.enforced else door.checks.aggs()
     out = rows.group_by(*door.gkeys, LEVEL).agg(
-        ((w * pinball(y, x, level)).sum() / mass).fill_nan(None).alias("pinball_loss"),
-        ((w * (y <= x).cast(pl.Float64)).sum() / mass).fill_nan(None).alias("coverage"),
+        ((w * pinball(y, x, level)).sum() / positive_part(mass)).alias("pinball_loss"),
+        ((w * (y <= x).cast(pl.Float64)).sum() / positive_part(mass)).alias("coverage"),
         *checks,
     )
     out = out.rename({LEVEL: "quantile"})
