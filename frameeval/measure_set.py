@@ -128,7 +128,9 @@ def measures(
     Notes
     -----
     The confusion counts are counted once for P, R, F1, accuracy, MCC… (one ``group_by`` over
-    ``*by, actual, predicted``); ranking measures of many groups (``by=`` given) are their row
+    ``*by, actual, predicted``) — or, when every label measure is binary with
+    ``average="binary"`` or reads only the trace and total (accuracy), summed from the rows in
+    one ``group_by(*by)`` (faster; the same values); ranking measures of many groups (``by=`` given) are their row
     forms (the Mann–Whitney rank sum of AUC, eq 2.21) in one ``group_by(*by)``, and of one
     group the per-distinct-score masses, which are faster for a few large groups and bounded
     in memory on a streamed input. Each value equals its expression builder's (same
