@@ -133,6 +133,56 @@ def _tables(
     return html, str(latex)
 
 
+def split_mean_interval(
+    per_split: pl.DataFrame,
+    metric: str,
+    block: str,
+    learner: str,
+    test_train_ratio: float,
+    alpha: float = 0.05,
+) -> pl.DataFrame:
+    """The mean of ``metric`` over the J splits of each block and learner, with the
+    Nadeau–Bengio corrected resampled t interval (Nadeau & Bengio 2003):
+
+        x̄ ± t_{1−α/2, J−1} · s · √(1/J + n_test/n_train)
+
+    (s the sample standard deviation, J − 1 degrees of freedom): the interval that matches the
+    corrected resampled t test the verdict uses on one data set's splits (the J estimates share
+    training data, so s/√J alone is too narrow). ``test_train_ratio`` is n_test/n_train
+    (1/(k − 1) for k-fold cross-validation). Bounds are clipped to the measure's range when it
+    is registered (accuracy in [0, 1]); null with fewer than two splits.
+
+    Returns ``block, learner, <metric>, <metric>_low, <metric>_high`` (one row per block and
+    learner, sorted).
+    """
+    import numpy as np
+    from scipy import stats
+
+    from frameeval.metrics.measure import MEASURES
+
+    x = pl.col(metric).cast(pl.Float64)
+    out = (
+        per_split.group_by(block, learner)
+        .agg(pl.len().alias("__n"), x.mean().alias(metric), x.std(ddof=1).alias("__sd"))
+        .sort(block, learner)
+    )
+    n = out["__n"].cast(pl.Float64).to_numpy()
+    with np.errstate(all="ignore"):
+        quantile = stats.t.ppf(1.0 - alpha / 2.0, n - 1.0)  # NaN for J = 1: null
+    half = (
+        pl.Series("__t", quantile)
+        * out["__sd"]
+        * ((1.0 / out["__n"].cast(pl.Float64)) + test_train_ratio).sqrt()
+    )
+    low, high = out[metric] - half, out[metric] + half
+    measure = MEASURES.get(metric)
+    if measure is not None:
+        low, high = low.clip(measure.lower, measure.upper), high.clip(measure.lower, measure.upper)
+    return out.select(block, learner, metric).with_columns(
+        low.fill_nan(None).alias(f"{metric}_low"), high.fill_nan(None).alias(f"{metric}_high")
+    )
+
+
 def answer(
     per_block: pl.DataFrame,
     metric: str,
@@ -210,6 +260,16 @@ def answer(
             split_procedure = ", ".join(sorted(set(split.design["procedure"]) - {"none"}))
         if one:
             table_data = per_split
+            ratios = result.design.get_column("test_train_ratio", default=None)
+            if ratios is not None and ratios.drop_nulls().len() == 1:
+                # the mean over the splits with the interval of the test that compares them
+                table_data = split_mean_interval(
+                    per_split, metric, block, learner, float(ratios.drop_nulls()[0]), alpha
+                )
+                interval_name = (
+                    f"{1 - alpha:.0%} Nadeau–Bengio corrected resampled t interval of the mean "
+                    "over the splits"
+                )
             if procedure == "bayes_correlated_t":
                 bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
             if procedure == "none":

@@ -34,3 +34,64 @@ def test_two_learners_on_one_data_set_book_and_corrected_side_by_side(tmp_path) 
         per_fold, "accuracy", a=pair["a"], b=pair["b"], learner="learner", block="fold"
     )
     assert f"{book['statistic'][0]:.4f}" in drill
+
+
+def test_split_mean_interval_is_the_corrected_resampled_t_interval() -> None:
+    """One data set's table shows the mean over the folds with the Nadeau–Bengio corrected
+    interval x̄ ± t_{1−α/2, J−1}·s·√(1/J + n_test/n_train), by hand with scipy; clipped to
+    the measure's range; null with one split."""
+    import math
+
+    import polars as pl
+    import pytest
+    from scipy import stats
+
+    from frameeval.report.answer import split_mean_interval
+
+    values = {"a": [0.80, 0.82, 0.85, 0.81, 0.78], "b": [0.97, 1.0, 1.0, 0.99, 1.0], "c": [0.5]}
+    per_split = pl.DataFrame(
+        {
+            "dataset": ["d"] * 11,
+            "learner": [k for k, v in values.items() for _ in v],
+            "fold": [i for v in values.values() for i in range(len(v))],
+            "accuracy": [x for v in values.values() for x in v],
+        }
+    )
+    out = split_mean_interval(per_split, "accuracy", "dataset", "learner", 1 / 4, alpha=0.05)
+    assert out.columns == ["dataset", "learner", "accuracy", "accuracy_low", "accuracy_high"]
+    for row in out.iter_rows(named=True):
+        x = values[row["learner"]]
+        j = len(x)
+        mean = sum(x) / j
+        assert row["accuracy"] == pytest.approx(mean, abs=1e-12)
+        if j < 2:
+            assert row["accuracy_low"] is None and row["accuracy_high"] is None
+            continue
+        sd = math.sqrt(sum((v - mean) ** 2 for v in x) / (j - 1))
+        half = stats.t.ppf(0.975, j - 1) * sd * math.sqrt(1 / j + 1 / 4)
+        assert row["accuracy_low"] == pytest.approx(max(mean - half, 0.0), abs=1e-12)
+        assert row["accuracy_high"] == pytest.approx(min(mean + half, 1.0), abs=1e-12)
+    assert out.filter(pl.col("learner") == "b")["accuracy_high"][0] == 1.0  # clipped
+
+
+def test_one_data_set_table_shows_the_corrected_interval(tmp_path) -> None:
+    """The report's table on one data set's folds: each cell the mean over the folds with its
+    corrected resampled t interval (was mean ± sd), named in the footnote."""
+    from frameeval.compare._common import format_interval
+    from frameeval.report.answer import split_mean_interval
+
+    data = synthetic_results(datasets=1, learners=3, classes=2, binary=1, folds=5, instances=12)
+    path = tmp_path / "one.html"
+    fe.write_report(data, path)
+    text = html.unescape(path.read_text(encoding="utf-8"))
+    body = text[text.index("<body>") :]
+    first = body[body.index('id="the-answer"') : body.index('id="data"')]
+    assert "95% Nadeau–Bengio corrected resampled t interval of the mean over the splits" in first
+    per_fold = data.group_by("dataset", "learner", "fold").agg(
+        fe.accuracy("truth", "pred").alias("accuracy")
+    )
+    expected = split_mean_interval(per_fold, "accuracy", "dataset", "learner", 1 / 4)
+    for row in expected.iter_rows(named=True):
+        cell = format_interval(row["accuracy"], row["accuracy_low"], row["accuracy_high"])
+        assert cell in first
+    assert "mean ± standard deviation" not in first
