@@ -130,12 +130,12 @@ def measures(
     The confusion counts are counted once for P, R, F1, accuracy, MCC… (one ``group_by`` over
     ``*by, actual, predicted``) — or, when every label measure is binary with
     ``average="binary"`` or reads only the trace and total (accuracy), summed from the rows in
-    one ``group_by(*by)`` (faster; the same values); ranking measures of many groups (``by=`` given) are their row
-    forms (the Mann–Whitney rank sum of AUC, eq 2.21) in one ``group_by(*by)``, and of one
-    group the per-distinct-score masses, which are faster for a few large groups and bounded
-    in memory on a streamed input. Each value equals its expression builder's (same
-    declaration, same statistics) and the statistics merge across partitions (the Dask
-    backend sums them).
+    one ``group_by(*by)`` (faster; the same values); ranking measures of many groups (``by=``
+    given) are their row forms (the Mann–Whitney rank sum of AUC, eq 2.21) in one
+    ``group_by(*by)``, and of one group the per-distinct-score masses, which are faster for a
+    few large groups and bounded in memory on a streamed input. Each value equals its
+    expression builder's (same declaration, same statistics) and the statistics merge across
+    partitions (the Dask backend sums them).
 
     Intervals (``ci=``): Wilson (1927) for the shares of counts, from the successes and trials
     counted with the values; for the others the percentile interval of a Poisson bootstrap
@@ -426,8 +426,8 @@ def _label_rows_part(
     """Binary measures (``average="binary"``) and accuracy-like label measures (the trace and
     total of the confusion table) straight from the rows: one ``group_by(*by)`` with the
     measures' row forms (the expression builders' values), the input checks and the binary
-    class rules, instead of the count table and its per-class table (a quarter to a third of
-    the time at 1,000 groups). None when a measure needs the per-class table or the labels'
+    class rules, instead of the count table and its per-class table (P, R, F1 and accuracy on
+    1M rows × 1,000 groups: 1.7–1.9× the bare sums instead of 2.1–2.3×). None when a measure needs the per-class table or the labels'
     dtype has no cheap class rule (strings, categoricals and integral floats under the
     default ``pos_label``): the caller then counts the table.
 
