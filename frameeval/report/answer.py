@@ -213,7 +213,9 @@ def answer(
     split-level one (every pair by the corrected resampled t test, Holm-adjusted, or another
     procedure for correlated splits: :func:`frameeval.compare_learners` with ``fold=``); with
     several, the tests over data sets on the per-data-set means plus, per data set, the
-    split-level answer. :attr:`Answer.pairs` holds the split-level pairs.
+    split-level answer. :attr:`Answer.pairs` holds the split-level pairs. On one data set the
+    table shows each learner's mean over the splits with its corrected resampled t interval
+    (:func:`split_mean_interval`).
 
     ``per_block`` may hold ``<metric>_low, <metric>_high``: each value's interval
     (``interval_name`` says which, in the table's footnote); the table shows it next to each
