@@ -133,7 +133,7 @@ def _tables(
     return html, str(latex)
 
 
-def split_mean_interval(
+def corrected_mean_interval(
     per_split: pl.DataFrame,
     metric: str,
     block: str,
@@ -215,7 +215,7 @@ def answer(
     several, the tests over data sets on the per-data-set means plus, per data set, the
     split-level answer. :attr:`Answer.pairs` holds the split-level pairs. On one data set the
     table shows each learner's mean over the splits with its corrected resampled t interval
-    (:func:`split_mean_interval`).
+    (:func:`corrected_mean_interval`).
 
     ``per_block`` may hold ``<metric>_low, <metric>_high``: each value's interval
     (``interval_name`` says which, in the table's footnote); the table shows it next to each
@@ -265,7 +265,7 @@ def answer(
             ratios = result.design.get_column("test_train_ratio", default=None)
             if ratios is not None and ratios.drop_nulls().len() == 1:
                 # the mean over the splits with the interval of the test that compares them
-                table_data = split_mean_interval(
+                table_data = corrected_mean_interval(
                     per_split, metric, block, learner, float(ratios.drop_nulls()[0]), alpha
                 )
                 interval_name = (

@@ -6,17 +6,26 @@ from __future__ import annotations
 
 import html
 
+import polars as pl
+
 import frameeval as fe
 from tests.report.synthetic import synthetic_results
 
 
-def test_two_learners_on_one_data_set_book_and_corrected_side_by_side(tmp_path) -> None:
-    data = synthetic_results(datasets=1, learners=2, classes=2, binary=1, folds=5, instances=12)
-    path = tmp_path / "two.html"
+def _one_data_set_page(tmp_path, learners: int) -> tuple[pl.DataFrame, str, str]:
+    """A report on one data set's 5 folds: the data, the page body and its first screen."""
+    data = synthetic_results(
+        datasets=1, learners=learners, classes=2, binary=1, folds=5, instances=12
+    )
+    path = tmp_path / "one.html"
     fe.write_report(data, path)
     text = html.unescape(path.read_text(encoding="utf-8"))
     body = text[text.index("<body>") :]
-    first = body[body.index('id="the-answer"') : body.index('id="data"')]
+    return data, body, body[body.index('id="the-answer"') : body.index('id="data"')]
+
+
+def test_two_learners_on_one_data_set_book_and_corrected_side_by_side(tmp_path) -> None:
+    data, body, first = _one_data_set_page(tmp_path, learners=2)
     per_fold = data.group_by("learner", "fold").agg(fe.accuracy("truth", "pred").alias("accuracy"))
     result = fe.compare_learners(per_fold, "accuracy", learner="learner", fold="fold")
     assert result.procedure == "corrected_t"
@@ -42,11 +51,10 @@ def test_split_mean_interval_is_the_corrected_resampled_t_interval() -> None:
     the measure's range; null with one split."""
     import math
 
-    import polars as pl
     import pytest
     from scipy import stats
 
-    from frameeval.report.answer import split_mean_interval
+    from frameeval.report.answer import corrected_mean_interval
 
     values = {"a": [0.80, 0.82, 0.85, 0.81, 0.78], "b": [0.97, 1.0, 1.0, 0.99, 1.0], "c": [0.5]}
     per_split = pl.DataFrame(
@@ -57,7 +65,7 @@ def test_split_mean_interval_is_the_corrected_resampled_t_interval() -> None:
             "accuracy": [x for v in values.values() for x in v],
         }
     )
-    out = split_mean_interval(per_split, "accuracy", "dataset", "learner", 1 / 4, alpha=0.05)
+    out = corrected_mean_interval(per_split, "accuracy", "dataset", "learner", 1 / 4, alpha=0.05)
     assert out.columns == ["dataset", "learner", "accuracy", "accuracy_low", "accuracy_high"]
     for row in out.iter_rows(named=True):
         x = values[row["learner"]]
@@ -78,19 +86,14 @@ def test_one_data_set_table_shows_the_corrected_interval(tmp_path) -> None:
     """The report's table on one data set's folds: each cell the mean over the folds with its
     corrected resampled t interval (was mean ± sd), named in the footnote."""
     from frameeval.compare._common import format_interval
-    from frameeval.report.answer import split_mean_interval
+    from frameeval.report.answer import corrected_mean_interval
 
-    data = synthetic_results(datasets=1, learners=3, classes=2, binary=1, folds=5, instances=12)
-    path = tmp_path / "one.html"
-    fe.write_report(data, path)
-    text = html.unescape(path.read_text(encoding="utf-8"))
-    body = text[text.index("<body>") :]
-    first = body[body.index('id="the-answer"') : body.index('id="data"')]
+    data, _, first = _one_data_set_page(tmp_path, learners=3)
     assert "95% Nadeau–Bengio corrected resampled t interval of the mean over the splits" in first
     per_fold = data.group_by("dataset", "learner", "fold").agg(
         fe.accuracy("truth", "pred").alias("accuracy")
     )
-    expected = split_mean_interval(per_fold, "accuracy", "dataset", "learner", 1 / 4)
+    expected = corrected_mean_interval(per_fold, "accuracy", "dataset", "learner", 1 / 4)
     for row in expected.iter_rows(named=True):
         cell = format_interval(row["accuracy"], row["accuracy_low"], row["accuracy_high"])
         assert cell in first
