@@ -5,13 +5,15 @@ Measures are Polars expressions (``fe.accuracy``, ``fe.f1``…) that work inside
 take a DataFrame or LazyFrame and return the same kind.
 """
 
+import functools
 import importlib
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from frameeval import datasets, exceptions, split
+from frameeval import _extensions, datasets, exceptions, split
 from frameeval._frame import DASK_FORMS as _DASK_FORMS
 from frameeval._frame import collect
-from frameeval._frame import dask_form as _dask_form
+from frameeval._frame import is_dask as _is_dask
 from frameeval._version import __version__
 from frameeval.confusion import (
     classification_report,
@@ -93,6 +95,56 @@ from frameeval.metrics import (
 )
 from frameeval.metrics.probability import brier_score, log_loss
 from frameeval.thresholds import best_threshold, threshold_table
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _dask_form(fn: _F) -> _F:
+    """``fn`` that hands a Dask DataFrame (first argument or ``data=``) to
+    ``frameeval.dask.<name>``, the same call on the cluster; other inputs go to ``fn``.
+
+    It lives here, in the top layer, because only the flat namespace wraps its functions: the
+    frame layer below knows Dask collections by name only (``_frame.is_dask``) and never imports
+    the backend. ``fn``'s static type (its overloads) is kept as it is."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        data = args[0] if args else kwargs.get("data")
+        if _is_dask(data):
+            from frameeval import dask as backend
+
+            form: Callable[..., Any] = getattr(backend, fn.__name__)
+            return form(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    return cast(_F, wrapper)
+
+
+def _cd_diagram() -> Callable[..., Any]:
+    from frameeval.charts import cd_diagram
+
+    return cd_diagram
+
+
+def _measures_with_intervals() -> Callable[..., Any]:
+    from frameeval.uncertainty.intervals import measures_with_intervals
+
+    return measures_with_intervals
+
+
+def _report_with_intervals() -> Callable[..., Any]:
+    from frameeval.uncertainty.intervals import report_with_intervals
+
+    return report_with_intervals
+
+
+# what a lower layer hands to a higher one, wired here at the top (docs/architecture.md):
+# Comparison.chart() (layer 5) draws with frameeval.charts (layer 7); fe.measures(ci=) and
+# classification_report(ci=) (layer 3) hand their intervals to frameeval.uncertainty (layer 5),
+# which calls them back without ci= for the values
+_extensions.provide("cd_diagram", _cd_diagram)
+_extensions.provide("measures_with_intervals", _measures_with_intervals)
+_extensions.provide("report_with_intervals", _report_with_intervals)
 
 # a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
 best_threshold = _dask_form(best_threshold)

@@ -9,10 +9,9 @@ frameeval collects, an embedded check that fails is re-raised as its ``FrameEval
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, TypeVar, cast, overload
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, overload
 
 import polars as pl
 
@@ -42,8 +41,6 @@ DASK_FORMS = frozenset(
         "roc_curve",
     }
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 #: a failed check in a Polars error: ``frameeval[<Error>]: <message>`` up to the end of the quoted
 #: value or a line break (a line break before ``Hint:`` belongs to the message)
@@ -84,26 +81,6 @@ def is_dask(data: Any) -> bool:
     """A Dask collection (legacy ``dask.dataframe`` or dask-expr), recognised without importing
     Dask."""
     return any(cls.__module__.split(".")[0] in {"dask", "dask_expr"} for cls in type(data).__mro__)
-
-
-def dask_form(fn: F) -> F:
-    """``fn`` that hands a Dask DataFrame (first argument or ``data=``) to
-    ``frameeval.dask.<name>``, the same call on the cluster; other inputs go to ``fn``.
-
-    ``fn``'s static type (e.g. a :class:`frameeval._typing.FrameFunction` with its overloads)
-    is kept as it is."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        data = args[0] if args else kwargs.get("data")
-        if is_dask(data):
-            import frameeval.dask
-
-            form: Callable[..., Any] = getattr(frameeval.dask, fn.__name__)
-            return form(*args, **kwargs)
-        return fn(*args, **kwargs)
-
-    return cast(F, wrapper)
 
 
 @overload

@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._extensions import provider
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
@@ -296,8 +297,7 @@ def classification_report(
     """
     func = "classification_report"
     if ci is not None:
-        from frameeval.uncertainty.intervals import report_with_intervals
-
+        report_with_intervals = provider("report_with_intervals")
         return report_with_intervals(
             data, truth, pred, by=by, beta=beta, weight=weight, labels=labels,
             zero_division=zero_division, ci=ci, n_resamples=n_resamples, seed=seed,

@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._extensions import provider
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import (
@@ -167,8 +168,7 @@ def measures(
     """
     func = "measures"
     if ci is not None or ci_method is not None:
-        from frameeval.uncertainty.intervals import measures_with_intervals
-
+        measures_with_intervals = provider("measures_with_intervals")
         check_parameter(ci is not None, func, "ci_method= needs ci=, got ci=None.")
         assert ci is not None
         return measures_with_intervals(

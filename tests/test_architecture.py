@@ -1,6 +1,6 @@
-"""The layers of docs/architecture.md hold: no module imports a higher layer (but the two
-documented lazy imports), no underscore name crosses top-level modules, and the page lists every
-top-level module of the package."""
+"""The layers of docs/architecture.md hold: no module imports a higher layer (not even inside a
+function), no file of the package is part of an import circle, no underscore name crosses
+top-level modules, and the page lists every top-level module of the package."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "frameeval"
 
 LAYERS = [
-    {"exceptions", "_typing", "_version", "_deprecation", "_files"},
+    {"exceptions", "_typing", "_version", "_deprecation", "_files", "_extensions"},
     {"_frame", "_validate", "_roles", "_split_frame"},
     {"metrics"},
     {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast"},
@@ -25,13 +25,9 @@ LAYERS = [
     {"cli", "__main__", "__init__", "datasets"},
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
-#: (importing file, imported top-level module): the upward imports docs/architecture.md names
-UPWARD = {
-    ("_frame.py", "dask"),
-    ("compare/auto/result.py", "charts"),
-    ("measure_set.py", "uncertainty"),
-    ("confusion.py", "uncertainty"),
-}
+#: (importing file, imported top-level module): upward imports allowed — none; a lower layer that
+#: needs a higher one names an extension point (frameeval/_extensions.py) that the top serves
+UPWARD: set[tuple[str, str]] = set()
 
 
 def _imports() -> list[tuple[str, str, ast.ImportFrom | ast.Import]]:
@@ -85,6 +81,102 @@ def test_no_module_imports_a_higher_layer() -> None:
             if target in LAYER and LAYER[target] > LAYER[top]:
                 upward.add((rel, target))
     assert upward == UPWARD
+
+
+def _module_of(rel: str) -> str:
+    """``compare/auto/result.py`` -> ``frameeval.compare.auto.result``."""
+    parts = rel.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(["frameeval", *parts])
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the frameeval modules it imports anywhere (module level, inside functions,
+    under ``TYPE_CHECKING``). ``from a.b import c`` imports ``a.b.c`` when that is a module,
+    else ``a.b``; a relative import is resolved against the importing file's package."""
+    modules = {
+        _module_of(p.relative_to(PACKAGE).as_posix()): p for p in sorted(PACKAGE.rglob("*.py"))
+    }
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names if a.name.split(".")[0] == "frameeval"]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                if base.split(".")[0] != "frameeval":
+                    continue
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                    for a in node.names
+                ]
+            else:
+                continue
+            for target in targets:
+                while target not in modules and "." in target:
+                    target = target.rpartition(".")[0]
+                if target in modules and target != module:
+                    graph[module].add(target)
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    out.append(sorted(component))
+    return out
+
+
+def test_no_import_circle_even_inside_functions() -> None:
+    """Every import of a frameeval module counts — at module level, inside a function or under
+    ``TYPE_CHECKING`` — and no set of modules imports itself round."""
+    assert _circles(_import_graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _circles(graph) == [["a", "b", "c"]]
 
 
 def test_no_underscore_name_crosses_top_level_modules() -> None:

@@ -48,7 +48,7 @@ from frameeval.metrics._stats import (
 
 if TYPE_CHECKING:
     from frameeval.metrics._stats import Bound, Statistic
-    from frameeval.metrics.measure import Measure
+    from frameeval.metrics.declared import Declared as Measure
 
 Average = Literal["binary", "macro", "macro_mean", "micro", "weighted"]
 

@@ -7,15 +7,42 @@ Words and layout only: every number comes from the comparison's frames."""
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import polars as pl
 
 from frameeval.compare._common import format_p, format_value
 from frameeval.compare.auto._context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES
 
-if TYPE_CHECKING:
-    from frameeval.compare.auto.result import Comparison
+
+class Shown(Protocol):
+    """What the display reads of a :class:`~frameeval.compare.auto.result.Comparison` (which
+    imports this module to show itself, so the type is named by its parts, not imported)."""
+
+    @property
+    def procedure(self) -> str: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def design(self) -> pl.DataFrame: ...
+    @property
+    def omnibus(self) -> pl.DataFrame: ...
+    @property
+    def post_hoc(self) -> pl.DataFrame: ...
+    @property
+    def ranks(self) -> pl.DataFrame: ...
+    @property
+    def metric(self) -> str: ...
+    @property
+    def block(self) -> str: ...
+    @property
+    def by(self) -> tuple[str, ...]: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def higher_is_better(self) -> bool: ...
+    def chart(self, **kwargs: Any) -> Any: ...
+
 
 __all__ = ["comparison_html", "headlines"]
 
@@ -44,7 +71,7 @@ def _select(frame: pl.DataFrame, keys: list[str], values: dict[str, Any]) -> pl.
     return out
 
 
-def _figure(result: Comparison, row: dict[str, Any]) -> str:
+def _figure(result: Shown, row: dict[str, Any]) -> str:
     """The best learner's number, as the results table prints it (:func:`format_value`): on
     one data set's splits its mean (the table's cell); over blocks by a mean-based procedure
     its mean and average rank (the table's last row); otherwise its average rank."""
@@ -57,7 +84,7 @@ def _figure(result: Comparison, row: dict[str, Any]) -> str:
     return ranked
 
 
-def _headline(result: Comparison, group: dict[str, Any]) -> str:
+def _headline(result: Shown, group: dict[str, Any]) -> str:
     """One sentence: the best learner (with its number, rounded as the results table rounds
     it) and what the tests say about the others."""
     keys = list(result.by)
@@ -100,7 +127,7 @@ def _headline(result: Comparison, group: dict[str, Any]) -> str:
     return f"{head}; not {word} better than {_names(close)} ({test}, {a})."
 
 
-def headlines(result: Comparison) -> list[str]:
+def headlines(result: Shown) -> list[str]:
     """One headline per ``by`` group (one in all without ``by``), in the design's order."""
     keys = list(result.by)
     groups = result.design.select(keys).rows(named=True) if keys else [{}]
@@ -115,7 +142,7 @@ def _cell(value: Any, digits: int | None) -> str:
     return html.escape(str(value))
 
 
-def _table(result: Comparison) -> str:
+def _table(result: Shown) -> str:
     keys = list(result.by)
     shown = [c for c in _TABLE if c in result.ranks.columns]
     frame = result.ranks.sort([*keys, "position"], nulls_last=True)
@@ -137,7 +164,7 @@ def _table(result: Comparison) -> str:
     )
 
 
-def _diagram(result: Comparison) -> str:
+def _diagram(result: Shown) -> str:
     """The CD diagram as inline SVG; a one-line note when it cannot be drawn."""
     from frameeval.exceptions import FrameEvalError
 
@@ -154,7 +181,7 @@ def _diagram(result: Comparison) -> str:
     return f'<div class="frameeval-cd">{svg}</div>'
 
 
-def comparison_html(result: Comparison, *, chart: bool = True) -> str:
+def comparison_html(result: Shown, *, chart: bool = True) -> str:
     """The comparison as an HTML fragment: headline(s), verdict, results table, CD diagram."""
     lines = "".join(f"<li>{html.escape(h)}</li>" for h in headlines(result))
     paragraphs = "".join(

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from frameeval._extensions import provider
 from frameeval.compare._common import format_p, format_value
 from frameeval.compare.auto._context import (
     MEAN_BASED,
@@ -15,6 +16,7 @@ from frameeval.compare.auto._context import (
     TEST_NAMES,
     Context,
 )
+from frameeval.compare.auto.display import comparison_html
 
 __all__ = ["Comparison", "verdict_table"]
 
@@ -137,8 +139,7 @@ class Comparison:
         procedure was not Friedman + Nemenyi (the t test, Wilcoxon, ANOVA + Tukey), the title
         says which test decided, as the bars then only orient the reader.
         """
-        from frameeval.charts import cd_diagram
-
+        cd_diagram = provider("cd_diagram")
         split_level = set(self.design.get_column("procedure").to_list()) & set(PAIR_PROCEDURES)
         if split_level and self.ranks.get_column("cd").null_count() == self.ranks.height:
             from frameeval.exceptions import InsufficientDataError
@@ -170,8 +171,6 @@ class Comparison:
     def _repr_html_(self) -> str:
         """The comparison in a notebook: one headline per group (winner and significance),
         the verdict, the results table and the CD diagram (inline SVG)."""
-        from frameeval.compare.auto.display import comparison_html
-
         return comparison_html(self)
 
 
