@@ -15,7 +15,6 @@ Two kinds of check, one message shape (``<function>(): <what> <rule>, got <actua
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any
 import polars as pl
 
 from frameeval import exceptions
+from frameeval._params import ALPHA, Number
 from frameeval.exceptions import (
     ColumnNotFoundError,
     DuplicateKeyError,
@@ -35,6 +35,13 @@ from frameeval.exceptions import (
     MissingValueError,
     NegativeValueError,
     UnknownLabelError,
+)
+
+#: the half-width of a region of practical equivalence
+ROPE = Number(
+    low=0.0,
+    text="a finite number >= 0 (the half-width of the region of practical equivalence, "
+    "in metric units)",
 )
 
 LABEL_DTYPES = "integer, string, boolean, categorical/enum, or float with integral values"
@@ -202,27 +209,13 @@ def check_label_list(func: str, labels: Iterable[Any] | None) -> list[Any] | Non
 
 
 def check_alpha(alpha: Any, func: str) -> float:
-    """A significance level: a number in (0, 1)."""
-    ok = isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0.0 < alpha < 1.0
-    check_parameter(ok, func, f"alpha must be in (0, 1), got {alpha!r}.")
-    return float(alpha)
+    """A significance level: a number in (0, 1) (:data:`frameeval._params.ALPHA`)."""
+    return float(ALPHA(func, "alpha", alpha))
 
 
 def check_rope(rope: Any, func: str) -> float:
     """The half-width of a region of practical equivalence: a finite number >= 0."""
-    ok = (
-        isinstance(rope, int | float)
-        and not isinstance(rope, bool)
-        and math.isfinite(rope)
-        and rope >= 0
-    )
-    check_parameter(
-        ok,
-        func,
-        f"rope must be a finite number >= 0 (the half-width of the region of practical "
-        f"equivalence, in metric units), got {rope!r}.",
-    )
-    return float(rope)
+    return float(ROPE(func, "rope", rope))
 
 
 def check_zero_division(func: str, value: Any) -> float | None:

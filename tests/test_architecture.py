@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "frameeval"
 
 LAYERS = [
-    {"exceptions", "_typing", "_version", "_deprecation", "_files", "_extensions"},
+    {"exceptions", "_typing", "_version", "_deprecation", "_files", "_extensions", "_params"},
     {"_frame", "_validate", "_roles", "_split_frame"},
     {"metrics"},
     {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast"},

@@ -1,0 +1,118 @@
+"""Scalar arguments, declared once: a rule per kind of argument, one message shape.
+
+scikit-learn's ``@validate_params`` constraints are the model: a rule is a value
+(``Number(low=0, high=1, closed="neither")``) and checking an argument is calling the rule with
+the function's name, the argument's name and its value. The message is always
+``<func>(): <name> must be <rule>, got <value!r>.``; a rule may carry its own wording of
+``<rule>`` (``text=``) where an entry point has always worded it so.
+
+A bool is never a number here (``True`` is an ``int`` to Python, not to a user), NaN and ±inf are
+outside every finite rule, and integers stay integers (``2.0`` is not a number of resamples).
+
+>>> from frameeval._params import LEVEL, SEED, Number
+>>> LEVEL("bootstrap_ci", "level", 0.95)
+0.95
+>>> SEED("split", "seed", 2**64)
+Traceback (most recent call last):
+...
+frameeval.exceptions.InvalidParameterError: split(): seed must be an integer in [0, 2**64), got 18446744073709551616.
+>>> Number(low=1, integer=True)("split", "repeats", 0)
+Traceback (most recent call last):
+...
+frameeval.exceptions.InvalidParameterError: split(): repeats must be an integer >= 1, got 0.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from frameeval.exceptions import InvalidParameterError
+
+Closed = Literal["both", "left", "right", "neither"]
+
+__all__ = ["ALPHA", "LEVEL", "RESAMPLES", "SEED", "Number"]
+
+
+def _bound(value: float) -> str:
+    if value == 2**64:
+        return "2**64"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number (or, with ``integer=True``, an integer) within bounds.
+
+    ``low`` / ``high``: the bounds (None: unbounded); ``closed``: which bounds belong to the
+    range; ``none``: None is accepted (and returned); ``text``: the rule's wording in the message,
+    instead of the generated one ("an integer >= 2", "a number in (0, 1)")."""
+
+    low: float | None = None
+    high: float | None = None
+    closed: Closed = "both"
+    integer: bool = False
+    none: bool = False
+    text: str | None = None
+
+    def describe(self) -> str:
+        """The rule in words, as the message shows it."""
+        if self.text is not None:
+            return self.text
+        kind = "an integer" if self.integer else "a finite number"
+        left = self.closed in ("both", "left")
+        right = self.closed in ("both", "right")
+        if self.low is not None and self.high is not None:
+            text = (
+                f"{kind} in {'[' if left else '('}{_bound(self.low)}, "
+                f"{_bound(self.high)}{']' if right else ')'}"
+            )
+        elif self.low is not None:
+            text = f"{kind} {'>=' if left else '>'} {_bound(self.low)}"
+        elif self.high is not None:
+            text = f"{kind} {'<=' if right else '<'} {_bound(self.high)}"
+        else:
+            text = kind
+        return f"{text} or None" if self.none else text
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` satisfies the rule."""
+        if value is None:
+            return self.none
+        if isinstance(value, bool):
+            return False
+        if self.integer:
+            if not isinstance(value, int):
+                return False
+        elif not isinstance(value, int | float) or not math.isfinite(value):
+            return False
+        if self.low is not None:
+            below = value < self.low if self.closed in ("both", "left") else value <= self.low
+            if below:
+                return False
+        if self.high is not None:
+            above = value > self.high if self.closed in ("both", "right") else value >= self.high
+            if above:
+                return False
+        return True
+
+    def __call__(self, func: str, name: str, value: Any) -> Any:
+        """``value`` (an int stays an int, a number becomes a float) or the typed error."""
+        if not self.holds(value):
+            raise InvalidParameterError(
+                f"{func}(): {name} must be {self.describe()}, got {value!r}."
+            )
+        if value is None or self.integer:
+            return value
+        return float(value)
+
+
+#: a significance level
+ALPHA = Number(low=0.0, high=1.0, closed="neither", text="in (0, 1)")
+#: a confidence level
+LEVEL = Number(low=0.0, high=1.0, closed="neither", text="a confidence level in (0, 1)")
+#: a seed of frameeval's counter-based generators (64-bit words)
+SEED = Number(low=0, high=2**64, closed="left", integer=True)
+#: a number of bootstrap resamples
+RESAMPLES = Number(low=2, integer=True)
