@@ -7,7 +7,8 @@ the function's name, the argument's name and its value. The message is always
 ``<rule>`` (``text=``) where an entry point has always worded it so.
 
 A bool is never a number here (``True`` is an ``int`` to Python, not to a user), NaN and ±inf are
-outside every finite rule, and integers stay integers (``2.0`` is not a number of resamples).
+outside every finite rule, and integers stay integers (``2.0`` is not a number of resamples);
+NumPy's scalars count as the numbers they are (``numbers.Integral`` / ``numbers.Real``).
 
 >>> from frameeval._params import LEVEL, SEED, Number
 >>> LEVEL("bootstrap_ci", "level", 0.95)
@@ -25,6 +26,7 @@ frameeval.exceptions.InvalidParameterError: split(): repeats must be an integer 
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -83,9 +85,9 @@ class Number:
         if isinstance(value, bool):
             return False
         if self.integer:
-            if not isinstance(value, int):
+            if not isinstance(value, numbers.Integral):
                 return False
-        elif not isinstance(value, int | float) or not math.isfinite(value):
+        elif not isinstance(value, numbers.Real) or not math.isfinite(value):
             return False
         if self.low is not None:
             below = value < self.low if self.closed in ("both", "left") else value <= self.low
@@ -103,9 +105,9 @@ class Number:
             raise InvalidParameterError(
                 f"{func}(): {name} must be {self.describe()}, got {value!r}."
             )
-        if value is None or self.integer:
-            return value
-        return float(value)
+        if value is None:
+            return None
+        return int(value) if self.integer else float(value)
 
 
 #: a significance level

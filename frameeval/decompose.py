@@ -19,6 +19,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
@@ -404,11 +405,7 @@ def bootstrap_predictions(
     import numpy as np  # scipy's dependency; imported here to keep the package import light
 
     func = "bootstrap_predictions"
-    check_parameter(
-        isinstance(repeats, int) and not isinstance(repeats, bool) and repeats >= 1,
-        func,
-        f"repeats must be an integer >= 1, got {repeats!r}.",
-    )
+    Number(low=1, integer=True)(func, "repeats", repeats)
     check_parameter(
         isinstance(learners, Mapping) and len(learners) > 0,
         func,

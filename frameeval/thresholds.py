@@ -13,12 +13,12 @@ No formula of a measure is written here, and no threshold is a pass over rows.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
+from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.curves._table import FP, TP, N, P, Setup, binary_table, carries
@@ -187,11 +187,10 @@ def threshold_table(
 
 
 def _unit(func: str, name: str, value: Any) -> float | None:
-    if value is None:
-        return None
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 1.0
-    check_parameter(ok, func, f"{name} must be a number in [0, 1], got {value!r}.")
-    return float(value)
+    unit: float | None = Number(low=0.0, high=1.0, none=True, text="a number in [0, 1]")(
+        func, name, value
+    )
+    return unit
 
 
 @frame_function
@@ -277,11 +276,7 @@ def best_threshold(
     (0.9, 1.0, 0.3333, 0.1111)
     """
     func = "best_threshold"
-    check_parameter(
-        isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < math.inf,
-        func,
-        f"beta must be a finite number > 0, got {beta!r}.",
-    )
+    Number(low=0.0, closed="neither")(func, "beta", beta)
     from frameeval.metrics.classification import FNR, FPR, PRECISION, RECALL, check_costs
 
     bounds = {

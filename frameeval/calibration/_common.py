@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._params import Number
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
@@ -160,12 +161,8 @@ def multiclass_input(
 ) -> tuple[Input, int]:
     """Validated multiclass input with ``__fe_p{k}`` (probability of class k, Float64) and
     ``TRUE_CLASS`` (the index of the row's true class in ``labels``); returns it and the class count."""
-    check_parameter(
-        isinstance(tolerance, int | float)
-        and not isinstance(tolerance, bool)
-        and 0.0 <= tolerance < 1.0,
-        func,
-        f"tolerance must be a number in [0, 1), got {tolerance!r}.",
+    Number(low=0.0, high=1.0, closed="left", text="a number in [0, 1)")(
+        func, "tolerance", tolerance
     )
     list_column: str | None = None
     if isinstance(score, Mapping):
@@ -255,11 +252,8 @@ def multiclass_input(
 
 
 def check_bins(func: str, bins: Any, strategy: Any, allow_none: bool = False) -> None:
-    ok = (allow_none and bins is None) or (
-        isinstance(bins, int) and not isinstance(bins, bool) and bins >= 1
-    )
     rule = "None or an integer >= 1" if allow_none else "an integer >= 1"
-    check_parameter(ok, func, f"bins must be {rule}, got {bins!r}.")
+    Number(low=1, integer=True, none=allow_none, text=rule)(func, "bins", bins)
     check_parameter(
         strategy in ("uniform", "quantile"),
         func,

@@ -20,6 +20,7 @@ import polars as pl
 
 from frameeval._deprecation import renamed_argument  # noqa: F401 - re-exported
 from frameeval._frame import as_keys, to_lazy
+from frameeval._params import ALPHA, Number
 from frameeval._typing import FrameT
 from frameeval._validate import (
     Checks,
@@ -603,20 +604,16 @@ def signed_ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     )
 
 
+#: digits= of a rank-based procedure
+DIGITS = Number(low=1, high=15, integer=True, none=True)
+
+
 def check_level(value: float, func: str, name: str) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0.0 < value < 1.0
-    check_parameter(ok, func, f"{name} must be in (0, 1), got {value!r}.")
-    return float(value)
+    return float(ALPHA(func, name, value))
 
 
 def check_int(value: Any, func: str, name: str, minimum: int) -> int:
-    ok = (
-        isinstance(value, int | np.integer)
-        and not isinstance(value, bool)
-        and bool(value >= minimum)
-    )
-    check_parameter(ok, func, f"{name} must be an integer >= {minimum}, got {value!r}.")
-    return int(value)
+    return int(Number(low=minimum, integer=True)(func, name, value))
 
 
 def check_learners(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
@@ -686,15 +683,8 @@ RANK_DIGITS = 12
 
 def check_digits(digits: Any, func: str) -> int | None:
     """``digits=`` of a rank-based procedure: an integer in [1, 15], or None (no rounding)."""
-    if digits is None:
-        return None
-    ok = isinstance(digits, int | np.integer) and not isinstance(digits, bool)
-    check_parameter(
-        ok and 1 <= int(digits) <= 15,
-        func,
-        f"digits must be an integer in [1, 15] or None, got {digits!r}.",
-    )
-    return int(digits)
+    value: int | None = DIGITS(func, "digits", digits)
+    return value
 
 
 def rounded(value: pl.Expr, digits: int | None, scale: pl.Expr | None = None) -> pl.Expr:

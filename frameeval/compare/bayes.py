@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, finish
+from frameeval._params import SEED, Number
 from frameeval._roles import column_names, infer_column
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
@@ -81,6 +82,12 @@ def _t_probs(mean: np.ndarray, scale: np.ndarray, df: np.ndarray, rope: np.ndarr
     lower = np.where(spread, lower, point_lower)
     inside = np.where(rope == 0, 0.0, 1.0 - upper - lower)
     return {"p_a_better": upper, "p_rope": inside, "p_b_better": lower}
+
+
+#: rho= of the correlated t test, n_samples= and prior= of the signed-rank sampler
+RHO = Number(low=0.0, high=1.0, closed="left", none=True, text="None or a number in [0, 1)")
+N_SAMPLES = Number(low=1, integer=True, text="a positive integer")
+PRIOR = Number(low=0.0, text="a finite number >= 0 (the weight of the pseudo-observation at 0)")
 
 
 @frame_function
@@ -209,12 +216,7 @@ def bayes_correlated_t(
             required=False,
         )
     rope = check_rope(rope, func)
-    check_parameter(
-        rho is None
-        or (isinstance(rho, int | float) and not isinstance(rho, bool) and 0.0 <= rho < 1.0),
-        func,
-        f"rho must be None or a number in [0, 1), got {rho!r}.",
-    )
+    RHO(func, "rho", rho)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, _CORRELATED_OUT, learner=learner, fold=fold, repeat=repeat)
     hib = resolve_direction(func, metric, higher_is_better)
@@ -319,31 +321,9 @@ def bayes_correlated_t(
 # Bayesian signed-rank test
 # ---------------------------------------------------------------------------------------------
 def _check_sampler(n_samples: Any, seed: Any, prior: Any, func: str) -> None:
-    check_parameter(
-        bool(
-            isinstance(n_samples, int | np.integer)
-            and not isinstance(n_samples, bool)
-            and n_samples > 0
-        ),
-        func,
-        f"n_samples must be a positive integer, got {n_samples!r}.",
-    )
-    check_parameter(
-        bool(
-            isinstance(seed, int | np.integer) and not isinstance(seed, bool) and 0 <= seed < 2**64
-        ),
-        func,
-        f"seed must be an integer in [0, 2**64), got {seed!r}.",
-    )
-    check_parameter(
-        isinstance(prior, int | float)
-        and not isinstance(prior, bool)
-        and np.isfinite(prior)
-        and prior >= 0,
-        func,
-        f"prior must be a finite number >= 0 (the weight of the pseudo-observation at 0), "
-        f"got {prior!r}.",
-    )
+    N_SAMPLES(func, "n_samples", n_samples)
+    SEED(func, "seed", seed)
+    PRIOR(func, "prior", prior)
 
 
 def signed_rank_posterior(

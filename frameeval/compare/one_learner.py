@@ -14,6 +14,7 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
@@ -65,9 +66,7 @@ _T_OUT = [
 
 
 def _check_eps(value: float, name: str, func: str) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 1.0
-    check_parameter(ok, func, f"{name} must be a rate in [0, 1], got {value!r}.")
-    return float(value)
+    return float(Number(low=0.0, high=1.0, text="a rate in [0, 1]")(func, name, value))
 
 
 def critical_count(m: np.ndarray, eps0: np.ndarray, alpha: np.ndarray) -> np.ndarray:
@@ -295,11 +294,7 @@ def binomial_distribution(m: int, eps: float, *, alpha: float | None = None) -> 
     [0.0282, 0.1211, 0.2335, 0.2668]
     """
     func = "binomial_distribution"
-    check_parameter(
-        isinstance(m, int | np.integer) and not isinstance(m, bool) and m >= 1,
-        func,
-        f"m must be an integer >= 1, got {m!r}.",
-    )
+    Number(low=1, integer=True)(func, "m", m)
     eps = _check_eps(eps, "eps", func)
     k = np.arange(int(m) + 1)
     out = pl.DataFrame(
@@ -405,11 +400,7 @@ def t_test(
     """
     func = "t_test"
     alpha = check_alpha(alpha, func)
-    check_parameter(
-        isinstance(eps0, int | float) and not isinstance(eps0, bool) and np.isfinite(eps0),
-        func,
-        f"eps0 must be a finite number, got {eps0!r}.",
-    )
+    Number()(func, "eps0", eps0)
     lf, eager, keys, schema = open_frame(data, func, by)
     require_columns(schema, func, metric=metric)
     check_distinct(func, keys, metric=metric)
