@@ -9,7 +9,7 @@ non-integral floats in an unspecified order (see ``UNORDERED_FLOAT_SUMS``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,18 +39,8 @@ UNORDERED_FLOAT_SUMS = {"classification_report", "macro_micro", "ranking_report"
 COSTS = {(0, 1): 1.0, (1, 0): 5.0, (2, 0): 2.0, (0, 2): 3.0, (1, 2): 1.0, (2, 1): 4.0}
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        dashboard_address=":0",  # a free port: two xdist workers may each start a cluster
-        memory_limit="1GiB",
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+#: one LocalCluster per test session (tests/conftest.py), on one xdist worker
+pytestmark = pytest.mark.xdist_group("dask")
 
 
 def _frame(seed: int, n: int = 2000) -> pl.DataFrame:

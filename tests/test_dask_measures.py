@@ -9,7 +9,6 @@ to rounding.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +36,8 @@ REGRESSION = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        dashboard_address=":0",  # a free port: two xdist workers may each start a cluster
-        memory_limit="1GiB",
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+#: one LocalCluster per test session (tests/conftest.py), on one xdist worker
+pytestmark = pytest.mark.xdist_group("dask")
 
 
 def _frame(seed: int, n: int = 1500) -> pl.DataFrame:
