@@ -178,10 +178,43 @@ def bias_variance(
     {'n_instances': 3, 'n_repeats': 2, 'error': 1.25, 'bias_squared': 1.0, 'variance': 0.25}
     """
     func = "bias_variance"
-    check_parameter(loss in _LOSSES, func, f"loss must be one of {list(_LOSSES)}, got {loss!r}.")
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
+    components = _door(func, schema, truth, pred, instance, repeat, label, loss, keys)
+    check_not_empty_eager(data, eager, lf, func)
+    per_x = _per_instance(lf, schema, func, truth, pred, instance, repeat, label, loss, keys)
+    tail = [*components, *(["noise"] if label else [])]
+    if label or loss == "0-1":
+        tail.append("remainder")
+    if per_instance:
+        out = per_x.select(*keys, instance, "n_repeats", "actual", "main_prediction", *tail)
+        return finish(out.sort(*keys, instance, nulls_last=True), eager)
+    means = [
+        pl.len().cast(pl.Int64).alias("n_instances"),
+        pl.col("n_repeats").first(),
+        *[pl.col(c).mean() for c in tail],
+    ]
+    if keys:
+        out = per_x.group_by(keys).agg(*means).sort(keys, nulls_last=True)
+    else:
+        out = per_x.select(*means)
+    return finish(out, eager)
+
+
+def _door(
+    func: str,
+    schema: pl.Schema,
+    truth: str,
+    pred: str,
+    instance: str,
+    repeat: str,
+    label: str | None,
+    loss: str,
+    keys: list[str],
+) -> list[str]:
+    """The schema checks of :func:`bias_variance`; returns the loss's components."""
+    check_parameter(loss in _LOSSES, func, f"loss must be one of {list(_LOSSES)}, got {loss!r}.")
     require_columns(
         schema, func, truth=truth, pred=pred, instance=instance, repeat=repeat, label=label, by=keys
     )
@@ -206,8 +239,71 @@ def bias_variance(
         check_numeric(schema, func, truth=truth, pred=pred, label=label)
     else:
         check_labels(schema, func, truth=truth, pred=pred, label=label)
-    check_not_empty_eager(data, eager, lf, func)
+    return components
 
+
+def _squared_stats(truth: str, pred: str, label: str | None) -> dict[str, pl.Expr]:
+    """Per instance, squared loss (eqs 2.37–2.42): f̄, the error, bias², variance (and with the
+    noisy label y_D, the noise and the remainder)."""
+    y = pl.col(truth).cast(pl.Float64)
+    f = pl.col(pred).cast(pl.Float64)
+    y_d = pl.col(label).cast(pl.Float64) if label else y
+    f_bar = f.mean()
+    stats = {
+        "actual": y.first(),
+        "main_prediction": f_bar,
+        "error": ((f - y_d) ** 2).mean(),
+        "bias_squared": (f_bar - y.first()) ** 2,
+        "variance": ((f - f_bar) ** 2).mean(),
+    }
+    if label:
+        stats["noise"] = ((y_d - y) ** 2).mean()
+        stats["remainder"] = (
+            2.0 * ((f - f_bar) * (y - y_d)).mean() + 2.0 * ((f_bar - y) * (y - y_d)).mean()
+        )
+    return stats
+
+
+def _zero_one_stats(
+    truth: str, pred: str, label: str | None, schema: pl.Schema
+) -> dict[str, pl.Expr]:
+    """Per instance, 0-1 loss (Domingos 2000): the main prediction (the mode), bias, variance
+    split into its unbiased and biased parts, the net variance (and the noise with y_D)."""
+    y = label_expr(truth, schema)
+    f = label_expr(pred, schema)
+    y_d = label_expr(label, schema) if label else y
+    main = f.mode().min()
+    bias = (main != y.first()).cast(pl.Float64)
+    variance = (f != main).cast(pl.Float64).mean()
+    stats = {
+        "actual": y.first(),
+        "main_prediction": main,
+        "error": (f != y_d).cast(pl.Float64).mean(),
+        "bias": bias,
+        "variance": variance,
+        "unbiased_variance": (1.0 - bias) * variance,
+        "biased_variance": bias * variance,
+        "net_variance": (1.0 - bias) * variance - bias * variance,
+    }
+    if label:
+        stats["noise"] = (y_d != y).cast(pl.Float64).mean()
+    return stats
+
+
+def _per_instance(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    truth: str,
+    pred: str,
+    instance: str,
+    repeat: str,
+    label: str | None,
+    loss: str,
+    keys: list[str],
+) -> pl.LazyFrame:
+    """One row per (keys, instance) with its decomposition and ``n_repeats``, the data checks
+    enforced in the same pass."""
     checks = Checks(func)
     roles = [(truth, "truth"), (pred, "pred")] + ([(label, "label")] if label else [])
     for column, role in roles:
@@ -217,46 +313,12 @@ def bias_variance(
             checks.label(column, role, schema[column])
     checks.not_null(instance, "instance")
     checks.not_null(repeat, "repeat")
-
     if loss == "squared":
-        y = pl.col(truth).cast(pl.Float64)
-        f = pl.col(pred).cast(pl.Float64)
-        y_d = pl.col(label).cast(pl.Float64) if label else y
-        f_bar = f.mean()
-        stats = {
-            "actual": y.first(),
-            "main_prediction": f_bar,
-            "error": ((f - y_d) ** 2).mean(),
-            "bias_squared": (f_bar - y.first()) ** 2,
-            "variance": ((f - f_bar) ** 2).mean(),
-        }
-        if label:
-            stats["noise"] = ((y_d - y) ** 2).mean()
-            stats["remainder"] = (
-                2.0 * ((f - f_bar) * (y - y_d)).mean() + 2.0 * ((f_bar - y) * (y - y_d)).mean()
-            )
-        distinct_truth = y.n_unique()
+        stats = _squared_stats(truth, pred, label)
+        distinct_truth = pl.col(truth).cast(pl.Float64).n_unique()
     else:
-        y = label_expr(truth, schema)
-        f = label_expr(pred, schema)
-        y_d = label_expr(label, schema) if label else y
-        main = f.mode().min()
-        bias = (main != y.first()).cast(pl.Float64)
-        variance = (f != main).cast(pl.Float64).mean()
-        stats = {
-            "actual": y.first(),
-            "main_prediction": main,
-            "error": (f != y_d).cast(pl.Float64).mean(),
-            "bias": bias,
-            "variance": variance,
-            "unbiased_variance": (1.0 - bias) * variance,
-            "biased_variance": bias * variance,
-            "net_variance": (1.0 - bias) * variance - bias * variance,
-        }
-        if label:
-            stats["noise"] = (y_d != y).cast(pl.Float64).mean()
-        distinct_truth = y.n_unique()
-
+        stats = _zero_one_stats(truth, pred, label, schema)
+        distinct_truth = label_expr(truth, schema).n_unique()
     per_x = lf.group_by(*keys, instance).agg(
         pl.len().cast(pl.Int64).alias("__rows"),
         pl.col(repeat).n_unique().cast(pl.Int64).alias("n_repeats"),
@@ -270,7 +332,6 @@ def bias_variance(
         if label:
             explained = explained + pl.col("noise")
         per_x = per_x.with_columns(remainder=pl.col("error") - explained)
-
     # every instance must be predicted once by every training set of its group
     sets = pl.col(repeat).n_unique().cast(pl.Int64).alias("__sets")
     if keys:
@@ -278,8 +339,17 @@ def bias_variance(
         per_x = per_x.join(counts, on=keys, how="left", nulls_equal=True)
     else:
         per_x = per_x.join(lf.select(sets), how="cross")
+    failures = _instance_failures(func, truth, instance, repeat, keys)
+    return enforce(per_x, *failures).drop("__rows", "__truths", "__sets")
+
+
+def _instance_failures(
+    func: str, truth: str, instance: str, repeat: str, keys: list[str]
+) -> tuple[pl.Expr, ...]:
+    """One prediction per training set and instance, one truth per instance, every instance
+    predicted by every training set."""
     where = pl.concat_str([pl.lit(f"{instance}="), _value(instance), group_text(keys)])
-    failures = (
+    return (
         failure(
             pl.col("__rows") > pl.col("n_repeats"),
             DuplicateKeyError,
@@ -308,26 +378,6 @@ def bias_variance(
             pl.col("n_repeats"),
         ),
     )
-    per_x = enforce(per_x, *failures).drop("__rows", "__truths", "__sets")
-
-    tail = list(components)
-    if label:
-        tail.append("noise")
-    if label or loss == "0-1":
-        tail.append("remainder")
-    if per_instance:
-        out = per_x.select(*keys, instance, "n_repeats", "actual", "main_prediction", *tail)
-        return finish(out.sort(*keys, instance, nulls_last=True), eager)
-    means = [
-        pl.len().cast(pl.Int64).alias("n_instances"),
-        pl.col("n_repeats").first(),
-        *[pl.col(c).mean() for c in tail],
-    ]
-    if keys:
-        out = per_x.group_by(keys).agg(*means).sort(keys, nulls_last=True)
-    else:
-        out = per_x.select(*means)
-    return finish(out, eager)
 
 
 @frame_function
