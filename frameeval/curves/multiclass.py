@@ -115,6 +115,69 @@ def multiclass_roc_auc(
     ('ovo_weighted', None, 0.9583)
     """
     func = "multiclass_roc_auc"
+    classes, columns = _classes_and_columns(func, score, labels)
+    setup = prepare_scores(data, func, truth, columns, by, weight, ("average", "label", "roc_auc"))
+    dtype = label_dtype(setup.schema, truth)
+    cast = pl.Series("label", classes).cast(dtype, strict=False)
+    check_parameter(
+        cast.null_count() == 0,
+        func,
+        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
+    )
+    actual = label_expr(truth, setup.schema)
+    setup.checks.within(truth, "truth", classes, actual, dtype)
+    # groups with different class sets (data sets of 3 and 10 classes in one frame): a class
+    # absent from a group may have null scores there; they enter no defined AUC (its mass is 0)
+    single = [c for c in columns if columns.count(c) == 1]
+    setup.lf = setup.lf.with_columns(
+        pl.when(pl.col(c).is_null() & ~(actual == cast[columns.index(c)]).any().over(setup.gkeys))
+        .then(pl.lit(0.0))
+        .otherwise(pl.col(c))
+        .alias(c)
+        for c in single
+    )
+    wide = _pair_sums(setup, func, columns, actual, cast, weight)
+    k = len(classes)
+    mass = [pl.col(f"__fe_m0_{j}") for j in range(k)]
+    one_vs_rest = [_one_vs_rest(i, mass) for i in range(k)]
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    one_vs_one = [_one_vs_one(i, j, mass) for i, j in pairs]
+    averages = {
+        "macro": pl.mean_horizontal(one_vs_rest),
+        "weighted": _weighted_mean(one_vs_rest, mass),
+        "ovo": pl.mean_horizontal(one_vs_one),
+        "ovo_weighted": _weighted_mean(one_vs_one, [mass[i] + mass[j] for i, j in pairs]),
+    }
+    null_label = pl.lit(None, dtype=dtype)
+    rows = [
+        wide.select(
+            *setup.gkeys,
+            pl.lit("none").alias("average"),
+            pl.lit(cast[i], dtype=dtype).alias("label"),
+            one_vs_rest[i].alias("roc_auc"),
+            pl.lit(i, dtype=pl.Int32).alias("__fe_order"),
+        )
+        for i in range(k)
+    ]
+    rows += [
+        wide.select(
+            *setup.gkeys,
+            pl.lit(name).alias("average"),
+            null_label.alias("label"),
+            value.alias("roc_auc"),
+            pl.lit(k + n, dtype=pl.Int32).alias("__fe_order"),
+        )
+        for n, (name, value) in enumerate(averages.items())
+    ]
+    out = setup.sort(pl.concat(rows, how="vertical"), "__fe_order").drop("__fe_order")
+    return setup.done(out)
+
+
+def _classes_and_columns(
+    func: str, score: Mapping[Any, str] | Sequence[str], labels: Sequence[Any] | None
+) -> tuple[list[Any], list[str]]:
+    """The classes and their score columns, from ``score={class: column}`` or ``score=[...]``
+    with ``labels=``."""
     if isinstance(score, Mapping):
         check_parameter(
             labels is None,
@@ -147,28 +210,22 @@ def multiclass_roc_auc(
     check_parameter(
         len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."
     )
-    setup = prepare_scores(data, func, truth, columns, by, weight, ("average", "label", "roc_auc"))
-    dtype = label_dtype(setup.schema, truth)
-    cast = pl.Series("label", classes).cast(dtype, strict=False)
-    check_parameter(
-        cast.null_count() == 0,
-        func,
-        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
-    )
-    actual = label_expr(truth, setup.schema)
-    setup.checks.within(truth, "truth", classes, actual, dtype)
+    return classes, columns
+
+
+def _pair_sums(
+    setup: Any,
+    func: str,
+    columns: list[str],
+    actual: pl.Expr,
+    cast: pl.Series,
+    weight: str | None,
+) -> pl.LazyFrame:
+    """Per group, the class masses ``__fe_m0_j`` and the numerators ``__fe_a{i}_{j}`` of
+    A(i|j): the class-i mass ranked above class-j rows on column i, ties one half — one score
+    table per class column, joined side by side."""
     w = pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
-    k = len(classes)
-    # groups with different class sets (data sets of 3 and 10 classes in one frame): a class
-    # absent from a group may have null scores there; they enter no defined AUC (its mass is 0)
-    single = [c for c in columns if columns.count(c) == 1]
-    setup.lf = setup.lf.with_columns(
-        pl.when(pl.col(c).is_null() & ~(actual == cast[columns.index(c)]).any().over(setup.gkeys))
-        .then(pl.lit(0.0))
-        .otherwise(pl.col(c))
-        .alias(c)
-        for c in single
-    )
+    k = len(columns)
     wide: pl.LazyFrame | None = None
     for i, column in enumerate(columns):  # loop-ok: one aggregation per class column
         checks = setup.checks if i == 0 else Checks(func)
@@ -191,7 +248,6 @@ def multiclass_roc_auc(
             for j in range(k)
         ]
         table = table.with_columns(cum)
-        # A(i|j) numerator: class-i rows above class-j rows on column i, ties one half
         aggs = [pl.col(f"__fe_c{j}").sum().alias(f"__fe_m{i}_{j}") for j in range(k)]
         aggs += [
             (pl.col(f"__fe_c{i}") * (pl.col(f"__fe_u{j}") - pl.col(f"__fe_c{j}") / 2.0))
@@ -207,54 +263,28 @@ def multiclass_roc_auc(
             else wide.join(per_group, on=setup.gkeys, how="full", coalesce=True, nulls_equal=True)
         )
     assert wide is not None
-    mass = [pl.col(f"__fe_m0_{j}") for j in range(k)]
+    return wide
 
-    def ovr(i: int) -> pl.Expr:
-        rest = pl.sum_horizontal([mass[j] for j in range(k) if j != i])
-        pairs = pl.sum_horizontal([pl.col(f"__fe_a{i}_{j}") for j in range(k) if j != i])
-        return pl.when((mass[i] > 0) & (rest > 0)).then(pairs / (mass[i] * rest))
 
-    def ovo(i: int, j: int) -> pl.Expr:
-        a_ij = pl.col(f"__fe_a{i}_{j}") / (mass[i] * mass[j])
-        a_ji = pl.col(f"__fe_a{j}_{i}") / (mass[i] * mass[j])
-        return pl.when((mass[i] > 0) & (mass[j] > 0)).then((a_ij + a_ji) / 2.0)
+def _one_vs_rest(i: int, mass: list[pl.Expr]) -> pl.Expr:
+    """AUC of class i against the rest: Σ_{j≠i} A(i|j)-numerators / (m_i · Σ_{j≠i} m_j)."""
+    k = len(mass)
+    rest = pl.sum_horizontal([mass[j] for j in range(k) if j != i])
+    pairs = pl.sum_horizontal([pl.col(f"__fe_a{i}_{j}") for j in range(k) if j != i])
+    return pl.when((mass[i] > 0) & (rest > 0)).then(pairs / (mass[i] * rest))
 
-    def weighted_mean(values: list[pl.Expr], weights: list[pl.Expr]) -> pl.Expr:
-        num = pl.sum_horizontal([v * u for v, u in zip(values, weights, strict=True)])
-        den = pl.sum_horizontal(
-            [pl.when(v.is_not_null()).then(u) for v, u in zip(values, weights, strict=True)]
-        )
-        return pl.when(den > 0).then(num / den)
 
-    one_vs_rest = [ovr(i) for i in range(k)]
-    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
-    one_vs_one = [ovo(i, j) for i, j in pairs]
-    averages = {
-        "macro": pl.mean_horizontal(one_vs_rest),
-        "weighted": weighted_mean(one_vs_rest, mass),
-        "ovo": pl.mean_horizontal(one_vs_one),
-        "ovo_weighted": weighted_mean(one_vs_one, [mass[i] + mass[j] for i, j in pairs]),
-    }
-    null_label = pl.lit(None, dtype=dtype)
-    rows = [
-        wide.select(
-            *setup.gkeys,
-            pl.lit("none").alias("average"),
-            pl.lit(cast[i], dtype=dtype).alias("label"),
-            one_vs_rest[i].alias("roc_auc"),
-            pl.lit(i, dtype=pl.Int32).alias("__fe_order"),
-        )
-        for i in range(k)
-    ]
-    rows += [
-        wide.select(
-            *setup.gkeys,
-            pl.lit(name).alias("average"),
-            null_label.alias("label"),
-            value.alias("roc_auc"),
-            pl.lit(k + n, dtype=pl.Int32).alias("__fe_order"),
-        )
-        for n, (name, value) in enumerate(averages.items())
-    ]
-    out = setup.sort(pl.concat(rows, how="vertical"), "__fe_order").drop("__fe_order")
-    return setup.done(out)
+def _one_vs_one(i: int, j: int, mass: list[pl.Expr]) -> pl.Expr:
+    """Hand & Till's Â(i, j) = (A(i|j) + A(j|i)) / 2."""
+    a_ij = pl.col(f"__fe_a{i}_{j}") / (mass[i] * mass[j])
+    a_ji = pl.col(f"__fe_a{j}_{i}") / (mass[i] * mass[j])
+    return pl.when((mass[i] > 0) & (mass[j] > 0)).then((a_ij + a_ji) / 2.0)
+
+
+def _weighted_mean(values: list[pl.Expr], weights: list[pl.Expr]) -> pl.Expr:
+    """Σ vᵤ·wᵤ / Σ wᵤ over the defined values (null when no weight is left)."""
+    num = pl.sum_horizontal([v * u for v, u in zip(values, weights, strict=True)])
+    den = pl.sum_horizontal(
+        [pl.when(v.is_not_null()).then(u) for v, u in zip(values, weights, strict=True)]
+    )
+    return pl.when(den > 0).then(num / den)
