@@ -437,6 +437,174 @@ def _wilcoxon_scipy(count, r_plus, mn, se, use_exact, correction, alpha) -> dict
     }
 
 
+def _check_wilcoxon_options(
+    func: str, zero_method: Any, method: Any, correction: Any, adjust: Any
+) -> None:
+    check_parameter(
+        zero_method in ("zsplit", "wilcox", "pratt"),
+        func,
+        f"zero_method must be 'zsplit', 'wilcox' or 'pratt', got {zero_method!r}.",
+    )
+    check_parameter(
+        method in ("auto", "exact", "approx"),
+        func,
+        f"method must be 'auto', 'exact' or 'approx', got {method!r}.",
+    )
+    check_parameter(
+        isinstance(correction, bool), func, f"correction must be a bool, got {correction!r}."
+    )
+    check_parameter(
+        adjust in (None, "holm"), func, f"adjust must be None or 'holm', got {adjust!r}."
+    )
+
+
+def _two_or_control(
+    lf: pl.LazyFrame, schema: pl.Schema, func: str, learner: str, a: Any, b: Any
+) -> pl.LazyFrame:
+    """Check ``a=`` / ``b=`` and keep the rows of the pair when both are given."""
+    check_parameter(
+        a is None or b is not None,
+        func,
+        f"a= needs b= (a pair), got a={a!r} and b=None.\nHint: pass only b= to compare every "
+        "learner with the control b.",
+    )
+    if b is not None:
+        require_columns(schema, func, learner=learner)
+        check_learner_value(schema, func, learner, b, "b")
+    if a is not None:
+        check_learner_value(schema, func, learner, a, "a")
+        check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+        lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
+    return lf
+
+
+def _present_cells(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    block: str,
+    learner: str,
+    metric: str,
+    a: Any,
+    b: Any,
+) -> pl.LazyFrame:
+    """The (block, learner) cells of the groups where the compared learners have values and
+    there are at least two learners and two blocks (else a typed error naming the group)."""
+    cell = cells(lf, schema, func, keys, block, learner, metric, hint=PAIR_MISSING_HINT)
+    presence = [
+        pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
+        pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),
+        (pl.col(learner) == pl.lit(b)).any().alias("__has_b")
+        if b is not None
+        else pl.lit(True).alias("__has_b"),
+        (pl.col(learner) == pl.lit(a)).any().alias("__has_a")
+        if a is not None
+        else pl.lit(True).alias("__has_a"),
+    ]
+    counts = cell.group_by(keys).agg(presence) if keys else cell.select(presence)
+    who = (
+        f"learners a={a!r} and b={b!r} must both" if a is not None else f"the control b={b!r} must"
+    )
+    counts = enforce(
+        counts,
+        failure(
+            ~(pl.col("__has_a") & pl.col("__has_b")),
+            InsufficientDataError,
+            f"{func}(): {who} have values, got none{{}}.",
+            group_text(keys),
+        ),
+        failure(
+            pl.col("__learners") < 2,
+            InsufficientDataError,
+            f"{func}(): needs at least 2 learners, got {{}}{{}}.",
+            pl.col("__learners"),
+            group_text(keys),
+        ),
+        failure(
+            pl.col("__blocks") < 2,
+            InsufficientDataError,
+            f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
+            pl.col("__blocks"),
+            group_text(keys),
+        ),
+    )
+    if keys:
+        cell = cell.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
+    else:
+        cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
+    return cell
+
+
+def _signed_rank_sums(
+    pairs: pl.LazyFrame,
+    keys: list[str],
+    digits: int | None,
+    zero_method: str,
+    method: str,
+    correction: bool,
+    alpha: float,
+) -> pl.LazyFrame:
+    """Per comparison: N, the zeros, R⁺ and R⁻ of the ranked (rounded) differences, the effect
+    sizes, and what the p-value step needs (the mean and standard error of R⁺ under the
+    hypothesis, the count ranked, whether the exact distribution is used)."""
+    comparison = [*keys, "a", "b"]
+    # ranks, zeros and signs come from the rounded differences (effect sizes read __va, __vb)
+    d = rounded_difference(pl.col("__va"), pl.col("__vb"), digits)
+    ranked = d != 0 if zero_method == "wilcox" else pl.lit(True)
+    magnitude = pl.when(ranked).then(d.abs())
+    pairs = pairs.with_columns(d.alias("__d"), magnitude.alias("__abs")).with_columns(
+        pl.col("__abs").rank("average").over(comparison).alias("__rank"),
+        pl.len().over([*comparison, "__abs"]).cast(pl.Float64).alias("__tie"),
+    )
+    rank, dd = pl.col("__rank"), pl.col("__d")
+    tie_rows = pl.col("__abs").is_not_null()
+    if zero_method == "pratt":
+        tie_rows = tie_rows & (dd != 0)
+    zero_ranks = rank.filter(dd == 0).sum()
+    half = zero_ranks / 2.0 if zero_method == "zsplit" else pl.lit(0.0)
+    stats_ = (
+        pairs.group_by(comparison)
+        .agg(
+            pl.len().cast(pl.Int64).alias("n_blocks"),
+            (dd == 0).sum().cast(pl.Int64).alias("n_zero"),
+            (rank.filter(dd > 0).sum() + half).alias("r_plus"),
+            (rank.filter(dd < 0).sum() + half).alias("r_minus"),
+            rank.count().cast(pl.Float64).alias("__count"),
+            (pl.col("__tie").filter(tie_rows) ** 2 - 1.0).sum().alias("__ties"),
+            *effect_aggs(),
+        )
+        .with_columns(effect_columns())
+    )
+    count = pl.col("__count")
+    n = pl.col("n_blocks").cast(pl.Float64)
+    n0 = pl.col("n_zero").cast(pl.Float64)
+    if zero_method == "pratt":
+        mn = n * (n + 1) / 4 - n0 * (n0 + 1) / 4
+        var = n * (n + 1) * (2 * n + 1) - n0 * (n0 + 1) * (2 * n0 + 1)
+        count = n
+    else:
+        mn = count * (count + 1) / 4
+        var = count * (count + 1) * (2 * count + 1)
+    se = ((var - pl.col("__ties") / 2.0) / 24.0).sqrt()
+    if method == "exact":
+        use_exact = pl.lit(True)
+    elif method == "approx":
+        use_exact = pl.lit(False)
+    else:
+        use_exact = (count <= 50) & (pl.col("n_zero") == 0) & (pl.col("__ties") == 0)
+    stats_ = stats_.with_columns(
+        pl.min_horizontal("r_plus", "r_minus").alias("statistic"),
+        mn.alias("__mn"),
+        pl.when(se > 0).then(se).alias("__se"),
+        count.alias("__count"),
+        use_exact.alias("exact"),
+        pl.lit(float(correction)).alias("__correction"),
+        pl.lit(alpha).alias("alpha"),
+    ).with_columns(pl.col("exact").cast(pl.Float64).alias("__exact"))
+    return stats_
+
+
 @frame_function
 def wilcoxon(
     data: IntoFrame,
@@ -565,82 +733,12 @@ def wilcoxon(
     func = "wilcoxon"
     alpha = check_alpha(alpha, func)
     digits = check_digits(digits, func)
-    check_parameter(
-        zero_method in ("zsplit", "wilcox", "pratt"),
-        func,
-        f"zero_method must be 'zsplit', 'wilcox' or 'pratt', got {zero_method!r}.",
-    )
-    check_parameter(
-        method in ("auto", "exact", "approx"),
-        func,
-        f"method must be 'auto', 'exact' or 'approx', got {method!r}.",
-    )
-    check_parameter(
-        isinstance(correction, bool), func, f"correction must be a bool, got {correction!r}."
-    )
-    check_parameter(
-        adjust in (None, "holm"), func, f"adjust must be None or 'holm', got {adjust!r}."
-    )
+    _check_wilcoxon_options(func, zero_method, method, correction, adjust)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, [*_WILCOXON_OUT, "p_adjusted"], block=block)
     hib = resolve_direction(func, metric, higher_is_better)
-    check_parameter(
-        a is None or b is not None,
-        func,
-        f"a= needs b= (a pair), got a={a!r} and b=None.\nHint: pass only b= to compare every "
-        "learner with the control b.",
-    )
-    if b is not None:
-        require_columns(schema, func, learner=learner)
-        check_learner_value(schema, func, learner, b, "b")
-    if a is not None:
-        check_learner_value(schema, func, learner, a, "a")
-        check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
-        lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
-
-    cell = cells(lf, schema, func, keys, block, learner, metric, hint=PAIR_MISSING_HINT)
-    presence = [
-        pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
-        pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),
-        (pl.col(learner) == pl.lit(b)).any().alias("__has_b")
-        if b is not None
-        else pl.lit(True).alias("__has_b"),
-        (pl.col(learner) == pl.lit(a)).any().alias("__has_a")
-        if a is not None
-        else pl.lit(True).alias("__has_a"),
-    ]
-    counts = cell.group_by(keys).agg(presence) if keys else cell.select(presence)
-    who = (
-        f"learners a={a!r} and b={b!r} must both" if a is not None else f"the control b={b!r} must"
-    )
-    counts = enforce(
-        counts,
-        failure(
-            ~(pl.col("__has_a") & pl.col("__has_b")),
-            InsufficientDataError,
-            f"{func}(): {who} have values, got none{{}}.",
-            group_text(keys),
-        ),
-        failure(
-            pl.col("__learners") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 learners, got {{}}{{}}.",
-            pl.col("__learners"),
-            group_text(keys),
-        ),
-        failure(
-            pl.col("__blocks") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
-            pl.col("__blocks"),
-            group_text(keys),
-        ),
-    )
-    if keys:
-        cell = cell.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
-    else:
-        cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
-
+    lf = _two_or_control(lf, schema, func, learner, a, b)
+    cell = _present_cells(lf, schema, func, keys, block, learner, metric, a, b)
     pairs = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
     if a is not None:
         pairs = pairs.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
@@ -648,61 +746,7 @@ def wilcoxon(
         pairs = pairs.filter((pl.col("b") == pl.lit(b)) & (pl.col("a") != pl.lit(b)))
     else:
         pairs = pairs.filter(pl.col("a") < pl.col("b"))
-
-    comparison = [*keys, "a", "b"]
-    # ranks, zeros and signs come from the rounded differences (effect sizes read __va, __vb)
-    d = rounded_difference(pl.col("__va"), pl.col("__vb"), digits)
-    ranked = d != 0 if zero_method == "wilcox" else pl.lit(True)
-    magnitude = pl.when(ranked).then(d.abs())
-    pairs = pairs.with_columns(d.alias("__d"), magnitude.alias("__abs")).with_columns(
-        pl.col("__abs").rank("average").over(comparison).alias("__rank"),
-        pl.len().over([*comparison, "__abs"]).cast(pl.Float64).alias("__tie"),
-    )
-    rank, dd = pl.col("__rank"), pl.col("__d")
-    tie_rows = pl.col("__abs").is_not_null()
-    if zero_method == "pratt":
-        tie_rows = tie_rows & (dd != 0)
-    zero_ranks = rank.filter(dd == 0).sum()
-    half = zero_ranks / 2.0 if zero_method == "zsplit" else pl.lit(0.0)
-    stats_ = (
-        pairs.group_by(comparison)
-        .agg(
-            pl.len().cast(pl.Int64).alias("n_blocks"),
-            (dd == 0).sum().cast(pl.Int64).alias("n_zero"),
-            (rank.filter(dd > 0).sum() + half).alias("r_plus"),
-            (rank.filter(dd < 0).sum() + half).alias("r_minus"),
-            rank.count().cast(pl.Float64).alias("__count"),
-            (pl.col("__tie").filter(tie_rows) ** 2 - 1.0).sum().alias("__ties"),
-            *effect_aggs(),
-        )
-        .with_columns(effect_columns())
-    )
-    count = pl.col("__count")
-    n = pl.col("n_blocks").cast(pl.Float64)
-    n0 = pl.col("n_zero").cast(pl.Float64)
-    if zero_method == "pratt":
-        mn = n * (n + 1) / 4 - n0 * (n0 + 1) / 4
-        var = n * (n + 1) * (2 * n + 1) - n0 * (n0 + 1) * (2 * n0 + 1)
-        count = n
-    else:
-        mn = count * (count + 1) / 4
-        var = count * (count + 1) * (2 * count + 1)
-    se = ((var - pl.col("__ties") / 2.0) / 24.0).sqrt()
-    if method == "exact":
-        use_exact = pl.lit(True)
-    elif method == "approx":
-        use_exact = pl.lit(False)
-    else:
-        use_exact = (count <= 50) & (pl.col("n_zero") == 0) & (pl.col("__ties") == 0)
-    stats_ = stats_.with_columns(
-        pl.min_horizontal("r_plus", "r_minus").alias("statistic"),
-        mn.alias("__mn"),
-        pl.when(se > 0).then(se).alias("__se"),
-        count.alias("__count"),
-        use_exact.alias("exact"),
-        pl.lit(float(correction)).alias("__correction"),
-        pl.lit(alpha).alias("alpha"),
-    ).with_columns(pl.col("exact").cast(pl.Float64).alias("__exact"))
+    stats_ = _signed_rank_sums(pairs, keys, digits, zero_method, method, correction, alpha)
     out = scipy_step(
         stats_,
         _wilcoxon_scipy,
