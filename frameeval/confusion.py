@@ -38,9 +38,9 @@ from frameeval.exceptions import (
     InvalidParameterError,
     UnknownLabelError,
 )
-from frameeval.metrics._stats import BinaryCounts, ClassTable, class_table, ratio
 from frameeval.metrics.classification import F1, FBETA, PRECISION, RECALL, harmonic
 from frameeval.metrics.measure import Measure
+from frameeval.metrics.stats import BinaryCounts, ClassTable, class_table, ratio
 
 __all__ = [
     "classification_report",

@@ -34,9 +34,9 @@ from frameeval._validate import (
 )
 from frameeval.confusion import count_table, prepare_labels
 from frameeval.curves import cumulated, prepare_scores, score_table
-from frameeval.curves._table import require_positive
+from frameeval.curves.table import require_positive
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
-from frameeval.metrics._builders import (
+from frameeval.metrics.builders import (
     class_spread,
     domain_error,
     domain_message,
@@ -45,7 +45,8 @@ from frameeval.metrics._builders import (
     raw_value,
     statistic_value,
 )
-from frameeval.metrics._stats import (
+from frameeval.metrics.measure import AVERAGES, Measure, lookup
+from frameeval.metrics.stats import (
     ClassCounts,
     ClassTable,
     Statistic,
@@ -54,7 +55,6 @@ from frameeval.metrics._stats import (
     weight_expr,
     weight_total,
 )
-from frameeval.metrics.measure import AVERAGES, Measure, lookup
 
 __all__ = ["measures"]
 
@@ -434,7 +434,7 @@ def _label_rows_part(
     The class rules are those of the count-table path. The default positive class must be a
     class of every group holding two or more classes (UnknownLabelError) and, with it, at most
     one other class (InvalidParameterError); both read the 64-bit offset test of
-    :func:`~frameeval.metrics._builders.class_spread`, so their messages name the group, the
+    :func:`~frameeval.metrics.builders.class_spread`, so their messages name the group, the
     positive class and how many labels are not positive (the count-table path also names two
     of the classes). An explicit ``pos_label`` must occur somewhere in the frame.
     """

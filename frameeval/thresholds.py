@@ -3,7 +3,7 @@
 A score becomes a decision with a threshold t: "positive iff score ≥ t". Lowering t past each
 distinct score moves one step along the ROC curve, so the cumulative count table that the
 curves build (:func:`frameeval.curves.score_table`, cumulated by
-``curves._table.binary_table``) already holds TP, FP, TN and FN at *every* threshold, one row
+``curves.table.binary_table``) already holds TP, FP, TN and FN at *every* threshold, one row
 per group × distinct score. This module
 applies measure declarations to that table — a binary measure's formula to its TP, FP, FN, TN
 columns, a label measure's formula to the two-class count table of each threshold — and picks
@@ -21,11 +21,11 @@ import polars as pl
 from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.curves._table import FP, TP, N, P, Setup, binary_table, carries
+from frameeval.curves.table import FP, TP, N, P, Setup, binary_table, carries
 from frameeval.exceptions import InvalidParameterError
-from frameeval.metrics._builders import resolve_parameters
-from frameeval.metrics._stats import BinaryCounts, ClassTable, class_table
+from frameeval.metrics.builders import resolve_parameters
 from frameeval.metrics.measure import Measure, lookup
+from frameeval.metrics.stats import BinaryCounts, ClassTable, class_table
 
 __all__ = ["best_threshold", "threshold_table"]
 

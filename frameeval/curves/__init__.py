@@ -21,19 +21,19 @@ it needs the whole table at once; nothing is collected before the user collects.
 
 from __future__ import annotations
 
-from frameeval.curves._table import (  # noqa: F401 - also frameeval.curves's
-    SCORE_PARTS,
-    cumulated,
-    prepare_scores,
-    score_counts,
-    score_table,
-)
 from frameeval.curves.cost import cost_curve, cost_lines, expected_total_cost
 from frameeval.curves.gains import gains_curve, ks_statistic, lift_curve
 from frameeval.curves.multiclass import multiclass_roc_auc
 from frameeval.curves.precision_recall import break_even_point, pr_curve
 from frameeval.curves.ranking import ranking_report
 from frameeval.curves.roc import roc_convex_hull, roc_curve
+from frameeval.curves.table import (  # noqa: F401 - also frameeval.curves's
+    SCORE_PARTS,
+    cumulated,
+    prepare_scores,
+    score_counts,
+    score_table,
+)
 
 __all__ = [
     "break_even_point",

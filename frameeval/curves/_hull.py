@@ -8,7 +8,7 @@ import functools
 
 import polars as pl
 
-from frameeval.curves._table import (
+from frameeval.curves.table import (
     FP,
     INF,
     TP,

@@ -8,7 +8,7 @@ import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.curves._hull import hull_vertices
-from frameeval.curves._table import (
+from frameeval.curves.table import (
     FP,
     INF,
     TP,

@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.curves._table import FP, TP, N, P, binary_table, carries, rate
+from frameeval.curves.table import FP, TP, N, P, binary_table, carries, rate
 
 __all__ = ["gains_curve", "ks_statistic", "lift_curve"]
 

@@ -15,7 +15,7 @@ from frameeval._validate import (
     label_dtype,
     label_expr,
 )
-from frameeval.curves._table import (
+from frameeval.curves.table import (
     SCORE_PARTS,
     prepare_scores,
     score_counts,

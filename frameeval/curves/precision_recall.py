@@ -7,7 +7,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.curves._table import (
+from frameeval.curves.table import (
     FP,
     NEG,
     POS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.curves._table import (
+from frameeval.curves.table import (
     cumulated,
     score_table,
 )

@@ -11,7 +11,7 @@ from frameeval._validate import (
     check_parameter,
 )
 from frameeval.curves._hull import hull_vertices
-from frameeval.curves._table import (
+from frameeval.curves.table import (
     FP,
     TP,
     N,

@@ -10,7 +10,7 @@ import polars as pl
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.forecast._common import PRED, TRUTH, open_forecast, truth_rule
-from frameeval.metrics._stats import positive_part
+from frameeval.metrics.stats import positive_part
 
 Estimator = Literal["ecdf", "fair"]
 

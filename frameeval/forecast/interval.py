@@ -21,7 +21,7 @@ from frameeval._validate import (
     guarded_numbers,
 )
 from frameeval.exceptions import InvalidValueError
-from frameeval.metrics._stats import positive_part
+from frameeval.metrics.stats import positive_part
 
 
 def _column(func: str, role: str, value: Any) -> str:

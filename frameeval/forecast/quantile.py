@@ -22,7 +22,7 @@ from frameeval.forecast._common import (
     pinball,
     truth_rule,
 )
-from frameeval.metrics._stats import positive_part
+from frameeval.metrics.stats import positive_part
 
 
 @frame_function

@@ -21,9 +21,9 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
-from frameeval.metrics._builders import make_builder
-from frameeval.metrics._stats import BinaryCounts, ClassCounts, ratio
+from frameeval.metrics.builders import make_builder
 from frameeval.metrics.measure import REQUIRED, Measure, register
+from frameeval.metrics.stats import BinaryCounts, ClassCounts, ratio
 
 __all__ = [
     "ACCURACY",

@@ -1,7 +1,7 @@
 """What the builders read of a measure's declaration, named by its parts.
 
 :mod:`frameeval.metrics.measure` declares :class:`~frameeval.metrics.measure.Measure` and
-generates its builder with :mod:`frameeval.metrics._builders`; the builders must not import the
+generates its builder with :mod:`frameeval.metrics.builders`; the builders must not import the
 declaring module back (that would close an import circle), so they type their argument with
 this protocol, which every ``Measure`` satisfies.
 """
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import polars as pl
 
 if TYPE_CHECKING:
-    from frameeval.metrics._stats import Bound, Statistic
+    from frameeval.metrics.stats import Bound, Statistic
 
 
 class Declared(Protocol):

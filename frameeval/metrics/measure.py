@@ -24,8 +24,8 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval.exceptions import InvalidParameterError
-from frameeval.metrics._builders import REQUIRED, make_builder, raw_value
-from frameeval.metrics._stats import (
+from frameeval.metrics.builders import REQUIRED, make_builder, raw_value
+from frameeval.metrics.stats import (
     BinaryCounts,
     Bound,
     ClassCounts,

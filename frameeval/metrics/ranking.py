@@ -26,9 +26,9 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
-from frameeval.metrics._builders import make_builder
-from frameeval.metrics._stats import ScoreTable, positive_part, ratio
+from frameeval.metrics.builders import make_builder
 from frameeval.metrics.measure import Measure, register
+from frameeval.metrics.stats import ScoreTable, positive_part, ratio
 
 __all__ = [
     "AVERAGE_PRECISION",

@@ -21,9 +21,9 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
-from frameeval.metrics._builders import finite_number, make_builder
-from frameeval.metrics._stats import positive_part, ratio
+from frameeval.metrics.builders import finite_number, make_builder
 from frameeval.metrics.measure import Bound, Measure, Statistic, register
+from frameeval.metrics.stats import positive_part, ratio
 
 __all__ = [
     "CCC",
@@ -138,7 +138,7 @@ def _defined(value: pl.Expr, undefined: pl.Expr, *moments: pl.Expr) -> pl.Expr:
     overflowed Float64; never NaN.
 
     NaN could only come from a division by 0 (every denominator goes through
-    :func:`~frameeval.metrics._stats.positive_part`) or from inf − inf, which needs an
+    :func:`~frameeval.metrics.stats.positive_part`) or from inf − inf, which needs an
     infinite moment. This replaces a ``fill_nan`` of the result, which an eager ``group_by``
     evaluates group by group (r2 117 → 90 ms, pearson_r 229 → 131 ms on 1M rows × 1,000
     groups).

@@ -428,7 +428,7 @@ def cd_title(found: Answer) -> str:
 
 def procedure_words(procedure: str) -> str:
     """A procedure of :func:`frameeval.compare_learners` in words (its own table)."""
-    from frameeval.compare.auto._context import procedure_words as words
+    from frameeval.compare.auto.context import procedure_words as words
 
     return words(procedure)
 

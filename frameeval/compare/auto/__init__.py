@@ -10,7 +10,7 @@ one (a ROPE was given) ``frameeval.compare.bayes_signed_rank``.
 
 from __future__ import annotations
 
-from frameeval.compare.auto._context import (  # noqa: F401 - also frameeval.compare.auto's
+from frameeval.compare.auto.context import (  # noqa: F401 - also frameeval.compare.auto's
     N_SAMPLES,
     OMNIBUS_SCHEMA,
     POST_HOC_SCHEMA,

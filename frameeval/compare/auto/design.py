@@ -18,7 +18,7 @@ from frameeval.compare._common import (
     learner_expr,
     not_null_rows,
 )
-from frameeval.compare.auto._context import (
+from frameeval.compare.auto.context import (
     DESIGN_COLUMNS,
     FUNC,
     VALUE,

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from frameeval.compare._common import format_p, format_value
-from frameeval.compare.auto._context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES
+from frameeval.compare.auto.context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES
 
 
 class Shown(Protocol):

@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 
 from frameeval.compare._common import rounded
-from frameeval.compare.auto._context import (
+from frameeval.compare.auto.context import (
     MEAN_BASED,
     VALUE,
     Context,

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from frameeval.compare._common import block_pairs, decide
-from frameeval.compare.auto._context import (
+from frameeval.compare.auto.context import (
     N_SAMPLES,
     VALUE,
     Context,

@@ -10,7 +10,7 @@ import polars as pl
 
 from frameeval._extensions import provider
 from frameeval.compare._common import format_p, format_value
-from frameeval.compare.auto._context import (
+from frameeval.compare.auto.context import (
     MEAN_BASED,
     PAIR_PROCEDURES,
     TEST_NAMES,
@@ -159,7 +159,7 @@ class Comparison:
             if procs == {"friedman"}:
                 kwargs["title"] = f"Friedman + Nemenyi: average ranks with CD (α = {self.alpha:g})"
             else:
-                from frameeval.compare.auto._context import procedure_words
+                from frameeval.compare.auto.context import procedure_words
 
                 tests = " and the ".join(procedure_words(p) for p in sorted(procs)) or "no test"
                 kwargs["title"] = (

@@ -23,7 +23,7 @@ from frameeval.compare._common import (
     check_parameter,
     resolve_direction,
 )
-from frameeval.compare.auto._context import (
+from frameeval.compare.auto.context import (
     FUNC,
     OMNIBUS_SCHEMA,
     POST_HOC_SCHEMA,

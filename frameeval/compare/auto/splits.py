@@ -32,7 +32,7 @@ from frameeval.compare._common import (
     not_null_rows,
     value_text,
 )
-from frameeval.compare.auto._context import (
+from frameeval.compare.auto.context import (
     DESIGN_COLUMNS,
     FUNC,
     PAIR_PROCEDURES,

@@ -35,7 +35,7 @@ from frameeval.exceptions import (
     NegativeValueError,
     UnknownLabelError,
 )
-from frameeval.metrics._stats import (
+from frameeval.metrics.stats import (
     BinaryCounts,
     ClassCounts,
     ClassTable,
@@ -47,8 +47,8 @@ from frameeval.metrics._stats import (
 )
 
 if TYPE_CHECKING:
-    from frameeval.metrics._stats import Bound, Statistic
     from frameeval.metrics.declared import Declared as Measure
+    from frameeval.metrics.stats import Bound, Statistic
 
 Average = Literal["binary", "macro", "macro_mean", "micro", "weighted"]
 

@@ -27,7 +27,7 @@ from frameeval._validate import (
     require_columns,
     resolve_pos_label,
 )
-from frameeval.metrics._stats import ScoreTable
+from frameeval.metrics.stats import ScoreTable
 
 __all__ = [
     "ALL",
