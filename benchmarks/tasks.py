@@ -19,7 +19,7 @@ from benchmarks.data import regression_frame, result_frame
 
 KEYS = ["dataset", "model", "fold"]
 Report = Callable[[str, dict[str, Any]], None]
-Timed = Callable[..., Any]  # returns a benchmarks.run.Measure
+Timed = Callable[..., Any]  # returns a benchmarks.timing.Measure
 
 
 def _sklearn_loops(
@@ -39,7 +39,7 @@ def _sklearn_loops(
 
     With ``n_groups`` both run on that many groups and are scaled to all groups.
     """
-    from benchmarks.run import Measure
+    from benchmarks.timing import Measure
 
     sub = df
     if n_groups is not None:
@@ -155,7 +155,7 @@ def _interleaved(cases: dict[str, Callable[[], Any]], timed: Timed) -> dict[str,
     ``timed`` runs the rounds once, then each case once more (the memory pass's peak)."""
     import time
 
-    from benchmarks.run import Measure
+    from benchmarks.timing import Measure
 
     best = dict.fromkeys(cases, float("inf"))
 
@@ -600,7 +600,7 @@ def streaming(
     """Out-of-core: the same three results from ``pl.scan_parquet`` of 8 files with the streaming
     engine, next to reading the files into memory first, and the floor of a bare streamed
     ``group_by`` on the same scan (low- and high-cardinality keys)."""
-    from benchmarks.run import Measure
+    from benchmarks.timing import Measure
 
     df = result_frame(n_rows, n_groups)
     with tempfile.TemporaryDirectory(prefix="frameeval-bench-") as tmp:
@@ -645,7 +645,7 @@ def dask_run(
     except ImportError:
         print("\n## dask: skipped (pip install 'frameeval[dask]')")
         return
-    from benchmarks.run import Measure
+    from benchmarks.timing import Measure
 
     df = result_frame(n_rows, n_groups)
     with tempfile.TemporaryDirectory(prefix="frameeval-bench-") as tmp:
@@ -724,7 +724,7 @@ def import_time(
     import sys
     import time
 
-    from benchmarks.run import Measure
+    from benchmarks.timing import Measure
 
     runs = 3 if n_rows > 1_000_000 else 1
 
@@ -767,8 +767,8 @@ def report_main_job(
     in docs/performance.md (``python -m benchmarks.report_scale``)."""
     import importlib
 
-    from benchmarks.run import Measure
     from benchmarks.study import generate
+    from benchmarks.timing import Measure
 
     # the modules the report loads on first use (charts, scipy) load here, outside the timer:
     # otherwise the first row timed (streamed) pays them and the second does not

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import tasks
-from benchmarks.run import Measure, peak_memory, report
+from benchmarks.timing import Measure, peak_memory, report
 
 
 # the tasks run at a tiny size here: Friedman on 10 blocks warns that its χ² form needs more
