@@ -208,6 +208,17 @@ def check_alpha(alpha: Any, func: str) -> float:
     return float(alpha)
 
 
+def check_seed(seed: Any, func: str) -> int:
+    """A random seed: an integer (Python or NumPy) in [0, 2**64). Every function taking
+    ``seed=`` checks it here: a seed outside the range is refused, not taken modulo 2**64."""
+    value = getattr(seed, "__index__", None)  # int, numpy.integer (no numpy import here)
+    number = value() if value is not None and "bool" not in type(seed).__name__ else None
+    ok = number is not None and 0 <= number < 2**64
+    check_parameter(ok, func, f"seed must be an integer in [0, 2**64), got {seed!r}.")
+    assert number is not None
+    return number
+
+
 def check_rope(rope: Any, func: str) -> float:
     """The half-width of a region of practical equivalence: a finite number >= 0."""
     ok = (

@@ -26,6 +26,7 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_parameter,
+    check_seed,
     enforce,
     failure,
     group_text,
@@ -404,6 +405,7 @@ def bootstrap_predictions(
     import numpy as np  # scipy's dependency; imported here to keep the package import light
 
     func = "bootstrap_predictions"
+    check_seed(seed, func)
     check_parameter(
         isinstance(repeats, int) and not isinstance(repeats, bool) and repeats >= 1,
         func,

@@ -21,7 +21,14 @@ from frameeval._frame import as_keys, finish
 from frameeval._roles import column_names, infer_column
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter, check_rope, enforce, failure, require_columns
+from frameeval._validate import (
+    check_parameter,
+    check_rope,
+    check_seed,
+    enforce,
+    failure,
+    require_columns,
+)
 from frameeval.compare._common import (
     attach,
     check_distinct,
@@ -328,13 +335,7 @@ def _check_sampler(n_samples: Any, seed: Any, prior: Any, func: str) -> None:
         func,
         f"n_samples must be a positive integer, got {n_samples!r}.",
     )
-    check_parameter(
-        bool(
-            isinstance(seed, int | np.integer) and not isinstance(seed, bool) and 0 <= seed < 2**64
-        ),
-        func,
-        f"seed must be an integer in [0, 2**64), got {seed!r}.",
-    )
+    check_seed(seed, func)
     check_parameter(
         isinstance(prior, int | float)
         and not isinstance(prior, bool)

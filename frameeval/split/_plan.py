@@ -13,12 +13,13 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import to_lazy
-from frameeval._split_frame import MASK, SPLIT_COLUMNS, key_expr, mix_column, stream_salt
+from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, stream_salt
 from frameeval._typing import IntoFrame
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
     check_parameter,
+    check_seed,
     enforce,
     failure,
     require_columns,
@@ -101,11 +102,6 @@ class Plan:
 def check_int(value: Any, func: str, name: str, low: int) -> None:
     ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
     check_parameter(ok, func, f"{name} must be an integer >= {low}, got {value!r}.")
-
-
-def check_seed(seed: Any, func: str) -> None:
-    ok = isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MASK
-    check_parameter(ok, func, f"seed must be an integer in [0, 2**64), got {seed!r}.")
 
 
 def prepare(
