@@ -883,3 +883,24 @@ def test_a_seed_outside_0_to_2_64_is_refused_everywhere(name: str, seed: object)
     with pytest.raises(InvalidParameterError, match=r"seed must be an integer in \[0, 2\*\*64\)"):
         call(seed)
     call(2**64 - 1)  # the largest seed is taken
+
+
+def test_a_missing_column_raises_frameevals_error_in_a_frame_function_and_polars_in_an_expression() -> (
+    None
+):
+    """Documented in docs/data-contract.md: Polars resolves an expression's columns before
+    frameeval's plan sees them and offers no hook, so the two faces raise different classes
+    (both name the missing column); catching both covers both faces."""
+    import polars.exceptions as pe
+
+    df = pl.DataFrame({"y": [0, 1, 1], "p": [0, 1, 0]})
+    with pytest.raises(ColumnNotFoundError, match=r"column 'nope' \(pred=\) not found"):
+        fe.measures(df, "y", "nope", measures=["accuracy"])
+    with pytest.raises(pe.ColumnNotFoundError, match="nope"):
+        df.select(fe.accuracy("y", "nope"))
+    for call in (
+        lambda: fe.measures(df, "y", "nope", measures=["accuracy"]),
+        lambda: df.select(fe.accuracy("y", "nope")),
+    ):
+        with pytest.raises((ColumnNotFoundError, pe.ColumnNotFoundError)):
+            call()
