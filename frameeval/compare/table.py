@@ -98,7 +98,7 @@ def results_table(
     significance: Comparison | None = None,
     decimals: int = DECIMALS,
     format: Literal["gt", "latex", "markdown"] = "gt",
-    level: Literal["blocks", "splits"] = "blocks",
+    level: Literal["auto", "blocks", "splits"] = "auto",
     interval: tuple[str, str] | Literal[False] | None = None,
     interval_name: str = "interval",
 ) -> GT | str:
@@ -140,11 +140,14 @@ def results_table(
         over folds) gives each row its own decisions; otherwise the decisions over all blocks
         apply to every row.
     level
-        Which of ``significance``'s decisions mark the cells: ``"blocks"`` (default) its
-        post-hoc test; ``"splits"`` the split-level test of each row's data set
-        (``significance.per_data_set``, from :func:`compare_learners` on a table with several
-        data sets and a fold column: e.g. the corrected resampled t test of every pair on the
-        folds of that data set, Holm-adjusted).
+        Which of ``significance``'s decisions mark the cells. ``"auto"`` (default): the test
+        each row's verdict cites — a data set with splits (``significance.per_data_set``, from
+        :func:`compare_learners` on several data sets with a fold column, and tested there) is
+        marked by its own split-level test (e.g. the corrected resampled t test of every pair
+        on its folds, Holm-adjusted), every other row by the post-hoc test over data sets; the
+        footnote says which, per row when they differ. ``"blocks"``: the post-hoc test over
+        data sets on every row; ``"splits"``: the split-level test of each row's data set
+        (rows without one carry no mark).
     decimals
         Digits after the decimal point (of the values, the intervals and the average ranks).
     interval
@@ -213,10 +216,13 @@ def results_table(
         f"{type(significance).__name__}.",
     )
     check_parameter(
-        level in ("blocks", "splits"),
+        level in ("auto", "blocks", "splits"),
         _FUNC,
-        f"level must be 'blocks' or 'splits', got {level!r}.",
+        f"level must be 'auto', 'blocks' or 'splits', got {level!r}.",
     )
+    split_rows: set[Any] | None = None  # the rows marked by their own split-level test
+    if level == "auto" and significance is not None and significance.per_data_set is not None:
+        split_rows = _tested_blocks(significance.per_data_set)
     if level == "splits":
         check_parameter(
             significance is not None and significance.per_data_set is not None,
@@ -229,8 +235,8 @@ def results_table(
                 else "a comparison without per_data_set."
             ),
         )
-        assert significance is not None
-        significance = significance.per_data_set
+        assert significance is not None and significance.per_data_set is not None
+        split_rows = _tested_blocks(significance.per_data_set)
     check_parameter(
         interval is None
         or interval is False
@@ -270,7 +276,9 @@ def results_table(
         _summary(lf, schema, block, learner, metric, aggregate, hib, decimals, bounds)
     )
     named = interval_name if bounds is not None else None
-    cells = _layout(summary, block, learner, aggregate, significance, decimals, hib, named)
+    cells = _layout(
+        summary, block, learner, aggregate, significance, decimals, hib, named, split_rows, level
+    )
     if format == "latex":
         return _latex(cells)
     if format == "markdown":
@@ -365,6 +373,68 @@ def _fmt(value: float, decimals: int) -> str:
     return format_value(value, decimals)
 
 
+def _tested_blocks(split: Comparison) -> set[Any]:
+    """The data sets of a per-data-set (split-level) comparison whose pairs were tested."""
+    key = split.by[-1] if split.by else None  # the data set column (split.block: the splits)
+    design = split.design.filter(pl.col("procedure") != "none")
+    return set(design.get_column(key).to_list()) if key in design.columns else set()
+
+
+def _test_names(result: Comparison, block: str | None = None, rows: set[Any] | None = None) -> str:
+    """The post-hoc tests of ``result`` in words (only those of ``rows`` of ``block``)."""
+    design = result.design
+    if rows is not None and block is not None and block in design.columns:
+        design = design.filter(pl.col(block).is_in(list(rows)))
+    tests = design.get_column("post_hoc_test").drop_nulls().unique().to_list()
+    return ", ".join(TEST_NAMES.get(t, t) for t in sorted(tests)) or "no post-hoc test"
+
+
+def _row_list(rows: set[Any]) -> str:
+    return ", ".join(str(r) for r in sorted(rows, key=str))
+
+
+def _marks(
+    significance: Comparison,
+    summary: pl.DataFrame,
+    block: str,
+    learner: str,
+    row: dict[Any, int],
+    col: dict[str, int],
+    row_best: dict[int, list[str]],
+    split_rows: set[Any] | None,
+    level: str,
+) -> tuple[set[tuple[int, int]], str]:
+    """The † cells and the footnote's words on them: each row marked by the test its verdict
+    cites (see :func:`results_table`'s ``level``)."""
+    alpha = f"α = {significance.alpha:g}"
+    head = f"{WORSE_MARK}: significantly worse than the row's best"
+    split = significance.per_data_set
+    if split_rows is None or split is None:  # one source: the comparison's own post-hoc
+        worse = _worse(significance, summary, block, learner, row, col, row_best)
+        names, extra = _test_names(significance), ""
+        tests = set(significance.design.get_column("post_hoc_test").drop_nulls().to_list())
+        if tests & set(SPLIT_PROCEDURES):
+            names += " of every pair on the row's splits"
+        elif list(significance.by) != [block] and len(row) > 1:
+            extra = "; decided over all data sets, so the same pairs mark every row"
+        return worse, f"{head} ({names}, {alpha}{extra})"
+    own = {name: i for name, i in row.items() if name in split_rows}
+    rest = {name: i for name, i in row.items() if name not in split_rows}
+    worse = _worse(split, summary, block, learner, own, col, row_best) if own else set()
+    split_names = _test_names(split, block, set(own)) + " of every pair on the row's splits"
+    if level == "splits" or not rest:
+        tail = f"; rows without splits: no mark ({_row_list(set(rest))})" if rest else ""
+        return worse, f"{head} ({split_names}, {alpha}){tail}"
+    worse |= _worse(significance, summary, block, learner, rest, col, row_best)
+    over = _test_names(significance) + " over all data sets"
+    if not own:
+        return worse, f"{head} ({over}, {alpha})"
+    return worse, (
+        f"{head} ({alpha}) by the test each row's verdict cites: on {_row_list(set(own))} the "
+        f"{split_names}; on {_row_list(set(rest))} the {over}"
+    )
+
+
 def _layout(
     summary: pl.DataFrame,
     block: str,
@@ -374,6 +444,8 @@ def _layout(
     decimals: int,
     hib: bool,
     interval_name: str | None = None,
+    split_rows: set[Any] | None = None,
+    level: str = "auto",
 ) -> _Cells:
     avg = (
         summary.group_by(learner)
@@ -407,15 +479,10 @@ def _layout(
     worse: set[tuple[int, int]] = set()
     note = "Bold: best per row; underlined: second best"
     if significance is not None:
-        worse = _worse(significance, summary, block, learner, row, col, row_best)
-        tests = significance.design.get_column("post_hoc_test").drop_nulls().unique().to_list()
-        names = ", ".join(TEST_NAMES.get(t, t) for t in sorted(tests)) or "no post-hoc test"
-        if set(tests) & set(SPLIT_PROCEDURES):
-            names += " of every pair on the row's splits"
-        note += (
-            f"; {WORSE_MARK}: significantly worse than the row's best ({names}, "
-            f"α = {significance.alpha:g})"
+        worse, words = _marks(
+            significance, summary, block, learner, row, col, row_best, split_rows, level
         )
+        note += f"; {words}"
     several = summary.filter(pl.col("n") > 1).height > 0  # a spread to show
     single = summary.filter(pl.col("n") == 1).height > 0
     shown = _AGGREGATES[aggregate] if several else "one per cell"
@@ -526,10 +593,61 @@ def _mark(
     return text
 
 
+#: text of a footnote that pdflatex's T1 / utf8 setup would not typeset, in LaTeX
+_LATEX_TEXT = {
+    "±": r"$\pm$",
+    "α": r"$\alpha$",
+    "χ²": r"$\chi^2$",
+    "×": r"$\times$",
+    "−": r"$-$",
+    "≤": r"$\leq$",
+    "≥": r"$\geq$",
+    "…": r"\ldots{}",
+    "√": r"$\surd$",
+}
+
+
+def _latex_text(text: str) -> str:
+    """Escaped text with the few non-ASCII signs the notes use written as LaTeX."""
+    out = latex_escape(text).replace(WORSE_MARK, r"\dag{}")
+    for sign, tex in _LATEX_TEXT.items():  # loop-ok: a handful of signs
+        out = out.replace(sign, tex)
+    return out
+
+
+def _latex_cell(text: str) -> str:
+    """A cell's value; a value with an interval ``v [lo, hi]`` on two lines (the interval
+    below, smaller), which halves the column's width."""
+    value, bracket, rest = text.partition(" [")
+    value = _latex_text(value)
+    if not bracket:
+        return value
+    interval = _latex_text("[" + rest)
+    return (
+        r"\begin{tabular}[t]{@{}r@{}}" + value + r"\\{\scriptsize " + interval + r"}\end{tabular}"
+    )
+
+
+#: the comment above every LaTeX table: the packages, and what to do with a wide table
+LATEX_HEAD = (
+    "% frameeval results table: needs \\usepackage{booktabs} and \\usepackage{graphicx}.\n"
+    "% It is scaled down to the line width when wider (the footnote wraps inside its width).\n"
+    "% A wide table in a two-column paper: put it in table* (both columns), or rotate it:\n"
+    "% \\usepackage{rotating} and \\begin{sidewaystable} ... \\end{sidewaystable}.\n"
+)
+
+
 def _latex(cells: _Cells) -> str:
+    """A booktabs tabular measured in a box, scaled to ``\\linewidth`` only when wider, and
+    set in a ``\\parbox`` of its own width with the footnote below it: the note wraps inside
+    the table's width (no ``\\multicolumn`` line running off the page), in ``article`` and in
+    ``twocolumn`` alike."""
     k = len(cells.learners)
     head = " & ".join([latex_escape(cells.block), *(latex_escape(n) for n in cells.learners)])
     lines = [
+        LATEX_HEAD.rstrip("\n"),
+        r"\begingroup",
+        r"\setbox2=\hbox{%",
         r"\begin{tabular}{l" + "r" * k + "}",
         r"\toprule",
         head + r" \\",
@@ -538,7 +656,7 @@ def _latex(cells: _Cells) -> str:
     for i, name in enumerate(cells.blocks):  # loop-ok: rendering
         row = [latex_escape(str(name))]
         for j in range(k):
-            text = cells.text.get((i, j), "").replace("±", r"$\pm$")
+            text = _latex_cell(cells.text.get((i, j), ""))
             row.append(
                 _mark(
                     text,
@@ -551,16 +669,21 @@ def _latex(cells: _Cells) -> str:
                 )
             )
         lines.append(" & ".join(row) + r" \\")
-    lines.append(r"\midrule")
-    ranks = [
-        (r"\textbf{" + v + "}") if j in cells.best_rank else v for j, v in enumerate(cells.ranks)
+    if cells.ranks:
+        lines.append(r"\midrule")
+        ranks = [
+            (r"\textbf{" + v + "}") if j in cells.best_rank else v
+            for j, v in enumerate(cells.ranks)
+        ]
+        lines.append(" & ".join([AVERAGE_RANK_ROW, *ranks]) + r" \\")
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}}%",
+        r"\ifdim\wd2>\linewidth\setbox2=\hbox{\resizebox{\linewidth}{!}{\box2}}\fi",
+        r"\noindent\parbox{\wd2}{\box2\par\smallskip\noindent\footnotesize\raggedright",
+        _latex_text(cells.note) + r"\par}%",
+        r"\endgroup",
     ]
-    lines.append(" & ".join([AVERAGE_RANK_ROW, *ranks]) + r" \\")
-    lines.append(r"\bottomrule")
-    note = latex_escape(cells.note).replace(WORSE_MARK, r"\dag{}").replace("±", r"$\pm$")
-    note = note.replace("α", r"$\alpha$")
-    lines.append(r"\multicolumn{" + str(k + 1) + r"}{l}{\footnotesize " + note + r"} \\")
-    lines.append(r"\end{tabular}")
     return "\n".join(lines) + "\n"
 
 
