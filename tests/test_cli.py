@@ -458,3 +458,76 @@ def test_readme_lists_the_common_names_the_help_prints() -> None:
     readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
     for role, names in COMMON_NAMES.items():
         assert f"`{', '.join(names)}`" in readme, role
+
+
+def test_learner_and_model_both_present_is_a_usage_error_naming_both(tmp_path) -> None:
+    """Issue 32: README says a role with several candidate columns must be given, yet with
+    both `learner` and `model` present `learner` won silently. Now exit 2 naming both; the
+    flag settles it."""
+    path = _results(tmp_path, learner=pl.col("model") + "_x")
+    out = run("report", path, "-o", str(tmp_path / "r.html"))
+    assert_usage_error(
+        out,
+        "--learner must be given when several columns have a common learner name, "
+        "got candidates ['learner', 'model'].",
+    )
+    given = run("report", path, "-o", str(tmp_path / "r.html"), "--learner", "model", "-q")
+    assert given.returncode == 0, given.stderr
+
+
+def _null_rows(tmp_path, column: str, rows: dict[str, int]) -> str:
+    """The small example with ``rows[learner]`` rows of ``column`` set to null in
+    breast_cancer (the binary data set with scores)."""
+    data = fe.datasets.example_results().filter(
+        pl.col("dataset").is_in(["breast_cancer", "iris"])
+        & pl.col("learner").is_in(["decision_tree", "knn", "naive_bayes"])
+    )
+    index = pl.int_range(pl.len()).over("dataset", "learner")
+    hit = pl.lit(False)
+    for learner, n in rows.items():
+        hit = hit | (
+            (pl.col("learner") == learner) & (pl.col("dataset") == "breast_cancer") & (index < n)
+        )
+    data = data.with_columns(pl.when(hit).then(None).otherwise(pl.col(column)).alias(column))
+    path = tmp_path / f"nulls-{column}.parquet"
+    data.write_parquet(path)
+    return str(path)
+
+
+def test_a_37_null_score_table_counts_37_on_stderr_and_beside_the_sections(tmp_path) -> None:
+    """Issue 32: 1 % null scores made the ROC, P-R, cost and calibration sections of the data
+    set vanish, exit 0, nothing on stderr. Now the rows are counted per data set and learner on
+    stderr (even with -q) and beside each section they affect, and the sections skip them."""
+    path = _null_rows(tmp_path, "score", {"knn": 12, "naive_bayes": 25})
+    html_path = tmp_path / "r.html"
+    out = run("report", path, "-o", str(html_path), "-q")
+    assert out.returncode == 0, out.stderr
+    line = (
+        "frameeval report: warning: 37 rows of 'score' are null or NaN (breast_cancer: knn 12, "
+        "naive_bayes 25); the score sections (ROC, P-R and cost curves, AUC, calibration and "
+        "operating points) skip those rows"
+    )
+    assert line in out.stderr
+    page = _page(html_path)
+    note = "37 rows of 'score' are null or NaN (breast_cancer: knn 12, naive_bayes 25)"
+    assert page.count(note) == 2  # beside the curves and the calibration section
+    assert "ROC curves" in page and "lacks a score" not in page
+
+
+def test_null_preds_exit_1_counted_per_data_set_and_learner_without_function_names(
+    tmp_path,
+) -> None:
+    """Before: exit 1 with ``accuracy(): column 'pred' (pred=) must not contain nulls`` — an
+    internal function's name, no count, no data set or learner. Now the report step, the
+    column and the counts."""
+    path = _null_rows(tmp_path, "pred", {"knn": 5})
+    out = run("report", path, "-o", str(tmp_path / "r.html"), "-q")
+    assert out.returncode == 1
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert lines[0].startswith(
+        "frameeval report: error: while counting predictions per data set, learner and split: "
+        "5 rows of 'pred' are null (breast_cancer: knn 5): the label measures and tests cannot "
+        "skip them"
+    )
+    assert "accuracy()" not in out.stderr and "()" not in lines[0]

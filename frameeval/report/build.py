@@ -8,7 +8,7 @@ weights are repeated rows, so every result is the same as on the rows themselves
 * **label counts**: rows per data set × learner × split (repeat, fold) × truth × pred — the
   sufficient statistics of every label measure, confusion matrix, per-fold accuracy and test;
 * **score counts**: rows per data set × learner × truth × distinct score, for the binary data
-  sets with a score on every row — the mergeable table behind ROC, AUC, P-R and cost curves
+  sets with a score (rows without one skipped, and counted) — the mergeable table behind ROC, AUC, P-R and cost curves
   (built in pieces by :func:`frameeval.curves.score_counts` to bound the streaming memory).
 
 Only McNemar's test (two learners, an ``instance`` column) pairs single predictions; it runs as
@@ -79,6 +79,7 @@ from frameeval.report.tables import (
     keys_of,
     missing_cells,
     names,
+    null_scores_line,
     paired_datasets,
     positive,
     unscored,
@@ -160,6 +161,7 @@ def build_report(
         options=Options(alpha, rope, cost01, cost10, pos_label, score_decimals, source),
         task_source="detected" if detected else "given",
         say=say,
+        warn=getattr(progress, "warn", lambda message: None),
     )
     page = Page(title=title)
     with warnings.catch_warnings(record=True) as caught:
@@ -173,10 +175,14 @@ def build_report(
 # ---------------------------------------------------------------------------------------------
 # The classification sections: each reads the study's shared count tables and answers.
 def _counts(study: Study) -> Counts:
-    return study.memo(
-        "counts",
-        lambda: count_tables(study.lf, study.roles, study.say, study.options.score_decimals),
-    )
+    def make() -> Counts:
+        counts = count_tables(study.lf, study.roles, study.say, study.options.score_decimals)
+        skipped = null_scores_line(counts, study.roles)
+        if skipped:
+            study.warn(skipped)
+        return counts
+
+    return study.memo("counts", make)
 
 
 def _tables_of(study: Study) -> dict[str, pl.DataFrame]:
@@ -500,11 +506,13 @@ def _curves(
     tables: dict[str, pl.DataFrame],
 ) -> None:
     page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
+    skipped = null_scores_line(counts, roles)
+    if skipped:  # beside the section it affects (and on stderr from the CLI)
+        page.text(f"{skipped[0].upper()}{skipped[1:]}.", css="note")
     why = unscored(counts, roles)
     if why:
         page.text(
-            f"ROC, P-R and cost curves: binary data sets with a score on every row only; {why}.",
-            css="skip",
+            f"ROC, P-R and cost curves: binary data sets with scores only; {why}.", css="skip"
         )
     if counts.scores is None:
         return
