@@ -112,8 +112,8 @@ def results_table(
     each row is bold and the second best underlined (compared as displayed, i.e. rounded to
     ``decimals``; ties share the mark); with
     ``significance``, cells significantly worse than the row's best carry a † mark. The last
-    row holds each learner's average rank over the blocks (Table 2.5; the best in bold), and a
-    footnote names the aggregate, the marks, the test and α.
+    row holds each learner's average rank over the blocks (Table 2.5; the best in bold; no
+    such row with one block), and a footnote names the aggregate, the marks, the test and α.
 
     Parameters
     ----------
@@ -490,7 +490,8 @@ def _layout(
         with_interval = f"the value with its {interval_name} [low, high]"
         shown = f"{shown}; a cell of one value: {with_interval}" if several else with_interval
     note += f". Values: {shown}."
-    ranks = avg.get_column("average_rank").to_list()
+    # one block: no average-rank row (each rank is the row's own order, said by the marks)
+    ranks = avg.get_column("average_rank").to_list() if len(blocks) > 1 else []
     low = min(ranks) if ranks else None
     return _Cells(
         blocks=blocks,
@@ -540,7 +541,8 @@ def _gt(cells: _Cells) -> GT:
     from great_tables import GT, loc, style
 
     stub = "__row"
-    columns: dict[str, list[str]] = {stub: [str(b) for b in cells.blocks] + [AVERAGE_RANK_ROW]}
+    rank_row = [AVERAGE_RANK_ROW] if cells.ranks else []  # none on one block
+    columns: dict[str, list[str]] = {stub: [str(b) for b in cells.blocks] + rank_row}
     ids = [f"c{j}" for j in range(len(cells.learners))]
     for j, cid in enumerate(ids):
         values = []
@@ -549,7 +551,8 @@ def _gt(cells: _Cells) -> GT:
             if (i, j) in cells.worse:
                 value += f" {WORSE_MARK}"
             values.append(value)
-        values.append(cells.ranks[j])
+        if cells.ranks:
+            values.append(cells.ranks[j])
         columns[cid] = values
     frame = pl.DataFrame(columns, schema={c: pl.String for c in columns})
     labels: dict[str, Any] = dict(zip(ids, cells.learners, strict=True))
@@ -571,7 +574,8 @@ def _gt(cells: _Cells) -> GT:
                 table = table.tab_style(css, loc.body(columns=cid, rows=rows))
     for j in sorted(cells.best_rank):  # loop-ok: rendering
         table = table.tab_style(style.text(weight="bold"), loc.body(columns=ids[j], rows=[last]))
-    table = table.tab_style(style.borders(sides="top", weight="2px"), loc.body(rows=[last]))
+    if cells.ranks:
+        table = table.tab_style(style.borders(sides="top", weight="2px"), loc.body(rows=[last]))
     return table
 
 
@@ -716,6 +720,7 @@ def _markdown(cells: _Cells) -> str:
                 )
             )
         lines.append("| " + " | ".join(row) + " |")
-    ranks = [f"**{v}**" if j in cells.best_rank else v for j, v in enumerate(cells.ranks)]
-    lines.append("| " + " | ".join([AVERAGE_RANK_ROW, *ranks]) + " |")
+    if cells.ranks:
+        ranks = [f"**{v}**" if j in cells.best_rank else v for j, v in enumerate(cells.ranks)]
+        lines.append("| " + " | ".join([AVERAGE_RANK_ROW, *ranks]) + " |")
     return "\n".join(lines) + "\n\n" + cells.note

@@ -133,6 +133,17 @@ def _tables(
     return html, str(latex)
 
 
+#: The interval of one learner's mean over one data set's splits that belongs to each
+#: split-level procedure (the same x̄ ± t·s·√(1/J + n_test/n_train): with a flat prior the
+#: Bayesian correlated t test's posterior of the mean is that Student t). The 5×2cv F and t
+#: tests compare pairs and have no interval of one mean: those cells show the mean alone.
+SPLIT_INTERVALS = {
+    "corrected_t": "Nadeau–Bengio corrected resampled t interval of the mean over the splits",
+    "bayes_correlated_t": "credible interval of the mean over the splits under the Bayesian "
+    "correlated t test's model (Corani & Benavoli 2015)",
+}
+
+
 def corrected_mean_interval(
     per_split: pl.DataFrame,
     metric: str,
@@ -263,15 +274,14 @@ def answer(
         if one:
             table_data = per_split
             ratios = result.design.get_column("test_train_ratio", default=None)
-            if ratios is not None and ratios.drop_nulls().len() == 1:
+            words = SPLIT_INTERVALS.get(procedure)
+            if words is not None and ratios is not None and ratios.drop_nulls().len() == 1:
                 # the mean over the splits with the interval of the test that compares them
+                # (a 5×2cv F or t test has none: the cells show the mean alone)
                 table_data = corrected_mean_interval(
                     per_split, metric, block, learner, float(ratios.drop_nulls()[0]), alpha
                 )
-                interval_name = (
-                    f"{1 - alpha:.0%} Nadeau–Bengio corrected resampled t interval of the mean "
-                    "over the splits"
-                )
+                interval_name = f"{1 - alpha:.0%} {words}"
             if procedure == "bayes_correlated_t":
                 bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
             if procedure == "none":

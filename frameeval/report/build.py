@@ -777,10 +777,9 @@ def _split_pairs(page: Page, found: Answer, roles: ReportRoles, n_datasets: int)
     page.text(
         f"The folds of one data set share training data, so they are not independent blocks: "
         "Friedman's test or an ANOVA over them, or the book's paired t test over folds, rejects "
-        "far too often. Every pair is compared on the folds by the test the verdict used ("
-        f"{found.split_procedure}: the Nadeau–Bengio corrected resampled t test unless the "
-        "design says otherwise), the p-values adjusted over the pairs by Holm's procedure; "
-        "reject = adjusted p < α."
+        "far too often. Every pair is compared on the folds by the test the verdict used, the "
+        f"{split_words(found.split_procedure)}, the p-values adjusted over the pairs by Holm's "
+        "procedure; reject = adjusted p < α."
     )
     _pairs(page, shown, f"Every pair of learners on the folds of {where}", "split-pairs")
 
@@ -828,16 +827,30 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
         side.sort(roles.dataset),
         caption="The book's paired t test over folds next to the corrected test the verdict used",
     )
+    corrected = found.split_procedure == "corrected_t"
     page.text(
-        f"The verdict uses the corrected test ({found.split_procedure}), not the book's paired t "
+        f"The verdict uses the {split_words(found.split_procedure)}, not the book's paired t "
         "test (§2.4.2): the folds share training data, so their differences are positively "
         "correlated and the paired t test underestimates the variance of their mean — in a "
         "simulation of 3 × 10-fold cross-validation it rejected a true null hypothesis 25% of "
-        "the time at α = 0.05, the corrected test 2.5% (docs: compare-learners.md). The "
-        "Nadeau–Bengio correction multiplies the variance by 1/J + n_test/n_train instead of "
-        "1/J (J splits).",
+        "the time at α = 0.05, the corrected test 2.5% (see the guide on comparing learners)."
+        + (
+            " Its correction multiplies the variance by 1/J + n_test/n_train instead of 1/J "
+            "(J splits)."
+            if corrected
+            else ""
+        ),
         css="note",
     )
+
+
+def split_words(procedures: str | None) -> str:
+    """The split-level procedure(s) of a verdict in words (``"corrected_t"`` → "Nadeau–Bengio
+    corrected resampled t test")."""
+    from frameeval.compare.auto import TEST_NAMES
+
+    found = [p.strip() for p in (procedures or "").split(",") if p.strip()]
+    return " and ".join(TEST_NAMES.get(p, p) for p in found) or "split-level test"
 
 
 def _pairs(page: Page, shown: pl.DataFrame, caption: str, stem: str) -> None:
