@@ -161,6 +161,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             score_decimals=args.score_decimals,
             task=args.task,  # the page says whether it was given or detected
             level=args.level,
+            source=Path(source).name if args.example else source,
             **forecast,
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)

@@ -310,7 +310,7 @@ def test_the_regression_example_as_the_readme_runs_it(tmp_path) -> None:
     assert "lower='lower' (inferred), upper='upper' (inferred)" in lines[0]
     assert "frameeval: comparing regressors on RMSE…" in lines
     page = _page(target)
-    assert "Which learner is best on rmse?" in page and "Prediction intervals" in page
+    assert "Which learner is best on RMSE?" in page and "Prediction intervals" in page
     assert "Task: regression (detected" in page
     bad = run("report", "--example", "regression", "-o", str(tmp_path / "b.html"), "--level", "1.5")
     assert_usage_error(bad, "--level must be in (0, 1), got 1.5.")
@@ -397,7 +397,7 @@ def test_a_regression_table_is_detected_and_reported(tmp_path) -> None:
     assert out.returncode == 0, out.stderr
     page = _page(target)
     assert "Task: regression (detected: the truth or pred column holds non-integral" in page
-    assert "Which learner is best on rmse?" in page
+    assert "Which learner is best on RMSE?" in page
     out = run("report", path, "-o", str(tmp_path / "c.html"), "--task", "classification")
     assert_usage_error(
         out,

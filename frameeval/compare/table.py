@@ -20,14 +20,15 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare._common import (
-    DECIMALS,
     check_distinct,
     check_parameter,
+    decimals_expr,
     format_interval,
     format_value,
     learner_expr,
     not_null_rows,
     resolve_direction,
+    value_decimals,
 )
 from frameeval.compare.auto import SPLIT_PROCEDURES, TEST_NAMES, Comparison
 from frameeval.exceptions import MissingValueError
@@ -96,7 +97,7 @@ def results_table(
     higher_is_better: bool | None = None,
     aggregate: Literal["mean_std", "mean_ci", "median_iqr"] = "mean_std",
     significance: Comparison | None = None,
-    decimals: int = DECIMALS,
+    decimals: int | None = None,
     format: Literal["gt", "latex", "markdown"] = "gt",
     level: Literal["auto", "blocks", "splits"] = "auto",
     interval: tuple[str, str] | Literal[False] | None = None,
@@ -149,7 +150,10 @@ def results_table(
         data sets on every row; ``"splits"``: the split-level test of each row's data set
         (rows without one carry no mark).
     decimals
-        Digits after the decimal point (of the values, the intervals and the average ranks).
+        Digits after the decimal point (of the values, the intervals and the average ranks);
+        default None: by each value's scale, the one display rule of the verdicts too
+        (:func:`frameeval.compare._common.value_decimals`: 3 below 10, then four significant
+        digits — ``0.923``, ``1.625``, ``12.35``, ``123.4``).
     interval
         The two columns holding each value's interval, ``(low, high)``; ``None`` (default):
         ``(<metric>_low, <metric>_high)`` when the data has both columns (as
@@ -205,9 +209,10 @@ def results_table(
         f"format must be 'gt', 'latex' or 'markdown', got {format!r}.",
     )
     check_parameter(
-        isinstance(decimals, int) and not isinstance(decimals, bool) and 0 <= decimals <= 12,
+        decimals is None
+        or (isinstance(decimals, int) and not isinstance(decimals, bool) and 0 <= decimals <= 12),
         _FUNC,
-        f"decimals must be an integer in [0, 12], got {decimals!r}.",
+        f"decimals must be None or an integer in [0, 12], got {decimals!r}.",
     )
     check_parameter(
         significance is None or isinstance(significance, Comparison),
@@ -294,7 +299,7 @@ def _summary(
     metric: str,
     aggregate: str,
     hib: bool,
-    decimals: int,
+    decimals: int | None,
     bounds: tuple[str, str] | None = None,
 ) -> pl.LazyFrame:
     """``block, learner, center, low, high, spread, n, rank, __dense, ci_low, ci_high`` per
@@ -352,7 +357,10 @@ def _summary(
         pl.col("__q3").alias("high"),
     ).with_columns(
         pl.col("center").rank("average", descending=hib).over(block).alias("rank"),
-        pl.col("center").round(decimals).rank("dense", descending=hib).over(block).alias("__dense"),
+        (decimals_expr(pl.col("center")) if decimals is None else pl.col("center").round(decimals))
+        .rank("dense", descending=hib)
+        .over(block)
+        .alias("__dense"),
     )
     return out.select(
         block,
@@ -369,7 +377,7 @@ def _summary(
     )
 
 
-def _fmt(value: float, decimals: int) -> str:
+def _fmt(value: float, decimals: int | None) -> str:
     return format_value(value, decimals)
 
 
@@ -441,7 +449,7 @@ def _layout(
     learner: str,
     aggregate: str,
     significance: Comparison | None,
-    decimals: int,
+    decimals: int | None,
     hib: bool,
     interval_name: str | None = None,
     split_rows: set[Any] | None = None,
@@ -462,14 +470,15 @@ def _layout(
     row_best: dict[int, list[str]] = {}
     for r in summary.iter_rows(named=True):  # loop-ok: rendering the (small) summary
         i, j = row[r[block]], col[r[learner]]
-        value = _fmt(r["center"], decimals)
+        digits = value_decimals(r["center"]) if decimals is None else decimals  # the cell's
+        value = _fmt(r["center"], digits)
         if aggregate == "median_iqr":
             if r["n"] > 1:
-                value += f" [{_fmt(r['low'], decimals)}, {_fmt(r['high'], decimals)}]"
+                value += f" [{_fmt(r['low'], digits)}, {_fmt(r['high'], digits)}]"
         elif r["spread"] is not None and r["n"] > 1:
-            value += f" ± {_fmt(r['spread'], decimals)}"
+            value += f" ± {_fmt(r['spread'], digits)}"
         if r["n"] == 1 and interval_name is not None:
-            value = format_interval(r["center"], r["ci_low"], r["ci_high"], decimals)
+            value = format_interval(r["center"], r["ci_low"], r["ci_high"], digits)
         text[(i, j)] = value
         if r["__dense"] == 1:
             best.add((i, j))

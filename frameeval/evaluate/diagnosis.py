@@ -197,7 +197,7 @@ def learning_curve_diagnosis(
     )
     checks = Checks(func)
     checks.finite(metric, "metric", schema[metric], nulls=True, one_count=True)
-    checks.within(role, "role", ROLES, pl.col(role).cast(pl.String), pl.String)
+    checks.within(role, "role", ROLES, pl.col(role).cast(pl.String), pl.String())
     per_size = lf.group_by([*keys, *size]).agg(
         *checks.aggs(),
         pl.col("__fe_metric").filter(pl.col("__fe_role") == "train").mean().alias("train"),

@@ -319,6 +319,7 @@ MSE = _declare(
     description="mean squared error",
     formula_text="E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
     example="0.4167",
+    display="MSE",
 )
 RMSE = _declare(
     "rmse",
@@ -331,6 +332,7 @@ RMSE = _declare(
     description="root mean squared error, √MSE (same units as the target)",
     formula_text="RMSE = √(Σ w·(f(x) − y)² / Σ w)",
     example="0.6455",
+    display="RMSE",
 )
 MAE = _declare(
     "mae",
@@ -343,6 +345,7 @@ MAE = _declare(
     description="mean absolute error",
     formula_text="MAE = Σ w·|f(x) − y| / Σ w",
     example="0.5",
+    display="MAE",
 )
 R2 = _declare(
     "r2",
@@ -361,6 +364,7 @@ R2 = _declare(
         "Wright, S. (1921). Correlation and causation. *J. Agricultural Research* 20, 557–585.",
     ),
     example="0.8571",
+    display="R²",
 )
 EXPLAINED_VARIANCE = _declare(
     "explained_variance",
@@ -396,6 +400,7 @@ MAPE = _declare(
         "models. *Neurocomputing* 192, 38–48.",
     ),  # fmt: skip
     example="0.1875",
+    display="MAPE",
 )
 SMAPE = _declare(
     "smape",
@@ -412,6 +417,7 @@ SMAPE = _declare(
         "*Int. J. Forecasting* 9, 527–529.",
     ),  # fmt: skip
     example="0.1786",
+    display="SMAPE",
 )
 _LOG_DOMAIN = (Bound("truth", ">", -1.0, "(log1p)"), Bound("pred", ">", -1.0, "(log1p)"))
 MSLE = _declare(
@@ -439,6 +445,7 @@ RMSLE = _declare(
     formula_text="RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
     domain=lambda **_: _LOG_DOMAIN,
     example="0.163",
+    display="RMSLE",
 )
 MEDIAN_ABSOLUTE_ERROR = _declare(
     "median_absolute_error",

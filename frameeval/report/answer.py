@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from frameeval.metrics.measure import display_name
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles, Unused
 
@@ -127,7 +128,7 @@ def _tables(
     assert not isinstance(table, str)  # format="gt"
     gt = table.with_id(table_id)
     where = f" ({description})" if description else ""
-    gt = gt.tab_header(title=f"{metric} per {block}{where}")
+    gt = gt.tab_header(title=f"{display_name(metric)} per {block}{where}")
     html = offline_table_html(gt.as_raw_html(), table_id)
     latex = results_table(per_block, metric, format="latex", **kw)
     return html, str(latex)
@@ -292,7 +293,7 @@ def answer(
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
         value = format_interval(top[metric], top.get(f"{metric}_low"), top.get(f"{metric}_high"))
         verdict = (
-            f"{top[learner]} has the best {metric} ({value}) on the one {block}. "
+            f"{top[learner]} has the best {display_name(metric)} ({value}) on the one {block}. "
             f"Comparing learners over {block}s (Friedman, Nemenyi) needs at least two; the "
             "per-split tests are in the drill-down below."
         )
@@ -319,7 +320,7 @@ def answer(
     elif learners >= 2 and blocks < 2 and not splits_ok:
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
         headline = (
-            f"{top[learner]} is best on {metric} ({format_value(top[metric])}); one {block} "
+            f"{top[learner]} is best on {display_name(metric)} ({format_value(top[metric])}); one {block} "
             "and no splits: nothing is tested."
         )
     elif learners >= 2:
@@ -387,7 +388,7 @@ def draw_answers(
         page.text(why, css="note")
     for found in answers:  # loop-ok: one answer per measure compared (one or two)
         page.raw('<section class="answer">')
-        page.heading(f"Which learner is best on {found.metric}?", level=3)
+        page.heading(f"Which learner is best on {display_name(found.metric)}?", level=3)
         if found.headline:  # bold, above the paragraph: the page's first line per measure
             page.raw(f'<p class="headline"><strong>{html.escape(found.headline)}</strong></p>')
         page.text(found.verdict, css="verdict")

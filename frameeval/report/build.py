@@ -147,8 +147,8 @@ def build_report(
         "dataset": present.dataset or _free("dataset", names),
         "learner": present.learner or _free("learner", names),
     }
-    if present.dataset is None:  # one data set: a constant column
-        lf = lf.with_columns(pl.lit("results").alias(filled["dataset"]))
+    if present.dataset is None:  # one data set: a constant column, named by the input
+        lf = lf.with_columns(pl.lit(input_name(source)).alias(filled["dataset"]))
     if present.learner is None:  # one learner: a constant column
         lf = lf.with_columns(pl.lit("model").alias(filled["learner"]))
     study = Study(
@@ -286,6 +286,18 @@ CLASSIFICATION: tuple[Section, ...] = (
 )
 #: Every section of the report, in page order; :func:`build_report` draws those that apply.
 SECTIONS: tuple[Section, ...] = CLASSIFICATION + REGRESSION
+
+
+def input_name(source: str) -> str:
+    """The name of the one data set of results without a data-set column: the input file's
+    stem (``runs/iris.parquet`` → ``iris``; a glob → its folder), else ``"one data set"``."""
+    from pathlib import PurePath
+
+    if not source:
+        return "one data set"
+    path = PurePath(source)
+    stem = path.parent.name if any(c in path.name for c in "*?[") else path.stem
+    return stem or "one data set"
 
 
 def _free(name: str, names: list[str]) -> str:
@@ -613,6 +625,9 @@ def _compare(
         heading, reference = "Comparing learners: Skillings–Mack test (missing results)", "missing"
     elif per_dataset[roles.dataset].n_unique() < 2 and roles.fold is not None:
         heading, reference = "Comparing learners on one data set's folds", "splits"
+        split = next((a.split_procedure for a in answers if a.metric == "accuracy"), None)
+        if "cv5x2" in (split or ""):
+            reference = "splits_5x2"
     else:
         heading, reference = "Comparing learners: Friedman and Nemenyi tests", "compare"
     page.heading(heading, REFERENCES[reference])
@@ -754,11 +769,13 @@ def _split_pairs(page: Page, found: Answer, roles: ReportRoles, n_datasets: int)
     used (compare_learners with fold=: the corrected resampled t test, Holm-adjusted)."""
     assert found.pairs is not None
     keys = [roles.dataset] if roles.dataset in found.pairs.columns else []
+    from frameeval.compare.auto import TEST_NAMES
+
     shown = found.pairs.select(
         *keys,
         "a",
         "b",
-        "test",
+        pl.col("test").replace(TEST_NAMES),
         "difference",
         "statistic",
         "p_value",
@@ -772,7 +789,8 @@ def _split_pairs(page: Page, found: Answer, roles: ReportRoles, n_datasets: int)
             *keys, "a", "b", "difference", "p_a_better", "p_rope", "p_b_better", "reject", "better"
         )
     where = "the data set" if n_datasets < 2 else "each data set"
-    reference = REFERENCES["splits"] if n_datasets >= 2 else None  # else: the section's own
+    five = "cv5x2" in (found.split_procedure or "")
+    reference = REFERENCES["splits_5x2" if five else "splits"] if n_datasets >= 2 else None
     page.heading("Every pair on the folds of " + where, reference, level=3)
     page.text(
         f"The folds of one data set share training data, so they are not independent blocks: "
@@ -788,6 +806,8 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
     """The book's paired t test next to the corrected one, and which the verdict used."""
     assert found.pairs is not None
     corrected = found.pairs
+    from frameeval.compare.auto import TEST_NAMES
+
     if roles.dataset not in corrected.columns:
         corrected = corrected.with_columns(
             pl.lit(ttest[roles.dataset][0]).cast(ttest.schema[roles.dataset]).alias(roles.dataset)
@@ -815,7 +835,7 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
     ).join(
         corrected.select(
             roles.dataset,
-            pl.col("test").alias("corrected_test"),
+            pl.col("test").replace(TEST_NAMES).alias("corrected_test"),
             pl.col("statistic").alias("corrected_statistic"),
             pl.col("p_value").alias("corrected_p"),
             pl.col("reject").alias("corrected_reject"),
@@ -827,7 +847,7 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
         side.sort(roles.dataset),
         caption="The book's paired t test over folds next to the corrected test the verdict used",
     )
-    corrected = found.split_procedure == "corrected_t"
+    nb = found.split_procedure == "corrected_t"
     page.text(
         f"The verdict uses the {split_words(found.split_procedure)}, not the book's paired t "
         "test (§2.4.2): the folds share training data, so their differences are positively "
@@ -837,7 +857,7 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
         + (
             " Its correction multiplies the variance by 1/J + n_test/n_train instead of 1/J "
             "(J splits)."
-            if corrected
+            if nb
             else ""
         ),
         css="note",

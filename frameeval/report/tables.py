@@ -55,6 +55,8 @@ REFERENCES = {
     "(eq 2.33); Dietterich (1998); the corrected resampled t test (Nadeau & Bengio 2003).",
     "splits": "Nadeau & Bengio (2003), Bouckaert & Frank (2004): the corrected resampled t "
     "test of every pair on one data set's folds, Holm (1979); Dietterich (1998), Demšar (2006).",
+    "splits_5x2": "Dietterich (1998), Alpaydin (1999): the 5×2cv tests of every pair on one "
+    "data set's 5 × 2 folds, Holm (1979); Demšar (2006).",
     "missing": "Skillings & Mack (1981): a Friedman-type test that allows missing (block, learner) "
     "cells; its pairwise z tests with Holm's correction (García et al. 2010); Demšar (2006).",
 }

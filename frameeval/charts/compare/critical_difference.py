@@ -396,8 +396,8 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     )
     data, panel = b.add_facet(b.combine([df, best]), facets)
     order = df.sort(average_rank).get_column(learner).unique(maintain_order=True).to_list()
-    low = min(1.0, float(df.get_column("__fe_lo").min()))  # type: ignore[arg-type]
-    high = max(float(max(2, k_max)), float(df.get_column("__fe_hi").max()))  # type: ignore[arg-type]
+    low = min(1.0, float(df.get_column("__fe_lo").min()))
+    high = max(float(max(2, k_max)), float(df.get_column("__fe_hi").max()))
     x_scale = alt.Scale(domain=[low, high], nice=False, zero=False)
     x_axis = theme.axis("Average rank (lower is better)", values=list(range(1, max(2, k_max) + 1)))
     y = alt.Y(

@@ -15,6 +15,7 @@ from frameeval.compare.auto._context import (
     TEST_NAMES,
     Context,
 )
+from frameeval.metrics.measure import display_name
 
 __all__ = ["Comparison", "verdict_table"]
 
@@ -241,7 +242,10 @@ def _verdict(
     mean_based = proc in MEAN_BASED
     # the value and the average rank as the results table prints them (one rounding for both)
     if mean_based:
-        lead = f"{best['learner']} has the best mean {ctx.metric} ({format_value(best['mean'])})"
+        lead = (
+            f"{best['learner']} has the best mean {display_name(ctx.metric)} "
+            f"({format_value(best['mean'])})"
+        )
     else:
         lead = f"{best['learner']} ranks best (average rank {format_value(best['average_rank'])})"
     design_text = f"{k} learners, N = {n} blocks"
