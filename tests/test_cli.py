@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 
@@ -312,6 +313,9 @@ def test_the_regression_example_as_the_readme_runs_it(tmp_path) -> None:
     page = _page(target)
     assert "Which learner is best on RMSE?" in page and "Prediction intervals" in page
     assert "Task: regression (detected" in page
+    assert python_names(target) == []  # the CLI page speaks to a reader (issue 32)
+    text = visible_text(target)
+    assert text.count("truth − pred") == 1 and "pred − truth" not in text  # one sign, once
     bad = run("report", "--example", "regression", "-o", str(tmp_path / "b.html"), "--level", "1.5")
     assert_usage_error(bad, "--level must be in (0, 1), got 1.5.")
     assert run("report", "--example", "ranking").returncode == 2
@@ -531,3 +535,47 @@ def test_null_preds_exit_1_counted_per_data_set_and_learner_without_function_nam
         "skip them"
     )
     assert "accuracy()" not in out.stderr and "()" not in lines[0]
+
+
+#: what a page written for a reader must not show: Python attribute paths and calls
+#: (``result.per_data_set.verdict``, ``fe.median_absolute_error``, ``friedman():``), docs
+#: paths, raw result columns and procedure codes, Python Booleans
+PYTHON_NAMES = re.compile(
+    r"\b(?:result|fe|frameeval)\.[a-z_]+|docs/|\b[a-z_]+\(\)|\b\w+\.md\b|\bTrue\b|"
+    r"\bFalse\b|\b(?:chi2_p_value|p_adjusted|cohen_d|macro_precision|mean_error|corrected_t|"
+    r"cv5x2_f|p_value)\b"
+)
+
+
+def visible_text(path) -> str:
+    """The text of the page at ``path`` outside the charts (scripts, styles and tags left out
+    before the entities are read)."""
+    import html
+
+    raw = path.read_text(encoding="utf-8")
+    body = raw[raw.rindex("</head><body>") :]  # the head's script writes "<body>" too
+    body = re.sub(r"<script\b.*</script>", "", body, flags=re.S)  # the charts' scripts
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+def python_names(path) -> list[str]:
+    """The Python-isms in the visible text of the page at ``path``."""
+    return PYTHON_NAMES.findall(visible_text(path))
+
+
+def test_a_cli_page_has_no_python_names(tmp_path) -> None:
+    """Issue 32: the CLI page said "result.per_data_set.verdict", "docs/regression.md",
+    "fe.median_absolute_error computes it", raw headers (chi2_p_value, p_adjusted, cohen_d),
+    True / False, and a "friedman(): chi2_p_value uses the χ² approximation" note at the bottom.
+    The embedded example (5 learners on 4 data sets' folds) has none of them; the caveat stands
+    under the verdict that cites χ²_F and under the Friedman table."""
+    target = tmp_path / "example.html"
+    out = run("report", "--example", "-o", str(target), "-q")
+    assert out.returncode == 0, out.stderr
+    page = _page(target)
+    assert python_names(target) == []
+    caveat = "The p-value of Friedman's χ² form (χ²_F) is an approximation"
+    body = page[page.index("<body>") :]
+    verdict = body.index("χ²_F =")
+    assert body.index(caveat, verdict) - verdict < 1500  # right under the verdict
+    assert "Note: " not in body  # no caveat far from its sentence, at the bottom

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
@@ -46,7 +47,7 @@ from frameeval.curves import (
     roc_curve,
 )
 from frameeval.metrics import accuracy, cost_error, error_rate
-from frameeval.report.answer import Answer, answer, draw_answers
+from frameeval.report.answer import Answer, answer, draw_answers, reader_caveat, split_words
 from frameeval.report.calibration import calibration_section
 from frameeval.report.page import Page
 from frameeval.report.regression import REGRESSION
@@ -166,10 +167,27 @@ def build_report(
     page = Page(title=title)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        render(page, study, SECTIONS)
-    for note in dict.fromkeys(str(w.message) for w in caught):
-        page.text(f"Note: {note}", css="note")
+        render(page, study, tuple(replace(s, render=_caveated(s.render)) for s in SECTIONS))
+    for note in dict.fromkeys(reader_caveat(str(w.message)) for w in caught):
+        page.text(f"Note: {note}", css="note")  # none expected: each section says its own
     return page
+
+
+def _caveated(draw: Any) -> Any:
+    """A section's ``render`` that prints the warnings of its tests at the end of the section
+    (next to the tables they qualify), for a reader, once per page."""
+
+    def render(page: Page, study: Study) -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            draw(page, study)
+        said = study.memo("caveats", set)
+        for note in dict.fromkeys(reader_caveat(str(w.message)) for w in caught):
+            if note not in said:
+                said.add(note)
+                page.text(note, css="note")
+
+    return render
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,7 +479,7 @@ def _measures(
             f"Download all {table.height} rows as CSV",
         )
     page.text(
-        "macro_f1 is F1 of macro-P and macro-R (eq 2.14); mean_f1 is the mean of the per-class F1 "
+        "macro F1 is F1 of macro-P and macro-R (eq 2.14); mean F1 is the mean of the per-class F1 "
         "(scikit-learn's macro F1). They differ when a class's precision and recall differ."
     )
     if counts.binary and counts.splits:
@@ -555,7 +573,7 @@ def _curves(
     page.table(
         table.sort(keys),
         caption="Ranking quality per learner (pooled over folds); "
-        f"cost_error is eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}",
+        f"cost error is eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}",
     )
     learners = scores[roles.learner].n_unique()
     one = len(counts.scored) == 1
@@ -864,15 +882,6 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
     )
 
 
-def split_words(procedures: str | None) -> str:
-    """The split-level procedure(s) of a verdict in words (``"corrected_t"`` → "Nadeau–Bengio
-    corrected resampled t test")."""
-    from frameeval.compare.auto import TEST_NAMES
-
-    found = [p.strip() for p in (procedures or "").split(",") if p.strip()]
-    return " and ".join(TEST_NAMES.get(p, p) for p in found) or "split-level test"
-
-
 def _pairs(page: Page, shown: pl.DataFrame, caption: str, stem: str) -> None:
     """A post-hoc table of every pair; past :data:`MAX_PAIRS` only the pairs that differ
     (all pairs as a CSV download)."""
@@ -915,10 +924,14 @@ def _friedman_nemenyi(
     ``cd_drawn``) and the rank table — the statistics behind the answer's headline, not the
     answer again."""
     kw = _over_datasets(roles, alpha)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = friedman(per_dataset, "accuracy", **kw)
     page.table(
-        friedman(per_dataset, "accuracy", **kw),
-        caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
+        table, caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)"
     )
+    for note in dict.fromkeys(reader_caveat(str(w.message)) for w in caught):
+        page.text(note, css="note")  # under the table whose χ² column it qualifies
     ranks = average_ranks(
         per_dataset,
         "accuracy",

@@ -73,7 +73,7 @@ HEADERS = {
     "corrected_statistic": "corrected t",
     "corrected_p": "corrected p",
     "corrected_reject": "corrected test rejects",
-    "mean_error": "mean error (truth − pred)",
+    "mean_residual": "mean residual",
 }
 #: The marks of a Boolean cell (``reject`` …): a check or a dash, never True / False.
 TRUE_MARK, FALSE_MARK = "✓", "—"
