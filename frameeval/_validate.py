@@ -23,7 +23,7 @@ from typing import Any
 import polars as pl
 
 from frameeval import exceptions
-from frameeval._params import ALPHA, Number
+from frameeval._params import ALPHA, SEED, Number
 from frameeval.exceptions import (
     ColumnNotFoundError,
     DuplicateKeyError,
@@ -211,6 +211,13 @@ def check_label_list(func: str, labels: Iterable[Any] | None) -> list[Any] | Non
 def check_alpha(alpha: Any, func: str) -> float:
     """A significance level: a number in (0, 1) (:data:`frameeval._params.ALPHA`)."""
     return float(ALPHA(func, "alpha", alpha))
+
+
+def check_seed(seed: Any, func: str) -> int:
+    """A random seed: an integer (Python or NumPy) in [0, 2**64) (:data:`frameeval._params.SEED`).
+    Every function taking ``seed=`` checks it here: a seed outside the range is refused, not
+    taken modulo 2**64."""
+    return int(SEED(func, "seed", seed))
 
 
 def check_rope(rope: Any, func: str) -> float:

@@ -13,6 +13,7 @@ while computing (one line on stderr).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -127,6 +128,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     steps = REGRESSION_STEPS if task == "regression" else STEPS
     progress = ConsoleProgress(steps, quiet=args.quiet)  # a tqdm bar on a TTY, else lines
+    args.progress = progress  # an error is said with the step it happened in
     described = roles.describe(inferred)
     extra = [
         f"{role}={column!r} ({'inferred' if role in inferred else 'given'})"
@@ -159,6 +161,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             score_decimals=args.score_decimals,
             task=args.task,  # the page says whether it was given or detected
             level=args.level,
+            source=Path(source).name if args.example else source,
             **forecast,
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
@@ -197,6 +200,18 @@ def _matches(path: str) -> bool:
     if any(ch in path for ch in "*?["):
         return bool(glob.glob(path))
     return Path(path).exists()
+
+
+#: ``accuracy(): `` at the start of a library error: the report's reader did not call it
+_FUNCTION = re.compile(r"^[A-Za-z_][\w.]*\(\): ")
+
+
+def _reader_line(err: BaseException, step: str | None) -> str:
+    """A data error for the report's reader: the report step it happened in and the column,
+    not the internal function (``accuracy(): column 'pred' …`` → ``while counting …: column
+    'pred' …``)."""
+    line = _FUNCTION.sub("", _first_line(err))
+    return f"while {step}: {line}" if step else line
 
 
 def _first_line(err: BaseException) -> str:
@@ -400,7 +415,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("frameeval: interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # a one-line message, not a traceback
-        print(f"{sub.prog}: error: {_first_line(err)}", file=sys.stderr)
+        step = getattr(getattr(args, "progress", None), "step", None)
+        print(f"{sub.prog}: error: {_reader_line(err, step)}", file=sys.stderr)
         return EXIT_DATA
 
 

@@ -27,6 +27,7 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_parameter,
+    check_seed,
     enforce,
     failure,
     group_text,
@@ -455,6 +456,7 @@ def bootstrap_predictions(
     import numpy as np  # scipy's dependency; imported here to keep the package import light
 
     func = "bootstrap_predictions"
+    check_seed(seed, func)
     Number(low=1, integer=True)(func, "repeats", repeats)
     check_parameter(
         isinstance(learners, Mapping) and len(learners) > 0,

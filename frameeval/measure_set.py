@@ -251,9 +251,17 @@ def chosen_measures(func: str, measures: Any, pred: str | None, score: str | Non
         measures = [*(DEFAULT_LABEL if pred else ()), *(DEFAULT_SCORE if score else ())]
     if isinstance(measures, str | Measure):
         measures = [measures]
-    chosen = [lookup(func, m) for m in measures]
+    chosen = [_as_asked(lookup(func, m), m) for m in measures]
     check_parameter(bool(chosen), func, "measures= must name at least one measure, got [].")
     return chosen
+
+
+def _as_asked(measure: Measure, asked: Any) -> Measure:
+    """``measure`` under the name the user asked for: an alias (``specificity`` for ``tnr``)
+    names its column as the expression ``fe.specificity`` does."""
+    if isinstance(asked, str) and asked != measure.name:
+        return measure.configure(asked)
+    return measure
 
 
 def assemble(

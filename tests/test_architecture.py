@@ -215,6 +215,7 @@ def private_module_imports() -> list[tuple[str, str]]:
 #: the imports of another package's ``_`` module still to be given public homes
 PRIVATE_LEFT = [
     ("report/answer.py", "frameeval.compare._common"),
+    ("report/page.py", "frameeval.compare._common"),
     ("uncertainty/bootstrap.py", "frameeval.compare._common"),
     ("uncertainty/delong.py", "frameeval.compare._common"),
     ("uncertainty/roc_band.py", "frameeval.compare._common"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 
@@ -310,8 +311,11 @@ def test_the_regression_example_as_the_readme_runs_it(tmp_path) -> None:
     assert "lower='lower' (inferred), upper='upper' (inferred)" in lines[0]
     assert "frameeval: comparing regressors on RMSE…" in lines
     page = _page(target)
-    assert "Which learner is best on rmse?" in page and "Prediction intervals" in page
+    assert "Which learner is best on RMSE?" in page and "Prediction intervals" in page
     assert "Task: regression (detected" in page
+    assert python_names(target) == []  # the CLI page speaks to a reader (issue 32)
+    text = visible_text(target)
+    assert text.count("truth − pred") == 1 and "pred − truth" not in text  # one sign, once
     bad = run("report", "--example", "regression", "-o", str(tmp_path / "b.html"), "--level", "1.5")
     assert_usage_error(bad, "--level must be in (0, 1), got 1.5.")
     assert run("report", "--example", "ranking").returncode == 2
@@ -397,7 +401,7 @@ def test_a_regression_table_is_detected_and_reported(tmp_path) -> None:
     assert out.returncode == 0, out.stderr
     page = _page(target)
     assert "Task: regression (detected: the truth or pred column holds non-integral" in page
-    assert "Which learner is best on rmse?" in page
+    assert "Which learner is best on RMSE?" in page
     out = run("report", path, "-o", str(tmp_path / "c.html"), "--task", "classification")
     assert_usage_error(
         out,
@@ -458,3 +462,120 @@ def test_readme_lists_the_common_names_the_help_prints() -> None:
     readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
     for role, names in COMMON_NAMES.items():
         assert f"`{', '.join(names)}`" in readme, role
+
+
+def test_learner_and_model_both_present_is_a_usage_error_naming_both(tmp_path) -> None:
+    """Issue 32: README says a role with several candidate columns must be given, yet with
+    both `learner` and `model` present `learner` won silently. Now exit 2 naming both; the
+    flag settles it."""
+    path = _results(tmp_path, learner=pl.col("model") + "_x")
+    out = run("report", path, "-o", str(tmp_path / "r.html"))
+    assert_usage_error(
+        out,
+        "--learner must be given when several columns have a common learner name, "
+        "got candidates ['learner', 'model'].",
+    )
+    given = run("report", path, "-o", str(tmp_path / "r.html"), "--learner", "model", "-q")
+    assert given.returncode == 0, given.stderr
+
+
+def _null_rows(tmp_path, column: str, rows: dict[str, int]) -> str:
+    """The small example with ``rows[learner]`` rows of ``column`` set to null in
+    breast_cancer (the binary data set with scores)."""
+    data = fe.datasets.example_results().filter(
+        pl.col("dataset").is_in(["breast_cancer", "iris"])
+        & pl.col("learner").is_in(["decision_tree", "knn", "naive_bayes"])
+    )
+    index = pl.int_range(pl.len()).over("dataset", "learner")
+    hit = pl.lit(False)
+    for learner, n in rows.items():
+        hit = hit | (
+            (pl.col("learner") == learner) & (pl.col("dataset") == "breast_cancer") & (index < n)
+        )
+    data = data.with_columns(pl.when(hit).then(None).otherwise(pl.col(column)).alias(column))
+    path = tmp_path / f"nulls-{column}.parquet"
+    data.write_parquet(path)
+    return str(path)
+
+
+def test_a_37_null_score_table_counts_37_on_stderr_and_beside_the_sections(tmp_path) -> None:
+    """Issue 32: 1 % null scores made the ROC, P-R, cost and calibration sections of the data
+    set vanish, exit 0, nothing on stderr. Now the rows are counted per data set and learner on
+    stderr (even with -q) and beside each section they affect, and the sections skip them."""
+    path = _null_rows(tmp_path, "score", {"knn": 12, "naive_bayes": 25})
+    html_path = tmp_path / "r.html"
+    out = run("report", path, "-o", str(html_path), "-q")
+    assert out.returncode == 0, out.stderr
+    line = (
+        "frameeval report: warning: 37 rows of 'score' are null or NaN (breast_cancer: knn 12, "
+        "naive_bayes 25); the score sections (ROC, P-R and cost curves, AUC, calibration and "
+        "operating points) skip those rows"
+    )
+    assert line in out.stderr
+    page = _page(html_path)
+    note = "37 rows of 'score' are null or NaN (breast_cancer: knn 12, naive_bayes 25)"
+    assert page.count(note) == 2  # beside the curves and the calibration section
+    assert "ROC curves" in page and "lacks a score" not in page
+
+
+def test_null_preds_exit_1_counted_per_data_set_and_learner_without_function_names(
+    tmp_path,
+) -> None:
+    """Before: exit 1 with ``accuracy(): column 'pred' (pred=) must not contain nulls`` — an
+    internal function's name, no count, no data set or learner. Now the report step, the
+    column and the counts."""
+    path = _null_rows(tmp_path, "pred", {"knn": 5})
+    out = run("report", path, "-o", str(tmp_path / "r.html"), "-q")
+    assert out.returncode == 1
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert lines[0].startswith(
+        "frameeval report: error: while counting predictions per data set, learner and split: "
+        "5 rows of 'pred' are null (breast_cancer: knn 5): the label measures and tests cannot "
+        "skip them"
+    )
+    assert "accuracy()" not in out.stderr and "()" not in lines[0]
+
+
+#: what a page written for a reader must not show: Python attribute paths and calls
+#: (``result.per_data_set.verdict``, ``fe.median_absolute_error``, ``friedman():``), docs
+#: paths, raw result columns and procedure codes, Python Booleans
+PYTHON_NAMES = re.compile(
+    r"\b(?:result|fe|frameeval)\.[a-z_]+|docs/|\b[a-z_]+\(\)|\b\w+\.md\b|\bTrue\b|"
+    r"\bFalse\b|\b(?:chi2_p_value|p_adjusted|cohen_d|macro_precision|mean_error|corrected_t|"
+    r"cv5x2_f|p_value)\b"
+)
+
+
+def visible_text(path) -> str:
+    """The text of the page at ``path`` outside the charts (scripts, styles and tags left out
+    before the entities are read)."""
+    import html
+
+    raw = path.read_text(encoding="utf-8")
+    body = raw[raw.rindex("</head><body>") :]  # the head's script writes "<body>" too
+    body = re.sub(r"<script\b.*</script>", "", body, flags=re.S)  # the charts' scripts
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+def python_names(path) -> list[str]:
+    """The Python-isms in the visible text of the page at ``path``."""
+    return PYTHON_NAMES.findall(visible_text(path))
+
+
+def test_a_cli_page_has_no_python_names(tmp_path) -> None:
+    """Issue 32: the CLI page said "result.per_data_set.verdict", "docs/regression.md",
+    "fe.median_absolute_error computes it", raw headers (chi2_p_value, p_adjusted, cohen_d),
+    True / False, and a "friedman(): chi2_p_value uses the χ² approximation" note at the bottom.
+    The embedded example (5 learners on 4 data sets' folds) has none of them; the caveat stands
+    under the verdict that cites χ²_F and under the Friedman table."""
+    target = tmp_path / "example.html"
+    out = run("report", "--example", "-o", str(target), "-q")
+    assert out.returncode == 0, out.stderr
+    page = _page(target)
+    assert python_names(target) == []
+    caveat = "The p-value of Friedman's χ² form (χ²_F) is an approximation"
+    body = page[page.index("<body>") :]
+    verdict = body.index("χ²_F =")
+    assert body.index(caveat, verdict) - verdict < 1500  # right under the verdict
+    assert "Note: " not in body  # no caveat far from its sentence, at the bottom

@@ -135,3 +135,20 @@ def test_bad_input_is_a_typed_error() -> None:
             fn(df, "y", "x")
         with pytest.raises(InvalidDtypeError, match=rf"{fn.__name__}\(\): column 's'"):
             fn(df, "y", "s")
+
+
+def test_an_exact_tie_of_the_ks_distance_returns_the_highest_threshold() -> None:
+    """y = [0,1,0,1,0], s = [5,4,3,2,1]: |TPR − FPR| is 1/3 at thresholds 5 (0 − 1/3) and 2
+    (1 − 2/3), which float division rounds differently; the documented rule picks 5. The same
+    tie inside a group of a grouped call, and on an integer-weighted count table."""
+    df = pl.DataFrame({"y": [0, 1, 0, 1, 0], "s": [5.0, 4.0, 3.0, 2.0, 1.0]})
+    out = fe.ks_statistic(df, "y", "s")
+    assert out["threshold"].to_list() == [5.0]
+    assert out["ks"][0] == pytest.approx(1 / 3, abs=1e-15)
+    two = pl.concat(
+        [df.with_columns(g=pl.lit("a")), df.with_columns(g=pl.lit("b"), y=1 - pl.col("y"))]
+    )
+    grouped = fe.ks_statistic(two, "y", "s", by="g")
+    assert grouped["threshold"].to_list() == [5.0, 5.0]
+    counts = df.with_columns(w=pl.lit(3))
+    assert fe.ks_statistic(counts, "y", "s", weight="w")["threshold"].to_list() == [5.0]

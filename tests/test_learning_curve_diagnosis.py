@@ -16,7 +16,12 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 
 import frameeval as fe
-from frameeval.exceptions import ColumnNotFoundError, InvalidParameterError
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    InvalidParameterError,
+    MissingValueError,
+    UnknownLabelError,
+)
 
 
 def _frame(x: np.ndarray, y: np.ndarray) -> pl.DataFrame:
@@ -266,3 +271,41 @@ def test_the_chart_writes_the_diagnosis_under_the_curve() -> None:
     lines = spec["datasets"][spec["vconcat"][1]["data"]["name"]][0]["__fe_text"]
     assert "good fit" in " ".join(lines) or "more data" in " ".join(lines)
     assert "vconcat" not in fe.charts.learning_curve(lc).to_dict()
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_nan_or_infinite_error_value_is_a_typed_error(bad: float, lazy: bool) -> None:
+    """A NaN or ±inf metric value would make a confident diagnosis out of nothing."""
+    lc = pl.DataFrame(
+        {
+            "learner": ["line"] * 4,
+            "train_size": [50, 50, 100, 100],
+            "role": ["train", "validation"] * 2,
+            "error_rate": [0.28, 0.315, bad, 0.31],
+        }
+    )
+    data = lc.lazy() if lazy else lc
+    with pytest.raises(MissingValueError, match=r"column 'error_rate' \(metric=\) must be finite"):
+        out = fe.learning_curve_diagnosis(data)
+        if isinstance(out, pl.LazyFrame):
+            out.collect()
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_role_holding_neither_train_nor_validation_is_a_typed_error(lazy: bool) -> None:
+    """Before: 0 rows, silently."""
+    lc = pl.DataFrame(
+        {
+            "train_size": [50, 50, 100, 100],
+            "role": ["training", "valid"] * 2,
+            "error_rate": [0.28, 0.315, 0.30, 0.31],
+        }
+    )
+    data = lc.lazy() if lazy else lc
+    with pytest.raises(
+        UnknownLabelError, match=r"column 'role' \(role=\) must hold only the labels"
+    ):
+        out = fe.learning_curve_diagnosis(data)
+        if isinstance(out, pl.LazyFrame):
+            out.collect()

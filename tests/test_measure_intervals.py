@@ -223,7 +223,7 @@ def test_poisson_draws_match_scipy() -> None:
     [
         ({"ci": 1.5}, r"measures\(\): ci must be a confidence level in \(0, 1\) or None, got 1.5"),
         ({"ci": 0.9, "n_resamples": 1}, r"n_resamples must be an integer >= 2, got 1"),
-        ({"ci": 0.9, "seed": "a"}, r"seed must be an integer, got 'a'"),
+        ({"ci": 0.9, "seed": "a"}, r"seed must be an integer in \[0, 2\*\*64\), got 'a'"),
         ({"ci_method": {"f1": "bootstrap"}}, r"ci_method= needs ci=, got ci=None"),
         ({"ci": 0.9, "ci_method": {"mcc": "bootstrap"}}, r"names measures not asked for"),
         ({"ci": 0.9, "ci_method": {"f1": "exact"}}, r"ci_method\['f1'\] must be one of"),

@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import frameeval as fe
 from frameeval.exceptions import (
@@ -301,3 +302,21 @@ def test_the_rows_path_names_the_group_in_its_class_errors() -> None:
         fe.measures(twice, truth="y", pred="p", by="g", measures=["recall"])
     with pytest.raises(UnknownLabelError, match=r"pos_label \(7\) must occur .*\nHint: pass"):
         fe.measures(df, truth="y", pred="p", by="g", measures=["f1"], pos_label=7)
+
+
+def test_an_alias_names_its_column_as_asked_on_every_face() -> None:
+    """fe.measures(measures=["specificity"]) used to name its column tnr, while the expression
+    fe.specificity names it specificity: the column is the name the user asked for."""
+    df = pl.DataFrame({"g": [1, 1, 1, 2, 2, 2], "y": [0, 1, 0, 1, 1, 0], "p": [0, 1, 1, 1, 0, 0]})
+    expr = df.group_by("g").agg(fe.specificity("y", "p")).sort("g")
+    frame = fe.measures(df, "y", "p", by="g", measures=["specificity"])
+    assert frame.columns == ["g", "specificity"]
+    assert_frame_equal(frame, expr)
+    lazy = fe.measures(df.lazy(), "y", "p", by="g", measures=["specificity"]).collect()
+    assert_frame_equal(lazy, expr)
+    long = fe.measures(df, "y", "p", by="g", measures=["specificity"], long=True)
+    assert long["measure"].unique().to_list() == ["specificity"]
+    ci = fe.measures(df, "y", "p", by="g", measures=["specificity"], ci=0.9)
+    assert ci.columns == ["g", "specificity", "specificity_low", "specificity_high"]
+    both = fe.measures(df, "y", "p", by="g", measures=["specificity", "tnr"])
+    assert both["specificity"].to_list() == both["tnr"].to_list() == expr["specificity"].to_list()

@@ -364,7 +364,9 @@ def test_bootstrap_input_errors():
         fe.bootstrap_ci(df, acc, method="basic")
     with pytest.raises(ex.InvalidParameterError, match=r"repeats must be an integer >= 1, got 0"):
         fe.bootstrap_ci(df, acc, repeats=0)
-    with pytest.raises(ex.InvalidParameterError, match=r"seed must be an integer, got 1.5"):
+    with pytest.raises(
+        ex.InvalidParameterError, match=r"seed must be an integer in \[0, 2\*\*64\), got 1.5"
+    ):
         fe.bootstrap_replicates(df, acc, seed=1.5)
     with pytest.raises(
         ex.InvalidParameterError, match=r"by= must not contain the instance= column"

@@ -848,3 +848,59 @@ def test_a_builder_plans_once_per_set_of_dtypes_and_still_checks_each() -> None:
         with pytest.raises(InvalidParameterError, match="pos_label= is required"):
             strings.select(expr)
     assert ints.select(expr).item() == pytest.approx(2 / 3)
+
+
+def _seeded_calls():
+    """One call per kind of seeded public function (bootstrap intervals, splits, the Bayesian
+    tests, compare_learners): each takes ``seed=`` through ``check_seed``."""
+    import frameeval as fe
+
+    df = pl.DataFrame({"y": [0, 1, 0, 1, 1, 0], "p": [0, 1, 1, 1, 0, 0], "id": list(range(6))})
+    scores = pl.DataFrame(
+        {
+            "data": ["a", "a", "b", "b", "c", "c", "d", "d", "e", "e"],
+            "learner": ["x", "z"] * 5,
+            "acc": [0.8, 0.7, 0.9, 0.85, 0.7, 0.71, 0.6, 0.5, 0.9, 0.8],
+        }
+    )
+    return {
+        "measures": lambda s: fe.measures(df, "y", "p", measures=["accuracy"], ci=0.9, seed=s),
+        "kfold": lambda s: fe.split.kfold(df, k=2, instance="id", seed=s),
+        "bayes_signed_rank": lambda s: fe.bayes_signed_rank(
+            scores, "acc", a="x", b="z", block="data", higher_is_better=True, rope=0.01, seed=s
+        ),
+        "compare_learners": lambda s: fe.compare_learners(
+            scores, "acc", block="data", higher_is_better=True, seed=s
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", ["measures", "kfold", "bayes_signed_rank", "compare_learners"])
+@pytest.mark.parametrize("seed", [2**64, -1, 1.0, True])
+def test_a_seed_outside_0_to_2_64_is_refused_everywhere(name: str, seed: object) -> None:
+    """seed=2**64 used to give the interval of seed=0 and seed=-1 that of 2**64 − 1."""
+    call = _seeded_calls()[name]
+    with pytest.raises(InvalidParameterError, match=r"seed must be an integer in \[0, 2\*\*64\)"):
+        call(seed)
+    call(2**64 - 1)  # the largest seed is taken
+
+
+def test_a_missing_column_raises_frameevals_error_in_a_frame_function_and_polars_in_an_expression() -> (
+    None
+):
+    """Documented in docs/data-contract.md: Polars resolves an expression's columns before
+    frameeval's plan sees them and offers no hook, so the two faces raise different classes
+    (both name the missing column); catching both covers both faces."""
+    import polars.exceptions as pe
+
+    df = pl.DataFrame({"y": [0, 1, 1], "p": [0, 1, 0]})
+    with pytest.raises(ColumnNotFoundError, match=r"column 'nope' \(pred=\) not found"):
+        fe.measures(df, "y", "nope", measures=["accuracy"])
+    with pytest.raises(pe.ColumnNotFoundError, match="nope"):
+        df.select(fe.accuracy("y", "nope"))
+    for call in (
+        lambda: fe.measures(df, "y", "nope", measures=["accuracy"]),
+        lambda: df.select(fe.accuracy("y", "nope")),
+    ):
+        with pytest.raises((ColumnNotFoundError, pe.ColumnNotFoundError)):
+            call()

@@ -739,26 +739,50 @@ def format_p(p: float | None) -> str:
 DECIMALS = 3
 
 
-def format_value(x: float | None, decimals: int = DECIMALS) -> str:
-    """A metric value or an average rank as the results table prints it (``decimals`` digits
-    after the point: ``1.625`` → ``"1.625"``, never ``"1.62"``); ``"undefined"`` for a null or
-    NaN, ``"∞"`` / ``"−∞"`` for an infinity."""
+def value_decimals(x: float | None) -> int:
+    """The display rule's digits after the point, by the value's scale: :data:`DECIMALS` (3)
+    below 10 (accuracies, AUCs, average ranks: ``0.923``, ``1.625``), then four significant
+    digits — 2 below 100, 1 below 1,000, none above (an RMSE of ``123.4``, not ``123.456``)."""
+    a = abs(x) if x is not None and np.isfinite(x) else 0.0
+    return DECIMALS if a < 10 else 2 if a < 100 else 1 if a < 1000 else 0
+
+
+def decimals_expr(x: pl.Expr) -> pl.Expr:
+    """``x`` rounded as :func:`format_value` prints it (by :func:`value_decimals`)."""
+    a = x.abs()
+    return (
+        pl.when(a < 10)
+        .then(x.round(DECIMALS))
+        .when(a < 100)
+        .then(x.round(2))
+        .when(a < 1000)
+        .then(x.round(1))
+        .otherwise(x.round(0))
+    )
+
+
+def format_value(x: float | None, decimals: int | None = None) -> str:
+    """A metric value or an average rank as every table, verdict and headline prints it:
+    ``decimals`` digits after the point, by default by the value's scale
+    (:func:`value_decimals`: ``1.625`` → ``"1.625"``, never ``"1.62"``; ``123.456`` →
+    ``"123.5"``); ``"undefined"`` for a null or NaN, ``"∞"`` / ``"−∞"`` for an infinity."""
     if x is None or np.isnan(x):
         return "undefined"
     if not np.isfinite(x):
         return "∞" if x > 0 else "−∞"
-    return f"{x:.{decimals}f}"
+    return f"{x:.{value_decimals(x) if decimals is None else decimals}f}"
 
 
 def format_interval(
-    x: float | None, low: float | None, high: float | None, decimals: int = DECIMALS
+    x: float | None, low: float | None, high: float | None, decimals: int | None = None
 ) -> str:
-    """A value with its interval as the results table prints it: ``"0.912 [0.887, 0.934]"``;
-    the value alone when either bound is null or NaN."""
-    value = format_value(x, decimals)
+    """A value with its interval as the results table prints it: ``"0.912 [0.887, 0.934]"``
+    (the bounds with the value's digits); the value alone when either bound is null or NaN."""
+    digits = value_decimals(x) if decimals is None else decimals
+    value = format_value(x, digits)
     if low is None or high is None or np.isnan(low) or np.isnan(high):
         return value
-    return f"{value} [{format_value(low, decimals)}, {format_value(high, decimals)}]"
+    return f"{value} [{format_value(low, digits)}, {format_value(high, digits)}]"
 
 
 def format_p_expr(p: pl.Expr) -> pl.Expr:

@@ -22,7 +22,13 @@ from frameeval._params import SEED, Number
 from frameeval._roles import column_names, infer_column
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter, check_rope, enforce, failure, require_columns
+from frameeval._validate import (
+    check_parameter,
+    check_rope,
+    enforce,
+    failure,
+    require_columns,
+)
 from frameeval.compare._common import (
     attach,
     check_distinct,

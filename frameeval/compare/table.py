@@ -20,14 +20,15 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare._common import (
-    DECIMALS,
     check_distinct,
     check_parameter,
+    decimals_expr,
     format_interval,
     format_value,
     learner_expr,
     not_null_rows,
     resolve_direction,
+    value_decimals,
 )
 from frameeval.compare.auto import SPLIT_PROCEDURES, TEST_NAMES, Comparison
 from frameeval.exceptions import MissingValueError
@@ -96,9 +97,9 @@ def results_table(
     higher_is_better: bool | None = None,
     aggregate: Literal["mean_std", "mean_ci", "median_iqr"] = "mean_std",
     significance: Comparison | None = None,
-    decimals: int = DECIMALS,
+    decimals: int | None = None,
     format: Literal["gt", "latex", "markdown"] = "gt",
-    level: Literal["blocks", "splits"] = "blocks",
+    level: Literal["auto", "blocks", "splits"] = "auto",
     interval: tuple[str, str] | Literal[False] | None = None,
     interval_name: str = "interval",
 ) -> GT | str:
@@ -112,8 +113,8 @@ def results_table(
     each row is bold and the second best underlined (compared as displayed, i.e. rounded to
     ``decimals``; ties share the mark); with
     ``significance``, cells significantly worse than the row's best carry a † mark. The last
-    row holds each learner's average rank over the blocks (Table 2.5; the best in bold), and a
-    footnote names the aggregate, the marks, the test and α.
+    row holds each learner's average rank over the blocks (Table 2.5; the best in bold; no
+    such row with one block), and a footnote names the aggregate, the marks, the test and α.
 
     Parameters
     ----------
@@ -140,13 +141,19 @@ def results_table(
         over folds) gives each row its own decisions; otherwise the decisions over all blocks
         apply to every row.
     level
-        Which of ``significance``'s decisions mark the cells: ``"blocks"`` (default) its
-        post-hoc test; ``"splits"`` the split-level test of each row's data set
-        (``significance.per_data_set``, from :func:`compare_learners` on a table with several
-        data sets and a fold column: e.g. the corrected resampled t test of every pair on the
-        folds of that data set, Holm-adjusted).
+        Which of ``significance``'s decisions mark the cells. ``"auto"`` (default): the test
+        each row's verdict cites — a data set with splits (``significance.per_data_set``, from
+        :func:`compare_learners` on several data sets with a fold column, and tested there) is
+        marked by its own split-level test (e.g. the corrected resampled t test of every pair
+        on its folds, Holm-adjusted), every other row by the post-hoc test over data sets; the
+        footnote says which, per row when they differ. ``"blocks"``: the post-hoc test over
+        data sets on every row; ``"splits"``: the split-level test of each row's data set
+        (rows without one carry no mark).
     decimals
-        Digits after the decimal point (of the values, the intervals and the average ranks).
+        Digits after the decimal point (of the values, the intervals and the average ranks);
+        default None: by each value's scale, the one display rule of the verdicts too
+        (:func:`frameeval.compare._common.value_decimals`: 3 below 10, then four significant
+        digits — ``0.923``, ``1.625``, ``12.35``, ``123.4``).
     interval
         The two columns holding each value's interval, ``(low, high)``; ``None`` (default):
         ``(<metric>_low, <metric>_high)`` when the data has both columns (as
@@ -202,9 +209,10 @@ def results_table(
         f"format must be 'gt', 'latex' or 'markdown', got {format!r}.",
     )
     check_parameter(
-        isinstance(decimals, int) and not isinstance(decimals, bool) and 0 <= decimals <= 12,
+        decimals is None
+        or (isinstance(decimals, int) and not isinstance(decimals, bool) and 0 <= decimals <= 12),
         _FUNC,
-        f"decimals must be an integer in [0, 12], got {decimals!r}.",
+        f"decimals must be None or an integer in [0, 12], got {decimals!r}.",
     )
     check_parameter(
         significance is None or isinstance(significance, Comparison),
@@ -213,10 +221,13 @@ def results_table(
         f"{type(significance).__name__}.",
     )
     check_parameter(
-        level in ("blocks", "splits"),
+        level in ("auto", "blocks", "splits"),
         _FUNC,
-        f"level must be 'blocks' or 'splits', got {level!r}.",
+        f"level must be 'auto', 'blocks' or 'splits', got {level!r}.",
     )
+    split_rows: set[Any] | None = None  # the rows marked by their own split-level test
+    if level == "auto" and significance is not None and significance.per_data_set is not None:
+        split_rows = _tested_blocks(significance.per_data_set)
     if level == "splits":
         check_parameter(
             significance is not None and significance.per_data_set is not None,
@@ -229,8 +240,8 @@ def results_table(
                 else "a comparison without per_data_set."
             ),
         )
-        assert significance is not None
-        significance = significance.per_data_set
+        assert significance is not None and significance.per_data_set is not None
+        split_rows = _tested_blocks(significance.per_data_set)
     check_parameter(
         interval is None
         or interval is False
@@ -270,7 +281,9 @@ def results_table(
         _summary(lf, schema, block, learner, metric, aggregate, hib, decimals, bounds)
     )
     named = interval_name if bounds is not None else None
-    cells = _layout(summary, block, learner, aggregate, significance, decimals, hib, named)
+    cells = _layout(
+        summary, block, learner, aggregate, significance, decimals, hib, named, split_rows, level
+    )
     if format == "latex":
         return _latex(cells)
     if format == "markdown":
@@ -286,7 +299,7 @@ def _summary(
     metric: str,
     aggregate: str,
     hib: bool,
-    decimals: int,
+    decimals: int | None,
     bounds: tuple[str, str] | None = None,
 ) -> pl.LazyFrame:
     """``block, learner, center, low, high, spread, n, rank, __dense, ci_low, ci_high`` per
@@ -344,7 +357,10 @@ def _summary(
         pl.col("__q3").alias("high"),
     ).with_columns(
         pl.col("center").rank("average", descending=hib).over(block).alias("rank"),
-        pl.col("center").round(decimals).rank("dense", descending=hib).over(block).alias("__dense"),
+        (decimals_expr(pl.col("center")) if decimals is None else pl.col("center").round(decimals))
+        .rank("dense", descending=hib)
+        .over(block)
+        .alias("__dense"),
     )
     return out.select(
         block,
@@ -361,8 +377,70 @@ def _summary(
     )
 
 
-def _fmt(value: float, decimals: int) -> str:
+def _fmt(value: float, decimals: int | None) -> str:
     return format_value(value, decimals)
+
+
+def _tested_blocks(split: Comparison) -> set[Any]:
+    """The data sets of a per-data-set (split-level) comparison whose pairs were tested."""
+    key = split.by[-1] if split.by else None  # the data set column (split.block: the splits)
+    design = split.design.filter(pl.col("procedure") != "none")
+    return set(design.get_column(key).to_list()) if key in design.columns else set()
+
+
+def _test_names(result: Comparison, block: str | None = None, rows: set[Any] | None = None) -> str:
+    """The post-hoc tests of ``result`` in words (only those of ``rows`` of ``block``)."""
+    design = result.design
+    if rows is not None and block is not None and block in design.columns:
+        design = design.filter(pl.col(block).is_in(list(rows)))
+    tests = design.get_column("post_hoc_test").drop_nulls().unique().to_list()
+    return ", ".join(TEST_NAMES.get(t, t) for t in sorted(tests)) or "no post-hoc test"
+
+
+def _row_list(rows: set[Any]) -> str:
+    return ", ".join(str(r) for r in sorted(rows, key=str))
+
+
+def _marks(
+    significance: Comparison,
+    summary: pl.DataFrame,
+    block: str,
+    learner: str,
+    row: dict[Any, int],
+    col: dict[str, int],
+    row_best: dict[int, list[str]],
+    split_rows: set[Any] | None,
+    level: str,
+) -> tuple[set[tuple[int, int]], str]:
+    """The † cells and the footnote's words on them: each row marked by the test its verdict
+    cites (see :func:`results_table`'s ``level``)."""
+    alpha = f"α = {significance.alpha:g}"
+    head = f"{WORSE_MARK}: significantly worse than the row's best"
+    split = significance.per_data_set
+    if split_rows is None or split is None:  # one source: the comparison's own post-hoc
+        worse = _worse(significance, summary, block, learner, row, col, row_best)
+        names, extra = _test_names(significance), ""
+        tests = set(significance.design.get_column("post_hoc_test").drop_nulls().to_list())
+        if tests & set(SPLIT_PROCEDURES):
+            names += " of every pair on the row's splits"
+        elif list(significance.by) != [block] and len(row) > 1:
+            extra = "; decided over all data sets, so the same pairs mark every row"
+        return worse, f"{head} ({names}, {alpha}{extra})"
+    own = {name: i for name, i in row.items() if name in split_rows}
+    rest = {name: i for name, i in row.items() if name not in split_rows}
+    worse = _worse(split, summary, block, learner, own, col, row_best) if own else set()
+    split_names = _test_names(split, block, set(own)) + " of every pair on the row's splits"
+    if level == "splits" or not rest:
+        tail = f"; rows without splits: no mark ({_row_list(set(rest))})" if rest else ""
+        return worse, f"{head} ({split_names}, {alpha}){tail}"
+    worse |= _worse(significance, summary, block, learner, rest, col, row_best)
+    over = _test_names(significance) + " over all data sets"
+    if not own:
+        return worse, f"{head} ({over}, {alpha})"
+    return worse, (
+        f"{head} ({alpha}) by the test each row's verdict cites: on {_row_list(set(own))} the "
+        f"{split_names}; on {_row_list(set(rest))} the {over}"
+    )
 
 
 def _layout(
@@ -371,9 +449,11 @@ def _layout(
     learner: str,
     aggregate: str,
     significance: Comparison | None,
-    decimals: int,
+    decimals: int | None,
     hib: bool,
     interval_name: str | None = None,
+    split_rows: set[Any] | None = None,
+    level: str = "auto",
 ) -> _Cells:
     avg = (
         summary.group_by(learner)
@@ -390,14 +470,15 @@ def _layout(
     row_best: dict[int, list[str]] = {}
     for r in summary.iter_rows(named=True):  # loop-ok: rendering the (small) summary
         i, j = row[r[block]], col[r[learner]]
-        value = _fmt(r["center"], decimals)
+        digits = value_decimals(r["center"]) if decimals is None else decimals  # the cell's
+        value = _fmt(r["center"], digits)
         if aggregate == "median_iqr":
             if r["n"] > 1:
-                value += f" [{_fmt(r['low'], decimals)}, {_fmt(r['high'], decimals)}]"
+                value += f" [{_fmt(r['low'], digits)}, {_fmt(r['high'], digits)}]"
         elif r["spread"] is not None and r["n"] > 1:
-            value += f" ± {_fmt(r['spread'], decimals)}"
+            value += f" ± {_fmt(r['spread'], digits)}"
         if r["n"] == 1 and interval_name is not None:
-            value = format_interval(r["center"], r["ci_low"], r["ci_high"], decimals)
+            value = format_interval(r["center"], r["ci_low"], r["ci_high"], digits)
         text[(i, j)] = value
         if r["__dense"] == 1:
             best.add((i, j))
@@ -407,15 +488,10 @@ def _layout(
     worse: set[tuple[int, int]] = set()
     note = "Bold: best per row; underlined: second best"
     if significance is not None:
-        worse = _worse(significance, summary, block, learner, row, col, row_best)
-        tests = significance.design.get_column("post_hoc_test").drop_nulls().unique().to_list()
-        names = ", ".join(TEST_NAMES.get(t, t) for t in sorted(tests)) or "no post-hoc test"
-        if set(tests) & set(SPLIT_PROCEDURES):
-            names += " of every pair on the row's splits"
-        note += (
-            f"; {WORSE_MARK}: significantly worse than the row's best ({names}, "
-            f"α = {significance.alpha:g})"
+        worse, words = _marks(
+            significance, summary, block, learner, row, col, row_best, split_rows, level
         )
+        note += f"; {words}"
     several = summary.filter(pl.col("n") > 1).height > 0  # a spread to show
     single = summary.filter(pl.col("n") == 1).height > 0
     shown = _AGGREGATES[aggregate] if several else "one per cell"
@@ -423,7 +499,8 @@ def _layout(
         with_interval = f"the value with its {interval_name} [low, high]"
         shown = f"{shown}; a cell of one value: {with_interval}" if several else with_interval
     note += f". Values: {shown}."
-    ranks = avg.get_column("average_rank").to_list()
+    # one block: no average-rank row (each rank is the row's own order, said by the marks)
+    ranks = avg.get_column("average_rank").to_list() if len(blocks) > 1 else []
     low = min(ranks) if ranks else None
     return _Cells(
         blocks=blocks,
@@ -473,7 +550,8 @@ def _gt(cells: _Cells) -> GT:
     from great_tables import GT, loc, style
 
     stub = "__row"
-    columns: dict[str, list[str]] = {stub: [str(b) for b in cells.blocks] + [AVERAGE_RANK_ROW]}
+    rank_row = [AVERAGE_RANK_ROW] if cells.ranks else []  # none on one block
+    columns: dict[str, list[str]] = {stub: [str(b) for b in cells.blocks] + rank_row}
     ids = [f"c{j}" for j in range(len(cells.learners))]
     for j, cid in enumerate(ids):
         values = []
@@ -482,7 +560,8 @@ def _gt(cells: _Cells) -> GT:
             if (i, j) in cells.worse:
                 value += f" {WORSE_MARK}"
             values.append(value)
-        values.append(cells.ranks[j])
+        if cells.ranks:
+            values.append(cells.ranks[j])
         columns[cid] = values
     frame = pl.DataFrame(columns, schema={c: pl.String for c in columns})
     labels: dict[str, Any] = dict(zip(ids, cells.learners, strict=True))
@@ -504,7 +583,8 @@ def _gt(cells: _Cells) -> GT:
                 table = table.tab_style(css, loc.body(columns=cid, rows=rows))
     for j in sorted(cells.best_rank):  # loop-ok: rendering
         table = table.tab_style(style.text(weight="bold"), loc.body(columns=ids[j], rows=[last]))
-    table = table.tab_style(style.borders(sides="top", weight="2px"), loc.body(rows=[last]))
+    if cells.ranks:
+        table = table.tab_style(style.borders(sides="top", weight="2px"), loc.body(rows=[last]))
     return table
 
 
@@ -526,10 +606,61 @@ def _mark(
     return text
 
 
+#: text of a footnote that pdflatex's T1 / utf8 setup would not typeset, in LaTeX
+_LATEX_TEXT = {
+    "±": r"$\pm$",
+    "α": r"$\alpha$",
+    "χ²": r"$\chi^2$",
+    "×": r"$\times$",
+    "−": r"$-$",
+    "≤": r"$\leq$",
+    "≥": r"$\geq$",
+    "…": r"\ldots{}",
+    "√": r"$\surd$",
+}
+
+
+def _latex_text(text: str) -> str:
+    """Escaped text with the few non-ASCII signs the notes use written as LaTeX."""
+    out = latex_escape(text).replace(WORSE_MARK, r"\dag{}")
+    for sign, tex in _LATEX_TEXT.items():  # loop-ok: a handful of signs
+        out = out.replace(sign, tex)
+    return out
+
+
+def _latex_cell(text: str) -> str:
+    """A cell's value; a value with an interval ``v [lo, hi]`` on two lines (the interval
+    below, smaller), which halves the column's width."""
+    value, bracket, rest = text.partition(" [")
+    value = _latex_text(value)
+    if not bracket:
+        return value
+    interval = _latex_text("[" + rest)
+    return (
+        r"\begin{tabular}[t]{@{}r@{}}" + value + r"\\{\scriptsize " + interval + r"}\end{tabular}"
+    )
+
+
+#: the comment above every LaTeX table: the packages, and what to do with a wide table
+LATEX_HEAD = (
+    "% frameeval results table: needs \\usepackage{booktabs} and \\usepackage{graphicx}.\n"
+    "% It is scaled down to the line width when wider (the footnote wraps inside its width).\n"
+    "% A wide table in a two-column paper: put it in table* (both columns), or rotate it:\n"
+    "% \\usepackage{rotating} and \\begin{sidewaystable} ... \\end{sidewaystable}.\n"
+)
+
+
 def _latex(cells: _Cells) -> str:
+    """A booktabs tabular measured in a box, scaled to ``\\linewidth`` only when wider, and
+    set in a ``\\parbox`` of its own width with the footnote below it: the note wraps inside
+    the table's width (no ``\\multicolumn`` line running off the page), in ``article`` and in
+    ``twocolumn`` alike."""
     k = len(cells.learners)
     head = " & ".join([latex_escape(cells.block), *(latex_escape(n) for n in cells.learners)])
     lines = [
+        LATEX_HEAD.rstrip("\n"),
+        r"\begingroup",
+        r"\setbox2=\hbox{%",
         r"\begin{tabular}{l" + "r" * k + "}",
         r"\toprule",
         head + r" \\",
@@ -538,7 +669,7 @@ def _latex(cells: _Cells) -> str:
     for i, name in enumerate(cells.blocks):  # loop-ok: rendering
         row = [latex_escape(str(name))]
         for j in range(k):
-            text = cells.text.get((i, j), "").replace("±", r"$\pm$")
+            text = _latex_cell(cells.text.get((i, j), ""))
             row.append(
                 _mark(
                     text,
@@ -551,16 +682,21 @@ def _latex(cells: _Cells) -> str:
                 )
             )
         lines.append(" & ".join(row) + r" \\")
-    lines.append(r"\midrule")
-    ranks = [
-        (r"\textbf{" + v + "}") if j in cells.best_rank else v for j, v in enumerate(cells.ranks)
+    if cells.ranks:
+        lines.append(r"\midrule")
+        ranks = [
+            (r"\textbf{" + v + "}") if j in cells.best_rank else v
+            for j, v in enumerate(cells.ranks)
+        ]
+        lines.append(" & ".join([AVERAGE_RANK_ROW, *ranks]) + r" \\")
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}}%",
+        r"\ifdim\wd2>\linewidth\setbox2=\hbox{\resizebox{\linewidth}{!}{\box2}}\fi",
+        r"\noindent\parbox{\wd2}{\box2\par\smallskip\noindent\footnotesize\raggedright",
+        _latex_text(cells.note) + r"\par}%",
+        r"\endgroup",
     ]
-    lines.append(" & ".join([AVERAGE_RANK_ROW, *ranks]) + r" \\")
-    lines.append(r"\bottomrule")
-    note = latex_escape(cells.note).replace(WORSE_MARK, r"\dag{}").replace("±", r"$\pm$")
-    note = note.replace("α", r"$\alpha$")
-    lines.append(r"\multicolumn{" + str(k + 1) + r"}{l}{\footnotesize " + note + r"} \\")
-    lines.append(r"\end{tabular}")
     return "\n".join(lines) + "\n"
 
 
@@ -593,6 +729,7 @@ def _markdown(cells: _Cells) -> str:
                 )
             )
         lines.append("| " + " | ".join(row) + " |")
-    ranks = [f"**{v}**" if j in cells.best_rank else v for j, v in enumerate(cells.ranks)]
-    lines.append("| " + " | ".join([AVERAGE_RANK_ROW, *ranks]) + " |")
+    if cells.ranks:
+        ranks = [f"**{v}**" if j in cells.best_rank else v for j, v in enumerate(cells.ranks)]
+        lines.append("| " + " | ".join([AVERAGE_RANK_ROW, *ranks]) + " |")
     return "\n".join(lines) + "\n\n" + cells.note

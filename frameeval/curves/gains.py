@@ -179,8 +179,11 @@ def ks_statistic(
     negatives' scores, TPR(t) = 1 − F⁺(t⁻) and FPR(t) = 1 − F⁻(t⁻), so max |TPR − FPR| over the
     distinct scores is sup |F⁺ − F⁻|: the two-sample Kolmogorov–Smirnov statistic
     (``scipy.stats.ks_2samp(pos, neg).statistic``). It is the largest vertical distance of the
-    ROC curve from the diagonal, i.e. the maximum of Youden's J over thresholds. Ties need no
-    rule: a run of equal scores is one threshold, as on the ROC curve. Computed from the ROC
+    ROC curve from the diagonal, i.e. the maximum of Youden's J over thresholds. Tied scores
+    need no rule: a run of equal scores is one threshold, as on the ROC curve. Tied distances
+    are compared exactly, as \\|TP·N − FP·P\\| (the distance times P·N; exact for counts below
+    2⁵³), so of two thresholds at the same distance the higher one is returned, whatever the
+    rounding of TP/P − FP/N. Computed from the ROC
     curve's mergeable per-distinct-score table, so it streams. The statistic alone is not a
     test here: scipy's p-value assumes independent samples and no ties.
 
@@ -204,11 +207,17 @@ def ks_statistic(
     func = "ks_statistic"
     outputs = ("ks", "threshold")
     setup, table = binary_table(data, func, truth, score, by, weight, pos_label, outputs)
-    gap = (rate(TP, P) - rate(FP, N)).abs()
-    points = table.filter(carries()).with_columns(gap.alias("ks"))
-    best = pl.col("ks") == pl.col("ks").max()
+    # |TPR − FPR| = |TP·N − FP·P| / (P·N): the numerators are compared, not the rounded
+    # quotients, so an exact tie of the distance is a tie (counts: exact below 2**53) and the
+    # highest threshold of the tie is chosen, as documented
+    cross = (pl.col(TP) * pl.col(N) - pl.col(FP) * pl.col(P)).abs()
+    defined = (pl.col(P) > 0) & (pl.col(N) > 0)
+    points = table.filter(carries()).with_columns(
+        pl.when(defined).then(cross).alias("__fe_gap"), (pl.col(P) * pl.col(N)).alias("__fe_pn")
+    )
+    best = pl.col("__fe_gap") == pl.col("__fe_gap").max()
     out = points.group_by(setup.gkeys).agg(
-        pl.col("ks").max(),
+        (pl.col("__fe_gap").max() / pl.col("__fe_pn").first()).alias("ks"),
         pl.col("threshold").filter(best).max().alias("threshold"),
     )
     out = out.with_columns(

@@ -11,7 +11,7 @@ import polars as pl
 
 from frameeval._frame import finish, to_lazy
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import check_numeric, check_parameter, require_columns
+from frameeval._validate import Checks, check_numeric, check_parameter, require_columns
 
 __all__ = ["learning_curve_diagnosis"]
 
@@ -22,6 +22,8 @@ HIGH_BIAS = "high bias"
 HIGH_VARIANCE = "high variance"
 GOOD_FIT = "good fit"
 MORE_DATA = "more data would help"
+#: the values the role column may hold
+ROLES = ("train", "validation", "test")
 
 
 def _number(value: Any, func: str, name: str, positive: bool = False) -> float:
@@ -88,7 +90,9 @@ def learning_curve_diagnosis(
         (``error_rate`` → False, ``accuracy`` → True); required for any other name.
     train_size, role
         Column names. ``role`` holds ``"train"`` and ``"validation"`` (``"test"`` is read as
-        validation when there is no validation role).
+        validation when there is no validation role); any other value raises
+        ``UnknownLabelError``. A NaN or ±inf metric value raises ``MissingValueError`` (a null
+        one is left out of the means).
     max_gap
         Largest gap (in the metric's units, ≥ 0) still read as "training and validation
         close"; default 0.05.
@@ -191,16 +195,19 @@ def learning_curve_diagnosis(
         pl.when(has_val).then(roles).otherwise(read).alias("__fe_role"),
         pl.col(metric).cast(pl.Float64).alias("__fe_metric"),
     )
-    per_size = (
-        lf.group_by([*keys, *size])
-        .agg(
-            pl.col("__fe_metric").filter(pl.col("__fe_role") == "train").mean().alias("train"),
-            pl.col("__fe_metric")
-            .filter(pl.col("__fe_role") == "validation")
-            .mean()
-            .alias("validation"),
-        )
-        .filter(pl.col("train").is_not_null() | pl.col("validation").is_not_null())
+    checks = Checks(func)
+    checks.finite(metric, "metric", schema[metric], nulls=True, one_count=True)
+    checks.within(role, "role", ROLES, pl.col(role).cast(pl.String), pl.String())
+    per_size = lf.group_by([*keys, *size]).agg(
+        *checks.aggs(),
+        pl.col("__fe_metric").filter(pl.col("__fe_role") == "train").mean().alias("train"),
+        pl.col("__fe_metric")
+        .filter(pl.col("__fe_role") == "validation")
+        .mean()
+        .alias("validation"),
+    )
+    per_size = checks.enforce(per_size, keys).filter(
+        pl.col("train").is_not_null() | pl.col("validation").is_not_null()
     )
     if sized:
         order = pl.col(train_size)

@@ -12,7 +12,7 @@ import polars as pl
 from frameeval._deprecation import renamed_argument
 from frameeval._split_frame import key_expr, mix_column, stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import check_parameter
+from frameeval._validate import check_parameter, check_seed
 from frameeval.evaluate._prepare import (
     Prepared,
     check_common,
@@ -174,8 +174,7 @@ def learning_curve(
         func,
         f"train_sizes must be fractions in (0, 1] or integers >= 1, got {train_sizes!r}.",
     )
-    ok_seed = isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**64
-    check_parameter(ok_seed, func, f"seed must be an integer in [0, 2**64), got {seed!r}.")
+    check_seed(seed, func)
     prep = prepare(data, splits, func, truth=truth, features=features, instance=instance)
     key_u64 = key_expr(prep.key, prep.full.schema[prep.key], func, "instance")
     full = prep.full.with_columns(key_u64.alias("__fe_key"))

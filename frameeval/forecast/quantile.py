@@ -67,7 +67,7 @@ def quantile_scores(
         ``"sort"`` scores the monotone rearrangement (each instance's values sorted and given
         to its levels in increasing order; Chernozhukov, Fernández-Val & Galichon 2010), which
         never raises the pinball loss summed over the levels (row weights stay with their
-        levels). Needs ``instance=``.
+        levels). Needs ``instance=``: without it ``"sort"`` raises ``InvalidParameterError``.
 
     Returns
     -------
@@ -115,6 +115,11 @@ def quantile_scores(
     """
     func = "quantile_scores"
     crossing = check_crossing(func, crossing)
+    check_parameter(
+        crossing != "sort" or bool(instance),
+        func,
+        "crossing='sort' needs instance= (the rows of one forecast to sort), got instance=None.",
+    )
     door = open_forecast(
         data,
         func,

@@ -114,6 +114,10 @@ class Measure:
     domain
         Regression measures: ``domain(**parameters)`` → the :class:`Bound` rules truth and
         prediction must satisfy (a value outside is a typed error on every face).
+    display
+        The name a reader reads in the report, the results tables and the verdicts
+        (``"RMSE"``, ``"R²"``, ``"ROC AUC"``); empty: the name with spaces for underscores
+        (:attr:`display_name`).
     proportion
         Label and binary measures that are a share of counts: ``proportion(stats) ->
         (successes, trials)`` from the same statistics as ``formula`` (TP and TP + FP for
@@ -142,6 +146,7 @@ class Measure:
     stats: Mapping[str, Statistic] | None = None
     domain: Callable[..., tuple[Bound, ...]] | None = None
     proportion: Callable[..., tuple[pl.Expr, pl.Expr]] | None = None
+    display: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -160,6 +165,12 @@ class Measure:
             )
 
     # -- metadata ------------------------------------------------------------------------------
+    @property
+    def display_name(self) -> str:
+        """The name a reader reads (report, tables, verdicts): ``display`` when declared
+        (``"RMSE"``, ``"ROC AUC"``), else the name with spaces (``"macro precision"``)."""
+        return self.display or self.name.replace("_", " ")
+
     @property
     def columns(self) -> tuple[str, str]:
         """Roles of the builder's two positional columns."""
@@ -268,6 +279,13 @@ def register(measure: Measure, *, replace_existing: bool = False) -> Measure:
             )
         MEASURES[name] = measure
     return measure
+
+
+def display_name(metric: str) -> str:
+    """The display name of a registered measure (``"rmse"`` → ``"RMSE"``); any other column
+    name as it is."""
+    found = MEASURES.get(metric)
+    return found.display_name if found is not None else metric
 
 
 def lookup(func: str, measure: str | Measure) -> Measure:

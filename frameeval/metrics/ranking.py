@@ -219,6 +219,7 @@ ROC_AUC = register(
         (HANLEY, FAWCETT),
         rows=_auc_rows,
         example="0.8333",
+        display="ROC AUC",
     )
 )
 RANK_LOSS = register(
@@ -274,6 +275,7 @@ PR_AUC = register(
         (DAVIS,),
         rows=_pr_auc_rows,
         example="0.8472",
+        display="P-R AUC",
     )
 )
 

@@ -83,6 +83,12 @@ Y_MAX = Statistic(lambda y, f: y, "max")
 F_MIN = Statistic(lambda y, f: f, "min")
 F_MAX = Statistic(lambda y, f: f, "max")
 AE_MAX = Statistic(lambda y, f: (f - y).abs(), "max")
+#: 2⁻⁵²⁰: a power of two, so x·SCALE is exact; (1.8e308·SCALE)² ≈ 2.8e303 does not overflow.
+#: The squared sums below are the fallback of RMSE and R² when Σ w·e² or Σ w·y² overflows
+#: Float64 (values past ~1e154): still plain sums, so they merge like the others (Dask).
+SCALE = 2.0**-520
+EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2)  # Σ w·(e·2⁻⁵²⁰)²
+YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2)  # Σ w·(y·2⁻⁵²⁰)²
 AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
 
 
@@ -161,9 +167,27 @@ def _mse(s: Any) -> pl.Expr:
     return ratio(s.ee, s.w)
 
 
+def _rmse(s: Any) -> pl.Expr:
+    """√(Σw·e² / Σw); when Σw·e² overflows (errors past ~1e154) the same from the sum of
+    the scaled squares, √(Σw·(e·2⁻⁵²⁰)² / Σw) · 2⁵²⁰ — representable up to Float64's max."""
+    scaled = ratio(s.ee_scaled, s.w).sqrt() * (1.0 / SCALE)
+    return pl.when(s.ee.is_finite()).then(ratio(s.ee, s.w).sqrt()).otherwise(scaled)
+
+
 def _r2(s: Any) -> pl.Expr:
-    return _defined(
-        1.0 - s.ee / positive_part(_sst(s)), _constant(s, "y_min", "y_max"), s.ee, s.yy, s.y
+    """1 − SSE / SST; when a squared sum overflows (values past ~1e154) the same ratio from
+    the scaled sums (SSE and SST both times 2⁻¹⁰⁴⁰: the ratio is unchanged)."""
+    # one when/then chain: each branch around an aggregate costs a pass in an eager group_by
+    y = s.y * SCALE
+    sst = pl.max_horizontal(s.yy_scaled - y * y / s.w, pl.lit(0.0))
+    scaled = 1.0 - s.ee_scaled / positive_part(sst)
+    bad = _constant(s, "y_min", "y_max").fill_null(True) | ~(s.ee_scaled + y).is_finite()
+    return (
+        pl.when(bad)
+        .then(None)
+        .when((s.ee + s.yy).is_finite())  # both ≥ 0: finite iff neither overflowed
+        .then(1.0 - s.ee / positive_part(_sst(s)))
+        .otherwise(scaled)
     )
 
 
@@ -295,11 +319,12 @@ MSE = _declare(
     description="mean squared error",
     formula_text="E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
     example="0.4167",
+    display="MSE",
 )
 RMSE = _declare(
     "rmse",
-    lambda s: _mse(s).sqrt(),
-    {"w": W, "ee": EE},
+    _rmse,
+    {"w": W, "ee": EE, "ee_scaled": EE_SCALED},
     higher_is_better=False,
     lower=0.0,
     upper=None,
@@ -307,6 +332,7 @@ RMSE = _declare(
     description="root mean squared error, √MSE (same units as the target)",
     formula_text="RMSE = √(Σ w·(f(x) − y)² / Σ w)",
     example="0.6455",
+    display="RMSE",
 )
 MAE = _declare(
     "mae",
@@ -319,11 +345,12 @@ MAE = _declare(
     description="mean absolute error",
     formula_text="MAE = Σ w·|f(x) − y| / Σ w",
     example="0.5",
+    display="MAE",
 )
 R2 = _declare(
     "r2",
     _r2,
-    dict(MOMENTS),
+    {**MOMENTS, "ee_scaled": EE_SCALED, "yy_scaled": YY_SCALED},
     higher_is_better=True,
     lower=-math.inf,
     upper=1.0,
@@ -337,6 +364,7 @@ R2 = _declare(
         "Wright, S. (1921). Correlation and causation. *J. Agricultural Research* 20, 557–585.",
     ),
     example="0.8571",
+    display="R²",
 )
 EXPLAINED_VARIANCE = _declare(
     "explained_variance",
@@ -372,6 +400,7 @@ MAPE = _declare(
         "models. *Neurocomputing* 192, 38–48.",
     ),  # fmt: skip
     example="0.1875",
+    display="MAPE",
 )
 SMAPE = _declare(
     "smape",
@@ -388,6 +417,7 @@ SMAPE = _declare(
         "*Int. J. Forecasting* 9, 527–529.",
     ),  # fmt: skip
     example="0.1786",
+    display="SMAPE",
 )
 _LOG_DOMAIN = (Bound("truth", ">", -1.0, "(log1p)"), Bound("pred", ">", -1.0, "(log1p)"))
 MSLE = _declare(
@@ -415,6 +445,7 @@ RMSLE = _declare(
     formula_text="RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
     domain=lambda **_: _LOG_DOMAIN,
     example="0.163",
+    display="RMSLE",
 )
 MEDIAN_ABSOLUTE_ERROR = _declare(
     "median_absolute_error",

@@ -55,6 +55,7 @@ def report(
     upper: str | None = None,
     quantile: str | None = None,
     level: float = 0.9,
+    source: str | None = None,
 ) -> Path:
     """Write a self-contained HTML report of a result frame to ``path``.
 
@@ -78,7 +79,8 @@ def report(
     prediction intervals ``lower``/``upper`` (central ``level`` intervals) and the quantile
     forecasts (``quantile``: the level of each row's predicted quantile ``pred``); those
     columns are inferred from their common names (lower, upper, quantile…) when not given.
-    ``progress`` is called with
+    ``source`` names the input on the page (the file the results were read from): results
+    without a data-set column are one data set named after it (its stem). ``progress`` is called with
     each step of :data:`frameeval.report.build.STEPS`. The file works offline (Vega is inlined),
     is written atomically, and is not overwritten unless ``force=True``.
 
@@ -141,5 +143,6 @@ def report(
         task=found,
         forecast=forecast,
         task_detected=task is None,
+        source=source or "",
     )
     return write_atomic(path, page.render(), force=force)

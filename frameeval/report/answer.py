@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import html
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
+from frameeval.metrics.measure import display_name
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles, Unused
 
@@ -52,6 +54,9 @@ class Answer:
     headline: str = ""
     #: why ``compare_learners`` chose ``procedure`` (its design's reason); "" when untested
     reason: str = ""
+    #: the tests' warnings on this verdict, for a reader (:func:`reader_caveat`): the page
+    #: prints them right under the verdict they qualify
+    caveats: list[str] = field(default_factory=list)
 
 
 #: markup that would load something from the network
@@ -127,10 +132,21 @@ def _tables(
     assert not isinstance(table, str)  # format="gt"
     gt = table.with_id(table_id)
     where = f" ({description})" if description else ""
-    gt = gt.tab_header(title=f"{metric} per {block}{where}")
+    gt = gt.tab_header(title=f"{display_name(metric)} per {block}{where}")
     html = offline_table_html(gt.as_raw_html(), table_id)
     latex = results_table(per_block, metric, format="latex", **kw)
     return html, str(latex)
+
+
+#: The interval of one learner's mean over one data set's splits that belongs to each
+#: split-level procedure (the same x̄ ± t·s·√(1/J + n_test/n_train): with a flat prior the
+#: Bayesian correlated t test's posterior of the mean is that Student t). The 5×2cv F and t
+#: tests compare pairs and have no interval of one mean: those cells show the mean alone.
+SPLIT_INTERVALS = {
+    "corrected_t": "Nadeau–Bengio corrected resampled t interval of the mean over the splits",
+    "bayes_correlated_t": "credible interval of the mean over the splits under the Bayesian "
+    "correlated t test's model (Corani & Benavoli 2015)",
+}
 
 
 def corrected_mean_interval(
@@ -222,7 +238,63 @@ def answer(
     value, the CSV holds it, and a verdict that cites one value cites its interval.
     :attr:`Answer.headline` is one line with the winner and its number as the table prints it
     (:func:`frameeval.compare._common.format_value`) and what the tests say of the others.
+    The tests' warnings (Friedman's χ² approximation on few data sets…) are kept for the
+    reader in :attr:`Answer.caveats` (:func:`reader_caveat`), printed under the verdict.
     """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = _decide(
+            per_block, metric, block, learner, higher_is_better, alpha, rope, description,
+            per_split, fold, repeat, interval_name,
+        )  # fmt: skip
+    caveats = [reader_caveat(str(w.message)) for w in caught]
+    if "χ²_F" in found.verdict:  # the verdict cites the χ² form: its caveat stands under it
+        caveats.append(friedman_caveat(per_block[block].n_unique()))
+    found.caveats = [c for c in dict.fromkeys(caveats) if c]
+    return found
+
+
+#: the library verdict's pointer to a Python attribute, and what the page says instead
+_PYTHON_POINTER = (
+    " The full per-data-set verdicts: result.per_data_set.verdict.",
+    " Every pair on each data set's folds is in the comparison section below.",
+)
+
+
+def for_reader(verdict: str) -> str:
+    """A verdict of :func:`frameeval.compare_learners` for the page: no Python attribute path
+    (``result.per_data_set.verdict``); the page's own drill-down is named instead."""
+    return verdict.replace(*_PYTHON_POINTER)
+
+
+def friedman_caveat(n_blocks: int) -> str:
+    """The caveat on Friedman's χ² form with few data sets ("" with enough of them)."""
+    from frameeval.compare.ranks import CHI2_MIN_BLOCKS
+
+    if n_blocks > CHI2_MIN_BLOCKS:
+        return ""
+    return reader_caveat(
+        f"chi2_p_value uses the χ² approximation, which needs more blocks (Demšar 2006: N > "
+        f"{CHI2_MIN_BLOCKS}), got N = {n_blocks}; decide on the F form (p_value, "
+        "critical_value, reject), as the book recommends."
+    )
+
+
+def _decide(
+    per_block: pl.DataFrame,
+    metric: str,
+    block: str,
+    learner: str,
+    higher_is_better: bool,
+    alpha: float,
+    rope: float | None,
+    description: str,
+    per_split: pl.DataFrame | None,
+    fold: str | None,
+    repeat: str | None,
+    interval_name: str,
+) -> Answer:
+    """:func:`answer`'s body (its warnings caught by :func:`answer`)."""
     from frameeval.compare import compare_learners
     from frameeval.compare._common import format_interval, format_value
     from frameeval.compare.auto.display import headlines
@@ -255,7 +327,7 @@ def answer(
             alpha=alpha,
             rope=rope,
         )
-        verdict, procedure = result.verdict, result.procedure
+        verdict, procedure = for_reader(result.verdict), result.procedure
         split = result if one else result.per_data_set
         if split is not None and set(split.design["procedure"]) != {"none"}:
             pairs = split.post_hoc
@@ -263,15 +335,14 @@ def answer(
         if one:
             table_data = per_split
             ratios = result.design.get_column("test_train_ratio", default=None)
-            if ratios is not None and ratios.drop_nulls().len() == 1:
+            words = SPLIT_INTERVALS.get(procedure)
+            if words is not None and ratios is not None and ratios.drop_nulls().len() == 1:
                 # the mean over the splits with the interval of the test that compares them
+                # (a 5×2cv F or t test has none: the cells show the mean alone)
                 table_data = corrected_mean_interval(
                     per_split, metric, block, learner, float(ratios.drop_nulls()[0]), alpha
                 )
-                interval_name = (
-                    f"{1 - alpha:.0%} Nadeau–Bengio corrected resampled t interval of the mean "
-                    "over the splits"
-                )
+                interval_name = f"{1 - alpha:.0%} {words}"
             if procedure == "bayes_correlated_t":
                 bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
             if procedure == "none":
@@ -282,7 +353,7 @@ def answer(
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
         value = format_interval(top[metric], top.get(f"{metric}_low"), top.get(f"{metric}_high"))
         verdict = (
-            f"{top[learner]} has the best {metric} ({value}) on the one {block}. "
+            f"{top[learner]} has the best {display_name(metric)} ({value}) on the one {block}. "
             f"Comparing learners over {block}s (Friedman, Nemenyi) needs at least two; the "
             "per-split tests are in the drill-down below."
         )
@@ -296,7 +367,7 @@ def answer(
             alpha=alpha,
             rope=rope,
         )
-        verdict, procedure = result.verdict, result.procedure
+        verdict, procedure = for_reader(result.verdict), result.procedure
         ranks, cd, bayes, result = _over_blocks(result, per_block, learner, procedure)
     table, latex = _tables(
         table_data, metric, block, learner, higher_is_better, description, result, interval_name
@@ -309,7 +380,7 @@ def answer(
     elif learners >= 2 and blocks < 2 and not splits_ok:
         top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
         headline = (
-            f"{top[learner]} is best on {metric} ({format_value(top[metric])}); one {block} "
+            f"{top[learner]} is best on {display_name(metric)} ({format_value(top[metric])}); one {block} "
             "and no splits: nothing is tested."
         )
     elif learners >= 2:
@@ -331,6 +402,28 @@ def answer(
         split_procedure,
         headline,
         reason,
+    )
+
+
+_CHI2 = re.compile(
+    r"chi2_p_value uses the χ² approximation, which needs more blocks \((.*?)\), got N = "
+    r"(\d+); decide on the F form \(p_value, critical_value, reject\), as the book "
+    r"recommends\."
+)
+_FUNCTION = re.compile(r"^[A-Za-z_][\w.]*\(\): ")
+
+
+def reader_caveat(message: str) -> str:
+    """A test's warning for the page's reader: without the function's name and the result's
+    column names (``friedman(): chi2_p_value uses…`` → "The p-value of Friedman's χ² form…")."""
+    text = _FUNCTION.sub("", message.strip())
+    return _CHI2.sub(
+        lambda m: (
+            f"The p-value of Friedman's χ² form (χ²_F) is an approximation that needs more data "
+            f"sets ({m.group(1)}), here N = {m.group(2)}: read the F form (F_F and its p-value), "
+            "as the book recommends — the verdict and the tests decide on it."
+        ),
+        text,
     )
 
 
@@ -377,10 +470,12 @@ def draw_answers(
         page.text(why, css="note")
     for found in answers:  # loop-ok: one answer per measure compared (one or two)
         page.raw('<section class="answer">')
-        page.heading(f"Which learner is best on {found.metric}?", level=3)
+        page.heading(f"Which learner is best on {display_name(found.metric)}?", level=3)
         if found.headline:  # bold, above the paragraph: the page's first line per measure
             page.raw(f'<p class="headline"><strong>{html.escape(found.headline)}</strong></p>')
         page.text(found.verdict, css="verdict")
+        for caveat in found.caveats:  # loop-ok: next to the sentence it qualifies
+            page.text(caveat, css="note")
         page.raw(f'<div class="scroll">{found.table_html}</div>')
         for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
             page.download(
@@ -431,6 +526,15 @@ def procedure_words(procedure: str) -> str:
     from frameeval.compare.auto.context import procedure_words as words
 
     return words(procedure)
+
+
+def split_words(procedures: str | None) -> str:
+    """The split-level procedure(s) of a verdict in words (``"corrected_t"`` → "Nadeau–Bengio
+    corrected resampled t test")."""
+    from frameeval.compare.auto import TEST_NAMES
+
+    found = [p.strip() for p in (procedures or "").split(",") if p.strip()]
+    return " and ".join(TEST_NAMES.get(p, p) for p in found) or "split-level test"
 
 
 def procedures_sentence(answers: list[Answer]) -> str:

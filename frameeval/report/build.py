@@ -8,7 +8,7 @@ weights are repeated rows, so every result is the same as on the rows themselves
 * **label counts**: rows per data set × learner × split (repeat, fold) × truth × pred — the
   sufficient statistics of every label measure, confusion matrix, per-fold accuracy and test;
 * **score counts**: rows per data set × learner × truth × distinct score, for the binary data
-  sets with a score on every row — the mergeable table behind ROC, AUC, P-R and cost curves
+  sets with a score (rows without one skipped, and counted) — the mergeable table behind ROC, AUC, P-R and cost curves
   (built in pieces by :func:`frameeval.curves.score_counts` to bound the streaming memory).
 
 Only McNemar's test (two learners, an ``instance`` column) pairs single predictions; it runs as
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
@@ -46,7 +47,7 @@ from frameeval.curves import (
     roc_curve,
 )
 from frameeval.metrics import accuracy, cost_error, error_rate
-from frameeval.report.answer import Answer, answer, draw_answers
+from frameeval.report.answer import Answer, answer, draw_answers, reader_caveat, split_words
 from frameeval.report.calibration import calibration_section
 from frameeval.report.page import Page
 from frameeval.report.regression import REGRESSION
@@ -79,6 +80,7 @@ from frameeval.report.tables import (
     keys_of,
     missing_cells,
     names,
+    null_scores_line,
     paired_datasets,
     positive,
     unscored,
@@ -146,8 +148,8 @@ def build_report(
         "dataset": present.dataset or _free("dataset", names),
         "learner": present.learner or _free("learner", names),
     }
-    if present.dataset is None:  # one data set: a constant column
-        lf = lf.with_columns(pl.lit("results").alias(filled["dataset"]))
+    if present.dataset is None:  # one data set: a constant column, named by the input
+        lf = lf.with_columns(pl.lit(input_name(source)).alias(filled["dataset"]))
     if present.learner is None:  # one learner: a constant column
         lf = lf.with_columns(pl.lit("model").alias(filled["learner"]))
     study = Study(
@@ -160,23 +162,45 @@ def build_report(
         options=Options(alpha, rope, cost01, cost10, pos_label, score_decimals, source),
         task_source="detected" if detected else "given",
         say=say,
+        warn=getattr(progress, "warn", lambda message: None),
     )
     page = Page(title=title)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        render(page, study, SECTIONS)
-    for note in dict.fromkeys(str(w.message) for w in caught):
-        page.text(f"Note: {note}", css="note")
+        render(page, study, tuple(replace(s, render=_caveated(s.render)) for s in SECTIONS))
+    for note in dict.fromkeys(reader_caveat(str(w.message)) for w in caught):
+        page.text(f"Note: {note}", css="note")  # none expected: each section says its own
     return page
+
+
+def _caveated(draw: Any) -> Any:
+    """A section's ``render`` that prints the warnings of its tests at the end of the section
+    (next to the tables they qualify), for a reader, once per page."""
+
+    def render(page: Page, study: Study) -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            draw(page, study)
+        said = study.memo("caveats", set)
+        for note in dict.fromkeys(reader_caveat(str(w.message)) for w in caught):
+            if note not in said:
+                said.add(note)
+                page.text(note, css="note")
+
+    return render
 
 
 # ---------------------------------------------------------------------------------------------
 # The classification sections: each reads the study's shared count tables and answers.
 def _counts(study: Study) -> Counts:
-    return study.memo(
-        "counts",
-        lambda: count_tables(study.lf, study.roles, study.say, study.options.score_decimals),
-    )
+    def make() -> Counts:
+        counts = count_tables(study.lf, study.roles, study.say, study.options.score_decimals)
+        skipped = null_scores_line(counts, study.roles)
+        if skipped:
+            study.warn(skipped)
+        return counts
+
+    return study.memo("counts", make)
 
 
 def _tables_of(study: Study) -> dict[str, pl.DataFrame]:
@@ -280,6 +304,18 @@ CLASSIFICATION: tuple[Section, ...] = (
 )
 #: Every section of the report, in page order; :func:`build_report` draws those that apply.
 SECTIONS: tuple[Section, ...] = CLASSIFICATION + REGRESSION
+
+
+def input_name(source: str) -> str:
+    """The name of the one data set of results without a data-set column: the input file's
+    stem (``runs/iris.parquet`` → ``iris``; a glob → its folder), else ``"one data set"``."""
+    from pathlib import PurePath
+
+    if not source:
+        return "one data set"
+    path = PurePath(source)
+    stem = path.parent.name if any(c in path.name for c in "*?[") else path.stem
+    return stem or "one data set"
 
 
 def _free(name: str, names: list[str]) -> str:
@@ -443,7 +479,7 @@ def _measures(
             f"Download all {table.height} rows as CSV",
         )
     page.text(
-        "macro_f1 is F1 of macro-P and macro-R (eq 2.14); mean_f1 is the mean of the per-class F1 "
+        "macro F1 is F1 of macro-P and macro-R (eq 2.14); mean F1 is the mean of the per-class F1 "
         "(scikit-learn's macro F1). They differ when a class's precision and recall differ."
     )
     if counts.binary and counts.splits:
@@ -500,11 +536,13 @@ def _curves(
     tables: dict[str, pl.DataFrame],
 ) -> None:
     page.heading("ROC, P-R and cost curves", REFERENCES["curves"])
+    skipped = null_scores_line(counts, roles)
+    if skipped:  # beside the section it affects (and on stderr from the CLI)
+        page.text(f"{skipped[0].upper()}{skipped[1:]}.", css="note")
     why = unscored(counts, roles)
     if why:
         page.text(
-            f"ROC, P-R and cost curves: binary data sets with a score on every row only; {why}.",
-            css="skip",
+            f"ROC, P-R and cost curves: binary data sets with scores only; {why}.", css="skip"
         )
     if counts.scores is None:
         return
@@ -535,7 +573,7 @@ def _curves(
     page.table(
         table.sort(keys),
         caption="Ranking quality per learner (pooled over folds); "
-        f"cost_error is eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}",
+        f"cost error is eq 2.23 at cost01 = {cost01:g}, cost10 = {cost10:g}",
     )
     learners = scores[roles.learner].n_unique()
     one = len(counts.scored) == 1
@@ -605,6 +643,9 @@ def _compare(
         heading, reference = "Comparing learners: Skillings–Mack test (missing results)", "missing"
     elif per_dataset[roles.dataset].n_unique() < 2 and roles.fold is not None:
         heading, reference = "Comparing learners on one data set's folds", "splits"
+        split = next((a.split_procedure for a in answers if a.metric == "accuracy"), None)
+        if "cv5x2" in (split or ""):
+            reference = "splits_5x2"
     else:
         heading, reference = "Comparing learners: Friedman and Nemenyi tests", "compare"
     page.heading(heading, REFERENCES[reference])
@@ -746,11 +787,13 @@ def _split_pairs(page: Page, found: Answer, roles: ReportRoles, n_datasets: int)
     used (compare_learners with fold=: the corrected resampled t test, Holm-adjusted)."""
     assert found.pairs is not None
     keys = [roles.dataset] if roles.dataset in found.pairs.columns else []
+    from frameeval.compare.auto import TEST_NAMES
+
     shown = found.pairs.select(
         *keys,
         "a",
         "b",
-        "test",
+        pl.col("test").replace(TEST_NAMES),
         "difference",
         "statistic",
         "p_value",
@@ -764,15 +807,15 @@ def _split_pairs(page: Page, found: Answer, roles: ReportRoles, n_datasets: int)
             *keys, "a", "b", "difference", "p_a_better", "p_rope", "p_b_better", "reject", "better"
         )
     where = "the data set" if n_datasets < 2 else "each data set"
-    reference = REFERENCES["splits"] if n_datasets >= 2 else None  # else: the section's own
+    five = "cv5x2" in (found.split_procedure or "")
+    reference = REFERENCES["splits_5x2" if five else "splits"] if n_datasets >= 2 else None
     page.heading("Every pair on the folds of " + where, reference, level=3)
     page.text(
         f"The folds of one data set share training data, so they are not independent blocks: "
         "Friedman's test or an ANOVA over them, or the book's paired t test over folds, rejects "
-        "far too often. Every pair is compared on the folds by the test the verdict used ("
-        f"{found.split_procedure}: the Nadeau–Bengio corrected resampled t test unless the "
-        "design says otherwise), the p-values adjusted over the pairs by Holm's procedure; "
-        "reject = adjusted p < α."
+        "far too often. Every pair is compared on the folds by the test the verdict used, the "
+        f"{split_words(found.split_procedure)}, the p-values adjusted over the pairs by Holm's "
+        "procedure; reject = adjusted p < α."
     )
     _pairs(page, shown, f"Every pair of learners on the folds of {where}", "split-pairs")
 
@@ -781,6 +824,8 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
     """The book's paired t test next to the corrected one, and which the verdict used."""
     assert found.pairs is not None
     corrected = found.pairs
+    from frameeval.compare.auto import TEST_NAMES
+
     if roles.dataset not in corrected.columns:
         corrected = corrected.with_columns(
             pl.lit(ttest[roles.dataset][0]).cast(ttest.schema[roles.dataset]).alias(roles.dataset)
@@ -808,7 +853,7 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
     ).join(
         corrected.select(
             roles.dataset,
-            pl.col("test").alias("corrected_test"),
+            pl.col("test").replace(TEST_NAMES).alias("corrected_test"),
             pl.col("statistic").alias("corrected_statistic"),
             pl.col("p_value").alias("corrected_p"),
             pl.col("reject").alias("corrected_reject"),
@@ -820,14 +865,19 @@ def _book_and_corrected(page: Page, ttest: pl.DataFrame, found: Answer, roles: R
         side.sort(roles.dataset),
         caption="The book's paired t test over folds next to the corrected test the verdict used",
     )
+    nb = found.split_procedure == "corrected_t"
     page.text(
-        f"The verdict uses the corrected test ({found.split_procedure}), not the book's paired t "
+        f"The verdict uses the {split_words(found.split_procedure)}, not the book's paired t "
         "test (§2.4.2): the folds share training data, so their differences are positively "
         "correlated and the paired t test underestimates the variance of their mean — in a "
         "simulation of 3 × 10-fold cross-validation it rejected a true null hypothesis 25% of "
-        "the time at α = 0.05, the corrected test 2.5% (docs: compare-learners.md). The "
-        "Nadeau–Bengio correction multiplies the variance by 1/J + n_test/n_train instead of "
-        "1/J (J splits).",
+        "the time at α = 0.05, the corrected test 2.5% (see the guide on comparing learners)."
+        + (
+            " Its correction multiplies the variance by 1/J + n_test/n_train instead of 1/J "
+            "(J splits)."
+            if nb
+            else ""
+        ),
         css="note",
     )
 
@@ -874,10 +924,14 @@ def _friedman_nemenyi(
     ``cd_drawn``) and the rank table — the statistics behind the answer's headline, not the
     answer again."""
     kw = _over_datasets(roles, alpha)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = friedman(per_dataset, "accuracy", **kw)
     page.table(
-        friedman(per_dataset, "accuracy", **kw),
-        caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)",
+        table, caption="Friedman test over data sets (mean accuracy per data set; eqs 2.34–2.35)"
     )
+    for note in dict.fromkeys(reader_caveat(str(w.message)) for w in caught):
+        page.text(note, css="note")  # under the table whose χ² column it qualifies
     ranks = average_ranks(
         per_dataset,
         "accuracy",

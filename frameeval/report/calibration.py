@@ -20,6 +20,7 @@ from frameeval.report.tables import (
     N,
     collect,
     keys_of,
+    null_scores_line,
     positive,
     unscored,
 )
@@ -50,7 +51,7 @@ def calibration_section(
         return
     if scores is None:
         page.text(
-            "Calibration and operating point: binary data sets with a score on every row only; "
+            "Calibration and operating point: binary data sets with scores only; "
             f"{unscored(counts, roles) or 'there is none'}.",
             css="skip",
         )
@@ -65,11 +66,13 @@ def calibration_section(
             css="skip",
         )
         return
+    skipped = null_scores_line(counts, roles)
+    if skipped:
+        page.text(f"{skipped[0].upper()}{skipped[1:]}.", css="note")
     why = unscored(counts, roles)
     if why:
         page.text(
-            f"Calibration and operating point: binary data sets with a score on every row only; "
-            f"{why}.",
+            f"Calibration and operating point: binary data sets with scores only; {why}.",
             css="skip",
         )
     keys = keys_of(roles)

@@ -48,25 +48,86 @@ details{margin:.3em 0}details>summary{cursor:pointer;font-weight:600}
 """
 
 
-def _cell(value: Any) -> str:
+#: Column headers a reader reads instead of the frame's column names (the rest: the measure's
+#: display name when the column is a registered measure, else underscores as spaces).
+HEADERS = {
+    "p_value": "p",
+    "p_adjusted": "adjusted p",
+    "chi2": "χ²",
+    "chi2_p_value": "p (χ²)",
+    "cohen_d": "Cohen's d",
+    "cliff_delta": "Cliff's δ",
+    "df1": "df₁",
+    "df2": "df₂",
+    "n_blocks": "blocks",
+    "n_learners": "learners",
+    "a": "learner a",
+    "b": "learner b",
+    "p_a_better": "P(a better)",
+    "p_rope": "P(practically equivalent)",
+    "p_b_better": "P(b better)",
+    "book_t": "book's t",
+    "book_p": "book's p",
+    "book_reject": "book's test rejects",
+    "corrected_test": "corrected test",
+    "corrected_statistic": "corrected t",
+    "corrected_p": "corrected p",
+    "corrected_reject": "corrected test rejects",
+    "mean_residual": "mean residual",
+}
+#: The marks of a Boolean cell (``reject`` …): a check or a dash, never True / False.
+TRUE_MARK, FALSE_MARK = "✓", "—"
+
+
+def header(column: str) -> str:
+    """The header a reader sees for ``column`` (see :data:`HEADERS`)."""
+    from frameeval.metrics.measure import MEASURES
+
+    if column in HEADERS:
+        return HEADERS[column]
+    measure = MEASURES.get(column)
+    if measure is not None:
+        return measure.display_name
+    return column.replace("_", " ")
+
+
+def is_p_value(column: str) -> bool:
+    """A p-value column (printed by the one p rule): ``p_value``, ``p_adjusted``, ``*_p``,
+    ``*_p_value`` — not the Bayesian posterior probabilities ``p_a_better`` …"""
+    return column in ("p_value", "p_adjusted") or column.endswith(("_p_value", "_p"))
+
+
+def _cell(value: Any, p_value: bool = False) -> str:
+    from frameeval.compare._common import format_p, format_value
+
     if value is None:
-        return '<td class="null">—</td>'
+        return '<td class="null"></td>'
+    if isinstance(value, bool):
+        return f'<td class="mark">{TRUE_MARK if value else FALSE_MARK}</td>'
+    if isinstance(value, float) and p_value:
+        return f"<td>{html.escape(format_p(value).removeprefix('p = ').removeprefix('p '))}</td>"
     if isinstance(value, float):
-        return f"<td>{value:.4f}</td>" if abs(value) < 1e6 else f"<td>{value:.4g}</td>"
-    if isinstance(value, bool | int):
+        return f"<td>{format_value(value)}</td>" if abs(value) < 1e6 else f"<td>{value:.4g}</td>"
+    if isinstance(value, int):
         return f"<td>{value}</td>"
     return f'<td class="text">{html.escape(str(value))}</td>'
 
 
 def table_html(frame: pl.DataFrame, max_rows: int = 200) -> str:
-    """An HTML table of a (small) collected frame; every value escaped."""
+    """An HTML table of a (small) collected frame, as a reader reads it: human headers
+    (:func:`header`), values by the one display rule (:func:`~frameeval.compare._common.
+    format_value`), p-values by the one p rule (``< 0.001``, else three significant digits),
+    Booleans as ✓ / —; every value escaped."""
     head = "".join(
-        f'<th class="{"text" if not frame[c].dtype.is_numeric() else ""}">{html.escape(c)}</th>'
+        f'<th class="{"text" if not frame[c].dtype.is_numeric() else ""}">'
+        f"{html.escape(header(c))}</th>"
         for c in frame.columns
     )
+    p_columns = [is_p_value(c) for c in frame.columns]
     rows = []
     for row in frame.head(max_rows).rows():  # loop-ok: rendering a small result table
-        rows.append("<tr>" + "".join(_cell(v) for v in row) + "</tr>")
+        cells = (_cell(v, p) for v, p in zip(row, p_columns, strict=True))
+        rows.append("<tr>" + "".join(cells) + "</tr>")
     more = (
         f'<p class="ref">{frame.height - max_rows} more rows not shown.</p>'
         if frame.height > max_rows

@@ -32,8 +32,20 @@ class ConsoleProgress:
         isatty = getattr(self.stream, "isatty", lambda: False)
         self._use_bar = not quiet and (bar if bar is not None else isatty())
         self._bar: Any = None  # created at the first step: an error before it leaves no bar
+        #: the last step announced: an error is said with the step it happened in
+        self.step: str | None = None
+
+    def warn(self, message: str) -> None:
+        """``frameeval report: warning: <message>`` on the stream, even when quiet."""
+        line = f"frameeval report: warning: {message}"
+        if self._bar is not None:
+            self._bar.write(line, file=self.stream)
+        else:
+            print(line, file=self.stream, flush=True)
 
     def __call__(self, message: str) -> None:
+        if message in self.steps:
+            self.step = message
         if self.quiet:
             return
         if not self._use_bar:

@@ -18,7 +18,9 @@ import math
 import polars as pl
 
 from frameeval import charts
-from frameeval.report.answer import Answer, answer, draw_answers
+from frameeval.compare.auto import TEST_NAMES
+from frameeval.metrics.measure import display_name
+from frameeval.report.answer import Answer, answer, draw_answers, split_words
 from frameeval.report.page import Page
 from frameeval.report.sections import Section, Study, task_line
 from frameeval.report.tables import MAX_FACETS, collect, names
@@ -42,9 +44,10 @@ REGRESSION_STEPS = (
 REFERENCES = {
     "summary": "Zhou, Machine Learning, §2.2 (evaluation methods: hold-out, cross-validation, "
     "bootstrap).",
-    "measures": "§2.3: the mean squared error (eqs 2.2–2.3); R², MAPE, CCC: docs/regression.md.",
-    "residuals": "Binned counts of predicted against actual values and of the residuals "
-    "(truth − pred): a 20-million-row study draws kilobytes.",
+    "measures": "§2.3: the mean squared error (eqs 2.2–2.3); R², MAPE, CCC: the regression "
+    "measures guide.",
+    "residuals": "Binned counts of predicted against actual values and of the residuals: "
+    "a 20-million-row study draws kilobytes.",
     "intervals": "Gneiting & Raftery (2007): the interval (Winkler) score of central "
     "(1 − α) prediction intervals.",
     "quantiles": "Pinball loss and coverage per level; the weighted interval score "
@@ -173,8 +176,8 @@ def _answer_section(page: Page, study: Study) -> None:
     draw_answers(page, [] if found is None else [found], study.roles, study.unused, nothing)
     if found is not None:
         page.text(
-            "RMSE: lower is better. The verdict is frameeval.compare_learners' on the RMSE of "
-            "each data set (the mean over its folds), the same procedure as for classifiers.",
+            "RMSE: lower is better. The verdict compares the learners on the RMSE of each data "
+            "set (the mean over its folds), by the same procedure as for classifiers.",
             css="note",
         )
 
@@ -251,12 +254,19 @@ def _measures_section(page: Page, study: Study) -> None:
             measures=chosen,
         ).sort(_keys(study))
     )
+    if "mean_error" in table.columns:  # one residual sign on the page: truth − pred
+        table = table.with_columns((-pl.col("mean_error")).alias("mean_error")).rename(
+            {"mean_error": "mean_residual"}
+        )
+    shown = [display_name(m) for m in chosen if m != "mean_error"]
     page.text(
         "Per data set and learner, over all its predictions (pooled over the folds): "
-        f"{', '.join(chosen)}. Lower is better except for r2 and ccc (higher); mean_error is "
-        "the signed bias (pred − truth); an undefined value (MAPE with a zero truth, R² of a "
-        "constant truth) is empty. The median absolute error is left out (it needs every "
-        "residual in memory at once): fe.median_absolute_error computes it."
+        f"{', '.join(shown)} and the mean residual. Lower is better except for R² and CCC "
+        "(higher). Residuals on this page are truth − pred (positive: the learner predicted "
+        "too low), in the mean residual column and in every residual chart below. An "
+        "undefined value (MAPE with a zero truth, R² of a constant truth) is empty. The median "
+        "absolute error is left out (it needs every residual in memory at once); frameeval's "
+        "median absolute error measure computes it from the rows."
     )
     page.table(table)
     page.download(
@@ -266,11 +276,11 @@ def _measures_section(page: Page, study: Study) -> None:
     if found is not None and found.pairs is not None:
         keys = [roles.dataset] if roles.dataset in found.pairs.columns else []
         wanted = ["a", "b", "test", "difference", "p_value", "p_adjusted", "reject", "better"]
-        shown = found.pairs.select(*keys, *[c for c in wanted if c in found.pairs.columns])
+        pairs = found.pairs.with_columns(pl.col("test").replace(TEST_NAMES))
         page.table(
-            shown,
-            caption=f"Every pair of learners on the folds of each data set (RMSE; "
-            f"{found.split_procedure}, Holm-adjusted)",
+            pairs.select(*keys, *[c for c in wanted if c in pairs.columns]),
+            caption=f"Every pair of learners on the folds of each data set (RMSE; the "
+            f"{split_words(found.split_procedure)}, Holm-adjusted)",
         )
 
 
@@ -317,7 +327,7 @@ def _residuals_section(page: Page, study: Study) -> None:
                 pred,
                 facet=roles.learner,
                 bins=bins,
-                title=f"Residuals (truth − pred) against predicted on {dataset}",
+                title=f"Residuals against predicted on {dataset}",
                 width=width,
                 height=width,
             )

@@ -68,6 +68,9 @@ class Study:
     #: how the task was found: ``"given"`` or ``"detected"``
     task_source: str = "detected"
     say: Callable[[str], None] = lambda message: None
+    #: a warning for the console (the CLI prints it on stderr, even with -q); the page says it
+    #: beside the section it affects
+    warn: Callable[[str], None] = lambda message: None
     _memo: dict[str, Any] = field(default_factory=dict)
 
     def has(self, column: str) -> bool:

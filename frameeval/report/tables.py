@@ -17,6 +17,7 @@ import polars as pl
 
 from frameeval._frame import translate
 from frameeval.curves import SCORE_PARTS, ranking_report, score_counts
+from frameeval.exceptions import MissingValueError
 from frameeval.report.roles import ReportRoles
 
 Progress = Callable[[str], None]
@@ -35,6 +36,8 @@ STEPS = (
 
 #: The weight column of the count tables.
 N = "__fe_n"
+#: The label count table's rows whose score is null or NaN (dropped once counted).
+_NULL_SCORE = "__fe_null_score"
 #: More data sets than this: the per-fold box plots become one box plot over data sets.
 MAX_FACETS = 6
 
@@ -52,6 +55,8 @@ REFERENCES = {
     "(eq 2.33); Dietterich (1998); the corrected resampled t test (Nadeau & Bengio 2003).",
     "splits": "Nadeau & Bengio (2003), Bouckaert & Frank (2004): the corrected resampled t "
     "test of every pair on one data set's folds, Holm (1979); Dietterich (1998), Demšar (2006).",
+    "splits_5x2": "Dietterich (1998), Alpaydin (1999): the 5×2cv tests of every pair on one "
+    "data set's 5 × 2 folds, Holm (1979); Demšar (2006).",
     "missing": "Skillings & Mack (1981): a Friedman-type test that allows missing (block, learner) "
     "cells; its pairwise z tests with Holm's correction (García et al. 2010); Demšar (2006).",
 }
@@ -76,13 +81,67 @@ class Counts:
     summary: pl.DataFrame  # dataset, [instances], [missing_scores], predictions
     splits: list[str]
     binary: list[Any]  # data sets with two classes
-    scored: list[Any]  # ... and a score on every row
+    scored: list[Any]  # ... and a score on some row (rows without one are skipped)
     scores: pl.DataFrame | None = None  # dataset, learner, truth, score, N
     #: the step of the threshold grid the score table was floored to (None: exact scores)
     grid: float | None = None
     #: the rows of the scored data sets (dataset, learner, truth, score), lazily, for the
     #: measures that stay exact from the rows when the score table is on a grid
     rows: pl.LazyFrame | None = None
+    #: ``dataset, learner, rows``: the rows whose score is null or NaN (skipped by the score
+    #: sections), only the (data set, learner) cells that have some; None without a score
+    null_scores: pl.DataFrame | None = None
+
+
+class NullRowsError(MissingValueError):
+    """Rows with a null truth or pred: the report cannot skip them (every learner's label
+    measures and tests would then read different rows). The message counts them per data set
+    and learner."""
+
+
+def null_rows(table: pl.DataFrame, roles: ReportRoles, column: str, what: str) -> str:
+    """``"37 rows of 'score' are null (set0: knn 12, rf 25; set1: knn 2)"`` from ``dataset,
+    learner, rows`` (at most 6 data sets listed, then "and n more")."""
+    total = int(table["rows"].sum())
+    per_set: dict[Any, list[str]] = {}
+    for d, lrn, n in table.select(roles.dataset, roles.learner, "rows").rows():  # loop-ok: few
+        per_set.setdefault(d, []).append(f"{lrn} {n:,}")
+    parts = [f"{d}: {', '.join(cells)}" for d, cells in per_set.items()]
+    shown = "; ".join(parts[:6]) + (f"; and {len(parts) - 6} more" if len(parts) > 6 else "")
+    verb = "is" if total == 1 else "are"
+    return f"{total:,} {'row' if total == 1 else 'rows'} of {column!r} {verb} {what} ({shown})"
+
+
+def null_scores_line(counts: Counts, roles: ReportRoles) -> str:
+    """The warning and page note on rows without a score ("" when every row has one)."""
+    if counts.null_scores is None or counts.null_scores.height == 0:
+        return ""
+    return (
+        f"{null_rows(counts.null_scores, roles, roles.score or 'score', 'null or NaN')}; the "
+        "score sections (ROC, P-R and cost curves, AUC, calibration and operating points) skip "
+        "those rows"
+    )
+
+
+def _null_labels(labels: pl.DataFrame, roles: ReportRoles) -> None:
+    """Raise :class:`NullRowsError` when a truth or pred is null (counted per data set and
+    learner from the label count table, where a null is a key like any other)."""
+    keys = [roles.dataset, roles.learner]
+    for role, column in (("truth", roles.truth), ("pred", roles.pred)):  # loop-ok: two roles
+        if column is None:
+            continue
+        found = (
+            labels.filter(pl.col(column).is_null())
+            .group_by(keys)
+            .agg(pl.col(N).sum().alias("rows"))
+            .sort(keys)
+        )
+        if found.height:
+            raise NullRowsError(
+                f"{null_rows(found, roles, column, 'null')}: the label measures and tests cannot "
+                f"skip them (every learner must be measured on the same rows); drop those rows "
+                f"or fill the {role} column (--{role})."
+            )
 
 
 def count_tables(
@@ -97,37 +156,51 @@ def count_tables(
     splits = [c for c in (roles.repeat, roles.fold) if c]
     say(STEPS[0])
     label_keys = [dataset, learner, *splits, truth, *([roles.pred] if roles.pred else [])]
-    labels_plan = lf.group_by(label_keys).agg(pl.len().cast(pl.Int64).alias(N))
     per_dataset = [pl.len().cast(pl.Int64).alias("predictions")]
+    counted = [pl.len().cast(pl.Int64).alias(N)]
     if roles.instance:
         per_dataset.insert(0, pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances"))
+    bad = pl.lit(False)
     if roles.score:
         score = pl.col(roles.score)
         bad = score.is_null() | (
             score.is_nan() if lf.collect_schema()[roles.score].is_float() else pl.lit(False)
         )
+        counted.append(bad.sum().cast(pl.Int64).alias(_NULL_SCORE))
         per_dataset.append(bad.sum().cast(pl.Int64).alias("missing_scores"))
         per_dataset.append(score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"))
         finite = score.cast(pl.Float64).filter(score.cast(pl.Float64).is_finite())
         per_dataset += [finite.min().alias(_LOW), finite.max().alias(_HIGH)]
+    labels_plan = lf.group_by(label_keys).agg(counted)
     labels, summary = collect(
         labels_plan.sort(label_keys, nulls_last=True),
         lf.group_by(dataset).agg(per_dataset).sort(dataset),
     )
-    ranges = summary.select(dataset, *(c for c in (_LOW, _HIGH) if c in summary.columns))
-    summary = summary.drop(_LOW, _HIGH, strict=False)
+    _null_labels(labels, roles)
     classes = labels.group_by(dataset).agg(pl.col(truth).n_unique().alias("classes"))
     binary = sorted(classes.filter(pl.col("classes") == 2)[dataset].to_list())
+    null_scores = None
+    if roles.score:  # only where a score is read: the binary data sets
+        null_scores = (
+            labels.filter(pl.col(dataset).is_in(binary))
+            .group_by(dataset, learner)
+            .agg(pl.col(_NULL_SCORE).sum().alias("rows"))
+            .filter(pl.col("rows") > 0)
+            .sort(dataset, learner)
+        )
+        labels = labels.drop(_NULL_SCORE)
+    ranges = summary.select(dataset, *(c for c in (_LOW, _HIGH) if c in summary.columns))
+    summary = summary.drop(_LOW, _HIGH, strict=False)
     scored: list[Any] = []
-    if roles.score:
-        complete = summary.filter(pl.col("missing_scores") == 0)[dataset].to_list()
-        scored = [d for d in binary if d in set(complete)]
-    counts = Counts(labels, summary, splits, binary, scored)
+    if roles.score:  # a data set with some scores: the score sections skip the rows without
+        some = summary.filter(pl.col("missing_scores") < pl.col("predictions"))[dataset]
+        scored = [d for d in binary if d in set(some.to_list())]
+    counts = Counts(labels, summary, splits, binary, scored, null_scores=null_scores)
     say(STEPS[1])
     if scored and roles.score:  # scored data sets exist only with a score column
         keys = [dataset, learner, truth]
         value = pl.col(roles.score)
-        rows = lf.filter(pl.col(dataset).is_in(scored)).select(*keys, value)
+        rows = lf.filter(pl.col(dataset).is_in(scored) & ~bad).select(*keys, value)
         if score_decimals is not None:
             value = value.cast(pl.Float64).round(score_decimals)
         elif estimated_cells(counts, roles) > GRID_CELLS:
@@ -259,9 +332,7 @@ def unscored(counts: Counts, roles: ReportRoles) -> str:
             "the macro / micro table"
         )
     if missing:
-        why.append(
-            f"{names(missing)} {'lacks' if len(missing) == 1 else 'lack'} a score on some rows"
-        )
+        why.append(f"{names(missing)} {'has' if len(missing) == 1 else 'have'} no score on any row")
     return "; ".join(why)
 
 

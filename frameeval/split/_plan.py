@@ -13,13 +13,14 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import to_lazy
-from frameeval._params import SEED, Number
+from frameeval._params import Number
 from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, stream_salt
 from frameeval._typing import IntoFrame
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
     check_parameter,
+    check_seed,
     enforce,
     failure,
     require_columns,
@@ -101,10 +102,6 @@ class Plan:
 
 def check_int(value: Any, func: str, name: str, low: int) -> None:
     Number(low=low, integer=True)(func, name, value)
-
-
-def check_seed(seed: Any, func: str) -> None:
-    SEED(func, "seed", seed)
 
 
 def prepare(

@@ -18,6 +18,7 @@ from frameeval._validate import (
     Checks,
     check_not_empty_eager,
     check_parameter,
+    check_seed,
     enforce,
     failure,
     require_columns,
@@ -142,11 +143,7 @@ def open_bootstrap(
     ``checks`` may hold data checks of the caller, enforced with the estimate."""
     exprs, names, columns = parse_measures(measure, func)
     n = check_int(n, func, "repeats", 1)
-    check_parameter(
-        isinstance(seed, int | np.integer) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
+    check_seed(seed, func)
     if batch_size is not None:
         batch_size = check_int(batch_size, func, "batch_size", 1)
     lf, eager = to_lazy(data, func)

@@ -32,7 +32,7 @@ import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Frame, Keys
-from frameeval._validate import check_parameter
+from frameeval._validate import check_parameter, check_seed
 from frameeval.metrics.measure import Measure
 
 __all__ = [
@@ -265,11 +265,7 @@ def _check_options(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
         func,
         f"n_resamples must be an integer >= 2, got {n_resamples!r}.",
     )
-    check_parameter(
-        isinstance(seed, int) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
+    check_seed(seed, func)
     return float(ci)
 
 

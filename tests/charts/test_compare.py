@@ -172,14 +172,20 @@ def test_cd_interval_is_rank_plus_minus_half_cd():
     with Table 2.7's q_0.05 for k = 3)."""
     spec = charts.cd_diagram(ex.average_ranks(), cd=ex.BOOK_CD).to_dict()
     rows = [r for r in _data(spec) if r["__fe_layer"] == "rank"]
-    for row in rows:  # clipped to the axis 1…k (issue 25)
-        lo = max(row["average_rank"] - ex.BOOK_CD / 2, 1.0)
-        hi = min(row["average_rank"] + ex.BOOK_CD / 2, 3.0)
+    for row in rows:  # each bar whole, centred on its rank (issue 32: no clipping at 1 and k)
+        lo = row["average_rank"] - ex.BOOK_CD / 2
+        hi = row["average_rank"] + ex.BOOK_CD / 2
         assert row["__fe_lo"] == pytest.approx(lo, abs=1e-12)
         assert row["__fe_hi"] == pytest.approx(hi, abs=1e-12)
-    assert min(r["__fe_lo"] for r in rows) == 1.0 and max(r["__fe_hi"] for r in rows) == 3.0
+        assert (row["__fe_lo"] + row["__fe_hi"]) / 2 == pytest.approx(row["average_rank"])
+    assert min(r["__fe_lo"] for r in rows) < 1.0 and max(r["__fe_hi"] for r in rows) > 3.0
     segment, point = spec["layer"][1], spec["layer"][2]
-    assert segment["encoding"]["x"]["scale"]["domain"] == [1, 3]
+    domain = segment["encoding"]["x"]["scale"]["domain"]
+    assert domain == pytest.approx([1 - ex.BOOK_CD / 2, 2.875 + ex.BOOK_CD / 2])
+    assert segment["encoding"]["x"]["axis"]["values"] == [1, 2, 3]  # ticks 1..k
+    assert "dotted line: the right end of the best learner's bar" in " ".join(
+        spec["title"]["subtitle"]
+    )
     assert segment["mark"]["type"] == "rule" and segment["encoding"]["x2"]["field"] == "__fe_hi"
     assert point["encoding"]["x"]["field"] == "average_rank"
     assert point["encoding"]["y"]["sort"] == ["A", "B", "C"]

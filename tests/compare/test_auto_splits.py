@@ -325,3 +325,45 @@ def test_chart_of_a_split_level_comparison_is_a_typed_error() -> None:
     result = fe.compare_learners(cv_table(0, {"A": 0.01, "B": 0.0}), "accuracy")
     with pytest.raises(fe.exceptions.InsufficientDataError, match=r"Comparison.chart\(\)"):
         result.chart()
+
+
+def test_results_table_marks_come_from_the_test_each_rows_verdict_cites() -> None:
+    """Issue 32: the default (level='auto') marks a data set with splits by its own
+    split-level test — the one compare_learners' per-data-set verdict cites — not by the
+    across-data-sets post-hoc. Here the two disagree: over the data sets' means no pair
+    differs (Nemenyi), while on d0's folds the corrected t test finds C worse than A and B.
+    The marks of every row equal the cited test's decisions against the row's best."""
+    offsets = [
+        {"A": 0.02, "B": 0.019, "C": -0.08},
+        {"A": 0.0, "B": 0.0, "C": 0.001},
+        {"A": -0.001, "B": 0.0, "C": 0.002},
+        {"A": 0.0, "B": 0.001, "C": 0.0},
+    ]
+    df = pl.concat(cv_table(30 + i, o, repeats=2, dataset=f"d{i}") for i, o in enumerate(offsets))
+    result = fe.compare_learners(df, "accuracy")
+    per = result.per_data_set
+    assert per is not None
+    assert not result.post_hoc["reject"].any()  # over the data sets: no pair differs
+    assert per.post_hoc["reject"].any()  # on d0's folds: C is worse
+    table = str(fe.results_table(df, "accuracy", significance=result, format="markdown"))
+    means = df.group_by("dataset", "model").agg(pl.col("accuracy").mean())
+    rows = {line.split(" | ")[0].strip("| "): line for line in table.splitlines()}
+    header = [c.strip() for c in table.splitlines()[0].strip("|").split("|")][1:]
+    for name in ("d0", "d1", "d2", "d3"):
+        best = means.filter(pl.col("dataset") == name).sort("accuracy", descending=True)["model"][0]
+        decided = per.post_hoc.filter((pl.col("dataset") == name) & pl.col("reject"))
+        expected = {
+            r["b"] if r["better"] == r["a"] else r["a"]
+            for r in decided.iter_rows(named=True)
+            if r["better"] == best
+        }
+        cells = [c.strip() for c in rows[name].strip("|").split("|")][1:]
+        marked = {learner for learner, cell in zip(header, cells, strict=True) if "†" in cell}
+        assert marked == expected, (name, marked, expected)
+    assert rows["d0"].count("†") == 1
+    assert "Nadeau–Bengio corrected resampled t test of every pair on the row's splits" in table
+    blocks = str(
+        fe.results_table(df, "accuracy", significance=result, level="blocks", format="markdown")
+    )
+    assert "†" not in blocks.split("\n\n")[0]  # the test over data sets: no mark anywhere
+    assert "over all data sets" in blocks

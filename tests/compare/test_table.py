@@ -75,7 +75,10 @@ def test_marks_on_exactly_the_right_cells():
         "C4.5+cf": "2.893",
         "C4.5": "3.143",
     }
-    assert "†: significantly worse than the row's best (Nemenyi test, α = 0.1)" in text
+    assert (
+        "†: significantly worse than the row's best (Nemenyi test, α = 0.1; decided over all"
+        in text
+    )
 
     latex = fe.results_table(df, "auc", significance=result, format="latex", **KW)
     for data_set, learner in worse:
@@ -202,11 +205,7 @@ HOSTILE = ["svm_rbf", "knn 10%", "tree & forest", "net #2", "lr^2~{x}"]
 
 @pytest.mark.latex
 def test_latex_compiles_with_pdflatex(tmp_path):
-    pdflatex = shutil.which("pdflatex")
-    if pdflatex is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex is missing on CI: install Debian's texlive-latex-recommended")
-        pytest.skip("pdflatex is not installed")
+    pdflatex = _pdflatex()
     rng = np.random.default_rng(0)
     rows = [
         (f"data_{i} 5% & #{i}", name, float(v))
@@ -218,21 +217,80 @@ def test_latex_compiles_with_pdflatex(tmp_path):
     body = fe.results_table(df, "auc", significance=result, format="latex", **KW)
     assert r"svm\_rbf" in body and r"knn 10\%" in body and r"tree \& forest" in body
     assert r"net \#2" in body
-    doc = (
-        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n"
-        "\\usepackage{booktabs}\n\\begin{document}\n" + body + "\\end{document}\n"
+    log = compile_latex(pdflatex, tmp_path, body)
+    assert "Overfull \\hbox" not in log
+    assert LEARNERS  # the Demšar names are plain; the hostile ones are the test
+
+
+def _pdflatex() -> str:
+    pdflatex = shutil.which("pdflatex")
+    if pdflatex is None:
+        if os.environ.get("CI"):
+            pytest.fail("pdflatex is missing on CI: install Debian's texlive-latex-recommended")
+        pytest.skip("pdflatex is not installed")
+    return pdflatex
+
+
+def compile_latex(
+    pdflatex: str, where, body: str, options: str = "", float_: bool = False, name: str = "table"
+) -> str:
+    """Compile ``body`` in ``\\documentclass[options]{article}`` (inside a ``table`` float
+    when ``float_``); return pdflatex's log."""
+    inner = (
+        "\\begin{table}\n\\centering\n" + body + "\\caption{Results}\n\\end{table}\n"
+        if float_
+        else body
     )
-    (tmp_path / "table.tex").write_text(doc, encoding="utf-8")
+    doc = (
+        f"\\documentclass[{options}]{{article}}\n\\usepackage[T1]{{fontenc}}\n"
+        "\\usepackage[utf8]{inputenc}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+        "\\begin{document}\n" + inner + "\\end{document}\n"
+    )
+    (where / f"{name}.tex").write_text(doc, encoding="utf-8")
     run = subprocess.run(
-        [pdflatex, "-interaction=nonstopmode", "-halt-on-error", "table.tex"],
-        cwd=tmp_path,
+        [pdflatex, "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
+        cwd=where,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert run.returncode == 0, run.stdout[-3000:]
-    assert (tmp_path / "table.pdf").stat().st_size > 1000
-    assert LEARNERS  # the Demšar names are plain; the hostile ones are the test
+    assert (where / f"{name}.pdf").stat().st_size > 1000
+    return (where / f"{name}.log").read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.mark.latex
+@pytest.mark.parametrize("learners", [3, 6])
+def test_latex_fits_article_and_twocolumn_without_an_overfull_box(tmp_path, learners):
+    """Issue 32: the footnote was one \\multicolumn line (604.8pt too wide in article, 720pt
+    in two columns) and the third learner column ran off the page. Up to six learners with
+    intervals, long names and the longest footnote (marks by two tests, per row) compile in
+    article and twocolumn, bare and in a table float, and the log has no Overfull \\hbox."""
+    pdflatex = _pdflatex()
+    rng = np.random.default_rng(1)
+    names = [f"learner_{n}_long_name" for n in range(learners)]
+    rows = []
+    for i in range(5):
+        for n, value in zip(names, rng.uniform(0.6, 0.95, size=learners), strict=True):
+            rows.append((f"data set {i} with a long name", n, value, value - 0.03, value + 0.02))
+    df = pl.DataFrame(
+        rows, schema=["data_set", "learner", "auc", "auc_low", "auc_high"], orient="row"
+    )
+    result = fe.compare_learners(df.drop("auc_low", "auc_high"), "auc", **KW)
+    body = fe.results_table(
+        df,
+        "auc",
+        significance=result,
+        format="latex",
+        interval_name="95% percentile interval of 200 Poisson-bootstrap replicates (seed 0)",
+        **KW,
+    )
+    assert "\\multicolumn" not in body and "\\parbox{\\wd2}" in body
+    assert "sidewaystable" in body  # a wider table says how to rotate
+    for options in ("", "twocolumn"):
+        for float_ in (False, True):
+            log = compile_latex(pdflatex, tmp_path, body, options, float_, f"t{options}{float_}")
+            assert "Overfull \\hbox" not in log, (options, float_)
 
 
 def _with_bounds() -> pl.DataFrame:

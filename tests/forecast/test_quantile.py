@@ -261,3 +261,15 @@ def test_instance_path_equals_row_path_weighted(crossing: str) -> None:
     repeated = df.select(pl.all().repeat_by(pl.col("w").cast(pl.Int64)).explode())
     plain = fe.quantile_scores(repeated, "y", "f", "q", by="g")
     assert_close(plain["pinball_loss"], rows["pinball_loss"])
+
+
+def test_crossing_sort_without_instance_is_a_typed_error() -> None:
+    """crossing="sort" sorts each instance's quantiles: without instance= it used to do
+    nothing, silently."""
+    df = _crossed()
+    with pytest.raises(
+        InvalidParameterError, match=r"^quantile_scores\(\): crossing='sort' needs instance="
+    ):
+        fe.quantile_scores(df, "y", "f", "q", crossing="sort")
+    with pytest.raises(InvalidParameterError, match=r"crossing='sort' needs instance="):
+        fe.quantile_scores(df.lazy(), "y", "f", "q", crossing="sort")

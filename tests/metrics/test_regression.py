@@ -440,10 +440,10 @@ def test_a_user_measure_declared_with_one_term_still_works_everywhere() -> None:
 
 
 def test_overflowing_moments_are_undefined_never_nan() -> None:
-    """r2, explained_variance, pearson_r and ccc read second moments (Σy², Σy·f): values near
+    """explained_variance, pearson_r and ccc read second moments (Σy², Σy·f): values near
     1e200 overflow them to inf, and inf − inf would be NaN. The measures are null there, on
     both faces, without a fill_nan of the result (which an eager group_by evaluates group by
-    group)."""
+    group). r2 is computed from sums scaled by 2⁻⁵²⁰ there (see the next test)."""
     df = pl.DataFrame(
         {
             "g": [1, 1, 1, 2, 2, 2],
@@ -451,7 +451,7 @@ def test_overflowing_moments_are_undefined_never_nan() -> None:
             "f": [2e200, -1e200, 1e200, 1.5, 2.0, 3.0],
         }
     )
-    names = ["r2", "explained_variance", "pearson_r", "ccc"]
+    names = ["explained_variance", "pearson_r", "ccc"]
     eager = df.group_by("g").agg(getattr(fe, n)("y", "f") for n in names).sort("g")
     lazy = df.lazy().group_by("g").agg(getattr(fe, n)("y", "f") for n in names).sort("g")
     frame = fe.measures(df, truth="y", pred="f", by="g", measures=names).sort("g")
@@ -460,3 +460,26 @@ def test_overflowing_moments_are_undefined_never_nan() -> None:
             first, second = out.get_column(n).to_list()
             assert first is None, (n, first)
             assert second is not None and math.isfinite(second), (n, second)
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e154, 1e200, 1e300])
+def test_rmse_and_r2_of_huge_values_are_representable_not_inf_or_null(scale: float) -> None:
+    """Σ w·e² and Σ w·y² overflow Float64 past ~1e154: fe.rmse returned inf and fe.r2 an
+    undocumented null though both answers are representable. Both now come from sums of
+    squares scaled by the power of two 2⁻⁵²⁰ (exact scaling) when the plain ones overflow:
+    equal, on both faces and grouped, to the values on data divided by ``scale`` (rmse times
+    ``scale``), scikit-learn's r2_score and mean_squared_error as the oracle."""
+    from sklearn.metrics import mean_squared_error, r2_score
+
+    y = np.array([1.0, 2.0, 3.0, 4.5, -2.0])
+    f = np.array([1.5, 1.8, 3.3, 4.0, -1.0])
+    df = pl.DataFrame({"g": [1] * 5 + [2] * 5, "y": np.r_[y * scale, y], "f": np.r_[f * scale, f]})
+    expected_rmse = [np.sqrt(mean_squared_error(y, f)) * scale, np.sqrt(mean_squared_error(y, f))]
+    expected_r2 = [r2_score(y, f)] * 2
+    eager = df.group_by("g").agg(fe.rmse("y", "f"), fe.r2("y", "f")).sort("g")
+    lazy = df.lazy().group_by("g").agg(fe.rmse("y", "f"), fe.r2("y", "f")).sort("g").collect()
+    frame = fe.measures(df, truth="y", pred="f", by="g", measures=["rmse", "r2"])
+    for out in (eager, lazy, frame):
+        for got, want in zip(out["rmse"].to_list(), expected_rmse, strict=True):
+            assert math.isfinite(got) and got == pytest.approx(want, rel=1e-12)
+        assert_close(out["r2"].to_list(), expected_r2, tol=1e-12)

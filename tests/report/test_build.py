@@ -127,7 +127,7 @@ def test_progress_is_told_every_step_in_order(small_results) -> None:
 def test_sections_that_do_not_apply_say_why(small_results) -> None:
     text = build_report(small_results, Roles(**ROLES, repeat="repeat")).render()
     assert (
-        "ROC, P-R and cost curves: binary data sets with a score on every row only; iris "
+        "ROC, P-R and cost curves: binary data sets with scores only; iris "
         "has 3+ classes — see the macro / micro table."
     ) in text
     assert (
@@ -250,7 +250,7 @@ def test_no_binary_data_set_says_why(small_results) -> None:
     text = build_report(iris, Roles(**ROLES, repeat="repeat")).render()
     section = _section(text, "calibration-and-operating-point")
     assert (
-        "Calibration and operating point: binary data sets with a score on every row only; "
+        "Calibration and operating point: binary data sets with scores only; "
         "iris has 3+ classes — see the macro / micro table."
     ) in section
     assert 'class="chart"' not in section

@@ -47,7 +47,7 @@ def test_the_first_screen_names_the_best_regressor_and_the_verdict(regression_re
     first = body[body.index('id="the-answer"') : body.index('id="data"')]
     assert result.verdict in first  # the whole verdict: best, and whether it is significant
     assert best == "ridge" and result.procedure == "friedman"
-    assert "Which learner is best on rmse?" in first
+    assert "Which learner is best on RMSE?" in first
     assert "ridge ranks best (average rank 1.500)" in first
     assert "does not reject that all learners perform the same" in first  # not significant
     assert 'id="results-table-rmse"' in first and 'download="results-rmse.csv"' in first

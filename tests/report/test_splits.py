@@ -9,6 +9,7 @@ import html
 import polars as pl
 
 import frameeval as fe
+from frameeval.compare._common import format_value
 from tests.report.synthetic import synthetic_results
 
 
@@ -34,15 +35,17 @@ def test_two_learners_on_one_data_set_book_and_corrected_side_by_side(tmp_path) 
     assert "The book's paired t test over folds next to the corrected test the verdict used" in (
         drill
     )
-    assert "The verdict uses the corrected test (corrected_t), not the book's paired t test" in (
-        drill
+    assert (
+        "The verdict uses the Nadeau–Bengio corrected resampled t test, not the book's paired t "
+        "test" in drill
     )
     pair = result.post_hoc.row(0, named=True)
-    assert f"{pair['statistic']:.4f}" in drill  # the corrected statistic, as the table shows it
+    # the corrected statistic, as the table shows it (the one display rule)
+    assert format_value(pair["statistic"]) in drill
     book = fe.paired_t_test(
         per_fold, "accuracy", a=pair["a"], b=pair["b"], learner="learner", block="fold"
     )
-    assert f"{book['statistic'][0]:.4f}" in drill
+    assert format_value(book["statistic"][0]) in drill
 
 
 def test_split_mean_interval_is_the_corrected_resampled_t_interval() -> None:
@@ -98,3 +101,32 @@ def test_one_data_set_table_shows_the_corrected_interval(tmp_path) -> None:
         cell = format_interval(row["accuracy"], row["accuracy_low"], row["accuracy_high"])
         assert cell in first
     assert "mean ± standard deviation" not in first
+
+
+def test_a_5x2_cv_page_names_only_the_combined_f_test(tmp_path) -> None:
+    """Issue 32: on one data set under 5 repeats of 2-fold cross-validation the verdict uses
+    Alpaydin's combined F test, but the table's intervals were "Nadeau–Bengio corrected
+    resampled t" and the drill-down said "(cv5x2_f: the Nadeau–Bengio corrected resampled t
+    test unless the design says otherwise)". Now the verdict, the marks and the drill-down name
+    the combined F test and nothing else; no average-rank row; the data set is named by the
+    input."""
+    base = synthetic_results(datasets=1, learners=3, classes=2, binary=1, folds=2, instances=30)
+    parts = []
+    for r in range(5):
+        flip = pl.int_range(pl.len()).shuffle(seed=r) < pl.len() // 5
+        parts.append(
+            base.with_columns(
+                pl.lit(r).alias("repeat"),
+                pl.when(flip).then(1 - pl.col("pred")).otherwise(pl.col("pred")).alias("pred"),
+            )
+        )
+    data = pl.concat(parts).drop("dataset")
+    path = tmp_path / "five.html"
+    fe.write_report(data, path, source="runs/spam.parquet")
+    body = html.unescape(path.read_text(encoding="utf-8"))
+    body = body[body.index("<body>") :]
+    assert "combined 5×2cv F test (Alpaydin)" in body
+    assert "Nadeau–Bengio" not in body and "corrected resampled t" not in body
+    first = body[body.index('id="the-answer"') : body.index('id="data"')]
+    assert "average rank 1" not in first and ">average rank<" not in first
+    assert "spam" in first and ">results<" not in first

@@ -210,9 +210,10 @@ def cd_diagram(
     -----
     Lower rank = better (rank 1 is the best learner on a block, Table 2.5). Nothing is recomputed
     (but the CD when none is given): the dots are ``average_rank`` and the interval half-width
-    CD/2. The rank axis runs from 1 to k (the possible average ranks) and the intervals are
-    clipped to it: clipping never changes whether two intervals overlap, since an end past 1 or
-    k belongs to an interval that overlaps every other learner's. The Demšar cliques are the
+    CD/2. Each bar is drawn whole, [r − CD/2, r + CD/2], so it stays centred on its rank (the
+    axis reaches past 1 and k as far as the bars do; its ticks are the possible average ranks
+    1…k). The dotted line marks the right end of the best learner's bar: a learner whose bar
+    starts right of it differs significantly from the best. The Demšar cliques are the
     layout of "no two learners in the group differ by more than CD" on the given ranks (see
     :func:`cliques`). Ties at exactly CD count as not significantly different, as the Nemenyi
     test rejects only when the difference exceeds CD.
@@ -377,11 +378,12 @@ def _cd_from_test(
 
 
 def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, k_max):
-    # the axis runs over the possible average ranks, 1 to k; intervals are clipped to it
-    k = (pl.len().over(keys) if keys else pl.len()).cast(pl.Float64)
+    # each bar whole, [r − CD/2, r + CD/2], centred on its rank (figure 2.8; the Matlab of
+    # the notes: line([ranks(i)-CD/2, ranks(i)+CD/2], …)); the axis reaches past 1…k as far
+    # as the bars do, its ticks stay on the possible average ranks 1…k
     df = df.with_columns(
-        pl.max_horizontal(pl.col(average_rank) - pl.col("cd") / 2, pl.lit(1.0)).alias("__fe_lo"),
-        pl.min_horizontal(pl.col(average_rank) + pl.col("cd") / 2, k).alias("__fe_hi"),
+        (pl.col(average_rank) - pl.col("cd") / 2).alias("__fe_lo"),
+        (pl.col(average_rank) + pl.col("cd") / 2).alias("__fe_hi"),
         pl.lit("rank").alias(b.LAYER),
     )
     best = (
@@ -394,8 +396,10 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     )
     data, panel = b.add_facet(b.combine([df, best]), facets)
     order = df.sort(average_rank).get_column(learner).unique(maintain_order=True).to_list()
-    x_scale = alt.Scale(domain=[1, max(2, k_max)], nice=False, zero=False)
-    x_axis = theme.axis("Average rank (lower is better)", tickMinStep=1)
+    low = min(1.0, float(df.get_column("__fe_lo").min()))
+    high = max(float(max(2, k_max)), float(df.get_column("__fe_hi").max()))
+    x_scale = alt.Scale(domain=[low, high], nice=False, zero=False)
+    x_axis = theme.axis("Average rank (lower is better)", values=list(range(1, max(2, k_max) + 1)))
     y = alt.Y(
         field=b.field(learner), type="nominal", sort=order, axis=theme.axis(learner, labelLimit=200)
     )
@@ -431,9 +435,9 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     height = height or max(90, 34 * k_max)
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = [
-        "dot: average rank; segment: CD wide, centred on it (clipped to 1…k);",
-        "segments that do not overlap differ significantly (figure 2.8);",
-        "dotted: the end of the best learner's segment",
+        "dot: average rank; bar: r − CD/2 to r + CD/2, centred on it;",
+        "bars that do not overlap differ significantly (figure 2.8);",
+        "dotted line: the right end of the best learner's bar (rank + CD/2)",
     ]
     resolve = {"y": "independent"} if panel.field is not None else None
     heading = theme.title(title or "Friedman test: average ranks with CD", "-")

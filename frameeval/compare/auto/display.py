@@ -13,6 +13,7 @@ import polars as pl
 
 from frameeval.compare._common import format_p, format_value
 from frameeval.compare.auto.context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES
+from frameeval.metrics.measure import display_name
 
 
 class Shown(Protocol):
@@ -99,7 +100,9 @@ def _headline(result: Shown, group: dict[str, Any]) -> str:
     k = ranks.height
     a = f"α = {result.alpha:g}"
     figure = _figure(result, ranks.row(0, named=True))
-    head = f"{prefix}{best} is best on {result.metric}" + (f" ({figure})" if figure else "")
+    head = f"{prefix}{best} is best on {display_name(result.metric)}" + (
+        f" ({figure})" if figure else ""
+    )
     omnibus = _select(result.omnibus, keys, group)
     if k > 2 and omnibus.height and not bool(omnibus["reject"][0]):
         test = TEST_NAMES.get(omnibus["test"][0], omnibus["test"][0])

@@ -17,6 +17,7 @@ from frameeval.compare.auto.context import (
     Context,
 )
 from frameeval.compare.auto.display import comparison_html
+from frameeval.metrics.measure import display_name
 
 __all__ = ["Comparison", "verdict_table"]
 
@@ -240,7 +241,10 @@ def _verdict(
     mean_based = proc in MEAN_BASED
     # the value and the average rank as the results table prints them (one rounding for both)
     if mean_based:
-        lead = f"{best['learner']} has the best mean {ctx.metric} ({format_value(best['mean'])})"
+        lead = (
+            f"{best['learner']} has the best mean {display_name(ctx.metric)} "
+            f"({format_value(best['mean'])})"
+        )
     else:
         lead = f"{best['learner']} ranks best (average rank {format_value(best['average_rank'])})"
     design_text = f"{k} learners, N = {n} blocks"

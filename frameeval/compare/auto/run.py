@@ -14,6 +14,7 @@ from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
     check_rope,
+    check_seed,
     require_columns,
 )
 from frameeval.compare._common import (
@@ -235,6 +236,7 @@ def compare_learners(
     [('A', 'B', False, None), ('A', 'C', True, 'A'), ('B', 'C', True, 'B')]
     """
     alpha = check_alpha(alpha, FUNC)
+    seed = check_seed(seed, FUNC)
     digits = check_digits(digits, FUNC)
     check_parameter(
         procedure in ("auto", *PROCEDURES, *SPLIT_PROCEDURES),

@@ -47,6 +47,7 @@ from frameeval.compare.auto.context import (
 )
 from frameeval.compare.auto.design import cell_table, describe_design
 from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics.measure import display_name
 
 __all__ = [
     "SplitDesign",
@@ -502,7 +503,8 @@ def split_verdict(
         else f"the {n} splits of this data set"
     )
     sentences = [
-        f"{best['learner']} has the best mean {ctx.metric} ({format_value(best['mean'])}) among {k} "
+        f"{best['learner']} has the best mean {display_name(ctx.metric)} "
+        f"({format_value(best['mean'])}) among {k} "
         f"learners over {where}."
     ]
     name = TEST_NAMES[proc]
