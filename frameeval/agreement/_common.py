@@ -1,0 +1,239 @@
+"""What the agreement statistics share: the door checks of a long ratings table, the per-item
+tables, the cluster bootstrap by replicate weights and its percentile interval.
+
+A ratings table holds one row per (``by`` keys, item, rater) with the rating; a null rating is a
+missing one. Every statistic is written over *item-level contributions* carrying a weight
+column ``__fe_w``: the estimate gives every item weight 1, bootstrap replicate ``b`` gives each
+item the Poisson(1) weight of its resampling unit (the item, or its cluster with ``cluster=``),
+drawn by :func:`frameeval.uncertainty.intervals.replicate_frame`. The statistic is then computed
+per group × replicate in the same grouped plan as the estimate: no loop over groups or
+replicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from frameeval._frame import as_keys, to_lazy
+from frameeval._validate import (
+    Checks,
+    check_not_empty_eager,
+    check_parameter,
+    enforce,
+    failure,
+    group_text,
+    require_columns,
+)
+from frameeval.compare._common import check_distinct, check_int, check_level, sort_by_keys
+from frameeval.exceptions import DuplicateKeyError, InvalidParameterError, InvalidValueError
+from frameeval.uncertainty.intervals import replicate_frame
+
+#: the key of a frame given without ``by=`` (dropped from the result)
+ALL = "__fe_all"
+#: the weight of an item's contribution (1 for the estimate, a replicate weight otherwise)
+W = "__fe_w"
+#: the replicate number
+B = "__fe_b"
+
+
+@dataclass
+class Ratings:
+    """A checked ratings table, split into the frames the statistics read."""
+
+    func: str
+    eager: bool
+    keys: list[str]  # the user's by= keys
+    groups: list[str]  # keys, or [ALL] without by=
+    rater: str
+    item: str
+    rating: str
+    unit: str  # the resampling unit column in ``items`` / ``counts``
+    items: pl.LazyFrame  # *groups, item, __fe_unit, __fe_m (non-null ratings), checked
+    rows: pl.LazyFrame  # *groups, item, rater, rating: the non-null ratings
+    info: pl.LazyFrame  # *groups, n_raters (data checks enforced)
+    ci: float | None
+    n_resamples: int
+    seed: int
+
+
+def open_ratings(
+    data: Any,
+    func: str,
+    *,
+    rater: str,
+    item: str,
+    rating: str,
+    by: Any,
+    cluster: str | None,
+    ci: Any,
+    n_resamples: Any,
+    seed: Any,
+    rule: Callable[[pl.Schema, Checks], pl.Expr],
+) -> Ratings:
+    """Door checks (schema, arguments) and the in-plan data checks of a ratings table.
+
+    ``rule(schema, checks)`` checks the rating column's dtype (raising at the door), adds its
+    data rules (its domain) to ``checks`` and returns the rating as the statistic reads it."""
+    lf, eager = to_lazy(data, func)
+    keys = as_keys(by)
+    schema = lf.collect_schema()
+    require_columns(schema, func, rater=rater, item=item, rating=rating, by=keys, cluster=cluster)
+    check_distinct(func, keys, rater=rater, item=item, rating=rating, cluster=cluster)
+    checks = Checks(func)
+    value = rule(schema, checks)
+    check_not_empty_eager(data, eager, lf, func)
+    level = None if ci is None else check_level(ci, func, "ci")
+    n_resamples = check_int(n_resamples, func, "n_resamples", 1)
+    check_parameter(
+        isinstance(seed, int | np.integer) and not isinstance(seed, bool),
+        func,
+        f"seed must be an integer, got {seed!r}.",
+    )
+    clash = sorted(set(keys) & set(OUTPUTS))
+    check_parameter(not clash, func, f"by= keys must not use output column names, got {clash}.")
+
+    checks.not_null(rater, "rater")
+    checks.not_null(item, "item")
+    if cluster is not None:
+        checks.not_null(cluster, "cluster")
+    groups = keys or [ALL]
+    if not keys:
+        lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
+    given = pl.col(rating).is_not_null()
+    info = lf.group_by(groups).agg(
+        pl.col(rater).filter(given).n_unique().cast(pl.Int64).alias("n_raters"),
+        *checks.aggs(),
+    )
+    info = checks.enforce(info, groups, one_row=True)
+
+    # one row per (group, item, rater); an item in one cluster
+    r = pl.col(rater)
+    dup = r.filter(r.is_duplicated()).min()
+    per_item = [
+        pl.len().cast(pl.Int64).alias("__fe_rows"),
+        r.n_unique().cast(pl.Int64).alias("__fe_raters"),
+        dup.cast(pl.String).alias("__fe_dup"),
+        given.sum().cast(pl.Int64).alias("__fe_m"),
+    ]
+    if cluster is not None:
+        per_item += [
+            pl.col(cluster).n_unique().cast(pl.Int64).alias("__fe_clusters"),
+            pl.col(cluster).first().alias("__fe_unit"),
+        ]
+    items = lf.group_by([*groups, item]).agg(*per_item)
+    if cluster is None:
+        items = items.with_columns(pl.col(item).alias("__fe_unit"))
+    where = group_text(keys)
+    guards = [
+        failure(
+            pl.col("__fe_rows") > pl.col("__fe_raters"),
+            DuplicateKeyError,
+            f"{func}(): rows must be unique per {[*keys, item, rater]} (one rating per rater "
+            "and item), got rater {} twice for item {}{}.",
+            pl.col("__fe_dup"),
+            pl.col(item),
+            where,
+        )
+    ]
+    if cluster is not None:
+        guards.append(
+            failure(
+                pl.col("__fe_clusters") > 1,
+                InvalidValueError,
+                f"{func}(): every item must lie in one cluster (cluster={cluster!r}), got "
+                "{} clusters for item {}{}.",
+                pl.col("__fe_clusters"),
+                pl.col(item),
+                where,
+            )
+        )
+    items = enforce(items, *guards).select(*groups, item, "__fe_unit", "__fe_m")
+    rows = lf.filter(given).select(
+        *groups, item, rater, value.alias(rating)
+    )
+    return Ratings(
+        func=func,
+        eager=eager,
+        keys=keys,
+        groups=groups,
+        rater=rater,
+        item=item,
+        rating=rating,
+        unit="__fe_unit",
+        items=items,
+        rows=rows,
+        info=info,
+        ci=level,
+        n_resamples=n_resamples,
+        seed=int(seed),
+    )
+
+
+OUTPUTS = ("n_items", "n_raters", "ci_low", "ci_high", "rater_a", "rater_b")
+
+
+def weighted(
+    r: Ratings, frame: pl.LazyFrame, replicates: bool, extra: list[str] | None = None
+) -> tuple[pl.LazyFrame, list[str]]:
+    """``frame`` (one or more rows per item, with ``__fe_unit``) with the weight column ``W``,
+    and the columns that now name a group: ``*groups`` for the estimate (weight 1), ``*groups,
+    B`` for the replicates (``frame`` repeated per replicate with the unit's Poisson weight).
+
+    ``extra`` are further columns of the units (e.g. a rater pair) that stay part of the
+    group."""
+    extra = extra or []
+    if not replicates:
+        return frame.with_columns(pl.lit(1.0).alias(W)), [*r.groups, *extra]
+    units = r.items.select(*r.groups, "__fe_unit").unique()
+    draws = replicate_frame(units, r.groups, ["__fe_unit"], None, r.n_resamples, r.seed)
+    draws = draws.rename({"__fe_b": B, "__fe_rw": W}).filter(pl.col(W) > 0)
+    out = frame.join(draws, on=[*r.groups, "__fe_unit"], how="inner", nulls_equal=True)
+    return out, [*r.groups, *extra, B]
+
+
+def percentile(
+    r: Ratings, reps: pl.LazyFrame, name: str, extra: list[str] | None = None
+) -> pl.LazyFrame:
+    """``*groups, *extra, ci_low, ci_high``: the percentile interval of the replicates of
+    ``name`` (linear interpolation, numpy's default; undefined replicates left out)."""
+    assert r.ci is not None
+    tail = (1.0 - r.ci) / 2.0
+    v = pl.col(name)
+    return reps.group_by([*r.groups, *(extra or [])]).agg(
+        v.quantile(tail, interpolation="linear").alias("ci_low"),
+        v.quantile(1.0 - tail, interpolation="linear").alias("ci_high"),
+    )
+
+
+def finish_result(
+    r: Ratings,
+    estimate: pl.LazyFrame,
+    name: str,
+    reps: pl.LazyFrame | None,
+    columns: list[str],
+    extra: list[str] | None = None,
+) -> pl.LazyFrame:
+    """The result: ``*by, *extra, <name>, *columns, [ci_low, ci_high]`` sorted by the keys,
+    with the data checks of ``r.info`` in its plan."""
+    extra = extra or []
+    out = r.info.join(estimate, on=r.groups, how="left" if not extra else "inner", nulls_equal=True)
+    wanted = [*r.keys, *extra, name, *columns]
+    if reps is not None:
+        ci = percentile(r, reps, name, extra)
+        out = out.join(ci, on=[*r.groups, *extra], how="left", nulls_equal=True)
+        wanted += ["ci_low", "ci_high"]
+    return sort_by_keys(out.select(wanted), [*r.keys, *extra])
+
+
+def divide(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """numerator / denominator, null when the denominator is 0 (never NaN or inf)."""
+    return pl.when(denominator != 0).then(numerator / denominator).cast(pl.Float64)
+
+
+def bad_level(func: str, name: str, allowed: tuple[str, ...], value: Any) -> InvalidParameterError:
+    return InvalidParameterError(f"{func}(): {name} must be one of {list(allowed)}, got {value!r}.")
