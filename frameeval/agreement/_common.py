@@ -153,9 +153,7 @@ def open_ratings(
             )
         )
     items = enforce(items, *guards).select(*groups, item, "__fe_unit", "__fe_m")
-    rows = lf.filter(given).select(
-        *groups, item, rater, value.alias(rating)
-    )
+    rows = lf.filter(given).select(*groups, item, rater, value.alias(rating))
     return Ratings(
         func=func,
         eager=eager,
@@ -235,5 +233,5 @@ def divide(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator != 0).then(numerator / denominator).cast(pl.Float64)
 
 
-def bad_level(func: str, name: str, allowed: tuple[str, ...], value: Any) -> InvalidParameterError:
+def bad_level(func: str, name: str, allowed: tuple[Any, ...], value: Any) -> InvalidParameterError:
     return InvalidParameterError(f"{func}(): {name} must be one of {list(allowed)}, got {value!r}.")

@@ -35,9 +35,7 @@ def _disagreement(i: pl.Expr, j: pl.Expr, weights: str | None) -> pl.Expr:
     return (i - j) ** 2
 
 
-def _kappa(
-    table: pl.LazyFrame, groups: list[str], weights: str | None
-) -> pl.LazyFrame:
+def _kappa(table: pl.LazyFrame, groups: list[str], weights: str | None) -> pl.LazyFrame:
     """``*groups, cohen_kappa`` from the weighted rating pairs ``table`` (``*groups, __fe_i,
     __fe_j, __fe_w``: the positions of rater a's and rater b's labels)."""
     i, j, w = pl.col("__fe_i"), pl.col("__fe_j"), pl.col("__fe_w")

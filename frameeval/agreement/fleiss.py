@@ -147,7 +147,7 @@ def fleiss_kappa(
     ...     "item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
     ...     "rating": ["yes", "yes", "yes", "no", "no", "yes", "no", "no", "no"],
     ... })
-    >>> fe.agreement.fleiss_kappa(df).row(0)
+    >>> fe.agreement.fleiss_kappa(df).with_columns(pl.col("fleiss_kappa").round(4)).row(0)
     (0.55, 3, 3)
     """
     func = "fleiss_kappa"

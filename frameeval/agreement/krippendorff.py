@@ -6,9 +6,9 @@ from typing import Any, Literal
 
 import polars as pl
 
+from frameeval._frame import finish
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import Checks, is_label_dtype
-from frameeval._frame import finish
 from frameeval.agreement._common import (
     Ratings,
     bad_level,
@@ -58,9 +58,7 @@ def _rule(func: str, rating: str, level: str) -> Any:
     return rule
 
 
-def _alpha(
-    r: Ratings, table: pl.LazyFrame, groups: list[str], level: str
-) -> pl.LazyFrame:
+def _alpha(r: Ratings, table: pl.LazyFrame, groups: list[str], level: str) -> pl.LazyFrame:
     """``*groups, krippendorff_alpha, __fe_items`` from the weighted value counts ``table``
     (``*groups, item, rating, __fe_n, __fe_m, __fe_w``: n_uc, m_u and the item's weight)."""
     item, value = r.item, r.rating
@@ -74,9 +72,7 @@ def _alpha(
         # interval one on the mid-cumulative marginal counts)
         cum = nc.cum_sum().over(groups, order_by=value)
         marks = marginal.with_columns((cum - nc / 2.0).alias("__fe_x"))
-        table = table.join(
-            marks.select(*groups, value, "__fe_x"), on=[*groups, value], how="inner"
-        )
+        table = table.join(marks.select(*groups, value, "__fe_x"), on=[*groups, value], how="inner")
         x = pl.col("__fe_x")
     else:
         x = pl.col(value)
@@ -282,9 +278,7 @@ def krippendorff_alpha(
     counts = r.rows.group_by([*r.groups, item, rating]).agg(
         pl.len().cast(pl.Float64).alias("__fe_n")
     )
-    pairable = r.items.filter(pl.col("__fe_m") >= 2).with_columns(
-        pl.col("__fe_m").cast(pl.Float64)
-    )
+    pairable = r.items.filter(pl.col("__fe_m") >= 2).with_columns(pl.col("__fe_m").cast(pl.Float64))
     counts = counts.join(pairable, on=[*r.groups, item], how="inner", nulls_equal=True)
     table, groups = weighted(r, counts, False)
     estimate = _alpha(r, table, groups, level).rename({"__fe_items": "n_items"})

@@ -53,7 +53,7 @@ _FIT_SCHEMA = {
 
 def _check_options(
     func: str, ties: Any, n_resamples: Any, seed: Any, ci: Any, scale: Any, base: Any, anchor: Any
-) -> tuple[int, float, float | None, Any]:
+) -> tuple[int, float, float, Any]:
     check_parameter(ties in TIES, func, f"ties must be one of {list(TIES)}, got {ties!r}.")
     n_resamples = check_int(n_resamples, func, "n_resamples", 0)
     check_parameter(
@@ -87,9 +87,7 @@ def _check_options(
     return n_resamples, level, float(scale) / math.log(base), anchor
 
 
-def _fitter(
-    n_resamples: int, seed: int, level: float, elo: float, ties: str, mean: float
-) -> Any:
+def _fitter(n_resamples: int, seed: int, level: float, elo: float, ties: str, mean: float) -> Any:
     """The function run on the collected count table (``__fe_gid, __fe_a, __fe_b,
     __fe_outcome, __fe_count, __fe_anchor``): estimate and bootstrap of every group at once."""
 
@@ -438,9 +436,7 @@ def bradley_terry(
     (['x', 'y', 'z'], [1127.2, 936.4, 936.4])
     """
     func = "bradley_terry"
-    n, level, elo, anchor = _check_options(
-        func, ties, n_resamples, seed, ci, scale, base, anchor
-    )
+    n, level, elo, anchor = _check_options(func, ties, n_resamples, seed, ci, scale, base, anchor)
     lf, eager = to_lazy(battles, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
@@ -511,9 +507,7 @@ def bradley_terry_from_items(
     [6, 6, 6]
     """
     func = "bradley_terry_from_items"
-    n, level, elo, anchor = _check_options(
-        func, ties, n_resamples, seed, ci, scale, base, anchor
-    )
+    n, level, elo, anchor = _check_options(func, ties, n_resamples, seed, ci, scale, base, anchor)
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()

@@ -41,9 +41,9 @@ def ratings(
             )
         )
     df = pl.concat(frames)
-    return df.with_columns(
-        pl.when(~pl.col("missing")).then(pl.col("rating")).alias("rating")
-    ).drop("missing")
+    return df.with_columns(pl.when(~pl.col("missing")).then(pl.col("rating")).alias("rating")).drop(
+        "missing"
+    )
 
 
 def matrix(part: pl.DataFrame) -> np.ndarray:

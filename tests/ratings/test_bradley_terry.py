@@ -152,15 +152,19 @@ def test_from_items_equals_battles_built_by_hand() -> None:
     df = pl.DataFrame(rows, schema=["bench", "item", "model", "correct"], orient="row")
     got = fe.ratings.bradley_terry_from_items(df, "correct", by="bench", n_resamples=0)
     battles = []
-    for (bench, item), part in df.group_by("bench", "item"):  # loop-ok: the oracle
+    for (bench, _item), part in df.group_by("bench", "item"):  # loop-ok: the oracle
         score = dict(part.select("model", "correct").iter_rows())
         for i, x in enumerate(models):  # loop-ok: the oracle
             for y in models[i + 1 :]:  # loop-ok: the oracle
-                w = "model_a" if score[x] > score[y] else "model_b" if score[x] < score[y] else "tie"
+                w = (
+                    "model_a"
+                    if score[x] > score[y]
+                    else "model_b"
+                    if score[x] < score[y]
+                    else "tie"
+                )
                 battles.append((bench, x, y, w))
-    by_hand = pl.DataFrame(
-        battles, schema=["bench", "model_a", "model_b", "winner"], orient="row"
-    )
+    by_hand = pl.DataFrame(battles, schema=["bench", "model_a", "model_b", "winner"], orient="row")
     expected = fe.ratings.bradley_terry(by_hand, by="bench", n_resamples=0)
     assert_frame_equal(got, expected, check_exact=False, abs_tol=1e-9)
 
