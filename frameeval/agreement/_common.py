@@ -111,15 +111,35 @@ def open_ratings(
     )
     info = checks.enforce(info, groups, one_row=True)
 
-    # one row per (group, item, rater); an item in one cluster
-    r = pl.col(rater)
-    dup = r.filter(r.is_duplicated()).min()
-    per_item = [
-        pl.len().cast(pl.Int64).alias("__fe_rows"),
-        r.n_unique().cast(pl.Int64).alias("__fe_raters"),
-        dup.cast(pl.String).alias("__fe_dup"),
-        given.sum().cast(pl.Int64).alias("__fe_m"),
-    ]
+    # one row per (group, item, rater): the repeated triples (usually none), summarised per
+    # group and checked with the group's other rules
+    triples = lf.group_by([*groups, item, rater]).agg(pl.len().alias("__fe_rows"))
+    repeated = (
+        triples.filter(pl.col("__fe_rows") > 1)
+        .sort([*groups, item, rater], nulls_last=True)
+        .group_by(groups)
+        .agg(
+            pl.col(item).first().cast(pl.String).alias("__fe_dup_item"),
+            pl.col(rater).first().cast(pl.String).alias("__fe_dup_rater"),
+        )
+    )
+    info = info.join(repeated, on=groups, how="left", nulls_equal=True)
+    where = group_text(keys)
+    info = enforce(
+        info,
+        failure(
+            pl.col("__fe_dup_item").is_not_null(),
+            DuplicateKeyError,
+            f"{func}(): rows must be unique per {[*keys, item, rater]} (one rating per rater "
+            "and item), got rater {} twice for item {}{}.",
+            pl.col("__fe_dup_rater"),
+            pl.col("__fe_dup_item"),
+            where,
+        ),
+    ).drop("__fe_dup_item", "__fe_dup_rater")
+
+    # an item in one cluster
+    per_item = [given.sum().cast(pl.Int64).alias("__fe_m")]
     if cluster is not None:
         per_item += [
             pl.col(cluster).n_unique().cast(pl.Int64).alias("__fe_clusters"),
@@ -128,20 +148,9 @@ def open_ratings(
     items = lf.group_by([*groups, item]).agg(*per_item)
     if cluster is None:
         items = items.with_columns(pl.col(item).alias("__fe_unit"))
-    where = group_text(keys)
-    guards = [
-        failure(
-            pl.col("__fe_rows") > pl.col("__fe_raters"),
-            DuplicateKeyError,
-            f"{func}(): rows must be unique per {[*keys, item, rater]} (one rating per rater "
-            "and item), got rater {} twice for item {}{}.",
-            pl.col("__fe_dup"),
-            pl.col(item),
-            where,
-        )
-    ]
-    if cluster is not None:
-        guards.append(
+    else:
+        items = enforce(
+            items,
             failure(
                 pl.col("__fe_clusters") > 1,
                 InvalidValueError,
@@ -150,9 +159,9 @@ def open_ratings(
                 pl.col("__fe_clusters"),
                 pl.col(item),
                 where,
-            )
+            ),
         )
-    items = enforce(items, *guards).select(*groups, item, "__fe_unit", "__fe_m")
+    items = items.select(*groups, item, "__fe_unit", "__fe_m")
     rows = lf.filter(given).select(*groups, item, rater, value.alias(rating))
     return Ratings(
         func=func,

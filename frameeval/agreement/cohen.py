@@ -35,12 +35,10 @@ def _disagreement(i: pl.Expr, j: pl.Expr, weights: str | None) -> pl.Expr:
     return (i - j) ** 2
 
 
-def _kappa(table: pl.LazyFrame, groups: list[str], weights: str | None) -> pl.LazyFrame:
-    """``*groups, cohen_kappa`` from the weighted rating pairs ``table`` (``*groups, __fe_i,
-    __fe_j, __fe_w``: the positions of rater a's and rater b's labels)."""
-    i, j, w = pl.col("__fe_i"), pl.col("__fe_j"), pl.col("__fe_w")
-    cells = table.group_by([*groups, "__fe_i", "__fe_j"]).agg(w.sum().alias("__fe_c"))
-    c = pl.col("__fe_c")
+def _kappa(cells: pl.LazyFrame, groups: list[str], weights: str | None) -> pl.LazyFrame:
+    """``*groups, cohen_kappa`` from the (weighted) confusion counts ``cells`` (``*groups,
+    __fe_i, __fe_j, __fe_c``: the positions of rater a's and rater b's labels, the count)."""
+    i, j, c = pl.col("__fe_i"), pl.col("__fe_j"), pl.col("__fe_c")
     observed = cells.group_by(groups).agg(
         (c * _disagreement(i, j, weights)).sum().alias("__fe_do"), c.sum().alias("__fe_total")
     )
@@ -55,6 +53,18 @@ def _kappa(table: pl.LazyFrame, groups: list[str], weights: str | None) -> pl.La
     out = observed.join(expected, on=groups, how="inner", nulls_equal=True)
     kappa = 1.0 - divide(pl.col("__fe_do") * pl.col("__fe_total"), pl.col("__fe_de"))
     return out.select(*groups, kappa.alias(NAME))
+
+
+def _positions(cells: pl.LazyFrame, labels: pl.LazyFrame, at: list[str]) -> pl.LazyFrame:
+    """``cells`` (by label values ``__fe_va``, ``__fe_vb``) with the labels' positions."""
+    for side, name in (("__fe_va", "__fe_i"), ("__fe_vb", "__fe_j")):
+        cells = cells.join(
+            labels.select(*at, pl.col("__fe_v").alias(side), pl.col("__fe_pos").alias(name)),
+            on=[*at, side],
+            how="inner",
+            nulls_equal=True,
+        )
+    return cells
 
 
 @frame_function
@@ -169,30 +179,28 @@ def cohen_kappa(
         rule=rule,
     )
     pairs = _pairs(r, pair)
-    labels = pl.concat(
-        [
-            pairs.select(*r.groups, *PAIR, pl.col("__fe_va").alias("__fe_v")),
-            pairs.select(*r.groups, *PAIR, pl.col("__fe_vb").alias("__fe_v")),
-        ]
-    ).unique()
     at = [*r.groups, *PAIR]
+    values = ["__fe_va", "__fe_vb"]
+    # the confusion counts of every pair (cached: the labels, the estimate and n_items read it)
+    cells = (
+        pairs.group_by([*at, *values]).agg(pl.len().cast(pl.Float64).alias("__fe_c")).cache()
+    )
+    labels = (
+        cells.select(*at, pl.concat_list(values).alias("__fe_v"))
+        .explode("__fe_v")
+        .unique()
+    )
     labels = labels.with_columns(
         (pl.col("__fe_v").rank("dense").over(at) - 1).cast(pl.Float64).alias("__fe_pos")
     )
-    for side, name in (("__fe_va", "__fe_i"), ("__fe_vb", "__fe_j")):
-        pairs = pairs.join(
-            labels.select(*at, pl.col("__fe_v").alias(side), pl.col("__fe_pos").alias(name)),
-            on=[*at, side],
-            how="inner",
-            nulls_equal=True,
-        )
-    table, groups = weighted(r, pairs, False, PAIR)
-    counted = pairs.group_by(at).agg(pl.len().cast(pl.Int64).alias("n_items"))
-    estimate = _kappa(table, groups, weights).join(counted, on=at, how="inner", nulls_equal=True)
+    counted = cells.group_by(at).agg(pl.col("__fe_c").sum().cast(pl.Int64).alias("n_items"))
+    estimate = _kappa(_positions(cells, labels, at), at, weights)
+    estimate = estimate.join(counted, on=at, how="inner", nulls_equal=True)
     reps = None
     if r.ci is not None:
         table, groups = weighted(r, pairs, True, PAIR)
-        reps = _kappa(table, groups, weights)
+        drawn = table.group_by([*groups, *values]).agg(pl.col("__fe_w").sum().alias("__fe_c"))
+        reps = _kappa(_positions(drawn, labels, at), groups, weights)
     out = finish_result(r, estimate, NAME, reps, ["n_items"], PAIR)
     return finish(out, r.eager)
 
