@@ -182,14 +182,8 @@ def cohen_kappa(
     at = [*r.groups, *PAIR]
     values = ["__fe_va", "__fe_vb"]
     # the confusion counts of every pair (cached: the labels, the estimate and n_items read it)
-    cells = (
-        pairs.group_by([*at, *values]).agg(pl.len().cast(pl.Float64).alias("__fe_c")).cache()
-    )
-    labels = (
-        cells.select(*at, pl.concat_list(values).alias("__fe_v"))
-        .explode("__fe_v")
-        .unique()
-    )
+    cells = pairs.group_by([*at, *values]).agg(pl.len().cast(pl.Float64).alias("__fe_c")).cache()
+    labels = cells.select(*at, pl.concat_list(values).alias("__fe_v")).explode("__fe_v").unique()
     labels = labels.with_columns(
         (pl.col("__fe_v").rank("dense").over(at) - 1).cast(pl.Float64).alias("__fe_pos")
     )
