@@ -960,6 +960,15 @@ def agreement(
         fe.agreement.cohen_kappa(df, by="benchmark")
 
     rows: dict[str, Any] = {"frameeval": timed(ours, repeat=1)}
+    rows["frameeval fleiss_kappa"] = timed(
+        lambda: fe.agreement.fleiss_kappa(df, by="benchmark"), repeat=1
+    )
+    rows["frameeval krippendorff_alpha"] = timed(
+        lambda: fe.agreement.krippendorff_alpha(df, by="benchmark"), repeat=1
+    )
+    rows["frameeval cohen_kappa (every pair)"] = timed(
+        lambda: fe.agreement.cohen_kappa(df, by="benchmark"), repeat=1
+    )
     try:
         import krippendorff
         from sklearn.metrics import cohen_kappa_score
