@@ -53,6 +53,7 @@ class Ratings:
     item: str
     rating: str
     unit: str  # the resampling unit column in ``items`` / ``counts``
+    unit_is_item: bool  # no cluster=: the unit is the item
     items: pl.LazyFrame  # *groups, item, __fe_unit, __fe_m (non-null ratings), checked
     rows: pl.LazyFrame  # *groups, item, rater, rating: the non-null ratings
     info: pl.LazyFrame  # *groups, n_raters (data checks enforced)
@@ -172,6 +173,7 @@ def open_ratings(
         item=item,
         rating=rating,
         unit="__fe_unit",
+        unit_is_item=cluster is None,
         items=items,
         rows=rows,
         info=info,
@@ -191,15 +193,44 @@ def weighted(
     and the columns that now name a group: ``*groups`` for the estimate (weight 1), ``*groups,
     B`` for the replicates (``frame`` repeated per replicate with the unit's Poisson weight).
 
-    ``extra`` are further columns of the units (e.g. a rater pair) that stay part of the
-    group."""
+    ``extra`` are further columns of the rows (e.g. a rater pair) that stay part of the group;
+    without ``cluster=`` each of their values is resampled on its own (a rater pair's items,
+    for its own κ).
+
+    Replicates: without ``cluster=`` the items of a group whose rows are identical (apart from
+    the item's name) contribute identically to every statistic, so each distinct *profile* is
+    kept once, with the weight Poisson(number of such items) — the sum of their Poisson(1)
+    weights, exactly — as ``replicate_frame`` draws a unit of multiplicity n. The replicate
+    table then holds (distinct profiles × replicates) units instead of (items × replicates).
+    With ``cluster=`` every cluster is its own unit."""
     extra = extra or []
     if not replicates:
         return frame.with_columns(pl.lit(1.0).alias(W)), [*r.groups, *extra]
-    units = r.items.select(*r.groups, "__fe_unit").unique()
-    draws = replicate_frame(units, r.groups, ["__fe_unit"], None, r.n_resamples, r.seed)
+    unit = "__fe_unit"
+    frame = frame.cache()  # read twice below (the profiles, the kept rows)
+    if r.unit_is_item:
+        at = [*r.groups, *extra]
+        content = [c for c in frame.collect_schema().names() if c not in {*at, r.item, unit}]
+        row = pl.struct(content).hash(0)
+        profiles = frame.group_by([*at, unit]).agg(row.sort().alias("__fe_sig"))
+        profiles = profiles.with_columns(pl.col("__fe_sig").hash(0))
+        units = profiles.group_by([*at, "__fe_sig"]).agg(
+            pl.len().cast(pl.Int64).alias("__fe_mult"), pl.col(unit).min().alias(unit)
+        )
+        draws = replicate_frame(
+            units, at, ["__fe_sig"], None, r.n_resamples, r.seed, count="__fe_mult"
+        )
+        kept = frame.join(
+            units.select(*at, unit, "__fe_sig"), on=[*at, unit], how="inner", nulls_equal=True
+        )
+        on = [*at, "__fe_sig"]
+    else:
+        units = r.items.select(*r.groups, unit).unique()
+        draws = replicate_frame(units, r.groups, [unit], None, r.n_resamples, r.seed)
+        kept = frame
+        on = [*r.groups, unit]
     draws = draws.rename({"__fe_b": B, "__fe_rw": W}).filter(pl.col(W) > 0)
-    out = frame.join(draws, on=[*r.groups, "__fe_unit"], how="inner", nulls_equal=True)
+    out = kept.join(draws, on=on, how="inner", nulls_equal=True)
     return out, [*r.groups, *extra, B]
 
 

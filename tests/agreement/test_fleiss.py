@@ -59,6 +59,24 @@ def test_worked_example_fourteen_raters() -> None:
     assert out.select("n_items", "n_raters").row(0) == (10, 14)
 
 
+def test_fleiss_1971_diagnoses() -> None:
+    """Fleiss (1971): 30 patients, 6 psychiatrists each, 5 diagnoses; κ = 0.430 (the table
+    ships with statsmodels' tests)."""
+    import numpy as np
+    from statsmodels.stats.tests.test_inter_rater import diagnoses
+
+    df = pl.DataFrame(
+        {
+            "item": np.repeat(np.arange(30), 6),
+            "rater": np.tile(np.arange(6), 30),
+            "rating": diagnoses.reshape(-1),
+        }
+    )
+    out = fe.agreement.fleiss_kappa(df)
+    assert out["fleiss_kappa"][0] == pytest.approx(0.430, abs=5e-4)
+    assert out["fleiss_kappa"][0] == pytest.approx(_oracle(df.rename({})), abs=1e-12)
+
+
 @settings(max_examples=10)
 @given(df=ratings(missing=False))
 def test_row_order_lazy_and_string_labels(df: pl.DataFrame) -> None:
