@@ -122,6 +122,11 @@ def cohen_kappa(
     which is (p_o − p_e) / (1 − p_e) unweighted. The label positions are fixed by the pair's
     data; a bootstrap replicate keeps them (it does not renumber labels it happens to miss).
 
+    Bootstrap (``ci=``): each pair's shared items are resampled with Poisson(1) weights, the
+    items of a pair with the same two labels sharing one Poisson(k) weight (so a replicate
+    costs one row per cell of the pair's confusion table); with ``cluster=`` the clusters are
+    resampled, the same draw for every pair.
+
     References
     ----------
     Cohen (1960), "A coefficient of agreement for nominal scales", Educational and

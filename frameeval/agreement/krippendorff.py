@@ -235,7 +235,9 @@ def krippendorff_alpha(
     Bootstrap: replicate b gives every resampling unit (item, or cluster) a Poisson(1) weight
     (:func:`frameeval.uncertainty.intervals.replicate_frame`; the Poisson bootstrap of Hanley &
     MacGibbon 2006) and α is recomputed on the weighted coincidences, for all groups and
-    replicates in one plan. The interval is the percentile interval (linear interpolation);
+    replicates in one plan. The k items of a group with identical ratings share one
+    Poisson(k) weight (the sum of their Poisson(1) weights: the same distribution), so a
+    replicate costs one row per distinct rating profile, not per item. The interval is the percentile interval (linear interpolation);
     undefined replicates are left out.
 
     References
