@@ -34,7 +34,7 @@ BOOKKEEPING = frozenset(
 #: samples_<task>_<timestamp>.jsonl, the harness's file name (timestamp like
 #: 2024-05-13T13-34-45.567890)
 _NAME = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>\d{4}-\d{2}-\d{2}T[0-9.\-:]+)\.jsonl$")
-FIXED = ["benchmark", "model", "item", "filter", "target", "pred"]
+FIXED = ["benchmark", "model", "item", "filter", "target", "pred", "metric", "score"]
 
 
 def _task_of(path: Path) -> str:
@@ -89,7 +89,9 @@ def _metrics(sample: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def _read_file(func: str, path: Path, model: str, task: str) -> list[dict[str, Any]]:
+def _read_file(
+    func: str, path: Path, model: str, task: str, metric: str | None
+) -> list[dict[str, Any]]:
     rows = []
     with path.open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):  # loop-ok: parsing a file
@@ -118,7 +120,13 @@ def _read_file(func: str, path: Path, model: str, task: str) -> list[dict[str, A
                 "target": _text(sample.get("target")),
                 "pred": _pred(sample.get("filtered_resps")),
             }
-            for name, value in _metrics(sample).items():  # loop-ok: one sample's metrics
+            values = _metrics(sample)
+            primary = metric if metric is not None else next(iter(values), None)
+            row["metric"] = primary if primary in values else None
+            row["score"] = values.get(primary) if primary is not None else None
+            if row["score"] is not None and math.isnan(row["score"]):
+                row["score"] = None
+            for name, value in values.items():  # loop-ok: one sample's metrics
                 if name in FIXED:
                     raise malformed(
                         func,
@@ -137,6 +145,7 @@ def read_lm_eval_samples(
     *,
     model: str | None = None,
     task: str | None = None,
+    metric: str | None = None,
 ) -> pl.DataFrame:
     """Read lm-evaluation-harness ``--log_samples`` files into one per-item long table.
 
@@ -156,6 +165,9 @@ def read_lm_eval_samples(
         ``__`` read back as ``/`` (the harness writes ``org/name`` as ``org__name``).
     task
         The benchmark's name for every file; default: ``<task>`` of the file name.
+    metric
+        The metric copied to ``score``; default: each sample's first metric (the task's
+        first ``metric_list`` entry, e.g. ``acc`` before ``acc_norm``).
 
     Returns
     -------
@@ -171,6 +183,9 @@ def read_lm_eval_samples(
         * ``pred`` (String) — the prediction when it can be read: a generation task's filtered
           answer, or for a multiple-choice task the index of the choice of highest
           log-likelihood (comparable with ``target``); null otherwise;
+        * ``metric`` (String), ``score`` (Float64) — the metric read as the item's score and
+          its value (``metric=``, or the sample's first metric): the ``score`` column of
+          frameeval's per-item long table;
         * one Float64 column per metric (``acc``, ``acc_norm``, ``exact_match``…; booleans
           as 0/1), null where a file or line does not have it.
 
@@ -182,8 +197,9 @@ def read_lm_eval_samples(
     so a malformed line is reported with its number
     (:class:`~frameeval.exceptions.FileFormatError`).
 
-    For frameeval's per-item functions, the metric column is the score: e.g.
-    ``fe.items.means(table, score="acc", by=["benchmark", "model"])``.
+    For frameeval's per-item functions the table is the long table (benchmark, model, item,
+    score); a task with several filters (GSM8K) has one row per filter, so keep ``filter``
+    among the keys or select one filter first.
 
     Examples
     --------
@@ -196,8 +212,9 @@ def read_lm_eval_samples(
     ...           "filter": "none", "metrics": ["acc"], "acc": 0.0}]
     >>> path = folder / "samples_arc_easy_2024-05-13T13-34-45.567890.jsonl"
     >>> _ = path.write_text("".join(json.dumps(line) + "\\n" for line in lines))
-    >>> fe.io.read_lm_eval_samples(path).rows()
-    [('arc_easy', 'EleutherAI/pythia-160m', 0, 'none', '1', '1', 1.0), ('arc_easy', 'EleutherAI/pythia-160m', 1, 'none', '0', '1', 0.0)]
+    >>> table = fe.io.read_lm_eval_samples(path)
+    >>> table.select("benchmark", "model", "item", "pred", "metric", "score").rows()
+    [('arc_easy', 'EleutherAI/pythia-160m', 0, '1', 'acc', 1.0), ('arc_easy', 'EleutherAI/pythia-160m', 1, '1', 'acc', 0.0)]
     """
     func = "read_lm_eval_samples"
     rows: list[dict[str, Any]] = []
@@ -207,6 +224,7 @@ def read_lm_eval_samples(
             path,
             model if model is not None else _model_of(path),
             task if task is not None else _task_of(path),
+            metric,
         )
     metrics = sorted({k for row in rows for k in row} - set(FIXED))
     schema = {
@@ -216,6 +234,8 @@ def read_lm_eval_samples(
         "filter": pl.String,
         "target": pl.String,
         "pred": pl.String,
+        "metric": pl.String,
+        "score": pl.Float64,
         **{m: pl.Float64 for m in metrics},
     }
     out = pl.DataFrame(rows, schema=schema)

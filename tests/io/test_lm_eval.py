@@ -54,8 +54,8 @@ def test_round_trip_multiple_choice_and_generation(tmp_path: Path) -> None:
     _write(model_dir / "samples_gsm8k_2024-05-13T13-40-02.123456.jsonl", gen)
     table = fe.io.read_lm_eval_samples(tmp_path / "out")
     assert table.columns == [
-        "benchmark", "model", "item", "filter", "target", "pred", "acc", "acc_norm",
-        "exact_match",
+        "benchmark", "model", "item", "filter", "target", "pred", "metric", "score", "acc",
+        "acc_norm", "exact_match",
     ]  # fmt: skip
     assert table.schema["item"] == pl.Int64 and table.schema["acc"] == pl.Float64
     arc = table.filter(pl.col("benchmark") == "arc_easy")
@@ -65,11 +65,17 @@ def test_round_trip_multiple_choice_and_generation(tmp_path: Path) -> None:
     # the choice of highest log-likelihood: -1 vs -2 → 0; -2 vs -1 → 1; -3 vs 0 → 1
     assert arc["pred"].to_list() == ["0", "1", "1"]
     assert arc["acc"].to_list() == [0.0, 1.0, 0.0]
+    assert arc["metric"].unique().to_list() == ["acc"]
+    assert arc["score"].equals(arc["acc"].alias("score"))
     assert arc["exact_match"].null_count() == 3
     gsm = table.filter(pl.col("benchmark") == "gsm8k")
     assert gsm.height == 4 and sorted(set(gsm["filter"])) == ["flexible-extract", "strict-match"]
     assert gsm.filter(pl.col("item") == 0)["pred"].to_list() == ["5", "5"]
     assert gsm["acc"].null_count() == 4
+    assert gsm["score"].equals(gsm["exact_match"].alias("score"))
+    norm = fe.io.read_lm_eval_samples(tmp_path / "out", metric="acc_norm")
+    assert norm.filter(pl.col("benchmark") == "arc_easy")["score"].to_list() == [1.0] * 3
+    assert norm.filter(pl.col("benchmark") == "gsm8k")["score"].null_count() == 4
     # one file, names given; a glob
     one = fe.io.read_lm_eval_samples(
         model_dir / "samples_arc_easy_2024-05-13T13-34-45.567890.jsonl", model="m", task="arc"
@@ -89,7 +95,7 @@ def test_older_files_without_metrics_key_and_non_scalar_metrics(tmp_path: Path) 
     path = _write(tmp_path / "m" / "samples_task.jsonl", lines)
     table = fe.io.read_lm_eval_samples(path)
     assert table.columns == ["benchmark", "model", "item", "filter", "target", "pred",
-                             "exact_match"]  # fmt: skip
+                             "metric", "score", "exact_match"]  # fmt: skip
     assert table["exact_match"].to_list() == [1.0, 0.0]
     assert table["filter"].to_list() == ["none", "none"] and table["benchmark"][0] == "task"
 
