@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
 import tempfile
@@ -872,6 +873,126 @@ def probabilistic(
         )
 
 
+def _battles(n: int, n_models: int, seed: int = 0) -> pl.DataFrame:
+    """Battles between models of normal log-strengths, 10 % ties (FastChat's winner values)."""
+    rng = np.random.default_rng(seed)
+    strength = rng.normal(0.0, 1.0, n_models)
+    a = rng.integers(0, n_models, n)
+    b = (a + rng.integers(1, n_models, n)) % n_models
+    p = 1.0 / (1.0 + np.exp(strength[b] - strength[a]))
+    tie = rng.random(n) < 0.1
+    winner = np.where(tie, "tie", np.where(rng.random(n) < p, "model_a", "model_b"))
+    names = np.array([f"model-{i:02d}" for i in range(n_models)])
+    return pl.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})
+
+
+def bradley_terry(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
+    """Bradley–Terry with a 100-replicate bootstrap (issue 35's goal: 1M battles ≤ 10 s,
+    FastChat PR #3523's figure) against FastChat's method: scikit-learn's
+    LogisticRegression (no intercept, no penalty) on the de-duplicated, tie-split count table,
+    refitted per multinomial replicate. 1M battles × 50 models from 1M rows up."""
+    n = 1_000_000 if n_rows >= 1_000_000 else n_rows
+    battles = _battles(n, 50 if n >= 1_000_000 else 8)
+    resamples = 100
+
+    def ours() -> None:
+        fe.ratings.bradley_terry(battles, n_resamples=resamples, seed=0)
+
+    rows: dict[str, Any] = {"frameeval": timed(ours, repeat=1)}
+
+    def fastchat() -> None:
+        import warnings
+
+        from sklearn.linear_model import LogisticRegression
+
+        counts = battles.group_by("model_a", "model_b", "winner").len()
+        models = sorted(set(counts["model_a"]) | set(counts["model_b"]))
+        code = {m: i for i, m in enumerate(models)}
+        a = counts["model_a"].replace_strict(code).to_numpy()
+        b = counts["model_b"].replace_strict(code).to_numpy()
+        w = counts["winner"].to_numpy()
+        n_counts = counts["len"].to_numpy()
+        x = np.zeros((2 * len(a), len(models)))
+        rows_ = np.arange(len(a))
+        x[rows_, a], x[rows_, b] = math.log(10), -math.log(10)
+        x[len(a) + rows_, a], x[len(a) + rows_, b] = math.log(10), -math.log(10)
+        y = np.concatenate([np.ones(len(a)), np.zeros(len(a))])
+        share_a = np.where(w == "model_a", 1.0, np.where(w == "tie", 0.5, 0.0))
+        rng = np.random.default_rng(0)
+        draws = rng.multinomial(n_counts.sum(), n_counts / n_counts.sum(), size=resamples)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for draw in draws:  # loop-ok: FastChat's loop over replicates (the baseline)
+                weight = np.concatenate([draw * share_a, draw * (1.0 - share_a)])
+                LogisticRegression(fit_intercept=False, penalty=None, tol=1e-6).fit(
+                    x, y, sample_weight=weight
+                )
+
+    rows["FastChat method (scikit-learn per replicate)"] = timed(fastchat, repeat=1)
+    report(f"Bradley-Terry + bootstrap, {n:,} battles x {resamples} replicates", rows)
+
+
+def agreement(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
+    """Fleiss' κ, Krippendorff's α (nominal) and Cohen's κ (all rater pairs), grouped over 100
+    benchmarks × 1,000 items × 5 raters from 1M rows up (issue 35's goal: ≤ 2 s), against a
+    per-benchmark loop over statsmodels' fleiss_kappa and the krippendorff package."""
+    benchmarks, items, raters = (100, 1_000, 5) if n_rows >= 1_000_000 else (4, 200, 5)
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 5, (benchmarks, items))
+    noise = rng.integers(0, 5, (benchmarks, items, raters))
+    values = np.where(rng.random((benchmarks, items, raters)) < 0.7, truth[:, :, None], noise)
+    df = pl.DataFrame(
+        {
+            "benchmark": np.repeat(np.arange(benchmarks), items * raters),
+            "item": np.tile(np.repeat(np.arange(items), raters), benchmarks),
+            "rater": np.tile(np.arange(raters), benchmarks * items),
+            "rating": values.reshape(-1),
+        }
+    )
+
+    def ours() -> None:
+        fe.agreement.fleiss_kappa(df, by="benchmark")
+        fe.agreement.krippendorff_alpha(df, by="benchmark")
+        fe.agreement.cohen_kappa(df, by="benchmark")
+
+    rows: dict[str, Any] = {"frameeval": timed(ours, repeat=1)}
+    rows["frameeval fleiss_kappa"] = timed(
+        lambda: fe.agreement.fleiss_kappa(df, by="benchmark"), repeat=1
+    )
+    rows["frameeval krippendorff_alpha"] = timed(
+        lambda: fe.agreement.krippendorff_alpha(df, by="benchmark"), repeat=1
+    )
+    rows["frameeval cohen_kappa (every pair)"] = timed(
+        lambda: fe.agreement.cohen_kappa(df, by="benchmark"), repeat=1
+    )
+    try:
+        import krippendorff
+        from sklearn.metrics import cohen_kappa_score
+        from statsmodels.stats.inter_rater import aggregate_raters
+        from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+        def theirs() -> None:
+            for matrix in values:  # loop-ok: the per-benchmark loop (the baseline)
+                sm_fleiss(aggregate_raters(matrix)[0])
+                krippendorff.alpha(reliability_data=matrix.T, level_of_measurement="nominal")
+                for i in range(raters):  # loop-ok: rater pairs (the baseline)
+                    for j in range(i + 1, raters):  # loop-ok: rater pairs (the baseline)
+                        cohen_kappa_score(matrix[:, i], matrix[:, j])
+
+        rows["statsmodels + krippendorff + scikit-learn (loop)"] = timed(theirs, repeat=1)
+    except ImportError:
+        pass
+    report(
+        f"Fleiss + Krippendorff + Cohen (all pairs), {benchmarks} benchmarks x {items:,} items "
+        f"x {raters} raters",
+        rows,
+    )
+
+
 TASKS: dict[str, Callable[..., None]] = {
     "import_time": import_time,
     "label_metrics": label_metrics,
@@ -884,6 +1005,8 @@ TASKS: dict[str, Callable[..., None]] = {
     "probabilistic": probabilistic,
     "fold_assignment": fold_assignment,
     "friedman_nemenyi": friedman_nemenyi,
+    "bradley_terry": bradley_terry,
+    "agreement": agreement,
     "streaming": streaming,
     "dask": dask_run,
     "report": report_main_job,

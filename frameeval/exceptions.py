@@ -17,6 +17,7 @@ __all__ = [
     "ColumnNotFoundError",
     "DuplicateKeyError",
     "EmptyFrameError",
+    "FileFormatError",
     "FrameEvalError",
     "InsufficientDataError",
     "InvalidDtypeError",
@@ -88,3 +89,8 @@ class EmptyFrameError(InvalidValueError):
 
 class InsufficientDataError(InvalidValueError):
     """Too few rows, blocks or learners for the requested computation (e.g. Friedman with N < 2)."""
+
+
+class FileFormatError(InvalidValueError):
+    """A file given to a reader (``fe.io``) does not follow its format; the message names the
+    file and the line."""

@@ -16,9 +16,9 @@ LAYERS = [
     {"exceptions", "_typing", "_version", "_deprecation", "_files", "_extensions", "_params"},
     {"_frame", "_validate", "_roles", "_split_frame"},
     {"metrics"},
-    {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast"},
+    {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast", "io"},
     {"split", "evaluate", "decompose"},
-    {"compare", "uncertainty"},
+    {"compare", "uncertainty", "agreement", "ratings"},
     {"dask"},
     {"charts"},
     {"report"},
@@ -214,6 +214,8 @@ def private_module_imports() -> list[tuple[str, str]]:
 
 #: the imports of another package's ``_`` module still to be given public homes
 PRIVATE_LEFT = [
+    ("agreement/_common.py", "frameeval.compare._common"),
+    ("ratings/bradley_terry.py", "frameeval.compare._common"),
     ("report/answer.py", "frameeval.compare._common"),
     ("report/page.py", "frameeval.compare._common"),
     ("uncertainty/bootstrap.py", "frameeval.compare._common"),
