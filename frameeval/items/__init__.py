@@ -10,6 +10,7 @@ minimum detectable difference and the items needed) and :func:`leaderboard` (ran
 intervals and tie groups from a paired cluster bootstrap). See ``docs/items.md``.
 """
 
+from frameeval.items.compare import compare
 from frameeval.items.means import means
 
-__all__ = ["means"]
+__all__ = ["compare", "means"]

@@ -133,12 +133,15 @@ def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFram
     k = pl.len().cast(pl.Int64)
     if design.sample is None:
         dup = k - 1
+        ss = pl.lit(0.0)  # one answer: no within-item spread (a repeated row is an error)
     else:
         dup = k - pl.col(design.sample).n_unique().cast(pl.Int64)
+        # Σ(s − s̄)² = Σs² − (Σs)²/K: plain sums keep Polars' fast grouped path (K is small)
+        ss = (score.pow(2).sum() - score.sum().pow(2) / k.cast(pl.Float64)).clip(lower_bound=0.0)
     aggs = [
         score.mean().alias("__x"),
         k.alias("__k"),
-        ((score - score.mean()) ** 2).sum().alias("__ss"),
+        ss.alias("__ss"),
         (~score.is_in([0.0, 1.0]) & score.is_not_null()).sum().cast(pl.Int64).alias("__odd"),
         dup.alias("__dup"),
         *checks.aggs(),

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from frameeval.compare._common import scipy_step
-from frameeval.compare.multiple import shaffer_counts, step_down
+from frameeval.compare.multiple import shaffer_counts
 
 __all__ = ["ADJUSTS", "adjusted", "family_counts"]
 
@@ -32,42 +32,49 @@ def family_counts(models: np.ndarray) -> np.ndarray:
 
 
 def _shaffer_t(group: np.ndarray, models: np.ndarray, step: np.ndarray) -> dict[str, np.ndarray]:
-    """t_i = max{s ∈ S : s ≤ m − i + 1} for the family's set S (:func:`family_counts`)."""
-    if step.size == 0:
-        return {"__t": np.empty(0)}
-    _, first = np.unique(group, return_index=True)
-    values = family_counts(models[first])
-    limit = step.size - step + 1.0
-    return {"__t": values[np.searchsorted(values, limit, side="right") - 1]}
+    """t_i = max{s ∈ S : s ≤ m − i + 1} for the family's set S (:func:`family_counts`); rows
+    without a p-value (a NaN step) are not in the family."""
+    out = np.full(step.shape, np.nan)
+    tested = np.isfinite(step)
+    if not tested.any():
+        return {"__t": out}
+    _, first = np.unique(group[tested], return_index=True)
+    values = family_counts(models[tested][first])
+    limit = tested.sum() - step[tested] + 1.0
+    out[tested] = values[np.searchsorted(values, limit, side="right") - 1]
+    return {"__t": out}
 
 
 def adjusted(frame: pl.LazyFrame, keys: list[str], adjust: str | None) -> pl.LazyFrame:
     """``frame`` (one row per hypothesis, ``p_value`` and the group's ``__models``) with
-    ``p_adjusted``: every row with a p-value is one family; a null p-value stays null and is
-    left out of the family."""
+    ``p_adjusted``: every row with a p-value is one family of m hypotheses, p₍₁₎ ≤ … ≤ p₍ₘ₎;
+    a null p-value stays null and is left out of the family.
+
+    * Holm: p̃₍ᵢ₎ = max_{j ≤ i} min(1, (m − j + 1)·p₍ⱼ₎);
+    * Shaffer: the same with t_j = max{s ∈ S : s ≤ m − j + 1} instead of m − j + 1, S the
+      possible numbers of true hypotheses (:func:`family_counts`);
+    * Benjamini–Hochberg: p̃₍ᵢ₎ = min_{j ≥ i} min(1, m·p₍ⱼ₎/j).
+    """
+    p = pl.col("p_value")
     if adjust is None:
-        return frame.with_columns(pl.col("p_value").alias("p_adjusted"))
-    tested = frame.filter(pl.col("p_value").is_not_null())
-    untested = frame.filter(pl.col("p_value").is_null()).with_columns(
-        pl.lit(None, dtype=pl.Float64).alias("p_adjusted")
-    )
+        return frame.with_columns(p.alias("p_adjusted"))
+    m = p.is_not_null().sum().cast(pl.Float64)
+    step = p.rank("ordinal").cast(pl.Float64)
+    frame = frame.sort("p_value", nulls_last=True).with_columns(step.alias("__step"))
     if adjust == "holm":
-        done = step_down(tested, [], "holm")
+        frame = frame.with_columns((m - pl.col("__step") + 1.0).alias("__t"))
     elif adjust == "shaffer":
         group = pl.struct(keys).rank("dense") if keys else pl.lit(1)
-        step = pl.col("p_value").rank("ordinal")
-        tested = tested.with_columns(
-            group.cast(pl.Float64).alias("__group"), step.cast(pl.Float64).alias("__step")
+        frame = scipy_step(
+            frame.with_columns(group.cast(pl.Float64).alias("__group")),
+            _shaffer_t,
+            ["__group", "__models", "__step"],
+            ["__t"],
         )
-        tested = scipy_step(tested, _shaffer_t, ["__group", "__models", "__step"], ["__t"])
-        scaled = pl.min_horizontal(pl.col("__t") * pl.col("p_value"), pl.lit(1.0))
-        done = tested.sort("__step").with_columns(scaled.cum_max().alias("p_adjusted"))
+    if adjust in ("holm", "shaffer"):
+        scaled = pl.min_horizontal(pl.col("__t") * p, pl.lit(1.0))
+        value = scaled.cum_max()
     else:
-        m = pl.len().cast(pl.Float64)
-        rank = pl.col("p_value").rank("ordinal").cast(pl.Float64)
-        scaled = pl.min_horizontal(m / rank * pl.col("p_value"), pl.lit(1.0))
-        done = tested.sort("p_value").with_columns(
-            scaled.reverse().cum_min().reverse().alias("p_adjusted")
-        )
-    columns = [*frame.collect_schema().names(), "p_adjusted"]
-    return pl.concat([done.select(columns), untested.select(columns)])
+        scaled = pl.min_horizontal(m / pl.col("__step") * p, pl.lit(1.0))
+        value = scaled.reverse().cum_min().reverse()
+    return frame.with_columns(pl.when(p.is_not_null()).then(value).alias("p_adjusted"))
