@@ -11,6 +11,8 @@ intervals and tie groups from a paired cluster bootstrap). See ``docs/items.md``
 """
 
 from frameeval.items.compare import compare
+from frameeval.items.leaderboard import leaderboard
 from frameeval.items.means import means
+from frameeval.items.power import power
 
-__all__ = ["compare", "means"]
+__all__ = ["compare", "leaderboard", "means", "power"]
