@@ -18,7 +18,7 @@ LAYERS = [
     {"metrics"},
     {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast"},
     {"split", "evaluate", "decompose"},
-    {"compare", "uncertainty"},
+    {"compare", "uncertainty", "items"},
     {"dask"},
     {"charts"},
     {"report"},

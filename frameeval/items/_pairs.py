@@ -16,8 +16,7 @@ from frameeval.items._sums import (
 
 __all__ = ["pair_table"]
 
-_SIDE = ["n_items", "__mean", "__var", "__sum", "__odd", "__kmax", "__kmean", "__within",
-         "__inv_k"]
+_SIDE = ["n_items", "__mean", "__var", "__sum", "__odd", "__kmax", "__kmean", "__within", "__inv_k"]
 
 
 def _sides(frame: pl.LazyFrame, on: list[str], columns: list[str]) -> pl.LazyFrame:
@@ -29,8 +28,12 @@ def _sides(frame: pl.LazyFrame, on: list[str], columns: list[str]) -> pl.LazyFra
     on 2M rows); the names are restored from the hashes after the aggregation. Two model
     names with one hash (probability ~k²/2⁶⁴) would lose their pair."""
     hashed = frame.with_columns(pl.col(MODEL).hash().alias("__h"))
-    left = hashed.select(*on, pl.col("__h").alias("__ha"), *(pl.col(c).alias(c + "_a") for c in columns))
-    right = hashed.select(*on, pl.col("__h").alias("__hb"), *(pl.col(c).alias(c + "_b") for c in columns))
+    left = hashed.select(
+        *on, pl.col("__h").alias("__ha"), *(pl.col(c).alias(c + "_a") for c in columns)
+    )
+    right = hashed.select(
+        *on, pl.col("__h").alias("__hb"), *(pl.col(c).alias(c + "_b") for c in columns)
+    )
     joined = left.join(right, on=on, how="inner", nulls_equal=True)
     return joined.filter(pl.col("__ha") < pl.col("__hb"))
 

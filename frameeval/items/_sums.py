@@ -90,9 +90,7 @@ def open_design(
     require_columns(
         schema, func, score=score, model=model, item=item, cluster=cluster, sample=sample
     )
-    check_distinct(
-        func, keys, score=score, model=model, item=item, cluster=cluster, sample=sample
-    )
+    check_distinct(func, keys, score=score, model=model, item=item, cluster=cluster, sample=sample)
     check_outputs(func, keys, outputs)
     check_numeric(schema, func, score=score)
     return Design(func, lf, eager, keys, model, item, score, cluster, sample, schema)
@@ -151,9 +149,11 @@ def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFram
         aggs.append((pl.col(design.cluster).n_unique() - 1).cast(pl.Int64).alias("__split"))
     else:
         aggs.append(pl.lit(0, dtype=pl.Int64).alias("__split"))
-    items = design.lf.with_columns(_model_expr(design)).group_by(
-        [*design.keys, MODEL, design.item]
-    ).agg(aggs)
+    items = (
+        design.lf.with_columns(_model_expr(design))
+        .group_by([*design.keys, MODEL, design.item])
+        .agg(aggs)
+    )
     mean = pl.col("__x").mean().over([*design.keys, MODEL])
     return items.with_columns((pl.col("__x") - mean).alias("__xc")), checks
 
@@ -301,9 +301,7 @@ def replicate_means(
     joined = clusters.join(drawn, on=[*keys, unit], how="inner", nulls_equal=True)
     total = (pl.col("__w") * pl.col("__nc").cast(pl.Float64)).sum()
     value = (pl.col("__w") * pl.col("__s")).sum() / total
-    return joined.group_by([*keys, MODEL, "__b"]).agg(
-        pl.when(total > 0).then(value).alias("__rep")
-    )
+    return joined.group_by([*keys, MODEL, "__b"]).agg(pl.when(total > 0).then(value).alias("__rep"))
 
 
 def t_quantiles(frame: pl.LazyFrame, df: str, level: float, out: str) -> pl.LazyFrame:
@@ -311,9 +309,7 @@ def t_quantiles(frame: pl.LazyFrame, df: str, level: float, out: str) -> pl.Lazy
     infinite ``df`` gives the normal quantile), one vectorised scipy call."""
     from scipy import stats
 
-    return scipy_step(
-        frame, lambda d: {out: stats.t.ppf(0.5 + level / 2.0, d)}, [df], [out]
-    )
+    return scipy_step(frame, lambda d: {out: stats.t.ppf(0.5 + level / 2.0, d)}, [df], [out])
 
 
 def finish_items(lf: pl.LazyFrame, eager: bool) -> pl.DataFrame | pl.LazyFrame:

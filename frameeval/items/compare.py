@@ -37,8 +37,14 @@ _OUT = [
 ]
 
 
-def _tests(statistic: np.ndarray, df: np.ndarray, n10: np.ndarray, n01: np.ndarray,
-           mcnemar: np.ndarray, alpha: float) -> dict[str, np.ndarray]:
+def _tests(
+    statistic: np.ndarray,
+    df: np.ndarray,
+    n10: np.ndarray,
+    n01: np.ndarray,
+    mcnemar: np.ndarray,
+    alpha: float,
+) -> dict[str, np.ndarray]:
     """Two-sided p-values (Student's t, or McNemar's exact binomial test on the discordant
     items) and the t quantile of the interval."""
     from scipy import stats
@@ -82,11 +88,14 @@ def paired_statistics(design: Design, pairs: pl.LazyFrame, alpha: float) -> pl.L
     )
     is_mcnemar = (pl.col("test") == "mcnemar").cast(pl.Float64)
     t_statistic = signed_ratio(pl.col("difference"), pl.col("se"))
-    statistic = pl.when(pl.col("test") == "mcnemar").then(
-        pl.min_horizontal("__n10", "__n01")
-    ).otherwise(t_statistic)
+    statistic = (
+        pl.when(pl.col("test") == "mcnemar")
+        .then(pl.min_horizontal("__n10", "__n01"))
+        .otherwise(t_statistic)
+    )
     pairs = pairs.with_columns(
-        statistic.alias("statistic"), is_mcnemar.alias("__mcnemar"),
+        statistic.alias("statistic"),
+        is_mcnemar.alias("__mcnemar"),
         pl.when(pl.col("df").is_not_null()).then(t_statistic).alias("__tstat"),
     )
     pairs = scipy_step(
@@ -187,7 +196,14 @@ def compare(
     alpha = check_alpha(alpha, func)
     check_method(func, "adjust", adjust, ADJUSTS)
     design = open_design(
-        data, func, score, model=model, item=item, by=by, cluster=cluster, sample=sample,
+        data,
+        func,
+        score,
+        model=model,
+        item=item,
+        by=by,
+        cluster=cluster,
+        sample=sample,
         outputs=_OUT,
     )
     pairs = paired_statistics(design, pair_table(design), alpha)

@@ -101,7 +101,14 @@ def leaderboard(
     n_resamples = check_int(n_resamples, func, "n_resamples", 1)
     seed = check_int(seed, func, "seed", 0)
     design = open_design(
-        data, func, score, model=model, item=item, by=by, cluster=cluster, sample=sample,
+        data,
+        func,
+        score,
+        model=model,
+        item=item,
+        by=by,
+        cluster=cluster,
+        sample=sample,
         outputs=[model, *_OUT],
     )
     keys = design.keys
@@ -153,16 +160,16 @@ def _ranks(table: pl.LazyFrame, keys: list[str], higher_is_better: bool) -> pl.L
     other = table.select(
         *keys, pl.col("ci_low").alias("__low_j"), pl.col("ci_high").alias("__high_j")
     )
-    joined = table.join(other, on=keys, how="inner", nulls_equal=True) if keys else table.join(
-        other, how="cross"
+    joined = (
+        table.join(other, on=keys, how="inner", nulls_equal=True)
+        if keys
+        else table.join(other, how="cross")
     )
     if higher_is_better:
         better = pl.col("__low_j") > pl.col("ci_high")
     else:
         better = pl.col("__high_j") < pl.col("ci_low")
-    counted = joined.group_by([*keys, MODEL]).agg(
-        (better.sum().cast(pl.Int64) + 1).alias("rank")
-    )
+    counted = joined.group_by([*keys, MODEL]).agg((better.sum().cast(pl.Int64) + 1).alias("rank"))
     table = table.join(counted, on=[*keys, MODEL], how="left", nulls_equal=True)
     group = pl.col("rank").rank("dense")
     return table.with_columns(

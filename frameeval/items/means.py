@@ -183,7 +183,14 @@ def means(
         "method='clustered' needs cluster= (the column of item clusters), got cluster=None.",
     )
     design = open_design(
-        data, func, score, model=model, item=item, by=by, cluster=cluster, sample=sample,
+        data,
+        func,
+        score,
+        model=model,
+        item=item,
+        by=by,
+        cluster=cluster,
+        sample=sample,
         outputs=[model, *_OUT],
     )
     items, checks = item_table(design, proportion=method == "wilson")
@@ -246,4 +253,3 @@ def _bootstrap(
         pl.col("__blow").alias("ci_low"),
         pl.col("__bhigh").alias("ci_high"),
     )
-

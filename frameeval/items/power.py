@@ -127,7 +127,14 @@ def power(
         samples = check_int(samples, func, "samples", 1)
         check_parameter(sample is not None, func, "samples= needs sample=, got sample=None.")
     design = open_design(
-        data, func, score, model=model, item=item, by=by, cluster=None, sample=sample,
+        data,
+        func,
+        score,
+        model=model,
+        item=item,
+        by=by,
+        cluster=None,
+        sample=sample,
         outputs=_OUT,
     )
     pairs = pair_table(design)
