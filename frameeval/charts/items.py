@@ -72,9 +72,9 @@ def leaderboard(board: Any, *, model: str = "model", width: int = 420) -> alt.Fa
     df = df.with_columns(
         label.alias(facet),
         pl.col(model).cast(pl.String).alias("__fe_model"),
-        pl.format(
-            "{} [{}, {}]", pl.col("rank"), pl.col("rank_low"), pl.col("rank_high")
-        ).alias("__fe_rank"),
+        pl.format("{} [{}, {}]", pl.col("rank"), pl.col("rank_low"), pl.col("rank_high")).alias(
+            "__fe_rank"
+        ),
     )
     y = alt.Y("__fe_model:N", sort=alt.EncodingSortField("position", order="ascending"), title=None)
     color = alt.Color("tie_group:O", title="tie group", scale=alt.Scale(scheme="category10"))

@@ -159,7 +159,7 @@ def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFram
 
 
 def _model_guards(design: Design) -> list[pl.Expr]:
-    where = group_text([*design.keys, MODEL])
+    where = group_text([*design.keys, design.model])
     rows = f"{[*design.keys, design.model, design.item]}"
     if design.sample is None:
         dup_rule = (
@@ -213,7 +213,11 @@ def model_table(
         *extra,
     ]
     table = items.group_by([*design.keys, MODEL]).agg(aggs)
-    table = checks.enforce(table, [*design.keys, MODEL], *_model_guards(design), one_row=True)
+    # the errors name the group by the user's column names
+    named = [*design.keys, design.model]
+    table = checks.enforce(
+        table.rename({MODEL: design.model}), named, *_model_guards(design), one_row=True
+    ).rename({design.model: MODEL})
     n = pl.col("n_items").cast(pl.Float64)
     return table.with_columns(
         (pl.col("__sum") / n).alias("__mean"),
