@@ -59,3 +59,23 @@ def test_errors(tmp_path, capsys) -> None:
         main(["report", str(results), "--item", "item", "-o", str(tmp_path / "b.html"), "-q"]) == 2
     )
     assert "rows must be unique per" in capsys.readouterr().err
+
+
+def test_the_readme_commands_run_as_written(tmp_path, monkeypatch) -> None:
+    """README: the example, then the same study from a Parquet file with --item/--cluster/
+    --sample (run in a temporary directory, as a user would)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
+    lines = [
+        "frameeval report --example items -o items.html --force",
+        "fe.datasets.items_results().write_parquet('items.parquet')",
+        "frameeval report items.parquet --item item --cluster cluster --sample epoch -o items.html --force",
+    ]
+    for line in lines:
+        assert line in readme, line
+    monkeypatch.chdir(tmp_path)
+    assert main(lines[0].split()[1:] + ["-q"]) == 0
+    fe.datasets.items_results().write_parquet("items.parquet")
+    assert main(lines[2].split()[1:] + ["-q"]) == 0
+    assert "is best with a mean of" in (tmp_path / "items.html").read_text(encoding="utf-8")
