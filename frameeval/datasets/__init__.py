@@ -84,9 +84,9 @@ def items_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
+    >>> import frameeval as fe, polars as pl
     >>> df = fe.datasets.items_results()
-    >>> df.group_by("benchmark").agg(df["item"].n_unique()).sort("benchmark").rows()
+    >>> df.group_by("benchmark").agg(pl.col("item").n_unique()).sort("benchmark").rows()
     [('breast_cancer', 171), ('digits', 540), ('iris', 45), ('wine', 54)]
     """
     return pl.scan_parquet(ITEMS_RESULTS) if lazy else pl.read_parquet(ITEMS_RESULTS)

@@ -189,7 +189,7 @@ def compare(
     >>> df = pl.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "item": [1, 2, 3, 4] * 2,
     ...                    "score": [0.9, 0.7, 0.8, 0.6, 0.8, 0.5, 0.8, 0.4]})
     >>> out = fe.items.compare(df, "score")
-    >>> out.select("a", "b", "difference", pl.col("se").round(4), "test").rows()
+    >>> out.select("a", "b", pl.col("difference", "se").round(4), "test").rows()
     [('a', 'b', 0.125, 0.0479, 'paired t')]
     """
     func = "compare"

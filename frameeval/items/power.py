@@ -113,7 +113,7 @@ def power(
     ...                    "score": [0.9, 0.7, 0.8, 0.6, 0.8, 0.5, 0.8, 0.4]})
     >>> out = fe.items.power(df, "score", difference=0.05)
     >>> out.select(pl.col("mde").round(4), "n_required").rows()
-    [(0.1342, 29)]
+    [(0.1341, 29)]
     """
     func = "power"
     alpha = check_alpha(alpha, func)
