@@ -145,8 +145,9 @@ def _tables(
     return _Tables(board, pairs, means, naive, power, flat)
 
 
-def _fmt(x: float | None, digits: int = 3) -> str:
-    return "—" if x is None else f"{x:.{digits}f}"
+def _fmt(x: Any, digits: int = 3) -> str:
+    """A number with ``digits`` decimals; — for a missing one."""
+    return "—" if x is None else f"{float(x):.{digits}f}"
 
 
 def _verdicts(t: _Tables, roles: ItemRoles, alpha: float) -> list[str]:
@@ -227,7 +228,7 @@ def _rank_tests(page: Page, t: _Tables, roles: ItemRoles, alpha: float) -> None:
     if n < 2:
         page.text(f"One benchmark ({n}): no rank test across benchmarks.", css="skip")
         return
-    common = {
+    common: dict[str, Any] = {
         "block": roles.benchmark,
         "learner": roles.model,
         "higher_is_better": True,
