@@ -100,7 +100,8 @@ def means(
     items' scores, an item's score the mean of its K answers. The standard error treats the
     *items* (or, with ``cluster=``, the clusters of items — items that share a passage, a file,
     a template) as the independent draws from the population of items the benchmark stands
-    for (Miller 2024).
+    for (Miller 2024). Each model's mean is over its own items (use
+    :func:`frameeval.items.compare` to compare models on the items they share).
 
     Parameters
     ----------
