@@ -45,6 +45,10 @@ COMMON = {
 }
 #: Bootstrap replicates of the leaderboard's rank intervals.
 N_RESAMPLES = 1000
+#: ... fewer (at least :data:`MIN_RESAMPLES`) when models × clusters × replicates would pass this
+#: many rows (the bootstrap table of a 2M-row study of 10,000-item benchmarks)
+MAX_REPLICATE_ROWS = 20_000_000
+MIN_RESAMPLES = 200
 REFERENCES = {
     "answer": "Paired differences on shared items, clustered standard errors on C − 1 df "
     "(Miller 2024, 'Adding Error Bars to Evals'); exact McNemar for one 0/1 answer per item; "
@@ -118,6 +122,8 @@ class _Tables:
     means: pl.DataFrame
     naive: pl.DataFrame
     power: pl.DataFrame
+    #: the bootstrap replicates of the leaderboard
+    resamples: int
     #: the pairs without clustering (the effect of pairing alone), None without cluster=
     flat: pl.DataFrame | None = None
 
@@ -131,8 +137,11 @@ def _tables(
     say(ITEM_STEPS[0])
     pairs = items.compare(data, roles.score, cluster=roles.cluster, alpha=alpha, **common)
     say(ITEM_STEPS[1])
+    keys = [k for k in (roles.benchmark, roles.model, roles.cluster or roles.item) if k]
+    units = data.select(keys).n_unique()
+    resamples = max(MIN_RESAMPLES, min(N_RESAMPLES, MAX_REPLICATE_ROWS // max(units, 1)))
     board = items.leaderboard(
-        data, roles.score, cluster=roles.cluster, n_resamples=N_RESAMPLES, seed=0, **common
+        data, roles.score, cluster=roles.cluster, n_resamples=resamples, seed=0, **common
     )
     say(ITEM_STEPS[2])
     means = items.means(data, roles.score, cluster=roles.cluster, level=1 - alpha, **common)
@@ -142,7 +151,7 @@ def _tables(
     flat = None
     if roles.cluster is not None:
         flat = items.compare(data, roles.score, alpha=alpha, **common)
-    return _Tables(board, pairs, means, naive, power, flat)
+    return _Tables(board, pairs, means, naive, power, resamples, flat)
 
 
 def _fmt(x: Any, digits: int = 3) -> str:
@@ -211,6 +220,7 @@ def _answer(page: Page, t: _Tables, roles: ItemRoles, alpha: float) -> None:
 
 def _leaderboard(page: Page, t: _Tables, roles: ItemRoles) -> None:
     page.heading("Leaderboard", REFERENCES["leaderboard"])
+    page.text(f"{t.resamples:,} bootstrap replicates (seed 0).", css="note")
     page.chart(charts.leaderboard(t.board, model=roles.model))
     page.table(t.board.with_columns(pl.col("mean", "ci_low", "ci_high").round(4)), "Leaderboard")
     page.download("leaderboard.csv", "text/csv", t.board.write_csv())
