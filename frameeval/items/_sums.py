@@ -121,6 +121,8 @@ def _row_checks(design: Design, proportion: bool) -> Checks:
 def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFrame, Checks]:
     """``*by, __model, <item>, [<cluster>], __x, __k, __ss, __odd, __dup, __split`` and the
     row checks' counts (see :class:`frameeval._validate.Checks`), one row per model and item.
+    Without ``sample=`` the rows themselves (one per model and item: no grouping pass), with
+    the input columns kept for the checks that :func:`model_table` then takes per model.
 
     ``__odd`` counts answers other than 0 and 1 (a 0/1 score makes McNemar's and Wilson's
     methods available); ``__dup`` counts repeated answers (two rows for one model and item
@@ -128,32 +130,42 @@ def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFram
     ``proportion``: the score must lie in [0, 1] (Wilson's interval)."""
     checks = _row_checks(design, proportion)
     score = pl.col(design.score).cast(pl.Float64)
-    k = pl.len().cast(pl.Int64)
+    odd = ~score.is_in([0.0, 1.0]) & score.is_not_null()
     if design.sample is None:
-        dup = k - 1
-        ss = pl.lit(0.0)  # one answer: no within-item spread (a repeated row is an error)
+        # one row per model and item: the rows are the item table (no grouping pass); the row
+        # checks and the repeated-row count are taken per model by :func:`model_table`
+        keep = [*design.keys, design.model, design.item, design.score]
+        keep += [design.cluster] if design.cluster is not None else []
+        items = design.lf.select(list(dict.fromkeys(keep))).with_columns(
+            _model_expr(design),
+            score.alias("__x"),
+            pl.lit(1, dtype=pl.Int64).alias("__k"),
+            pl.lit(0.0).alias("__ss"),
+            odd.cast(pl.Int64).alias("__odd"),
+            pl.lit(0, dtype=pl.Int64).alias("__split"),
+        )
     else:
-        dup = k - pl.col(design.sample).n_unique().cast(pl.Int64)
+        k = pl.len().cast(pl.Int64)
         # Σ(s − s̄)² = Σs² − (Σs)²/K: plain sums keep Polars' fast grouped path (K is small)
         ss = (score.pow(2).sum() - score.sum().pow(2) / k.cast(pl.Float64)).clip(lower_bound=0.0)
-    aggs = [
-        score.mean().alias("__x"),
-        k.alias("__k"),
-        ss.alias("__ss"),
-        (~score.is_in([0.0, 1.0]) & score.is_not_null()).sum().cast(pl.Int64).alias("__odd"),
-        dup.alias("__dup"),
-        *checks.aggs(),
-    ]
-    if design.cluster is not None:
-        aggs.append(pl.col(design.cluster).first())
-        aggs.append((pl.col(design.cluster).n_unique() - 1).cast(pl.Int64).alias("__split"))
-    else:
-        aggs.append(pl.lit(0, dtype=pl.Int64).alias("__split"))
-    items = (
-        design.lf.with_columns(_model_expr(design))
-        .group_by([*design.keys, MODEL, design.item])
-        .agg(aggs)
-    )
+        aggs = [
+            score.mean().alias("__x"),
+            k.alias("__k"),
+            ss.alias("__ss"),
+            odd.sum().cast(pl.Int64).alias("__odd"),
+            (k - pl.col(design.sample).n_unique().cast(pl.Int64)).alias("__dup"),
+            *checks.aggs(),
+        ]
+        if design.cluster is not None:
+            aggs.append(pl.col(design.cluster).first())
+            aggs.append((pl.col(design.cluster).n_unique() - 1).cast(pl.Int64).alias("__split"))
+        else:
+            aggs.append(pl.lit(0, dtype=pl.Int64).alias("__split"))
+        items = (
+            design.lf.with_columns(_model_expr(design))
+            .group_by([*design.keys, MODEL, design.item])
+            .agg(aggs)
+        )
     mean = pl.col("__x").mean().over([*design.keys, MODEL])
     return items.with_columns((pl.col("__x") - mean).alias("__xc")), checks
 
@@ -198,6 +210,9 @@ def model_table(
     mean of 1/K_i."""
     k = pl.col("__k").cast(pl.Float64)
     within = (pl.col("__ss") / (k - 1.0)).filter(pl.col("__k") > 1)
+    # one row per item (no sample=): the row checks aggregate the rows themselves
+    repeated = pl.len().cast(pl.Int64) - pl.col(design.item).n_unique().cast(pl.Int64)
+    rows_checks = [repeated.alias("__dup"), *checks.aggs()]
     aggs = [
         pl.len().cast(pl.Int64).alias("n_items"),
         pl.col("__x").sum().alias("__sum"),
@@ -207,9 +222,12 @@ def model_table(
         (1.0 / k).mean().alias("__inv_k"),
         within.mean().alias("__within"),
         pl.col("__odd").sum().alias("__odd"),
-        pl.col("__dup").sum().alias("__dup"),
         pl.col("__split").sum().alias("__split"),
-        *checks.merge(),
+        *(
+            rows_checks
+            if design.sample is None
+            else [pl.col("__dup").sum().alias("__dup"), *checks.merge()]
+        ),
         *extra,
     ]
     table = items.group_by([*design.keys, MODEL]).agg(aggs)
