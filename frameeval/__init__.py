@@ -165,7 +165,16 @@ measures = _dask_form(measures)
 # Heavy parts load on first use (PEP 562): the comparison tests and the uncertainty module need
 # scipy, charts and the report need altair / vl-convert. ``fe.friedman``, ``fe.charts.roc`` and
 # ``from frameeval import friedman`` work as before; ``import frameeval`` stays light.
-_LAZY_MODULES = {"agreement", "charts", "compare", "io", "ratings", "report", "uncertainty"}
+_LAZY_MODULES = {
+    "agreement",
+    "charts",
+    "compare",
+    "io",
+    "items",
+    "ratings",
+    "report",
+    "uncertainty",
+}
 _LAZY_NAMES: dict[str, tuple[str, str]] = {
     **{
         name: ("frameeval.compare", name)
@@ -235,6 +244,10 @@ _LAZY_NAMES: dict[str, tuple[str, str]] = {
             "quantile_scores",
             "weighted_interval_score",
         )
+    },
+    **{
+        name: ("frameeval.items.pass_at_k", name)
+        for name in ("g_pass_at_k", "pass_at_k", "pass_hat_k")
     },
     "write_report": ("frameeval.report", "report"),
 }
@@ -311,6 +324,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         quantile_scores,
         weighted_interval_score,
     )
+    from frameeval.items.pass_at_k import g_pass_at_k, pass_at_k, pass_hat_k
     from frameeval.report import report as write_report
     from frameeval.uncertainty import (
         bootstrap_ci,
@@ -373,6 +387,10 @@ __all__ = [
     "collect",
     "compare",
     "compare_learners",
+    "g_pass_at_k",
+    "items",
+    "pass_at_k",
+    "pass_hat_k",
     "comparison_matrix",
     "confusion_matrix",
     "contingency_table",

@@ -62,6 +62,8 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if Path(args.output).exists() and not args.force:
         raise _UsageError(f"-o/--output {args.output!r} exists; pass --force to overwrite it.")
     _check_numbers(args)
+    if args.item is not None or args.example == "items":
+        return _items_report(args)
 
     from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
     from frameeval.exceptions import FrameEvalError
@@ -164,6 +166,48 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             source=Path(source).name if args.example else source,
             **forecast,
         )
+    print(f"frameeval: wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _items_report(args: argparse.Namespace) -> int:
+    """``frameeval report --item ITEM`` (or ``--example items``): the item-level report."""
+    from frameeval.datasets import ITEMS_RESULTS
+    from frameeval.exceptions import FrameEvalError
+    from frameeval.report.items import ITEM_STEPS, items_report
+    from frameeval.report.progress import ConsoleProgress
+    from frameeval.report.roles import read_results
+
+    example = args.example == "items"
+    if args.example and not example:
+        raise _UsageError("--item goes with RESULTS or --example items, not another example.")
+    source = str(ITEMS_RESULTS) if example else args.results
+    if not example and not _matches(source):
+        raise _UsageError(
+            f"RESULTS {source!r} must name a file or a glob of files, got no such file."
+        )
+    item = "item" if example and args.item is None else args.item
+    cluster = "cluster" if example and args.cluster is None else args.cluster
+    sample = "epoch" if example and args.sample is None else args.sample
+    progress = ConsoleProgress(ITEM_STEPS, quiet=args.quiet)
+    try:
+        with progress:
+            path = items_report(
+                read_results(source),
+                args.output,
+                item=item,
+                score=args.score,
+                model=args.learner,
+                benchmark=args.by,
+                cluster=cluster,
+                sample=sample,
+                alpha=args.alpha,
+                title=args.title,
+                force=args.force,
+                progress=progress,
+            )
+    except FrameEvalError as err:
+        raise _UsageError(_first_line(err).removeprefix("report(): ")) from None
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return EXIT_OK
 
@@ -288,10 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const="classification",
         default=None,
-        choices=("classification", "regression"),
+        choices=("classification", "regression", "items"),
         help="use embedded example results (real data, 5 learners x 4 data sets) instead "
-        "of RESULTS: the classifiers (--example alone) or the regressors (--example "
-        "regression)",
+        "of RESULTS: the classifiers (--example alone), the regressors (--example "
+        "regression) or an item-level study (--example items)",
     )
     rep.add_argument(
         "-o", "--output", default="report.html", metavar="PATH", help="output HTML file"
@@ -355,6 +399,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.9,
         help="regression: nominal coverage of the --lower/--upper intervals",
     )
+    for role, text in (
+        (
+            "item",
+            "item-level study: the item column (one row per model x item [x sample]); "
+            "gives the item-level report (paired, clustered comparisons, leaderboard)",
+        ),
+        ("cluster", "item-level study: the column of each item's cluster (clustered SEs)"),
+        ("sample", "item-level study: the column numbering K answers per item (epoch, seed)"),
+    ):
+        rep.add_argument(f"--{role}", default=None, metavar="COLUMN", help=text)
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level of the tests")
     rep.add_argument(
         "--rope",

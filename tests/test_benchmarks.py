@@ -124,3 +124,27 @@ def test_polarbearings_protocol_runs_side_by_side(
     assert rmse[1] != "—" and rmse[4].endswith("×")  # scikit-learn time, frameeval speed-up
     assert (rmse[3] == "—") is not with_polarbearings
     assert "`fe.measures(by=)`" in out
+
+
+def test_items_benchmark_runs_at_a_tiny_size(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks.bench_items`` (issue 34's speed goal) at a tiny size: both rows printed, the
+    baseline's McNemar p-values equal fe.items.compare's."""
+    import numpy as np
+    import polars as pl
+
+    import frameeval as fe
+    from benchmarks import bench_items as bench
+
+    assert bench.main(["--models", "3", "--benchmarks", "2", "--items", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "| frameeval `fe.items.compare` |" in out and "peak RSS" in out
+    df = bench.study(3, 2, 50)
+    ours = fe.items.compare(df, "correct", by="benchmark", adjust=None)
+    matrices = [
+        part.sort("model", "item")["correct"].to_numpy().reshape(3, 50).T.astype(np.int64)
+        for part in df.partition_by("benchmark", maintain_order=True)
+    ]
+    theirs = bench.numpy_baseline(matrices)
+    for b, p in enumerate(theirs):
+        mine = ours.filter(pl.col("benchmark") == f"bench-{b}")["p_value"].to_numpy()
+        np.testing.assert_allclose(mine, p[np.triu_indices(3, 1)], rtol=1e-9)

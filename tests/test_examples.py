@@ -62,6 +62,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "make_example_results.py": ("example_results.parquet",),
     # the generator of the embedded regression example (issue 24): a file path too
     "make_regression_example.py": ("regression_results.parquet",),
+    # the generator of the embedded item-level example (issue 34): a file path too
+    "make_items_example.py": ("items_results.parquet",),
 }
 
 
@@ -70,6 +72,8 @@ def _argv(script: str, out: Path) -> list[str]:
         return ["--out", str(out / "example_results.parquet"), "--small"]
     if script == "make_regression_example.py":
         return ["--out", str(out / "regression_results.parquet"), "--small"]
+    if script == "make_items_example.py":
+        return ["--out", str(out / "items_results.parquet"), "--small"]
     return [str(out), "--small"]
 
 

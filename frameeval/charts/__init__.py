@@ -18,6 +18,7 @@ from frameeval.charts.compare import (
 from frameeval.charts.confusion import confusion_heatmap
 from frameeval.charts.curves import cost_curve, pr, roc
 from frameeval.charts.decompose import bias_variance, learning_curve, validation_curve
+from frameeval.charts.items import leaderboard
 from frameeval.charts.matrix import comparison_matrix
 from frameeval.charts.regression import (
     predicted_actual,
@@ -40,6 +41,7 @@ __all__ = [
     "cd_diagram",
     "confusion_heatmap",
     "cost_curve",
+    "leaderboard",
     "learning_curve",
     "metric_distribution",
     "pr",

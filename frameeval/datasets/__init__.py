@@ -11,6 +11,11 @@ forest, gradient boosting) evaluated by 10-fold cross-validation (seed 0) on fou
 that ship offline with scikit-learn or statsmodels: diabetes, Engel's food expenditure,
 Grunfeld's investment and credit-card expenditure, with a 90 % prediction interval per
 prediction. Made by ``examples/make_regression_example.py``.
+
+``items_results()`` — an item-level study: five scikit-learn classifiers answer the items (the
+instances of a stratified 30 % test split) of four bundled data sets ("benchmarks"), K = 5
+times each (refitted on bootstrap resamples of the training part, seeds 0–4); each item in a
+k-means cluster of its features. Made by ``examples/make_items_example.py``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import polars as pl
 
 EXAMPLE_RESULTS = Path(__file__).with_name("example_results.parquet")
 REGRESSION_RESULTS = Path(__file__).with_name("regression_results.parquet")
+ITEMS_RESULTS = Path(__file__).with_name("items_results.parquet")
 
 
 def example_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
@@ -65,4 +71,32 @@ def regression_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     return pl.scan_parquet(REGRESSION_RESULTS) if lazy else pl.read_parquet(REGRESSION_RESULTS)
 
 
-__all__ = ["EXAMPLE_RESULTS", "REGRESSION_RESULTS", "example_results", "regression_results"]
+def items_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
+    """The item-level example (for :mod:`frameeval.items` and ``frameeval report --example
+    items``).
+
+    Returns
+    -------
+    One row per (benchmark, model, item, epoch): ``benchmark`` (String: ``breast_cancer``,
+    ``digits``, ``iris``, ``wine``), ``model`` (String), ``item`` (Int64, row of the data set),
+    ``cluster`` (Int32, the item's k-means cluster, 0–7), ``epoch`` (Int32, 0–4: the answer's
+    run) and ``correct`` (Int8, 1 when the answer is the true class).
+
+    Examples
+    --------
+    >>> import frameeval as fe, polars as pl
+    >>> df = fe.datasets.items_results()
+    >>> df.group_by("benchmark").agg(pl.col("item").n_unique()).sort("benchmark").rows()
+    [('breast_cancer', 171), ('digits', 540), ('iris', 45), ('wine', 54)]
+    """
+    return pl.scan_parquet(ITEMS_RESULTS) if lazy else pl.read_parquet(ITEMS_RESULTS)
+
+
+__all__ = [
+    "EXAMPLE_RESULTS",
+    "ITEMS_RESULTS",
+    "REGRESSION_RESULTS",
+    "example_results",
+    "items_results",
+    "regression_results",
+]

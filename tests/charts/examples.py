@@ -407,4 +407,14 @@ def gallery() -> dict[str, Any]:
             regression_results(), "truth", "pred", color="learner", bins=25
         ),
         "quantile_coverage": charts.quantile_coverage(quantile_scores()),
+        "leaderboard": charts.leaderboard(
+            fe.items.leaderboard(
+                fe.datasets.items_results().filter(pl.col("benchmark").is_in(["iris", "wine"])),
+                "correct",
+                by="benchmark",
+                cluster="cluster",
+                sample="epoch",
+                n_resamples=100,
+            )
+        ),
     }
