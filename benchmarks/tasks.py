@@ -895,7 +895,7 @@ def bradley_terry(
     refitted per multinomial replicate. 1M battles × 50 models from 1M rows up."""
     n = 1_000_000 if n_rows >= 1_000_000 else n_rows
     battles = _battles(n, 50 if n >= 1_000_000 else 8)
-    resamples = 100
+    resamples = 100 if n >= 1_000_000 else 10  # the smoke test: 10
 
     def ours() -> None:
         fe.ratings.bradley_terry(battles, n_resamples=resamples, seed=0)

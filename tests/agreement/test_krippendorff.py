@@ -140,3 +140,37 @@ def test_bad_input() -> None:
         fe.agreement.krippendorff_alpha(dup)
     with pytest.raises(InvalidParameterError, match=r"ci must be in \(0, 1\)"):
         fe.agreement.krippendorff_alpha(df, ci=95)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_bootstraps_with_clusters(level: str) -> None:
+    rng = np.random.default_rng(level.__len__())
+    truth = rng.integers(1, 5, 30)
+    rows = [
+        (i, r, int(truth[i]) if rng.random() < 0.75 else int(rng.integers(1, 5)))
+        for i in range(30)
+        for r in range(3)
+    ]
+    df = pl.DataFrame(rows, schema=["item", "rater", "rating"], orient="row")
+    df = df.with_columns((pl.col("item") // 3).alias("passage"))
+    for cluster in (None, "passage"):  # loop-ok: two designs
+        out = fe.agreement.krippendorff_alpha(
+            df, level=level, ci=0.9, n_resamples=200, cluster=cluster
+        )
+        low, value, high = out.select("ci_low", "krippendorff_alpha", "ci_high").row(0)
+        assert low < value < high
+
+
+def test_an_item_in_two_clusters_is_an_error() -> None:
+    df = pl.DataFrame(
+        {"rater": ["a", "b"], "item": [1, 1], "rating": [1, 2], "passage": ["p", "q"]}
+    )
+    with pytest.raises(
+        InvalidValueError,
+        match=r"every item must lie in one cluster \(cluster='passage'\), got 2 clusters for "
+        r"item 1",
+    ):
+        fe.agreement.krippendorff_alpha(df, cluster="passage", ci=0.9)
+    lazy = fe.agreement.krippendorff_alpha(df.lazy(), cluster="passage", ci=0.9)
+    with pytest.raises(InvalidValueError, match=r"every item must lie in one cluster"):
+        fe.collect(lazy)
