@@ -55,14 +55,16 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.example and args.results is None:
         parser.print_usage(sys.stderr)
         raise _UsageError(
-            "give RESULTS (a Parquet file, a glob of Parquet files, or a CSV file) or --example."
+            "give RESULTS (a Parquet file, a glob of Parquet files, a CSV file, or "
+            "lm-evaluation-harness samples files) or --example."
         )
     if args.example and args.results is not None:
         raise _UsageError("give either RESULTS or --example, not both.")
     if Path(args.output).exists() and not args.force:
         raise _UsageError(f"-o/--output {args.output!r} exists; pass --force to overwrite it.")
     _check_numbers(args)
-    if args.item is not None or args.example == "items":
+    lm_eval = args.results is not None and args.results.lower().endswith(".jsonl")
+    if args.item is not None or args.example == "items" or lm_eval:
         return _items_report(args)
 
     from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
@@ -186,7 +188,9 @@ def _items_report(args: argparse.Namespace) -> int:
         raise _UsageError(
             f"RESULTS {source!r} must name a file or a glob of files, got no such file."
         )
-    item = "item" if example and args.item is None else args.item
+    # lm-evaluation-harness samples files read into benchmark, model, item, score
+    lm_eval = not example and source.lower().endswith(".jsonl")
+    item = "item" if (example or lm_eval) and args.item is None else args.item
     cluster = "cluster" if example and args.cluster is None else args.cluster
     sample = "epoch" if example and args.sample is None else args.sample
     progress = ConsoleProgress(ITEM_STEPS, quiet=args.quiet)

@@ -190,7 +190,9 @@ class ReportRoles(Roles):
 
 
 def read_results(path: str) -> pl.LazyFrame:
-    """Scan Parquet (a file or a glob of files) or CSV lazily."""
+    """Scan Parquet (a file or a glob of files) or CSV lazily; read lm-evaluation-harness samples
+    files (``.jsonl``) into the item-level long table (``benchmark, model, item, filter, target,
+    pred, metric, score`` and one column per metric)."""
     matches = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else [path]
     if not matches:
         raise InvalidParameterError(f"report(): results {path!r} must exist, got no such file.")
@@ -200,12 +202,24 @@ def read_results(path: str) -> pl.LazyFrame:
                 f"report(): results {match!r} must exist, got no such file."
             )
     suffixes = {Path(m).suffix.lower() for m in matches}
+    if suffixes == {".jsonl"}:
+        from frameeval.io import read_lm_eval_samples
+
+        # a task scored under several filters (GSM8K's strict and flexible match) is one
+        # benchmark per filter: "gsm8k (strict-match)"
+        table = read_lm_eval_samples(path).lazy()
+        several = pl.col("filter").n_unique().over("benchmark") > 1
+        named = pl.format("{} ({})", pl.col("benchmark"), pl.col("filter"))
+        return table.with_columns(
+            pl.when(several).then(named).otherwise(pl.col("benchmark")).alias("benchmark")
+        )
     if suffixes <= {".parquet", ".pq"}:
         return pl.scan_parquet(matches)
     if suffixes <= {".csv"} and len(matches) == 1:
         return pl.scan_csv(matches[0], infer_schema_length=10_000)
     raise InvalidParameterError(
-        f"report(): results must be Parquet files (or one CSV file), got {sorted(suffixes)}."
+        "report(): results must be Parquet files, one CSV file or lm-evaluation-harness "
+        f"samples files (.jsonl), got {sorted(suffixes)}."
     )
 
 

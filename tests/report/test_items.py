@@ -79,3 +79,39 @@ def test_the_readme_commands_run_as_written(tmp_path, monkeypatch) -> None:
     fe.datasets.items_results().write_parquet("items.parquet")
     assert main(lines[2].split()[1:] + ["-q"]) == 0
     assert "is best with a mean of" in (tmp_path / "items.html").read_text(encoding="utf-8")
+
+
+def test_the_item_report_reads_lm_eval_samples_files_directly(tmp_path, capsys) -> None:
+    """``frameeval report 'out/*/samples_*.jsonl'``: lm-evaluation-harness ``--log_samples``
+    files (one directory per model) are the item-level long table — no conversion by hand; a
+    task scored under two filters is two benchmarks."""
+    import json
+
+    import numpy as np
+
+    from frameeval.cli import main
+
+    rng = np.random.default_rng(7)
+    skill = {"model-a": 0.8, "model-b": 0.6, "model-c": 0.5}
+    for model, p in skill.items():
+        for task, filters in (("arc_easy", ["none"]), ("gsm8k", ["strict", "flexible"])):
+            rows = []
+            for doc in range(60):
+                for flt in filters:
+                    acc = float(rng.random() < p)
+                    rows.append(
+                        {"doc_id": doc, "doc": {"q": doc}, "target": "1",
+                         "arguments": {}, "resps": [["1"]], "filtered_resps": ["1"],
+                         "filter": flt, "metrics": ["acc"], "doc_hash": "h",
+                         "prompt_hash": "p", "target_hash": "t", "acc": acc}
+                    )  # fmt: skip
+            path = tmp_path / "out" / model / f"samples_{task}_2024-05-13T13-34-45.jsonl"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "lm.html"
+    pattern = str(tmp_path / "out" / "*" / "samples_*.jsonl")
+    assert main(["report", pattern, "-o", str(out), "-q"]) == 0
+    page = out.read_text(encoding="utf-8")
+    for name in ("model-a", "model-b", "model-c", "arc_easy", "gsm8k (strict)", "gsm8k (flexible)"):
+        assert name in page
+    assert "frameeval: wrote" in capsys.readouterr().err
