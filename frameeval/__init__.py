@@ -113,7 +113,7 @@ measures = _dask_form(measures)
 # Heavy parts load on first use (PEP 562): the comparison tests and the uncertainty module need
 # scipy, charts and the report need altair / vl-convert. ``fe.friedman``, ``fe.charts.roc`` and
 # ``from frameeval import friedman`` work as before; ``import frameeval`` stays light.
-_LAZY_MODULES = {"charts", "compare", "report", "uncertainty"}
+_LAZY_MODULES = {"charts", "compare", "report", "subgroups", "uncertainty"}
 _LAZY_NAMES: dict[str, tuple[str, str]] = {
     **{
         name: ("frameeval.compare", name)
