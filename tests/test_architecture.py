@@ -18,7 +18,7 @@ LAYERS = [
     {"metrics"},
     {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast"},
     {"split", "evaluate", "decompose"},
-    {"compare", "uncertainty"},
+    {"compare", "uncertainty", "subgroups"},
     {"dask"},
     {"charts"},
     {"report"},

@@ -15,5 +15,4 @@ from frameeval.subgroups.gaps import by_group, compare_gaps, gaps
 from frameeval.subgroups.power import power
 from frameeval.subgroups.slices import slices
 
-
 __all__ = ["by_group", "compare_gaps", "gaps", "power", "slices"]

@@ -88,7 +88,7 @@ def power(
     ...                    "p": [1, 1, 0, 0, 1, 0, 0, 0]})
     >>> out = fe.subgroups.power(df, "y", "p", sensitive="sex", gap=0.1)
     >>> out.select("sex", "value", "trials_needed").rows()
-    [('F', 0.5, 388), ('M', 0.25, 293)]
+    [('F', 0.5, 388), ('M', 0.25, 328)]
     """
     func = "power"
     for name, value in (("gap", gap), ("power", power)):
@@ -100,7 +100,9 @@ def power(
     alpha = check_alpha(alpha, func)
     lf, eager = to_lazy(data, func)
     groups, keys = as_keys(sensitive), as_keys(by)
-    check_parameter(bool(groups), func, f"sensitive= must name one column or more, got {sensitive!r}.")
+    check_parameter(
+        bool(groups), func, f"sensitive= must name one column or more, got {sensitive!r}."
+    )
     require_columns(lf.collect_schema(), func, truth=truth, pred=pred, by=keys, sensitive=groups)
     names, chosen = resolve(func, [measure], pred, None)
     check_parameter(
@@ -133,9 +135,10 @@ def power(
         p.alias("value"),
         m.cast(pl.Int64).alias("trials"),
         pl.when(p.is_not_null()).then(needed).cast(pl.Int64).alias("trials_needed"),
-        pl.when(p.is_not_null() & (share > 0)).then((needed / share).ceil()).cast(pl.Int64).alias(
-            "rows_needed"
-        ),
+        pl.when(p.is_not_null() & (share > 0))
+        .then((needed / share).ceil())
+        .cast(pl.Int64)
+        .alias("rows_needed"),
         pl.when(p.is_not_null() & (other > 0)).then(reach.sin() ** 2 - p).alias("detectable_gap"),
     )
     out = out.select(

@@ -184,7 +184,9 @@ def slices(
     func = "slices"
     lf, eager = to_lazy(data, func)
     features = as_keys(features)
-    check_parameter(bool(features), func, f"features must name one column or more, got {features!r}.")
+    check_parameter(
+        bool(features), func, f"features must name one column or more, got {features!r}."
+    )
     clash = sorted(set(features) & set(OUTPUTS))
     check_parameter(not clash, func, f"features must not use output column names, got {clash}.")
     check_parameter(
@@ -231,14 +233,20 @@ def _search(
     e = pl.col("__e")
     if mean <= 0.0:
         return pl.DataFrame(
-            schema={**{c: pl.UInt32 for c in codes}, "level": pl.Int64, **dict.fromkeys(_STATS, pl.Float64), "score": pl.Float64}
+            schema={
+                **{c: pl.UInt32 for c in codes},
+                "level": pl.Int64,
+                **dict.fromkeys(_STATS, pl.Float64),
+                "score": pl.Float64,
+            }
         )
     lazy = rows.lazy()
     first = pl.concat(
         [
-            lazy.group_by(c).agg(_stats(e)).with_columns(
-                *(pl.lit(None, dtype=pl.UInt32).alias(o) for o in codes if o != c)
-            ).select(*codes, *_STATS)
+            lazy.group_by(c)
+            .agg(_stats(e))
+            .with_columns(*(pl.lit(None, dtype=pl.UInt32).alias(o) for o in codes if o != c))
+            .select(*codes, *_STATS)
             for c in codes
         ]
     ).collect()
@@ -276,7 +284,9 @@ def _best(found: pl.DataFrame, score: pl.Expr, valid: pl.Expr, top: int) -> pl.D
     scored = found.filter(valid).with_columns(score.alias("score")).filter(pl.col("score") > 0)
     codes = [c for c in found.columns if c.startswith("__c")]
     ordered = scored.sort(
-        ["score", "level", *codes], descending=[True, False, *([False] * len(codes))], nulls_last=True
+        ["score", "level", *codes],
+        descending=[True, False, *([False] * len(codes))],
+        nulls_last=True,
     )
     return ordered.head(top)
 
@@ -304,9 +314,11 @@ def _candidates(
         dropped = candidates.filter(pl.col(c).is_not_null()).with_columns(
             pl.lit(None, dtype=pl.UInt32).alias(c)
         )
-        parts.append(dropped.join(stats, on=codes, how="inner", nulls_equal=True).select(
-            "__id", "__size", "__errors", "__max_error"
-        ))
+        parts.append(
+            dropped.join(stats, on=codes, how="inner", nulls_equal=True).select(
+                "__id", "__size", "__errors", "__max_error"
+            )
+        )
     bounds = (
         pl.concat(parts)
         .group_by("__id")
@@ -329,14 +341,16 @@ def _evaluate(
     pattern = pl.concat_str([pl.col(c).is_not_null().cast(pl.UInt8).cast(pl.String) for c in codes])
     keyed = candidates.with_columns(pattern.alias("__pattern"))
     plans = []
-    for (shape,), part in keyed.partition_by("__pattern", as_dict=True).items():  # loop-ok: one per feature combination
+    for (shape,), part in keyed.partition_by(
+        "__pattern", as_dict=True
+    ).items():  # loop-ok: one per feature combination
         on = [c for c, bit in zip(codes, str(shape), strict=True) if bit == "1"]
         wanted = part.select(on).lazy()
         stats = lazy.group_by(on).agg(_stats(e)).join(wanted, on=on, how="inner")
         plans.append(
-            stats.with_columns(*(pl.lit(None, dtype=pl.UInt32).alias(c) for c in codes if c not in on)).select(
-                *codes, *_STATS
-            )
+            stats.with_columns(
+                *(pl.lit(None, dtype=pl.UInt32).alias(c) for c in codes if c not in on)
+            ).select(*codes, *_STATS)
         )
     return pl.concat(pl.collect_all(plans))
 
@@ -393,7 +407,9 @@ def _finish(
     ]
     out = out.with_columns(pl.concat_str(labels, separator=" & ", ignore_nulls=True).alias("slice"))
     out = out.sort(
-        ["score", "level", *codes], descending=[True, False, *([False] * len(codes))], nulls_last=True
+        ["score", "level", *codes],
+        descending=[True, False, *([False] * len(codes))],
+        nulls_last=True,
     ).head(top)
     return out.with_row_index("rank", offset=1).select(
         pl.col("rank").cast(pl.Int64),
@@ -411,4 +427,3 @@ def _finish(
         "p_value",
         "p_adjusted",
     )
-

@@ -18,7 +18,7 @@ from frameeval.exceptions import InvalidParameterError, MissingValueError
 TOL = 1e-12
 
 
-def _sk(name: str):  # noqa: ANN202 - the scikit-learn / fairlearn function of a measure
+def _sk(name: str):
     from fairlearn.metrics import false_positive_rate, selection_rate
     from sklearn import metrics as skm
 
@@ -193,7 +193,9 @@ def test_breast_cancer_with_a_derived_attribute_equals_fairlearn() -> None:
     pred = cross_val_predict(model, x, y, cv=5)
     df = pl.DataFrame(
         {
-            "size": pl.Series(x["mean radius"]).bin_quantiles(3, labels=["small", "medium", "large"]),
+            "size": pl.Series(x["mean radius"]).bin_quantiles(
+                3, labels=["small", "medium", "large"]
+            ),
             "texture": np.where(x["mean texture"] > x["mean texture"].median(), "rough", "smooth"),
             "y": y.to_numpy(),
             "p": pred,
@@ -279,7 +281,9 @@ def test_intervals_do_not_depend_on_row_order_with_instance_and_are_seeded() -> 
         n_resamples=40,
     )
     assert a.equals(b)
-    c = fe.subgroups.gaps(df, "y", "p", sensitive="age", ci=0.9, instance="id", n_resamples=40, seed=1)
+    c = fe.subgroups.gaps(
+        df, "y", "p", sensitive="age", ci=0.9, instance="id", n_resamples=40, seed=1
+    )
     assert not a.equals(c)
 
 
@@ -339,7 +343,9 @@ def test_benjamini_hochberg_equals_statsmodels() -> None:
 
 def test_bad_input_is_a_typed_error() -> None:
     df = _frame(0, 40, 2, 1)
-    with pytest.raises(MissingValueError, match=r"column 'age' \(sensitive=\) must not contain nulls"):
+    with pytest.raises(
+        MissingValueError, match=r"column 'age' \(sensitive=\) must not contain nulls"
+    ):
         fe.subgroups.gaps(
             df.with_columns(pl.when(pl.col("y") == 1).then(pl.col("age")).alias("age")),
             "y",

@@ -49,7 +49,7 @@ def test_a_planted_weak_slice_is_found_first() -> None:
     assert first["complement_value"] == pytest.approx((rest["y"] != rest["p"]).mean(), abs=1e-12)
 
 
-def _oracle(df: pl.DataFrame, features: list[str], k: int, level: int, sup: int, alpha: float):  # noqa: ANN202
+def _oracle(df: pl.DataFrame, features: list[str], k: int, level: int, sup: int, alpha: float):
     from sliceline.slicefinder import Slicefinder
 
     x = df.select(features).to_numpy()
@@ -100,7 +100,8 @@ def test_the_test_of_a_slice_by_hand() -> None:
     noise = np.random.default_rng(9).normal(size=df.height)
     df = df.with_columns(
         truth=pl.col("x"),
-        guess=pl.col("x") + pl.Series(noise) * pl.when(pl.col("colour") == "red").then(2.0).otherwise(1.0),
+        guess=pl.col("x")
+        + pl.Series(noise) * pl.when(pl.col("colour") == "red").then(2.0).otherwise(1.0),
     )
     out = fe.subgroups.slices(df, "y", "p", features=["colour"], top=1, alpha=0.95)
     row = out.row(0, named=True)
@@ -134,9 +135,14 @@ def test_continuous_features_are_binned_by_quantiles() -> None:
 
 def test_bad_input_is_a_typed_error() -> None:
     df = _planted(0, 100)
-    with pytest.raises(MissingValueError, match=r"column 'city' \(features=\) must not contain nulls"):
+    with pytest.raises(
+        MissingValueError, match=r"column 'city' \(features=\) must not contain nulls"
+    ):
         fe.subgroups.slices(
-            df.with_columns(pl.when(pl.col("y") == 1).then(pl.col("city"))), "y", "p", features=["city"]
+            df.with_columns(pl.when(pl.col("y") == 1).then(pl.col("city"))),
+            "y",
+            "p",
+            features=["city"],
         )
     with pytest.raises(InvalidParameterError, match=r"slices\(\): alpha must be in \(0, 1\]"):
         fe.subgroups.slices(df, "y", "p", features=["city"], alpha=0)
