@@ -57,7 +57,7 @@ def _open(
     check_parameter(
         not both, func, f"sensitive= columns must differ from by= and control=, got {both}."
     )
-    outputs = {"measure", "value", "n", "undefined", "group", *GAPS}
+    outputs = {"measure", "value", "low", "high", "n", "undefined", *GAPS}
     clash = sorted(set(keys + groups) & outputs)
     check_parameter(not clash, func, f"by= and sensitive= must not use output names, got {clash}.")
     names, needed = resolve(func, measures, pred, score)
@@ -84,12 +84,18 @@ def _values(
     weight: str | None,
     pos_label: Any,
     func: str,
+    ci: float | None = None,
+    n_resamples: int = 200,
+    seed: int = 0,
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """``(per group, overall)`` long frames: ``*keys, *groups, measure, value, n`` and
     ``*keys, measure, overall`` — each one ``fe.measures`` pass (every measure of every group
     at once), the rows per group and the sensitive columns' null check in a third pass."""
     common = dict(measures=needed, weight=weight, pos_label=pos_label, long=True)
-    per_group = measure_set(lf, truth, pred, score, by=[*keys, *groups], **common)
+    per_group = measure_set(
+        lf, truth, pred, score, by=[*keys, *groups], ci=ci, n_resamples=n_resamples, seed=seed,
+        **common,
+    )  # fmt: skip
     overall = measure_set(lf, truth, pred, score, by=keys or None, **common)
     checks = Checks(func)
     for g in groups:  # loop-ok: one check per sensitive column
@@ -104,7 +110,7 @@ def _values(
 # gaps from per-group values (the point values and every replicate alike)
 # ---------------------------------------------------------------------------------------------
 def _gap_aggs() -> list[pl.Expr]:
-    value, label, n = pl.col("value"), pl.col("group"), pl.col("n")
+    value, label, n = pl.col("value"), pl.col("__fe_group"), pl.col("n")
     defined = value.is_not_null()
     kept = value.filter(defined)
     low = kept.min()
@@ -141,7 +147,7 @@ def _gap_table(
     per_group: pl.LazyFrame, overall: pl.LazyFrame, keys: list[str], groups: list[str]
 ) -> pl.LazyFrame:
     """``*keys, measure`` and the gap columns of each per-group measure."""
-    rows = per_group.with_columns(_group_label(groups).alias("group"))
+    rows = per_group.with_columns(_group_label(groups).alias("__fe_group"))
     rows = (
         rows.join(overall, on=[*keys, "measure"], how="left", nulls_equal=True)
         if keys
@@ -319,6 +325,9 @@ def by_group(
     control: Keys = None,
     weight: str | None = None,
     pos_label: Any = None,
+    ci: float | None = None,
+    n_resamples: int = 200,
+    seed: int = 0,
 ) -> Frame:
     """Each measure in each subgroup, long form (fairlearn's ``MetricFrame.by_group``).
 
@@ -343,10 +352,15 @@ def by_group(
         fairlearn's ``control_features``: further keys, placed after ``by``.
     weight, pos_label
         As in :func:`frameeval.measures`.
+    ci, n_resamples, seed
+        Confidence level of an interval on each group's value (``low``, ``high``): those of
+        ``fe.measures(ci=...)`` on the group — Wilson for shares of counts (selection rate,
+        recall, FPR, accuracy…), a bootstrap otherwise. ``None``: values only.
 
     Returns
     -------
-    Same kind as ``data``: ``*by, *control, *sensitive, measure, value, n, undefined`` — one
+    Same kind as ``data``: ``*by, *control, *sensitive, measure, value, n, undefined`` (and
+    ``low, high`` with ``ci=``) — one
     row per group and measure, sorted by the keys, the groups, then the measures in the order
     asked. ``value`` (Float64) is the measure on the group's rows, null where it is undefined
     (recall of a group without positives, AUC of a group with one class); ``n`` (Int64) the
@@ -374,13 +388,19 @@ def by_group(
     lf, eager, keys, groups, names, needed = _open(
         data, func, truth, pred, score, sensitive, by, control, measures, weight
     )
-    per_group, _ = _values(lf, truth, pred, score, keys, groups, needed, weight, pos_label, func)
+    if ci is not None:
+        _check_ci(func, ci, n_resamples, seed)
+    per_group, _ = _values(
+        lf, truth, pred, score, keys, groups, needed, weight, pos_label, func,
+        ci=ci, n_resamples=n_resamples, seed=seed,
+    )  # fmt: skip
     shown = components(names)
     out = per_group.filter(pl.col("measure").is_in(shown)).with_columns(
         pl.col("value").is_null().alias("undefined")
     )
     order = pl.col("measure").replace_strict(shown, list(range(len(shown))), return_dtype=pl.Int64)
-    out = out.select(*keys, *groups, "measure", "value", "n", "undefined").sort(
+    bounds = ["low", "high"] if ci is not None else []
+    out = out.select(*keys, *groups, "measure", "value", *bounds, "n", "undefined").sort(
         [*keys, *groups, order], nulls_last=True
     )
     return finish(out, eager)

@@ -45,6 +45,7 @@ EXPECTED_MARKS = {
     "residuals": {"rect", "rule"},
     "residual_distribution": {"line", "rule"},
     "quantile_coverage": {"line", "symbol"},
+    "subgroup_gaps": {"rule", "symbol"},
 }
 
 
