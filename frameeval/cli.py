@@ -62,6 +62,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         raise _UsageError(f"-o/--output {args.output!r} exists; pass --force to overwrite it.")
     _check_numbers(args)
 
+    from frameeval._validate import require_columns
     from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
     from frameeval.exceptions import FrameEvalError
     from frameeval.report import check_level
@@ -96,6 +97,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             instance=args.instance,
         )
         roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
+        require_columns(data.collect_schema(), "report", sensitive=args.sensitive)
         where = "frameeval report: error"
         task = check_task(data, roles, where, flag, args.task)
         pos_label = check_roles(data, roles, args.pos_label, cli=True, task=task)
@@ -159,6 +161,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             score_decimals=args.score_decimals,
             task=args.task,  # the page says whether it was given or detected
             level=args.level,
+            sensitive=args.sensitive,
             **forecast,
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
@@ -363,6 +366,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="cost of a false alarm, for the cost curves (eq 2.23)",
     )
     rep.add_argument("--title", default="frameeval report", help="title of the HTML page")
+    rep.add_argument(
+        "--sensitive",
+        nargs="+",
+        default=None,
+        metavar="COL",
+        help="column(s) whose groups (their intersections) a Subgroups section compares: "
+        "each learner's gaps with intervals, learners compared on the same rows, slices found",
+    )
     rep.add_argument(
         "--score-decimals",
         type=int,

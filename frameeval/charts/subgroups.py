@@ -135,6 +135,7 @@ def subgroup_gaps(
     )
     data = b.sanitize(df)
     if gaps is not None:
+        guide: dict[str, Any] = {} if colors else {"color": theme.GUIDE}
         lines = b.gather(b.lazy(gaps, func), func, "gaps=")
         on = [k for k in keys if k in lines.columns]
         lines = lines.select(*on, "measure", "overall").filter(pl.col("overall").is_not_null())
@@ -142,7 +143,7 @@ def subgroup_gaps(
         layers.append(
             alt.Chart()
             .transform_filter("isValid(datum.overall)")
-            .mark_rule(strokeDash=[4, 3], **({} if colors else {"color": theme.GUIDE}))
+            .mark_rule(strokeDash=[4, 3], **guide)
             .encode(
                 x=alt.X(field="overall", type="quantitative", scale=scale),
                 tooltip=[*b.key_tooltips(on), b.tooltip("overall", "quantitative", ".4f")],

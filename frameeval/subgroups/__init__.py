@@ -13,6 +13,7 @@
 
 from frameeval.subgroups.gaps import by_group, compare_gaps, gaps
 from frameeval.subgroups.power import power
+from frameeval.subgroups.slices import OUTPUTS as slices_outputs
 from frameeval.subgroups.slices import slices
 
-__all__ = ["by_group", "compare_gaps", "gaps", "power", "slices"]
+__all__ = ["by_group", "compare_gaps", "gaps", "power", "slices", "slices_outputs"]
