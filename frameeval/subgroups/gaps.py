@@ -91,18 +91,38 @@ def _values(
     """``(per group, overall)`` long frames: ``*keys, *groups, measure, value, n`` and
     ``*keys, measure, overall`` — each one ``fe.measures`` pass (every measure of every group
     at once), the rows per group and the sensitive columns' null check in a third pass."""
-    common = dict(measures=needed, weight=weight, pos_label=pos_label, long=True)
-    per_group = measure_set(
-        lf, truth, pred, score, by=[*keys, *groups], ci=ci, n_resamples=n_resamples, seed=seed,
-        **common,
-    )  # fmt: skip
-    overall = measure_set(lf, truth, pred, score, by=keys or None, **common)
     checks = Checks(func)
     for g in groups:  # loop-ok: one check per sensitive column
         checks.not_null(g, "sensitive")
-    sizes = lf.group_by([*keys, *groups]).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
-    sizes = checks.enforce(sizes, [*keys, *groups], one_row=True)
-    per_group = per_group.join(sizes, on=[*keys, *groups], how="left", nulls_equal=True)
+    cell = [*keys, *groups]
+    if (
+        pred is not None
+        and weight is None
+        and ci is None
+        and all(m.kind in ("label", "binary") for m in needed)
+    ):
+        # label measures read the confusion counts only: one pass over the rows counts every
+        # group x truth x pred cell (and checks the sensitive columns); the groups' and the
+        # overall values are the measures of those counts (the same numbers, from a table of
+        # a few rows per group)
+        cells = lf.group_by([*cell, truth, pred]).agg(
+            pl.len().cast(pl.Float64).alias("__fe_n"), *checks.aggs()
+        )
+        cells = checks.enforce(cells, [*cell, truth, pred], one_row=True).cache()
+        counted = dict(measures=needed, weight="__fe_n", pos_label=pos_label, long=True)
+        per_group = measure_set(cells, truth, pred, None, by=cell, **counted)
+        overall = measure_set(cells, truth, pred, None, by=keys or None, **counted)
+        sizes = cells.group_by(cell).agg(pl.col("__fe_n").sum().cast(pl.Int64).alias("n"))
+    else:
+        common = dict(measures=needed, weight=weight, pos_label=pos_label, long=True)
+        per_group = measure_set(
+            lf, truth, pred, score, by=cell, ci=ci, n_resamples=n_resamples, seed=seed,
+            **common,
+        )  # fmt: skip
+        overall = measure_set(lf, truth, pred, score, by=keys or None, **common)
+        sizes = lf.group_by(cell).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
+        sizes = checks.enforce(sizes, cell, one_row=True)
+    per_group = per_group.join(sizes, on=cell, how="left", nulls_equal=True)
     return per_group, overall.rename({"value": "overall"})
 
 
@@ -159,39 +179,46 @@ def _gap_table(
 def _criteria(table: pl.LazyFrame, keys: list[str], names: list[str]) -> pl.LazyFrame:
     """The rows asked for: a measure's own gaps, or a fairness criterion's from its components
     (equalized odds: the larger difference and the smaller ratio of TPR and FPR, null when
-    either is undefined)."""
-    pieces = []
-    for name in names:  # loop-ok: a few requested measures
-        parts = FAIRNESS.get(name, (name,))
-        mine = table.filter(pl.col("measure") == parts[0])
-        if len(parts) == 2:
-            other = table.filter(pl.col("measure") == parts[1]).select(
-                *keys, *(pl.col(g).alias(f"__fe_{g}") for g in GAPS)
-            )
-            mine = (
-                mine.join(other, on=keys, how="left", nulls_equal=True)
-                if keys
-                else mine.join(other, how="cross")
-            )
-            both = [
-                (pl.max_horizontal if g.startswith("difference") else pl.min_horizontal)(
-                    g, f"__fe_{g}"
-                )
-                for g in GAPS
-            ]
-            strict = [
-                pl.when(pl.col(g).is_not_null() & pl.col(f"__fe_{g}").is_not_null())
-                .then(e)
-                .alias(g)
-                for g, e in zip(GAPS, both, strict=True)
-            ]
-            empty = [
-                pl.lit(None, dtype=table.collect_schema()[c]).alias(c)
-                for c in ("overall", "group_min", "group_max", "group_at_min", "group_at_max")
-                + ("n_min_group", "n_max_group")
-            ]
-            mine = mine.with_columns(*strict, *empty).drop(f"__fe_{g}" for g in GAPS)
-        pieces.append(mine.with_columns(pl.lit(name).alias("measure")))
+    either is undefined). One join renames the one-component rows; equalized odds reads the
+    two components' rows once more."""
+    table = table.cache()
+    single = [(n, FAIRNESS.get(n, (n,))[0]) for n in names if len(FAIRNESS.get(n, (n,))) == 1]
+    mapping = pl.LazyFrame(
+        {"__fe_name": [n for n, _ in single], "measure": [m for _, m in single]},
+        schema={"__fe_name": pl.String, "measure": pl.String},
+    )
+    pieces = [
+        table.join(mapping, on="measure", how="inner")
+        .with_columns(pl.col("__fe_name").alias("measure"))
+        .drop("__fe_name")
+    ]
+    if "equalized_odds" in names:
+        tpr, fpr = FAIRNESS["equalized_odds"]
+        mine = table.filter(pl.col("measure") == tpr)
+        other = table.filter(pl.col("measure") == fpr).select(
+            *keys, *(pl.col(g).alias(f"__fe_{g}") for g in GAPS)
+        )
+        mine = (
+            mine.join(other, on=keys, how="left", nulls_equal=True)
+            if keys
+            else mine.join(other, how="cross")
+        )
+        both = [
+            (pl.max_horizontal if g.startswith("difference") else pl.min_horizontal)(g, f"__fe_{g}")
+            for g in GAPS
+        ]
+        strict = [
+            pl.when(pl.col(g).is_not_null() & pl.col(f"__fe_{g}").is_not_null()).then(e).alias(g)
+            for g, e in zip(GAPS, both, strict=True)
+        ]
+        schema = table.collect_schema()
+        empty = [
+            pl.lit(None, dtype=schema[c]).alias(c)
+            for c in ("overall", "group_min", "group_max", "group_at_min", "group_at_max")
+            + ("n_min_group", "n_max_group")
+        ]
+        mine = mine.with_columns(*strict, *empty).drop(f"__fe_{g}" for g in GAPS)
+        pieces.append(mine.with_columns(pl.lit("equalized_odds").alias("measure")))
     return pl.concat(pieces, how="vertical")
 
 
