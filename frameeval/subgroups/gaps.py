@@ -310,6 +310,9 @@ def _replicate_gaps(
     """``*keys, __fe_b, measure`` and the gap columns of every replicate: the per-group and
     overall values of every replicate in one ``fe.measures`` call each."""
     drawn = replicate_rows(lf, keys, groups, weight, instance, n_resamples, seed)
+    if pred is not None and all(m.kind in ("label", "binary") for m in needed):
+        # label measures read the confusion counts: the replicate weights summed per cell
+        drawn = drawn.group_by([*keys, *groups, _B, truth, pred]).agg(pl.col(_RW).sum())
     common = dict(measures=needed, weight=_RW, pos_label=pos_label, long=True)
     per_group = measure_set(drawn, truth, pred, score, by=[*keys, *groups, _B], **common)
     overall = measure_set(drawn, truth, pred, score, by=[*keys, _B], **common)
@@ -395,7 +398,10 @@ def by_group(
 
     Notes
     -----
-    One ``fe.measures`` pass with ``by=[*by, *control, *sensitive]``: the values equal
+    Label and binary measures (unweighted, without ``ci=``) are computed from one count of
+    the ``*by, *control, *sensitive, truth, pred`` cells (one pass over the rows, which also
+    checks the sensitive columns); any other measure by ``fe.measures`` with
+    ``by=[*by, *control, *sensitive]`` on the rows. The values equal
     ``fe.measures`` on each group and fairlearn's ``MetricFrame(...).by_group`` (with
     ``zero_division=np.nan`` for scikit-learn's measures, so an undefined value is NaN there).
 
@@ -495,6 +501,10 @@ def gaps(
     Undefined cases (null, never 0): every gap when fewer than two groups have a defined value
     (fairlearn gives 0 for a single group); ``ratio`` when group_max = 0; ``ratio_to_overall``
     when overall = 0; a criterion when either of its components is.
+
+    The values come from one pass over the rows for label measures (the counts of every
+    group × truth × pred cell, from which the groups' and the overall values are computed),
+    from ``fe.measures`` per group and overall for the others.
 
     Intervals: a multinomial bootstrap stratified by group — each replicate redraws, within
     every ``*by, *control, *sensitive`` cell, as many rows as the cell holds, so every group
