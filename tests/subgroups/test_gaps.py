@@ -365,3 +365,38 @@ def test_bad_input_is_a_typed_error() -> None:
         fe.subgroups.gaps(df, "y", "p", sensitive="age", measures=["roc_auc"])
     with pytest.raises(InvalidParameterError, match="adjust must be 'holm' or 'bh'"):
         fe.subgroups.compare_gaps(df, "y", "p", sensitive="age", adjust="x")
+
+
+def test_weighted_and_score_measures_equal_fairlearn() -> None:
+    """The rows path (weights; AUC from scores): fairlearn with sample_params and
+    scikit-learn's roc_auc_score."""
+    from fairlearn.metrics import MetricFrame
+    from sklearn.metrics import recall_score, roc_auc_score
+
+    rng = np.random.default_rng(11)
+    n = 400
+    df = pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b", "c"], n),
+            "y": rng.integers(0, 2, n),
+            "s": rng.random(n),
+            "w": rng.random(n) + 0.1,
+        }
+    ).with_columns(p=(pl.col("s") > 0.4).cast(pl.Int64))
+    pdf = df.to_pandas()
+    weighted = fe.subgroups.gaps(df, "y", "p", sensitive="g", measures=["recall"], weight="w")
+    mf = MetricFrame(
+        metrics=recall_score,
+        y_true=pdf["y"],
+        y_pred=pdf["p"],
+        sensitive_features=pdf["g"],
+        sample_params={"sample_weight": pdf["w"]},
+    )
+    assert _close(weighted["difference"][0], mf.difference())
+    assert _close(weighted["ratio_to_overall"][0], mf.ratio(method="to_overall"))
+    auc = fe.subgroups.gaps(df, "y", score="s", sensitive="g", measures=["roc_auc"])
+    mf = MetricFrame(
+        metrics=roc_auc_score, y_true=pdf["y"], y_pred=pdf["s"], sensitive_features=pdf["g"]
+    )
+    assert _close(auc["difference"][0], mf.difference())
+    assert _close(auc["overall"][0], mf.overall)
