@@ -173,6 +173,7 @@ _LAZY_MODULES = {
     "items",
     "ratings",
     "report",
+    "subgroups",
     "uncertainty",
 }
 _LAZY_NAMES: dict[str, tuple[str, str]] = {

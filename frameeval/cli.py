@@ -67,6 +67,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.item is not None or args.example == "items" or lm_eval:
         return _items_report(args)
 
+    from frameeval._validate import require_columns
     from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
     from frameeval.exceptions import FrameEvalError
     from frameeval.report import check_level
@@ -101,6 +102,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             instance=args.instance,
         )
         roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
+        require_columns(data.collect_schema(), "report", sensitive=args.sensitive)
         where = "frameeval report: error"
         task = check_task(data, roles, where, flag, args.task)
         pos_label = check_roles(data, roles, args.pos_label, cli=True, task=task)
@@ -166,6 +168,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             task=args.task,  # the page says whether it was given or detected
             level=args.level,
             source=Path(source).name if args.example else source,
+            sensitive=args.sensitive,
             **forecast,
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
@@ -436,6 +439,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="cost of a false alarm, for the cost curves (eq 2.23)",
     )
     rep.add_argument("--title", default="frameeval report", help="title of the HTML page")
+    rep.add_argument(
+        "--sensitive",
+        nargs="+",
+        default=None,
+        metavar="COL",
+        help="column(s) whose groups (their intersections) a Subgroups section compares: "
+        "each learner's gaps with intervals, learners compared on the same rows, slices found",
+    )
     rep.add_argument(
         "--score-decimals",
         type=int,

@@ -18,7 +18,7 @@ LAYERS = [
     {"metrics"},
     {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast", "io"},
     {"split", "evaluate", "decompose"},
-    {"compare", "uncertainty", "items", "agreement", "ratings"},
+    {"compare", "uncertainty", "items", "agreement", "ratings", "subgroups"},
     {"dask"},
     {"charts"},
     {"report"},

@@ -148,3 +148,16 @@ def test_items_benchmark_runs_at_a_tiny_size(capsys: pytest.CaptureFixture[str])
     for b, p in enumerate(theirs):
         mine = ours.filter(pl.col("benchmark") == f"bench-{b}")["p_value"].to_numpy()
         np.testing.assert_allclose(mine, p[np.triu_indices(3, 1)], rtol=1e-9)
+
+
+def test_subgroups_benchmark_runs_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks.bench_subgroups`` at a tiny size (issue 36): gaps next to the grouped sums
+    they need, slices finding the planted slice first (the sliceline side is left out here:
+    tests/subgroups/test_slices.py compares with it)."""
+    from benchmarks import bench_subgroups as bench
+
+    argv = ["--rows", "20000", "--slice-rows", "10000", "--repeats", "1", "--no-sliceline"]
+    assert bench.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "x  frameeval gaps" in out and "grouped sums" in out
+    assert "(first: f0=1 & f3=2 & f5=0)" in out

@@ -27,6 +27,7 @@ from frameeval.charts.regression import (
     residuals,
 )
 from frameeval.charts.save import save, to_html
+from frameeval.charts.subgroups import subgroup_gaps
 from frameeval.charts.targeting import gains, ks, lift
 from frameeval.charts.threshold import threshold
 from frameeval.charts.uncertainty import forest, roc_band
@@ -57,6 +58,7 @@ __all__ = [
     "lift",
     "roc_band",
     "save",
+    "subgroup_gaps",
     "t_distribution",
     "threshold",
     "to_html",

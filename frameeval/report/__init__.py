@@ -56,6 +56,7 @@ def report(
     quantile: str | None = None,
     level: float = 0.9,
     source: str | None = None,
+    sensitive: str | list[str] | None = None,
 ) -> Path:
     """Write a self-contained HTML report of a result frame to ``path``.
 
@@ -80,7 +81,12 @@ def report(
     forecasts (``quantile``: the level of each row's predicted quantile ``pred``); those
     columns are inferred from their common names (lower, upper, quantile…) when not given.
     ``source`` names the input on the page (the file the results were read from): results
-    without a data-set column are one data set named after it (its stem). ``progress`` is called with
+    without a data-set column are one data set named after it (its stem).
+    ``sensitive`` — column(s) whose groups (their intersections, for several) the Subgroups
+    section compares: each learner's gaps between groups with intervals, learners' gaps
+    compared on the same rows, the slices where the widest-gapped learner errs most
+    (classification; see docs/subgroups.md).
+    ``progress`` is called with
     each step of :data:`frameeval.report.build.STEPS`. The file works offline (Vega is inlined),
     is written atomically, and is not overwritten unless ``force=True``.
 
@@ -92,8 +98,8 @@ def report(
     >>> fe.write_report(small, out).name
     'report.html'
     """
-    from frameeval._frame import to_lazy
-    from frameeval._validate import check_alpha, check_rope
+    from frameeval._frame import as_keys, to_lazy
+    from frameeval._validate import check_alpha, check_rope, require_columns
     from frameeval.exceptions import InvalidParameterError
 
     if Path(path).exists() and not force:  # fail before the work, not after it
@@ -116,6 +122,7 @@ def report(
         instance=instance,
     )
     roles, _ = infer_roles(lf.collect_schema(), given)
+    require_columns(lf.collect_schema(), "report", sensitive=as_keys(sensitive))
     spell = lambda role: f"{role}="  # noqa: E731
     found = check_task(lf, roles, "report()", spell, task)  # before any work
     forecast = Forecast(level=level)
@@ -144,5 +151,6 @@ def report(
         forecast=forecast,
         task_detected=task is None,
         source=source or "",
+        sensitive=tuple(as_keys(sensitive)),
     )
     return write_atomic(path, page.render(), force=force)

@@ -61,6 +61,7 @@ from frameeval.report.roles import (
     unused_columns,
 )
 from frameeval.report.sections import Forecast, Options, Section, Study, render, task_line
+from frameeval.report.subgroups import SUBGROUPS
 from frameeval.report.tables import (
     ACCURACY_INTERVAL,
     AUC_INTERVAL,
@@ -116,6 +117,7 @@ def build_report(
     task: str | None = None,
     forecast: Forecast | None = None,
     task_detected: bool | None = None,
+    sensitive: tuple[str, ...] = (),
 ) -> Page:
     """Build the report page for a result frame whose columns are named by ``roles``.
 
@@ -159,7 +161,9 @@ def build_report(
         present=present,
         unused=unused,
         forecast=forecast,
-        options=Options(alpha, rope, cost01, cost10, pos_label, score_decimals, source),
+        options=Options(
+            alpha, rope, cost01, cost10, pos_label, score_decimals, source, tuple(sensitive)
+        ),
         task_source="detected" if detected else "given",
         say=say,
         warn=getattr(progress, "warn", lambda message: None),
@@ -303,7 +307,7 @@ CLASSIFICATION: tuple[Section, ...] = (
     Section("compare", _compare_section, task="classification", step=STEPS[7]),
 )
 #: Every section of the report, in page order; :func:`build_report` draws those that apply.
-SECTIONS: tuple[Section, ...] = CLASSIFICATION + REGRESSION
+SECTIONS: tuple[Section, ...] = CLASSIFICATION + REGRESSION + SUBGROUPS
 
 
 def input_name(source: str) -> str:

@@ -49,6 +49,8 @@ class Options:
     pos_label: Any = None
     score_decimals: int | None = None
     source: str = ""
+    #: columns whose groups the Subgroups section compares (``--sensitive``); () : no section
+    sensitive: tuple[str, ...] = ()
 
 
 @dataclass

@@ -417,4 +417,20 @@ def gallery() -> dict[str, Any]:
                 n_resamples=100,
             )
         ),
+        "subgroup_gaps": _subgroup_gaps(breast(s)),
     }
+
+
+def _subgroup_gaps(rows: pl.DataFrame) -> Any:
+    """Recall and selection rate of each learner in three derived groups, with intervals."""
+    import frameeval as fe
+    from frameeval import charts
+
+    data = rows.with_columns(
+        (pl.col("score") > 0.5).cast(pl.Int64).alias("pred"),
+        pl.int_range(pl.len()).over("learner").mod(3).cast(pl.String).alias("group"),
+    )
+    common = {"sensitive": "group", "by": "learner", "measures": ["recall", "selection_rate"]}
+    values = fe.subgroups.by_group(data, "truth", "pred", ci=0.95, **common)
+    gaps = fe.subgroups.gaps(data, "truth", "pred", **common)
+    return charts.subgroup_gaps(values, gaps, sensitive="group", color="learner")

@@ -46,6 +46,7 @@ EXPECTED_MARKS = {
     "residual_distribution": {"line", "rule"},
     "quantile_coverage": {"line", "symbol"},
     "leaderboard": {"rule", "symbol"},
+    "subgroup_gaps": {"rule", "symbol"},
 }
 
 

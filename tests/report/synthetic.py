@@ -84,3 +84,28 @@ def one_dataset_results(*, seed: int = 23) -> pl.DataFrame:
     return synthetic_results(
         datasets=1, learners=3, classes=2, binary=1, folds=10, instances=30, seed=seed
     )
+
+
+def breast_cancer_with_size() -> pl.DataFrame:
+    """The embedded example's breast-cancer results (three learners) with two attributes
+    derived from scikit-learn's bundled data: ``size`` (mean radius in tertiles) and
+    ``texture`` (mean texture above its median): the Subgroups section's real example."""
+    from sklearn.datasets import load_breast_cancer
+
+    import frameeval as fe
+
+    x, _ = load_breast_cancer(return_X_y=True, as_frame=True)
+    radius = pl.Series(x["mean radius"].to_numpy())
+    texture = x["mean texture"].to_numpy()
+    attributes = pl.DataFrame(
+        {
+            "instance": np.arange(len(x)),
+            "size": radius.bin_quantiles(3, labels=["small", "medium", "large"]).cast(pl.String),
+            "texture": np.where(texture > np.median(texture), "rough", "smooth"),
+        }
+    )
+    data = fe.datasets.example_results().filter(
+        (pl.col("dataset") == "breast_cancer")
+        & pl.col("learner").is_in(["decision_tree", "knn", "logistic_regression"])
+    )
+    return data.join(attributes, on="instance", how="inner")

@@ -21,7 +21,11 @@ import pytest
 
 import frameeval as fe
 from tests.report.browser import inspect, screenshot
-from tests.report.synthetic import one_dataset_results, synthetic_results
+from tests.report.synthetic import (
+    breast_cancer_with_size,
+    one_dataset_results,
+    synthetic_results,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +49,14 @@ def one_dataset_report(tmp_path_factory: pytest.TempPathFactory):
     return path
 
 
+@pytest.fixture(scope="module")
+def subgroups_report(tmp_path_factory: pytest.TempPathFactory):
+    """Issue 36: the Subgroups section (--sensitive size texture) on real data."""
+    path = tmp_path_factory.mktemp("subgroups") / "subgroups.html"
+    fe.write_report(breast_cancer_with_size(), path, sensitive=["size", "texture"])
+    return path
+
+
 #: charts each report draws at least (one data set: no CD diagram, one panel per chart)
 MIN_CHARTS = {
     "example_report": 8,
@@ -52,12 +64,21 @@ MIN_CHARTS = {
     "one_dataset_report": 5,
     # issue 24: the CD diagram, and per data set (4) predicted-actual, residuals, distribution
     "regression_report": 13,
+    # issue 36: the classification page of one data set and the subgroup gap chart
+    "subgroups_report": 6,
 }
 
 
 @pytest.mark.parametrize("width", [1400, 800])
 @pytest.mark.parametrize(
-    "which", ["example_report", "synthetic_report", "one_dataset_report", "regression_report"]
+    "which",
+    [
+        "example_report",
+        "synthetic_report",
+        "one_dataset_report",
+        "regression_report",
+        "subgroups_report",
+    ],
 )
 def test_report_renders_fits_and_is_silent(which: str, width: int, request, tmp_path) -> None:
     report = request.getfixturevalue(which)
