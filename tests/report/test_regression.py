@@ -13,8 +13,10 @@ import polars as pl
 import pytest
 
 import frameeval as fe
+from frameeval.compare._common import format_value
 from frameeval.report import build_report
 from frameeval.report.build import CLASSIFICATION, SECTIONS
+from frameeval.report.page import header
 from frameeval.report.regression import REGRESSION
 from frameeval.report.roles import Roles
 from frameeval.report.sections import Forecast
@@ -73,7 +75,7 @@ def test_the_sections_follow_the_answer(regression_report) -> None:
     assert 'id="quantile-forecasts"' not in body  # no quantile column
     assert 'download="regression-measures.csv"' in body
     for name in ("rmse", "mae", "interval_coverage", "interval_score"):
-        assert f">{name}</th>" in body
+        assert f">{html.escape(header(name))}</th>" in body
 
 
 def test_the_measures_table_is_fe_measures(regression_report) -> None:
@@ -143,13 +145,13 @@ def test_a_quantile_study_on_one_data_set(quantile_page) -> None:
     first = body[body.index('id="the-answer"') : body.index('id="data"')]
     assert "sharp" in first and "significantly worse than sharp" in first
     assert "Task: regression (given (task= / --task))." in body
-    assert 'id="quantile-forecasts"' in body and ">pinball_loss</th>" in body
+    assert 'id="quantile-forecasts"' in body and ">pinball loss</th>" in body
     assert 'id="prediction-intervals"' not in body
     scores = fe.quantile_scores(
         quantile_study(), truth="y_true", pred="y_pred", quantile="quantile", by="model"
     ).sort("model", "quantile")
     sharp = scores.filter(pl.col("model") == "sharp")
-    assert f"<td>{sharp['pinball_loss'][0]:.4f}</td>" in body
+    assert f"<td>{format_value(sharp['pinball_loss'][0])}</td>" in body
 
 
 def test_the_sections_declare_their_task_and_needs() -> None:
