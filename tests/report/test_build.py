@@ -5,6 +5,7 @@ rows themselves, and scikit-learn for AUC), grouped, on randomized data."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -16,7 +17,9 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import frameeval as fe
+from frameeval.compare._common import format_p, format_value
 from frameeval.report.build import STEPS, N, build_report, count_tables
+from frameeval.report.page import header
 from frameeval.report.roles import Roles
 
 ROLES = dict(
@@ -220,14 +223,14 @@ def test_the_example_report_has_calibration_and_operating_points(example_report)
     section = _section(text, "calibration-and-operating-point")
     assert "digits, iris, wine have 3+ classes" in section  # why only breast_cancer
     for column in ("log_loss", "brier_score", "ece", "threshold_f1", "expected_cost"):
-        assert f">{column}</th>" in section
+        assert f">{header(column)}</th>" in section  # headers in words (issue 32)
     assert section.count('class="chart"') == 1  # one data set: one faceted diagram
     rows = fe.datasets.example_results().filter(pl.col("dataset") == "breast_cancer")
     kw = dict(truth="truth", score="score", by="learner")
     ece = fe.calibration_error(rows, **kw).filter(pl.col("learner") == "logistic_regression")
     best = fe.best_threshold(rows, **kw).filter(pl.col("learner") == "logistic_regression")
-    assert f"<td>{ece['ece'].item():.4f}</td>" in section
-    assert f"<td>{best['threshold'].item():.4f}</td>" in section
+    assert f"<td>{format_value(ece['ece'].item())}</td>" in section
+    assert f"<td>{format_value(best['threshold'].item())}</td>" in section
     spec = json.loads(re.search(r'id="frameeval-specs">(.*?)</script>', text, re.S).group(1))
     titles = json.dumps(spec)
     assert "Reliability diagrams (Wilson 95% intervals): breast_cancer" in titles
@@ -330,11 +333,22 @@ def test_the_grid_step_is_the_power_of_ten_near_a_thousandth_of_the_range() -> N
     assert step(0.5, 0.5) == 0.001  # one value: the unit range
 
 
+#: the result columns the drill-down tables below read by name (their headers are words)
+HEADER_COLUMNS = ("a", "b", "statistic", "p_value", "p_adjusted", "n_missing", "dataset")
+
+
+def p_text(p: float) -> str:
+    """A p-value as the page's tables print it (the one p rule)."""
+    return html.escape(format_p(p).removeprefix("p = ").removeprefix("p "))
+
+
 def _table_after(text: str, caption: str) -> list[dict[str, str]]:
     """The rows of the page table whose caption starts with ``caption`` (cells as text)."""
     start = text.index(f'<p class="caption"><b>{caption}')
     body = text[start : text.index("</table>", start)]
     head = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", body)
+    words = {header(c): c for c in HEADER_COLUMNS}  # the column behind each header
+    head = [words.get(html.unescape(h), h) for h in head]
     return [
         dict(zip(head, re.findall(r"<td(?: [^>]*)?>(.*?)</td>", row), strict=True))
         for row in re.findall(r"<tr><td.*?</tr>", body)
@@ -361,14 +375,14 @@ def test_a_failed_run_is_a_missing_cell_tested_by_skillings_mack(small_results) 
     sm = fe.skillings_mack(per_dataset, "accuracy", **kw).row(0, named=True)
     (shown,) = _table_after(text, "Skillings–Mack test over data sets")
     assert sm["n_missing"] == 1 and shown["n_missing"] == "1"
-    assert shown["statistic"] == f"{sm['statistic']:.4f}"
-    assert shown["p_value"] == f"{sm['p_value']:.4f}"
+    assert shown["statistic"] == format_value(sm["statistic"])
+    assert shown["p_value"] == p_text(sm["p_value"])
     post_hoc = fe.rank_post_hoc(
         per_dataset, "accuracy", test="skillings_mack", adjust="holm", **kw
     ).sort("a", "b")
     pairs = _table_after(text, "Skillings–Mack pairwise z tests, Holm-corrected")
     assert [(r["a"], r["b"]) for r in pairs] == post_hoc.select("a", "b").rows()
-    assert [r["p_adjusted"] for r in pairs] == [f"{p:.4f}" for p in post_hoc["p_adjusted"]]
+    assert [r["p_adjusted"] for r in pairs] == [p_text(p) for p in post_hoc["p_adjusted"]]
 
 
 def test_two_learners_pair_only_the_data_sets_where_both_ran(small_results) -> None:
@@ -398,7 +412,7 @@ def test_two_learners_pair_only_the_data_sets_where_both_ran(small_results) -> N
         block="split",
         higher_is_better=True,
     ).row(0, named=True)
-    assert ttest["statistic"] == f"{alone['statistic']:.4f}"
+    assert ttest["statistic"] == format_value(alone["statistic"])
 
 
 def test_a_rope_answers_with_the_bayesian_signed_rank_test(small_results) -> None:

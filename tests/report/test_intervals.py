@@ -210,6 +210,9 @@ def test_a_value_and_its_interval_read_alike_in_every_format(fmt) -> None:
         }
     )
     text = fe.results_table(df, "accuracy", format=fmt, interval_name="95% Wilson interval")
+    if fmt == "latex":  # the interval on a second line of the cell (issue 32: the width)
+        text = text.replace("\\\\{\\scriptsize ", " ").replace("}\\end{tabular}", "")
+        text = text.replace("\\begin{tabular}[t]{@{}r@{}}", "")
     assert "0.900 [0.850, 0.940]" in text and "0.750 [0.690, 0.800]" in text
     assert "95" in text and "Wilson interval" in text
 

@@ -23,7 +23,7 @@ def test_script_json_cannot_close_the_script_block() -> None:
 def test_table_escapes_values_and_headers() -> None:
     html = table_html(pl.DataFrame({EVIL: [EVIL], "x": [0.5]}))
     assert "<script>" not in html and "&lt;/script&gt;" in html
-    assert "<td>0.5000</td>" in html
+    assert "<td>0.500</td>" in html  # the one display rule (issue 32)
 
 
 def test_page_escapes_text_title_and_chart_specs() -> None:
@@ -67,3 +67,41 @@ def test_charts_shrink_to_their_box_and_wide_tables_scroll_with_a_cue() -> None:
     assert re.search(r'\.scroll\.wide::before\{content:"⇆ wide table: scroll sideways', style)
     assert "d.classList.toggle('wide',d.scrollWidth>d.clientWidth+1)" in html
     assert '<div class="scroll">' in html
+
+
+def test_a_table_reads_as_words_one_display_rule() -> None:
+    """Issue 32: human headers (not chi2_p_value, macro_precision, p_adjusted, cohen_d), a
+    measure by its declared display name, values by the one display rule (the verdict's),
+    p-values by the one p rule, Booleans as ✓ / — (not True / False)."""
+    from frameeval.compare._common import format_value
+    from frameeval.metrics import MEASURES
+
+    frame = pl.DataFrame(
+        {
+            "rmse": [123.456],
+            "macro_precision": [0.92251],
+            "p_adjusted": [0.00004],
+            "chi2_p_value": [0.0477123],
+            "cohen_d": [1.5],
+            "reject": [True],
+            "better": [False],
+        }
+    )
+    out = table_html(frame)
+    heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", out)
+    assert heads == [
+        "RMSE",
+        "macro precision",
+        "adjusted p",
+        "p (χ²)",
+        "Cohen&#x27;s d",
+        "reject",
+        "better",
+    ]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", out)
+    assert cells == ["123.5", "0.923", "&lt; 0.001", "0.0477", "1.500", "✓", "—"]
+    assert cells[0] == format_value(123.456) and cells[1] == format_value(0.92251)
+    assert "True" not in out and "False" not in out
+    assert MEASURES["rmse"].display_name == "RMSE" and MEASURES["r2"].display_name == "R²"
+    assert MEASURES["roc_auc"].display_name == "ROC AUC"
+    assert MEASURES["balanced_accuracy"].display_name == "balanced accuracy"  # the fallback

@@ -13,8 +13,11 @@ import polars as pl
 import pytest
 
 import frameeval as fe
+from frameeval.compare._common import format_value
 from frameeval.report import build_report
+from frameeval.report.answer import for_reader
 from frameeval.report.build import CLASSIFICATION, SECTIONS
+from frameeval.report.page import header
 from frameeval.report.regression import REGRESSION
 from frameeval.report.roles import Roles
 from frameeval.report.sections import Forecast
@@ -45,7 +48,8 @@ def test_the_first_screen_names_the_best_regressor_and_the_verdict(regression_re
     best = result.ranks.sort("average_rank")["learner"][0]
     body = _body(_text(regression_report))
     first = body[body.index('id="the-answer"') : body.index('id="data"')]
-    assert result.verdict in first  # the whole verdict: best, and whether it is significant
+    # the whole verdict: best, and whether it is significant (for a reader: no Python path)
+    assert for_reader(result.verdict) in first
     assert best == "ridge" and result.procedure == "friedman"
     assert "Which learner is best on RMSE?" in first
     assert "ridge ranks best (average rank 1.500)" in first
@@ -73,7 +77,7 @@ def test_the_sections_follow_the_answer(regression_report) -> None:
     assert 'id="quantile-forecasts"' not in body  # no quantile column
     assert 'download="regression-measures.csv"' in body
     for name in ("rmse", "mae", "interval_coverage", "interval_score"):
-        assert f">{name}</th>" in body
+        assert f">{html.escape(header(name))}</th>" in body
 
 
 def test_the_measures_table_is_fe_measures(regression_report) -> None:
@@ -89,13 +93,16 @@ def test_the_measures_table_is_fe_measures(regression_report) -> None:
 
     shown = pl.read_csv(unquote(found.group(1)).encode())
     chosen = [c for c in shown.columns if c not in ("dataset", "learner")]
+    asked = [c.replace("mean_residual", "mean_error") for c in chosen]
     expected = fe.measures(
         fe.datasets.regression_results(),
         truth="truth",
         pred="pred",
         by=["dataset", "learner"],
-        measures=chosen,
+        measures=asked,
     ).sort("dataset", "learner")
+    # one residual sign on the page (issue 32): the mean residual is truth − pred
+    expected = expected.with_columns((-pl.col("mean_error")).alias("mean_residual"))
     assert shown["dataset"].to_list() == expected["dataset"].to_list()
     for name in chosen:
         np.testing.assert_allclose(
@@ -143,13 +150,13 @@ def test_a_quantile_study_on_one_data_set(quantile_page) -> None:
     first = body[body.index('id="the-answer"') : body.index('id="data"')]
     assert "sharp" in first and "significantly worse than sharp" in first
     assert "Task: regression (given (task= / --task))." in body
-    assert 'id="quantile-forecasts"' in body and ">pinball_loss</th>" in body
+    assert 'id="quantile-forecasts"' in body and ">pinball loss</th>" in body
     assert 'id="prediction-intervals"' not in body
     scores = fe.quantile_scores(
         quantile_study(), truth="y_true", pred="y_pred", quantile="quantile", by="model"
     ).sort("model", "quantile")
     sharp = scores.filter(pl.col("model") == "sharp")
-    assert f"<td>{sharp['pinball_loss'][0]:.4f}</td>" in body
+    assert f"<td>{format_value(sharp['pinball_loss'][0])}</td>" in body
 
 
 def test_the_sections_declare_their_task_and_needs() -> None:
@@ -179,5 +186,5 @@ def test_many_learners_on_one_data_set_without_folds() -> None:
     sizes = [len(rows) for spec in specs for rows in spec.get("datasets", {}).values()]
     assert len(specs) >= 3 and sizes and max(sizes) <= 5000
     text = html.unescape(page.render())
-    assert "m00 has the best rmse" in text
+    assert "m00 has the best RMSE" in text
     assert "Task: regression (detected" in text
