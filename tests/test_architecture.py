@@ -212,28 +212,9 @@ def private_module_imports() -> list[tuple[str, str]]:
     return sorted(set(found))
 
 
-#: the imports of another package's ``_`` module still to be given public homes
-PRIVATE_LEFT = [
-    ("agreement/_common.py", "frameeval.compare._common"),
-    ("items/_sums.py", "frameeval.compare._common"),
-    ("items/adjust.py", "frameeval.compare._common"),
-    ("items/compare.py", "frameeval.compare._common"),
-    ("items/leaderboard.py", "frameeval.compare._common"),
-    ("items/means.py", "frameeval.compare._common"),
-    ("items/power.py", "frameeval.compare._common"),
-    ("ratings/bradley_terry.py", "frameeval.compare._common"),
-    ("report/answer.py", "frameeval.compare._common"),
-    ("report/items.py", "frameeval.compare._common"),
-    ("report/page.py", "frameeval.compare._common"),
-    ("uncertainty/bootstrap.py", "frameeval.compare._common"),
-    ("uncertainty/delong.py", "frameeval.compare._common"),
-    ("uncertainty/roc_band.py", "frameeval.compare._common"),
-]
-
-
 def test_no_module_imports_another_packages_private_module() -> None:
     """A ``_`` module is its package's own; what other packages use has a public name."""
-    assert private_module_imports() == PRIVATE_LEFT
+    assert private_module_imports() == []
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,8 @@ from frameeval._validate import (
     group_text,
     require_columns,
 )
-from frameeval.compare._common import check_distinct, check_int, check_level, sort_by_keys
+from frameeval.compare.door import check_distinct
+from frameeval.compare.plan import check_int, check_level, sort_by_keys
 from frameeval.exceptions import DuplicateKeyError, InvalidParameterError, InvalidValueError
 from frameeval.uncertainty.intervals import replicate_frame
 

@@ -1,7 +1,7 @@
 """Pairs of learners side by side on the blocks of a complete block × learner table: the shared
 reshape of the Bayesian tests, the multiple comparison matrix and the effect sizes.
 
-:func:`pair_table` validates the long frame with :func:`frameeval.compare._common.cells` (finite
+:func:`pair_table` validates the long frame with :func:`frameeval.compare.cells.cells` (finite
 metric values, no null block or learner, one value per block × learner, a complete table), checks
 the design (two learners, two blocks, the named learners present) in-plan, and self-joins the
 table on the block: one row per group × pair of learners × block.
@@ -14,15 +14,10 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._validate import check_parameter, enforce, failure, require_columns
-from frameeval.compare._common import (
-    PAIR_MISSING_HINT,
-    block_pairs,
-    cells,
-    check_learner_value,
-    group_text,
-    is_learner,
-)
+from frameeval._validate import check_parameter, enforce, failure, group_text, require_columns
+from frameeval.compare.cells import PAIR_MISSING_HINT, cells
+from frameeval.compare.door import check_learner_value, is_learner
+from frameeval.compare.plan import block_pairs
 from frameeval.exceptions import InsufficientDataError
 
 Pairs = Literal["unordered", "ordered"]

@@ -27,23 +27,20 @@ from frameeval._validate import (
     check_rope,
     enforce,
     failure,
+    group_text,
     require_columns,
 )
-from frameeval.compare._common import (
-    attach,
+from frameeval.compare._pairs import check_pair, pair_table, sorted_out
+from frameeval.compare.door import (
     check_distinct,
     check_outputs,
-    group_text,
     is_learner,
-    mean_std,
-    not_null_rows,
     open_frame,
     resolve_direction,
-    scipy_step,
-    value_text,
 )
-from frameeval.compare._pairs import check_pair, pair_table, sorted_out
 from frameeval.compare.effect_size import effect_aggs, effect_columns
+from frameeval.compare.guards import attach, not_null_rows, value_text
+from frameeval.compare.scipy_step import mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples"]

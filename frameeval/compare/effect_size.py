@@ -12,9 +12,10 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.compare._common import check_outputs, mean_std, open_frame
 from frameeval.compare._pairs import pair_table, sorted_out
+from frameeval.compare.door import check_outputs, open_frame
 from frameeval.compare.one_learner import ratio
+from frameeval.compare.scipy_step import mean_std
 
 __all__ = ["effect_size"]
 

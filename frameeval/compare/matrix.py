@@ -12,16 +12,10 @@ from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.compare._common import (
-    RANK_DIGITS,
-    check_digits,
-    check_outputs,
-    open_frame,
-    resolve_direction,
-    rounded_difference,
-)
 from frameeval.compare._pairs import pair_table, sorted_out
+from frameeval.compare.door import check_outputs, open_frame, resolve_direction
 from frameeval.compare.effect_size import effect_aggs, effect_columns
+from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference
 
 __all__ = ["comparison_matrix"]
 

@@ -26,25 +26,20 @@ from frameeval._validate import (
     label_expr,
     require_columns,
 )
-from frameeval.compare._common import (
-    better_expr,
-    check_distinct,
-    check_outputs,
-    decide,
+from frameeval.compare.cells import (
     gap_guard,
     gap_text,
     is_gap,
     learner_rows,
-    literal,
-    open_frame,
     pair_rows,
     pair_up,
     rows_guard,
-    scipy_step,
-    value_text,
 )
+from frameeval.compare.door import check_distinct, check_outputs, open_frame
 from frameeval.compare.effect_size import EFFECT_COLUMNS
+from frameeval.compare.guards import value_text
 from frameeval.compare.one_learner import ratio
+from frameeval.compare.scipy_step import better_expr, decide, literal, scipy_step
 from frameeval.exceptions import InvalidValueError
 
 __all__ = ["contingency_table", "mcnemar"]

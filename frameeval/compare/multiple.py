@@ -20,9 +20,10 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_parameter, enforce, failure
-from frameeval.compare._common import RANK_DIGITS, decide, group_text, scipy_step
+from frameeval._validate import check_alpha, check_parameter, enforce, failure, group_text
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
+from frameeval.compare.precision import RANK_DIGITS
+from frameeval.compare.scipy_step import decide, scipy_step
 from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["bergmann_hommel", "rank_post_hoc", "shaffer"]

@@ -19,24 +19,13 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, enforce, failure, require_columns
-from frameeval.compare._common import (
-    RANK_DIGITS,
-    agg_by_keys,
-    block_pairs,
-    cells,
-    check_digits,
-    check_learner_value,
-    check_outputs,
-    group_text,
-    join_on_keys,
-    open_frame,
-    over_keys,
-    resolve_direction,
-    rounded,
-    scipy_step,
-)
+from frameeval._validate import check_alpha, enforce, failure, group_text, require_columns
+from frameeval.compare.cells import cells
+from frameeval.compare.door import check_learner_value, check_outputs, open_frame, resolve_direction
+from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys
+from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
 from frameeval.compare.ranks import check_design
+from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["friedman_aligned_ranks", "quade", "skillings_mack"]
@@ -131,7 +120,7 @@ def _f_scipy(
 
 
 def _decide(out: pl.LazyFrame) -> pl.LazyFrame:
-    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
+    # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
     return out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
 
 

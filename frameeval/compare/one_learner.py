@@ -24,18 +24,13 @@ from frameeval._validate import (
     check_parameter,
     enforce,
     failure,
+    group_text,
     label_expr,
     require_columns,
 )
-from frameeval.compare._common import (
-    check_distinct,
-    check_outputs,
-    group_text,
-    mean_std,
-    metric_checks,
-    open_frame,
-    scipy_step,
-)
+from frameeval.compare.cells import metric_checks
+from frameeval.compare.door import check_distinct, check_outputs, open_frame
+from frameeval.compare.scipy_step import mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
@@ -104,7 +99,7 @@ def _binomial_finish(counts: pl.LazyFrame, keys: list[str], eps0: float, alpha: 
     )
     out = out.with_columns(
         pl.col("critical_count").cast(pl.Int64),
-        # errors vs critical count: the documented rule (ε̂ > ε̄), not a p-value (_common.decide)
+        # errors vs critical count: the documented rule (ε̂ > ε̄), not a p-value (scipy_step.decide)
         (pl.col("errors") > pl.col("critical_count")).alias("reject"),
     )
     out = out.select(*keys, *_BINOMIAL_OUT)
@@ -307,7 +302,7 @@ def binomial_distribution(m: int, eps: float, *, alpha: float | None = None) -> 
     if alpha is not None:
         alpha = check_alpha(alpha, func)
         count = int(critical_count(np.array([m]), np.array([eps]), np.array([alpha]))[0])
-        # errors vs critical count: the documented rule, not a p-value (see _common.decide)
+        # errors vs critical count: the documented rule, not a p-value (see scipy_step.decide)
         out = out.with_columns((pl.col("errors") > count).alias("reject"))
     return out
 
@@ -323,7 +318,7 @@ def t_decision(frame: pl.LazyFrame) -> pl.LazyFrame:
     """Two-sided t decision on ``statistic``, ``df``, ``alpha``: p_value, critical_value,
     reject (|statistic| > critical_value; null where the statistic is)."""
     out = scipy_step(frame, _t_scipy, ["statistic", "df", "alpha"], ["p_value", "critical_value"])
-    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
+    # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
     return out.with_columns((pl.col("statistic").abs() > pl.col("critical_value")).alias("reject"))
 
 

@@ -25,18 +25,13 @@ from frameeval._validate import (
     check_parameter,
     enforce,
     failure,
+    group_text,
     require_columns,
 )
-from frameeval.compare._common import (
-    RANK_DIGITS,
-    better_expr,
-    check_learner_value,
-    decide,
-    group_text,
-    per_unique,
-    scipy_step,
-)
+from frameeval.compare.door import check_learner_value
+from frameeval.compare.precision import RANK_DIGITS
 from frameeval.compare.ranks import check_design, rank_sums, ranked
+from frameeval.compare.scipy_step import better_expr, decide, per_unique, scipy_step
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q"]
@@ -234,7 +229,7 @@ def _post_hoc(
         ["q_alpha", "critical_value", "p_value"],
     )
     out = (
-        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
+        # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
         out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
         .with_columns(better_expr(pl.col("rank_difference") < 0, pl.col("rank_difference") > 0))
         .select(*keys, *_PAIRS_OUT)

@@ -17,18 +17,11 @@ from scipy import stats
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, enforce, failure
-from frameeval.compare._common import (
-    RANK_DIGITS,
-    cells,
-    check_digits,
-    check_outputs,
-    group_text,
-    open_frame,
-    resolve_direction,
-    rounded,
-    scipy_step,
-)
+from frameeval._validate import check_alpha, enforce, failure, group_text
+from frameeval.compare.cells import cells
+from frameeval.compare.door import check_outputs, open_frame, resolve_direction
+from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
+from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["average_ranks", "friedman", "rank_table"]
@@ -384,7 +377,7 @@ def friedman(
         ["chi2_p_value", "chi2_critical_value", "p_value", "critical_value"],
     )
     out = out.with_columns(
-        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
+        # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
         (pl.col("chi2") > pl.col("chi2_critical_value")).alias("chi2_reject"),
         (pl.col("statistic") > pl.col("critical_value")).alias("reject"),
     ).select(*keys, *_FRIEDMAN_OUT)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from frameeval._deprecation import renamed_argument
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
@@ -27,30 +28,27 @@ from frameeval._validate import (
     group_text,
     require_columns,
 )
-from frameeval.compare._common import (
-    agg_by_keys,
-    both_present,
-    check_distinct,
-    check_learners,
-    check_level,
-    check_outputs,
-    renamed_argument,
-    resolve_direction,
-    scipy_step,
-    signed_ratio,
-    sort_by_keys,
-    tie_to_checks,
-)
-from frameeval.compare._common import learner_expr as _learner_expr
-from frameeval.compare._common import literal as _learner_literal
-from frameeval.compare._common import mean_std as _mean_std
-from frameeval.compare._common import value_text as _text
+from frameeval.compare.door import check_distinct, check_outputs, resolve_direction
+from frameeval.compare.door import learner_expr as _learner_expr
 from frameeval.compare.effect_size import (
     EFFECT_COLUMNS,
     attach_effects,
     effect_aggs,
     effect_columns,
 )
+from frameeval.compare.guards import value_text as _text
+from frameeval.compare.plan import (
+    agg_by_keys,
+    both_present,
+    check_learners,
+    check_level,
+    signed_ratio,
+    sort_by_keys,
+    tie_to_checks,
+)
+from frameeval.compare.scipy_step import literal as _learner_literal
+from frameeval.compare.scipy_step import mean_std as _mean_std
+from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["corrected_resampled_t_test", "cv5x2_f_test"]
@@ -320,7 +318,7 @@ def corrected_resampled_t_test(
     )
     out = scipy_step(out, _two_sided_t, ["statistic", "df", "alpha"], ["p_value", "critical_value"])
     out = out.with_columns(
-        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
+        # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
         (pl.col("statistic").abs() > pl.col("critical_value")).alias("reject")
     ).with_columns(_better(hib), *effect_columns())
     return finish(sort_by_keys(out.select(*keys, *_CORRECTED_OUT), keys), eager)
@@ -490,7 +488,7 @@ def cv5x2_f_test(
         out, _f_test, ["statistic", "df1", "df2", "alpha"], ["p_value", "critical_value"]
     )
     out = out.with_columns(
-        # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
+        # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
         (pl.col("statistic") > pl.col("critical_value")).alias("reject")
     ).with_columns(_better(hib))
     out = attach_effects(out, piv, keys, "__fe_a", "__fe_b")

@@ -15,22 +15,15 @@ from frameeval._typing import IntoFrame
 from frameeval._validate import (
     check_not_empty_eager,
     check_numeric,
+    check_parameter,
     enforce,
     failure,
     require_columns,
 )
-from frameeval.compare._common import (
-    check_distinct,
-    check_parameter,
-    decimals_expr,
-    format_interval,
-    format_value,
-    learner_expr,
-    not_null_rows,
-    resolve_direction,
-    value_decimals,
-)
 from frameeval.compare.auto import SPLIT_PROCEDURES, TEST_NAMES, Comparison
+from frameeval.compare.door import check_distinct, learner_expr, resolve_direction
+from frameeval.compare.guards import not_null_rows
+from frameeval.compare.words import decimals_expr, format_interval, format_value, value_decimals
 from frameeval.exceptions import MissingValueError
 
 if TYPE_CHECKING:
@@ -152,7 +145,7 @@ def results_table(
     decimals
         Digits after the decimal point (of the values, the intervals and the average ranks);
         default None: by each value's scale, the one display rule of the verdicts too
-        (:func:`frameeval.compare._common.value_decimals`: 3 below 10, then four significant
+        (:func:`frameeval.compare.words.value_decimals`: 3 below 10, then four significant
         digits — ``0.923``, ``1.625``, ``12.35``, ``123.4``).
     interval
         The two columns holding each value's interval, ``(low, high)``; ``None`` (default):
@@ -304,7 +297,7 @@ def _summary(
 ) -> pl.LazyFrame:
     """``block, learner, center, low, high, spread, n, rank, __dense, ci_low, ci_high`` per
     block × learner (``ci_*``: the interval of a cell's value, null without ``bounds``)."""
-    from frameeval.compare._common import scipy_step
+    from frameeval.compare.scipy_step import scipy_step
 
     lf = not_null_rows(lf, _FUNC, [], {"block": block, "learner": learner})
     x = pl.col(metric).cast(pl.Float64)

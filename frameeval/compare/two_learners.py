@@ -13,30 +13,25 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from frameeval._deprecation import renamed_argument
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_parameter, enforce, failure, require_columns
-from frameeval.compare._common import (
-    PAIR_MISSING_HINT,
-    RANK_DIGITS,
-    better_expr,
-    block_pairs,
-    cells,
-    check_digits,
+from frameeval._validate import (
+    check_alpha,
+    check_parameter,
+    enforce,
+    failure,
+    group_text,
+    require_columns,
+)
+from frameeval.compare.cells import PAIR_MISSING_HINT, cells, paired
+from frameeval.compare.door import (
     check_learner_value,
     check_outputs,
-    decide,
-    group_text,
     is_learner,
-    literal,
-    mean_std,
     open_frame,
-    paired,
-    renamed_argument,
     resolve_direction,
-    rounded_difference,
-    scipy_step,
 )
 from frameeval.compare.effect_size import (
     EFFECT_COLUMNS,
@@ -45,6 +40,9 @@ from frameeval.compare.effect_size import (
     effect_columns,
 )
 from frameeval.compare.one_learner import ratio, t_decision
+from frameeval.compare.plan import block_pairs
+from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference
+from frameeval.compare.scipy_step import better_expr, decide, literal, mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["cv5x2_t_test", "paired_t_test", "wilcoxon"]

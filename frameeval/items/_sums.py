@@ -31,7 +31,8 @@ from frameeval._validate import (
     group_text,
     require_columns,
 )
-from frameeval.compare._common import check_distinct, check_outputs, open_frame, scipy_step
+from frameeval.compare.door import check_distinct, check_outputs, open_frame
+from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import DuplicateKeyError, InsufficientDataError, InvalidValueError
 from frameeval.uncertainty.intervals import poisson_draw
 

@@ -8,8 +8,8 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from frameeval.compare._common import scipy_step
 from frameeval.compare.multiple import shaffer_counts
+from frameeval.compare.scipy_step import scipy_step
 
 __all__ = ["ADJUSTS", "adjusted", "family_counts"]
 

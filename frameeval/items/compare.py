@@ -7,7 +7,8 @@ import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha
-from frameeval.compare._common import decide, scipy_step, signed_ratio
+from frameeval.compare.plan import signed_ratio
+from frameeval.compare.scipy_step import decide, scipy_step
 from frameeval.items._pairs import pair_table
 from frameeval.items._sums import Design, check_method, finish_items, open_design
 from frameeval.items.adjust import ADJUSTS, Adjust, adjusted

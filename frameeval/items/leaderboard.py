@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.compare._common import check_int, check_level
+from frameeval.compare.plan import check_int, check_level
 from frameeval.items._sums import (
     MODEL,
     cluster_table,

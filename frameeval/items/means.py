@@ -9,7 +9,7 @@ import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.compare._common import check_int, check_level
+from frameeval.compare.plan import check_int, check_level
 from frameeval.items._sums import (
     MODEL,
     Design,

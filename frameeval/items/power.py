@@ -11,7 +11,7 @@ import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter
-from frameeval.compare._common import check_int
+from frameeval.compare.plan import check_int
 from frameeval.items._pairs import pair_table
 from frameeval.items._sums import finish_items, open_design
 

@@ -23,7 +23,8 @@ from frameeval._validate import (
     is_label_dtype,
     require_columns,
 )
-from frameeval.compare._common import check_distinct, check_int, check_level, sort_by_keys
+from frameeval.compare.door import check_distinct
+from frameeval.compare.plan import check_int, check_level, sort_by_keys
 from frameeval.exceptions import (
     DuplicateKeyError,
     InvalidDtypeError,

@@ -237,7 +237,7 @@ def answer(
     (``interval_name`` says which, in the table's footnote); the table shows it next to each
     value, the CSV holds it, and a verdict that cites one value cites its interval.
     :attr:`Answer.headline` is one line with the winner and its number as the table prints it
-    (:func:`frameeval.compare._common.format_value`) and what the tests say of the others.
+    (:func:`frameeval.compare.words.format_value`) and what the tests say of the others.
     The tests' warnings (Friedman's χ² approximation on few data sets…) are kept for the
     reader in :attr:`Answer.caveats` (:func:`reader_caveat`), printed under the verdict.
     """
@@ -296,8 +296,8 @@ def _decide(
 ) -> Answer:
     """:func:`answer`'s body (its warnings caught by :func:`answer`)."""
     from frameeval.compare import compare_learners
-    from frameeval.compare._common import format_interval, format_value
     from frameeval.compare.auto.display import headlines
+    from frameeval.compare.words import format_interval, format_value
 
     learners = per_block[learner].n_unique()
     blocks = per_block[block].n_unique()

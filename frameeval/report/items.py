@@ -23,7 +23,7 @@ from frameeval import charts, items
 from frameeval._frame import collect, to_lazy
 from frameeval._validate import check_alpha, require_columns
 from frameeval.compare import friedman, nemenyi
-from frameeval.compare._common import format_p
+from frameeval.compare.words import format_p
 from frameeval.exceptions import InvalidParameterError
 from frameeval.report.page import Page, write_atomic
 

@@ -98,7 +98,7 @@ def is_p_value(column: str) -> bool:
 
 
 def _cell(value: Any, p_value: bool = False) -> str:
-    from frameeval.compare._common import format_p, format_value
+    from frameeval.compare.words import format_p, format_value
 
     if value is None:
         return '<td class="null"></td>'
@@ -115,7 +115,7 @@ def _cell(value: Any, p_value: bool = False) -> str:
 
 def table_html(frame: pl.DataFrame, max_rows: int = 200) -> str:
     """An HTML table of a (small) collected frame, as a reader reads it: human headers
-    (:func:`header`), values by the one display rule (:func:`~frameeval.compare._common.
+    (:func:`header`), values by the one display rule (:func:`~frameeval.compare.words.
     format_value`), p-values by the one p rule (``< 0.001``, else three significant digits),
     Booleans as ✓ / —; every value escaped."""
     head = "".join(

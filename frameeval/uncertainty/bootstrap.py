@@ -12,6 +12,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from frameeval._deprecation import renamed_argument
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
@@ -23,17 +24,10 @@ from frameeval._validate import (
     failure,
     require_columns,
 )
-from frameeval.compare._common import (
-    agg_by_keys,
-    check_distinct,
-    check_int,
-    check_level,
-    join_on_keys,
-    renamed_argument,
-    scipy_step,
-    sort_by_keys,
-)
-from frameeval.compare._common import value_text as _text
+from frameeval.compare.door import check_distinct
+from frameeval.compare.guards import value_text as _text
+from frameeval.compare.plan import agg_by_keys, check_int, check_level, join_on_keys, sort_by_keys
+from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import DuplicateKeyError, InvalidDtypeError, InvalidParameterError
 
 __all__ = ["bootstrap_ci", "bootstrap_replicates"]

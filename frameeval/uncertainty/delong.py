@@ -27,21 +27,20 @@ from frameeval._validate import (
     require_columns,
     resolve_pos_label,
 )
-from frameeval.compare._common import (
+from frameeval.compare.door import check_distinct, check_outputs
+from frameeval.compare.door import learner_expr as _learner_expr
+from frameeval.compare.guards import value_text as _text
+from frameeval.compare.plan import (
     agg_by_keys,
     both_present,
-    check_distinct,
     check_learners,
     check_level,
-    check_outputs,
     over_keys,
-    scipy_step,
     sort_by_keys,
     tie_to_checks,
 )
-from frameeval.compare._common import learner_expr as _learner_expr
-from frameeval.compare._common import literal as _learner_literal
-from frameeval.compare._common import value_text as _text
+from frameeval.compare.scipy_step import literal as _learner_literal
+from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InvalidValueError
 
 __all__ = ["delong_ci", "delong_test"]

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from frameeval._deprecation import renamed_argument
 from frameeval._frame import finish, to_lazy
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
@@ -17,12 +18,8 @@ from frameeval._validate import (
     require_columns,
     resolve_pos_label,
 )
-from frameeval.compare._common import (
-    check_distinct,
-    check_int,
-    check_level,
-    renamed_argument,
-)
+from frameeval.compare.door import check_distinct
+from frameeval.compare.plan import check_int, check_level
 from frameeval.uncertainty.bootstrap import bootstrap_intervals, open_bootstrap
 
 __all__ = ["roc_band"]

@@ -202,7 +202,7 @@ def test_readme_example_four_blocks_take_the_rank_path():
     ],
 )
 def test_p_values_print_with_three_significant_digits(p, text):
-    from frameeval.compare._common import format_p
+    from frameeval.compare.words import format_p
 
     assert format_p(p) == text
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import frameeval as fe
-from frameeval.compare._common import format_p, format_value
+from frameeval.compare.words import format_p, format_value
 from frameeval.report.build import STEPS, N, build_report, count_tables
 from frameeval.report.page import header
 from frameeval.report.roles import Roles

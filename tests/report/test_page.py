@@ -73,7 +73,7 @@ def test_a_table_reads_as_words_one_display_rule() -> None:
     """Issue 32: human headers (not chi2_p_value, macro_precision, p_adjusted, cohen_d), a
     measure by its declared display name, values by the one display rule (the verdict's),
     p-values by the one p rule, Booleans as ✓ / — (not True / False)."""
-    from frameeval.compare._common import format_value
+    from frameeval.compare.words import format_value
     from frameeval.metrics import MEASURES
 
     frame = pl.DataFrame(

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 import frameeval as fe
-from frameeval.compare._common import format_value
+from frameeval.compare.words import format_value
 from frameeval.report import build_report
 from frameeval.report.answer import for_reader
 from frameeval.report.build import CLASSIFICATION, SECTIONS

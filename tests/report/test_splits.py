@@ -9,7 +9,7 @@ import html
 import polars as pl
 
 import frameeval as fe
-from frameeval.compare._common import format_value
+from frameeval.compare.words import format_value
 from tests.report.synthetic import synthetic_results
 
 
@@ -88,7 +88,7 @@ def test_split_mean_interval_is_the_corrected_resampled_t_interval() -> None:
 def test_one_data_set_table_shows_the_corrected_interval(tmp_path) -> None:
     """The report's table on one data set's folds: each cell the mean over the folds with its
     corrected resampled t interval (was mean ± sd), named in the footnote."""
-    from frameeval.compare._common import format_interval
+    from frameeval.compare.words import format_interval
     from frameeval.report.answer import corrected_mean_interval
 
     data, _, first = _one_data_set_page(tmp_path, learners=3)

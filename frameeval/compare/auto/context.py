@@ -9,7 +9,7 @@ from typing import Literal
 
 import polars as pl
 
-from frameeval.compare._common import RANK_DIGITS
+from frameeval.compare.precision import RANK_DIGITS
 
 __all__ = [
     "FUNC",

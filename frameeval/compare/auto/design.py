@@ -11,13 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval._validate import check_unique, enforce, failure
-from frameeval.compare._common import (
-    format_p_expr,
-    group_text,
-    learner_expr,
-    not_null_rows,
-)
+from frameeval._validate import check_unique, enforce, failure, group_text
 from frameeval.compare.auto.context import (
     DESIGN_COLUMNS,
     FUNC,
@@ -26,6 +20,9 @@ from frameeval.compare.auto.context import (
     semi,
     sort,
 )
+from frameeval.compare.door import learner_expr
+from frameeval.compare.guards import not_null_rows
+from frameeval.compare.words import format_p_expr
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 #: Fewest blocks on which normality is checked: Shapiro–Wilk on 3 or 4 values cannot tell a

@@ -11,8 +11,8 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from frameeval.compare._common import format_p, format_value
 from frameeval.compare.auto.context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES
+from frameeval.compare.words import format_p, format_value
 from frameeval.metrics.measure import display_name
 
 

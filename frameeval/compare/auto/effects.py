@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval.compare._common import rounded
 from frameeval.compare.auto.context import (
     MEAN_BASED,
     VALUE,
@@ -15,6 +14,7 @@ from frameeval.compare.auto.context import (
     semi,
     sort,
 )
+from frameeval.compare.precision import rounded
 
 __all__ = ["clique_table", "effect_sizes", "rank_table"]
 
@@ -69,7 +69,7 @@ def rank_table(cells: pl.DataFrame, design: pl.DataFrame, ctx: Context) -> pl.Da
     ok = (kk >= 2) & (nn >= 2)
     q = np.full(per.height, np.nan)
     if ok.any():
-        from frameeval.compare._common import per_unique
+        from frameeval.compare.scipy_step import per_unique
 
         q[ok] = per_unique(
             lambda k_: stats.studentized_range.ppf(1 - ctx.alpha, k_, np.inf) / np.sqrt(2.0),

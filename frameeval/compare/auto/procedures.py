@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval.compare._common import block_pairs, decide
 from frameeval.compare.auto.context import (
     N_SAMPLES,
     VALUE,
@@ -20,6 +19,8 @@ from frameeval.compare.auto.context import (
     semi,
     sort,
 )
+from frameeval.compare.plan import block_pairs
+from frameeval.compare.scipy_step import decide
 
 __all__ = ["PROCEDURES", "ProcedureFn", "stack"]
 
@@ -176,7 +177,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
     with np.errstate(all="ignore"):
         p = stats.f.sf(stat, d1, d2)
         crit = stats.f.isf(ctx.alpha, d1, d2)
-    # statistic vs critical value: the documented rule here (not a p-value; see _common.decide)
+    # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
     omnibus = g.with_columns(
         pl.lit("rm_anova").alias("test"),
         pl.Series("p_value", p).fill_nan(None),
@@ -238,7 +239,7 @@ def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.Data
 def _per_unique_sr_sf(q: np.ndarray, k: np.ndarray, df: np.ndarray) -> np.ndarray:
     from scipy import stats
 
-    from frameeval.compare._common import per_unique
+    from frameeval.compare.scipy_step import per_unique
 
     return per_unique(lambda q_, k_, d_: stats.studentized_range.sf(q_, k_, d_), q, k, df)
 
@@ -246,7 +247,7 @@ def _per_unique_sr_sf(q: np.ndarray, k: np.ndarray, df: np.ndarray) -> np.ndarra
 def _per_unique_sr_ppf(p: float, k: np.ndarray, df: np.ndarray) -> np.ndarray:
     from scipy import stats
 
-    from frameeval.compare._common import per_unique
+    from frameeval.compare.scipy_step import per_unique
 
     return per_unique(lambda k_, d_: stats.studentized_range.ppf(p, k_, d_), k, df)
 

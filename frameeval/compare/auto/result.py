@@ -9,7 +9,6 @@ import numpy as np
 import polars as pl
 
 from frameeval._extensions import provider
-from frameeval.compare._common import format_p, format_value
 from frameeval.compare.auto.context import (
     MEAN_BASED,
     PAIR_PROCEDURES,
@@ -17,6 +16,7 @@ from frameeval.compare.auto.context import (
     Context,
 )
 from frameeval.compare.auto.display import comparison_html
+from frameeval.compare.words import format_p, format_value
 from frameeval.metrics.measure import display_name
 
 __all__ = ["Comparison", "verdict_table"]

@@ -13,16 +13,10 @@ from frameeval._validate import (
     check_alpha,
     check_not_empty_eager,
     check_numeric,
+    check_parameter,
     check_rope,
     check_seed,
     require_columns,
-)
-from frameeval.compare._common import (
-    RANK_DIGITS,
-    check_digits,
-    check_distinct,
-    check_parameter,
-    resolve_direction,
 )
 from frameeval.compare.auto.context import (
     FUNC,
@@ -62,6 +56,8 @@ from frameeval.compare.auto.splits import (
     split_cells,
     split_verdict,
 )
+from frameeval.compare.door import check_distinct, resolve_direction
+from frameeval.compare.precision import RANK_DIGITS, check_digits
 from frameeval.exceptions import InvalidValueError
 
 __all__ = ["compare_learners"]

@@ -24,14 +24,6 @@ from typing import Any
 
 import polars as pl
 
-from frameeval.compare._common import (
-    block_pairs,
-    decide,
-    format_p,
-    format_value,
-    not_null_rows,
-    value_text,
-)
 from frameeval.compare.auto.context import (
     DESIGN_COLUMNS,
     FUNC,
@@ -46,6 +38,10 @@ from frameeval.compare.auto.context import (
     sort,
 )
 from frameeval.compare.auto.design import cell_table, describe_design
+from frameeval.compare.guards import not_null_rows, value_text
+from frameeval.compare.plan import block_pairs
+from frameeval.compare.scipy_step import decide
+from frameeval.compare.words import format_p, format_value
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.measure import display_name
 
@@ -457,7 +453,7 @@ def run_split_procedures(
 ) -> pl.DataFrame:
     """The post-hoc frame (:data:`POST_HOC_SCHEMA`) of every tested group: one row per pair
     a < b with the raw and the adjusted p-value, ``reject`` (adjusted p < α by
-    :func:`frameeval.compare._common.decide`; for the Bayesian test a region's probability
+    :func:`frameeval.compare.scipy_step.decide`; for the Bayesian test a region's probability
     ≥ 1 − α), ``better``, ``difference`` (mean a − b over the splits), Cohen's d_z and
     Cliff's δ of the paired split values."""
     keys = ctx.keys

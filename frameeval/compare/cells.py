@@ -1,0 +1,295 @@
+"""The long → block × learner cells and paired-rows reshapes of the comparison tests, with
+their checks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from frameeval._validate import (
+    Checks,
+    check_numeric_or_decimal,
+    check_parameter,
+    check_unique,
+    enforce,
+    failure,
+    group_text,
+    require_columns,
+)
+from frameeval.compare.door import check_distinct, check_learner_value, is_learner, learner_expr
+from frameeval.compare.guards import attach, not_null_rows, per_group_list, value_text
+from frameeval.compare.plan import tie_to_checks
+from frameeval.exceptions import (
+    InsufficientDataError,
+)
+
+#: The hint of a NaN metric value where a null is a missing cell.
+NAN_HINT = "a failed run is a missing cell: make it null (fill_nan(None)) or drop its row."
+
+
+def metric_checks(func: str, schema: pl.Schema, metric: str, *, nulls: bool = False) -> Checks:
+    """The metric column's checks: numeric, no NaN or ±inf, and no null unless ``nulls`` (a
+    null is then a missing cell, and the NaN error says how to write one)."""
+    check_numeric_or_decimal(schema, func, metric=metric)  # every caller reads it as Float64
+    checks = Checks(func)
+    checks.finite(
+        metric, "metric", schema[metric], nulls=nulls, nan_hint=NAN_HINT if nulls else None
+    )
+    return checks
+
+
+#: The hint of a missing cell in a test of all learners over blocks.
+MISSING_HINT = "skillings_mack() tests all learners at once with missing cells allowed."
+#: … and in a comparison of pairs of learners.
+PAIR_MISSING_HINT = (
+    "compare on the blocks both learners have (drop the others first), or test all learners "
+    "at once with skillings_mack(), which allows missing cells."
+)
+
+
+def cells(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    block: str,
+    learner: str,
+    metric: str,
+    *,
+    complete: bool = True,
+    hint: str | None = MISSING_HINT,
+) -> pl.LazyFrame:
+    """``*keys, <block>, <learner>, __value``: one value per group × block × learner.
+
+    A null metric value is a missing cell (a failed run, as a wide results table unpivoted
+    gives it), the same as an absent row. Raises in-plan on NaN/inf metric values, null block
+    or learner, duplicate (block, learner) rows, and (unless ``complete=False``) on missing
+    cells: every learner of a group must have a value on every block of the group (the
+    complete N × k table of Table 2.5); the message lists the first missing (block, learner)
+    cells and ends with ``hint``.
+    """
+    require_columns(schema, func, metric=metric, block=block, learner=learner)
+    check_distinct(func, keys, metric=metric, block=block, learner=learner)
+    checks = metric_checks(func, schema, metric, nulls=True)
+    lf = not_null_rows(lf, func, keys, {"block": block, "learner": learner})
+    lf = check_unique(lf, [*keys, block, learner], func, "one metric value per learner and block")
+    cell = lf.group_by(*keys, block, learner).agg(
+        pl.col(metric).first().cast(pl.Float64).alias("__value"), *checks.aggs()
+    )
+    cell = checks.enforce(cell, keys).with_columns(learner_expr(learner, schema))
+    valued = cell.filter(pl.col("__value").is_not_null())
+    if not complete:
+        # a group whose values are all null would vanish from the result: refuse it
+        count = [pl.col("__value").is_not_null().sum().cast(pl.Int64).alias("__values")]
+        per_group = cell.group_by(keys).agg(count) if keys else cell.select(count)
+        checked = enforce(
+            per_group,
+            failure(
+                pl.col("__values") == 0,
+                InsufficientDataError,
+                f"{func}(): needs metric values, got none (every {metric!r} value is null){{}}.",
+                group_text(keys),
+            ),
+        )
+        return tie_to_checks(valued, checked, keys)
+
+    present = valued.select(*keys, block, learner)
+    learners = cell.select(*keys, learner).unique()
+    blocks = cell.select(*keys, block).unique()
+    grid = (
+        learners.join(blocks, on=keys, how="inner", nulls_equal=True)
+        if keys
+        else learners.join(blocks, how="cross")
+    )
+    missing = grid.join(present, on=[*keys, block, learner], how="anti", nulls_equal=True)
+    text = pl.concat_str(
+        [pl.lit(f"{learner}="), value_text(learner), pl.lit(f" on {block}="), value_text(block)]
+    )
+    gaps = per_group_list(missing, keys, text)
+    # checked per group of ``cell``, so that a group whose values are all null is not lost
+    groups = cell.select(keys).unique() if keys else cell.select(pl.len().alias("__rows"))
+    checked = enforce(
+        attach(groups, gaps, keys),
+        failure(
+            pl.col("__n") > 0,
+            InsufficientDataError,
+            f"{func}(): every learner must have a value on every block (a complete {block} × "
+            f"{learner} table; a null value is a missing cell), got {{}} missing: {{}}{{}}."
+            + (f" Hint: {hint}" if hint else ""),
+            pl.col("__n"),
+            pl.col("__list"),
+            group_text(keys),
+        ),
+    )
+    return tie_to_checks(valued, checked, keys)
+
+
+def paired(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    roles: Mapping[str, str],
+    learner: str,
+    metric: str,
+    a: Any,
+    b: Any,
+) -> pl.LazyFrame:
+    """``*keys, *pair, __a, __b``: the metric of learners ``a`` and ``b`` side by side, paired on
+    the ``roles`` columns (``{"pair": "fold"}``, ``{"repeat": ..., "fold": ...}``…).
+
+    Raises in-plan on bad metric values, duplicate rows per (pair, learner), a pair value that
+    has a value for only one of the two learners, and a group with no row of ``a`` or ``b``.
+    """
+    require_columns(schema, func, metric=metric, learner=learner, **roles)
+    check_distinct(func, keys, metric=metric, learner=learner, **roles)
+    checks = metric_checks(func, schema, metric)
+    return pair_up(
+        lf,
+        schema,
+        func,
+        keys,
+        roles,
+        learner,
+        a,
+        b,
+        value=pl.col(metric).cast(pl.Float64),
+        checks=checks,
+        what="metric value",
+    )
+
+
+def pair_up(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    roles: Mapping[str, str],
+    learner: str,
+    a: Any,
+    b: Any,
+    *,
+    value: pl.Expr,
+    checks: Checks,
+    what: str,
+    extra: Sequence[pl.Expr] = (),
+) -> pl.LazyFrame:
+    """The pairing kernel of :func:`paired` (and of McNemar's pairing on ``instance``): ``value``
+    of ``a`` and ``b`` as ``__a``, ``__b`` per ``*keys, *roles``, plus the ``extra``
+    aggregations, with the data ``checks`` enforced.
+
+    Built from the stages below, which the Dask backend also uses on partitions holding whole
+    pair values (:func:`pair_rows`), merging the per-group parts (:func:`learner_rows`, the
+    gap list) before enforcing the same guards (:func:`rows_guard`, :func:`gap_guard`)."""
+    check_learner_value(schema, func, learner, a, "a")
+    check_learner_value(schema, func, learner, b, "b")
+    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+    rows = learner_rows(schema, learner, a, b)
+    counts = lf.group_by(keys).agg(rows) if keys else lf.select(rows)
+    piv = pair_rows(
+        lf,
+        schema,
+        func,
+        keys,
+        roles,
+        learner,
+        a,
+        b,
+        value=value,
+        checks=checks,
+        what=what,
+        extra=extra,
+    )
+    piv = checks.enforce(piv, keys)
+    gaps = per_group_list(piv.filter(is_gap()), keys, gap_text(roles, a, b))
+    piv = attach(piv, gaps, keys)
+    piv = enforce(piv, gap_guard(func, roles, a, b, keys)).drop("__n", "__list")
+    counts = enforce(counts, rows_guard(func, a, b, keys))
+    # joining the checked counts makes their guard part of the plan
+    if keys:
+        return piv.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
+    return piv.join(counts, how="cross").drop("__rows_a", "__rows_b")
+
+
+def learner_rows(schema: pl.Schema, learner: str, a: Any, b: Any) -> list[pl.Expr]:
+    """``__rows_a``, ``__rows_b`` (Int64): the rows of learners ``a`` and ``b`` (per group;
+    partial counts merge by summing)."""
+    return [
+        is_learner(learner, schema, a).sum().cast(pl.Int64).alias("__rows_a"),
+        is_learner(learner, schema, b).sum().cast(pl.Int64).alias("__rows_b"),
+    ]
+
+
+def rows_guard(func: str, a: Any, b: Any, keys: Sequence[str]) -> pl.Expr:
+    """Both learners must have rows in the group (on ``__rows_a``, ``__rows_b``)."""
+    return failure(
+        (pl.col("__rows_a") == 0) | (pl.col("__rows_b") == 0),
+        InsufficientDataError,
+        f"{func}(): learners a={a!r} and b={b!r} must both have rows, got {{}} rows of a "
+        f"and {{}} rows of b{{}}.",
+        pl.col("__rows_a"),
+        pl.col("__rows_b"),
+        group_text(keys),
+    )
+
+
+def pair_rows(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    roles: Mapping[str, str],
+    learner: str,
+    a: Any,
+    b: Any,
+    *,
+    value: pl.Expr,
+    checks: Checks,
+    what: str,
+    extra: Sequence[pl.Expr] = (),
+) -> pl.LazyFrame:
+    """``*keys, *pair, __a, __b, *extra`` and the per-pair counts of ``checks`` (not enforced):
+    one row per pair value of ``a``'s and ``b``'s rows. Raises in-plan on a null pair value and
+    on duplicate (pair, learner) rows — checks that need all rows of a pair value together."""
+    pair = list(roles.values())
+    is_a, is_b = is_learner(learner, schema, a), is_learner(learner, schema, b)
+    mine = not_null_rows(lf.filter(is_a | is_b), func, keys, roles)
+    mine = check_unique(
+        mine, [*keys, *pair, learner], func, f"one {what} per learner and {'/'.join(pair)}"
+    )
+    return mine.group_by(*keys, *pair).agg(
+        value.filter(is_a).first().alias("__a"),
+        value.filter(is_b).first().alias("__b"),
+        *extra,
+        *checks.aggs(),
+    )
+
+
+def is_gap() -> pl.Expr:
+    """A pair value (a row of :func:`pair_rows`) that lacks ``a``'s or ``b``'s value."""
+    return pl.col("__a").is_null() | pl.col("__b").is_null()
+
+
+def gap_text(roles: Mapping[str, str], a: Any, b: Any) -> pl.Expr:
+    """``instance=7 has no value for b='B'``: a gap described (on :func:`pair_rows` rows)."""
+    where = pl.concat_str(
+        [pl.concat_str([pl.lit(f"{p}="), value_text(p)]) for p in roles.values()], separator=" "
+    )
+    side = pl.when(pl.col("__a").is_null()).then(pl.lit(f"a={a!r}")).otherwise(pl.lit(f"b={b!r}"))
+    return pl.concat_str([where, pl.lit(" has no value for "), side])
+
+
+def gap_guard(func: str, roles: Mapping[str, str], a: Any, b: Any, keys: Sequence[str]) -> pl.Expr:
+    """No gaps in the group (on ``__n``, ``__list`` of :func:`per_group_list`)."""
+    pair = "/".join(roles.values())
+    return failure(
+        pl.col("__n") > 0,
+        InsufficientDataError,
+        f"{func}(): learners a={a!r} and b={b!r} must both have a value for every "
+        f"{pair}, got {{}} missing: {{}}{{}}.",
+        pl.col("__n"),
+        pl.col("__list"),
+        group_text(keys),
+    )

@@ -1,0 +1,113 @@
+"""Door checks of the comparison tests: what the schema alone can refuse (no data scan)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from frameeval._frame import as_keys, to_lazy
+from frameeval._validate import (
+    check_not_empty_eager,
+    check_parameter,
+    dtype_family,
+    require_columns,
+)
+from frameeval.exceptions import (
+    InvalidDtypeError,
+    InvalidParameterError,
+)
+
+
+def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:
+    """Role columns must differ from each other and from the ``by=`` keys."""
+    named = {role: column for role, column in roles.items() if column is not None}
+    seen: dict[str, str] = {}
+    for role, column in named.items():
+        check_parameter(
+            column not in seen,
+            func,
+            f"{seen.get(column)}= and {role}= must name different columns, got {column!r} "
+            "for both.",
+        )
+        seen[column] = role
+        check_parameter(
+            column not in keys, func, f"by= must not contain the {role}= column, got by={keys}."
+        )
+
+
+def check_outputs(
+    func: str, keys: Sequence[str], outputs: Sequence[str], **roles: str | None
+) -> None:
+    """Key columns (``by=``) and kept role columns (``block=``, ``learner=``…) must not share a
+    name with an output column."""
+    clash = sorted(set(keys) & set(outputs))
+    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    for role, column in roles.items():
+        check_parameter(
+            column is None or column not in outputs,
+            func,
+            f"{role}= must not name an output column, got {column!r}.",
+        )
+
+
+def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:
+    """``higher_is_better``, or the direction of the registered measure named like ``metric``."""
+    if higher_is_better is not None:
+        check_parameter(
+            isinstance(higher_is_better, bool),
+            func,
+            f"higher_is_better must be True, False or None, got {higher_is_better!r}.",
+        )
+        return higher_is_better
+    from frameeval.metrics import MEASURES
+
+    measure = MEASURES.get(metric)
+    if measure is None:
+        raise InvalidParameterError(
+            f"{func}(): higher_is_better= is required for metric column {metric!r} (not the name "
+            "of a registered measure), got None.\nHint: higher_is_better=True for accuracy, AUC "
+            "or F1; False for an error rate, a cost or MSE."
+        )
+    return measure.higher_is_better
+
+
+def check_learner_value(schema: pl.Schema, func: str, learner: str, value: Any, role: str) -> None:
+    """A learner name passed as ``a=``, ``b=`` or ``control=`` must match the column's dtype."""
+    if value is None:
+        raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
+    dtype = schema[learner]
+    family = dtype_family(dtype)
+    ok = {
+        "string": isinstance(value, str),
+        "boolean": isinstance(value, bool),
+        "numeric": isinstance(value, int | float | np.integer | np.floating)
+        and not isinstance(value, bool),
+    }[family]
+    if not ok:
+        raise InvalidDtypeError(
+            f"{func}(): {role}= must match the dtype of column {learner!r} ({dtype}), "
+            f"got {value!r} ({type(value).__name__})."
+        )
+
+
+def learner_expr(learner: str, schema: pl.Schema) -> pl.Expr:
+    """The learner column as frameeval compares it (categoricals / enums as strings)."""
+    if isinstance(schema[learner], pl.Categorical | pl.Enum):
+        return pl.col(learner).cast(pl.String)
+    return pl.col(learner)
+
+
+def is_learner(learner: str, schema: pl.Schema, value: Any) -> pl.Expr:
+    return learner_expr(learner, schema) == pl.lit(value)
+
+
+def open_frame(data: Any, func: str, by: Any) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema]:
+    lf, eager = to_lazy(data, func)
+    keys = as_keys(by)
+    schema = lf.collect_schema()
+    require_columns(schema, func, by=keys)
+    check_not_empty_eager(data, eager, lf, func)
+    return lf, eager, keys, schema
