@@ -113,7 +113,9 @@ from frameeval.dask._forms import (
     roc_convex_hull,
     roc_curve,
 )
+from frameeval.dask import items  # noqa: F401 - the submodule: fed.items.means / .compare
 
+# the top-level functions with a Dask form (``_frame.DASK_FORMS``); ``items`` is a submodule
 __all__ = [
     "best_threshold",
     "bootstrap_ci",

@@ -7,6 +7,8 @@ from typing import Literal
 
 import polars as pl
 
+from frameeval._extensions import provider
+from frameeval._frame import is_dask
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare._common import check_int, check_level
@@ -170,6 +172,21 @@ def means(
     >>> out.select("model", "mean", pl.col("se").round(4)).rows()
     [('a', 0.6666666666666666, 0.3333), ('b', 1.0, 0.0)]
     """
+    if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.items
+        return provider("dask_items_means")(
+            data,
+            score,
+            model=model,
+            item=item,
+            by=by,
+            cluster=cluster,
+            sample=sample,
+            level=level,
+            method=method,
+            at_samples=at_samples,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
     func = "means"
     level = check_level(level, func, "level")
     check_method(func, "method", method, METHODS)
