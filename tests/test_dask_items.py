@@ -158,7 +158,9 @@ def _error(call: Any) -> FrameEvalError:
         (
             "means",
             lambda df: df.with_columns(
-                pl.when((pl.col("bench") == "b2") & (pl.col("item") == 3) & (pl.col("model") == "m1"))
+                pl.when(
+                    (pl.col("bench") == "b2") & (pl.col("item") == 3) & (pl.col("model") == "m1")
+                )
                 .then(None)
                 .otherwise(pl.col("score"))
                 .alias("score")

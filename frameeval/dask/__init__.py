@@ -93,6 +93,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         "install it with: pip install 'frameeval[dask]'"
     ) from err
 
+from frameeval.dask import items  # noqa: F401 - the submodule: fed.items.means / .compare
 from frameeval.dask._forms import (
     best_threshold,
     bootstrap_ci,
@@ -113,7 +114,6 @@ from frameeval.dask._forms import (
     roc_convex_hull,
     roc_curve,
 )
-from frameeval.dask import items  # noqa: F401 - the submodule: fed.items.means / .compare
 
 # the top-level functions with a Dask form (``_frame.DASK_FORMS``); ``items`` is a submodule
 __all__ = [
