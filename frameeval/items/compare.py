@@ -159,7 +159,8 @@ def compare(
 
     Returns
     -------
-    Same kind as ``data``: ``*by, a, b`` (a < b), ``n_items``, ``n_clusters`` (the items
+    Same kind as ``data`` (a Dask DataFrame gives a ``pl.DataFrame``: the same call runs on
+    the cluster, :mod:`frameeval.dask.items`): ``*by, a, b`` (a < b), ``n_items``, ``n_clusters`` (the items
     without ``cluster=``), ``mean_a``, ``mean_b``, ``difference`` (mean a − mean b), ``se``
     (paired; clustered with ``cluster=``), ``se_unpaired`` (√((s_a² + s_b²)/n), for
     comparison), ``correlation`` (of the item scores; null for a constant model), ``test``

@@ -133,7 +133,8 @@ def means(
 
     Returns
     -------
-    Same kind as ``data``: ``*by, <model>, n_items, n_clusters, mean, se, ci_low, ci_high,
+    Same kind as ``data`` (a Dask DataFrame gives a ``pl.DataFrame``: the same call runs on
+    the cluster, :mod:`frameeval.dask.items`): ``*by, <model>, n_items, n_clusters, mean, se, ci_low, ci_high,
     method`` sorted by the keys — with ``sample=`` also ``k_samples`` (mean answers per
     item), ``var_between`` (ω̂²), ``var_within`` (σ̂²) and, with ``at_samples=``,
     ``se_at_samples``. ``n_clusters`` is the number of clusters (of items without
