@@ -138,6 +138,18 @@ def _report_with_intervals() -> Callable[..., Any]:
     return report_with_intervals
 
 
+def _dask_items_means() -> Callable[..., Any]:
+    from frameeval.dask.items import means
+
+    return means
+
+
+def _dask_items_compare() -> Callable[..., Any]:
+    from frameeval.dask.items import compare
+
+    return compare
+
+
 # what a lower layer hands to a higher one, wired here at the top (docs/architecture.md):
 # Comparison.chart() (layer 5) draws with frameeval.charts (layer 7); fe.measures(ci=) and
 # classification_report(ci=) (layer 3) hand their intervals to frameeval.uncertainty (layer 5),
@@ -145,6 +157,9 @@ def _report_with_intervals() -> Callable[..., Any]:
 _extensions.provide("cd_diagram", _cd_diagram)
 _extensions.provide("measures_with_intervals", _measures_with_intervals)
 _extensions.provide("report_with_intervals", _report_with_intervals)
+# fe.items.means / fe.items.compare (layer 5) hand a Dask DataFrame to frameeval.dask (layer 6)
+_extensions.provide("dask_items_means", _dask_items_means)
+_extensions.provide("dask_items_compare", _dask_items_compare)
 
 # a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
 best_threshold = _dask_form(best_threshold)

@@ -46,6 +46,14 @@ equal keys land in one partition; Parquet paths are read with
   partition; without ``instance=`` the units would be in row order, which the shuffle does
   not keep, so ``instance=`` is required here. Without ``by=`` all rows form one group and
   go to one partition.
+* :func:`frameeval.dask.items.means`, :func:`frameeval.dask.items.compare` (the submodule
+  ``frameeval.dask.items``; ``fe.items.means`` / ``fe.items.compare`` hand a Dask DataFrame to
+  them) — shuffled by the ``by`` keys like the bootstrap: each partition holds whole
+  benchmarks and runs the single-machine function; ``compare`` runs there without
+  ``adjust=`` and the client adjusts the concatenated pairs over all pairs × benchmarks with
+  the single-machine step. A cluster's bootstrap weight hashes (seed, group, cluster,
+  replicate), so ``method="bootstrap"`` gives the same replicates; float sums agree to the
+  last bit or so (a group's rows arrive in another order).
 
 Exactness: the merged counts are integers (or the weight sums), so confusion counts, ROC / P-R
 points, AUC, break-even points, best thresholds, cost curves, McNemar's table and test and every
@@ -93,6 +101,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         "install it with: pip install 'frameeval[dask]'"
     ) from err
 
+from frameeval.dask import items  # noqa: F401 - the submodule: fed.items.means / .compare
 from frameeval.dask._forms import (
     best_threshold,
     bootstrap_ci,
@@ -114,6 +123,7 @@ from frameeval.dask._forms import (
     roc_curve,
 )
 
+# the top-level functions with a Dask form (``_frame.DASK_FORMS``); ``items`` is a submodule
 __all__ = [
     "best_threshold",
     "bootstrap_ci",

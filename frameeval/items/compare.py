@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from frameeval._extensions import provider
+from frameeval._frame import is_dask
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha
 from frameeval.compare.plan import signed_ratio
@@ -13,7 +15,7 @@ from frameeval.items._pairs import pair_table
 from frameeval.items._sums import Design, check_method, finish_items, open_design
 from frameeval.items.adjust import ADJUSTS, Adjust, adjusted
 
-__all__ = ["compare"]
+__all__ = ["adjust_pairs", "compare"]
 
 _OUT = [
     "a",
@@ -158,7 +160,8 @@ def compare(
 
     Returns
     -------
-    Same kind as ``data``: ``*by, a, b`` (a < b), ``n_items``, ``n_clusters`` (the items
+    Same kind as ``data`` (a Dask DataFrame gives a ``pl.DataFrame``: the same call runs on
+    the cluster, :mod:`frameeval.dask.items`): ``*by, a, b`` (a < b), ``n_items``, ``n_clusters`` (the items
     without ``cluster=``), ``mean_a``, ``mean_b``, ``difference`` (mean a − mean b), ``se``
     (paired; clustered with ``cluster=``), ``se_unpaired`` (√((s_a² + s_b²)/n), for
     comparison), ``correlation`` (of the item scores; null for a constant model), ``test``
@@ -193,6 +196,18 @@ def compare(
     >>> out.select("a", "b", pl.col("difference", "se").round(4), "test").rows()
     [('a', 'b', 0.125, 0.0479, 'paired t')]
     """
+    if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.items
+        return provider("dask_items_compare")(
+            data,
+            score,
+            model=model,
+            item=item,
+            by=by,
+            cluster=cluster,
+            sample=sample,
+            alpha=alpha,
+            adjust=adjust,
+        )
     func = "compare"
     alpha = check_alpha(alpha, func)
     check_method(func, "adjust", adjust, ADJUSTS)
@@ -208,12 +223,20 @@ def compare(
         outputs=_OUT,
     )
     pairs = paired_statistics(design, pair_table(design), alpha)
+    return finish_items(adjust_pairs(pairs, design.keys, adjust, alpha), design.eager)
+
+
+def adjust_pairs(
+    pairs: pl.LazyFrame, keys: list[str], adjust: str | None, alpha: float
+) -> pl.LazyFrame:
+    """The last step of :func:`compare`: ``p_adjusted`` over every row of ``pairs`` (one
+    family: all pairs × groups), ``alpha`` and ``reject``; the output columns sorted by
+    ``*keys, a, b``. ``pairs`` holds every pair of each group (a group of k models has
+    k(k − 1)/2 rows, which gives Shaffer's k). The Dask form runs it on the concatenated
+    per-partition results, so the family is the same as on one machine."""
     models = (1.0 + (1.0 + 8.0 * pl.len().cast(pl.Float64)).sqrt()) / 2.0
-    pairs = pairs.with_columns(
-        (models.over(design.keys) if design.keys else models).alias("__models")
-    )
-    out = adjusted(pairs, design.keys, adjust).with_columns(
+    pairs = pairs.with_columns((models.over(keys) if keys else models).alias("__models"))
+    out = adjusted(pairs, keys, adjust).with_columns(
         pl.lit(alpha).alias("alpha"), decide(pl.col("p_adjusted"), alpha)
     )
-    out = out.select(*design.keys, *_OUT).sort([*design.keys, "a", "b"], nulls_last=True)
-    return finish_items(out, design.eager)
+    return out.select(*keys, *_OUT).sort([*keys, "a", "b"], nulls_last=True)

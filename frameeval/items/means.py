@@ -7,6 +7,8 @@ from typing import Literal
 
 import polars as pl
 
+from frameeval._extensions import provider
+from frameeval._frame import is_dask
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.compare.plan import check_int, check_level
@@ -131,7 +133,8 @@ def means(
 
     Returns
     -------
-    Same kind as ``data``: ``*by, <model>, n_items, n_clusters, mean, se, ci_low, ci_high,
+    Same kind as ``data`` (a Dask DataFrame gives a ``pl.DataFrame``: the same call runs on
+    the cluster, :mod:`frameeval.dask.items`): ``*by, <model>, n_items, n_clusters, mean, se, ci_low, ci_high,
     method`` sorted by the keys — with ``sample=`` also ``k_samples`` (mean answers per
     item), ``var_between`` (ω̂²), ``var_within`` (σ̂²) and, with ``at_samples=``,
     ``se_at_samples``. ``n_clusters`` is the number of clusters (of items without
@@ -170,6 +173,21 @@ def means(
     >>> out.select("model", "mean", pl.col("se").round(4)).rows()
     [('a', 0.6666666666666666, 0.3333), ('b', 1.0, 0.0)]
     """
+    if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.items
+        return provider("dask_items_means")(
+            data,
+            score,
+            model=model,
+            item=item,
+            by=by,
+            cluster=cluster,
+            sample=sample,
+            level=level,
+            method=method,
+            at_samples=at_samples,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
     func = "means"
     level = check_level(level, func, "level")
     check_method(func, "method", method, METHODS)
