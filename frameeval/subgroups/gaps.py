@@ -292,7 +292,7 @@ def replicate_rows(
     return drawn.drop("__fe_slot", "__fe_n")
 
 
-def _replicate_gaps(
+def _point_and_replicates(
     lf: pl.LazyFrame,
     truth: str,
     pred: str | None,
@@ -306,20 +306,37 @@ def _replicate_gaps(
     instance: str | None,
     n_resamples: int,
     seed: int,
-) -> pl.LazyFrame:
-    """``*keys, __fe_b, measure`` and the gap columns of every replicate: the per-group and
-    overall values of every replicate in one ``fe.measures`` call each."""
+    func: str,
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """``(point, replicates)``: ``*keys, measure`` and the gap columns of the data, and the same
+    per replicate (``*keys, __fe_b, measure``). The data are one more "replicate" (each row
+    drawn once, b = ``n_resamples``), so the values and every replicate come from the same
+    grouped ``fe.measures`` pass (per group, and once more overall); the rows per group and the
+    sensitive columns' null check are one more ``group_by``. A stratified replicate keeps each
+    group's size, so every replicate's group sizes are the data's."""
+    checks = Checks(func)
+    for g in groups:  # loop-ok: one check per sensitive column
+        checks.not_null(g, "sensitive")
+    cell = [*keys, *groups]
+    sizes = lf.group_by(cell).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
+    sizes = checks.enforce(sizes, cell, one_row=True)
     drawn = replicate_rows(lf, keys, groups, weight, instance, n_resamples, seed)
+    once = pl.col(weight).cast(pl.Float64) if weight is not None else pl.lit(1.0)
+    data = lf.with_columns(
+        pl.lit(n_resamples, dtype=pl.UInt64).alias(_B), once.cast(pl.Float64).alias(_RW)
+    )
+    rows = pl.concat([drawn, data.select(drawn.collect_schema().names())], how="vertical")
     if pred is not None and all(m.kind in ("label", "binary") for m in needed):
         # label measures read the confusion counts: the replicate weights summed per cell
-        drawn = drawn.group_by([*keys, *groups, _B, truth, pred]).agg(pl.col(_RW).sum())
+        rows = rows.group_by([*cell, _B, truth, pred]).agg(pl.col(_RW).sum())
     common = dict(measures=needed, weight=_RW, pos_label=pos_label, long=True)
-    per_group = measure_set(drawn, truth, pred, score, by=[*keys, *groups, _B], **common)
-    overall = measure_set(drawn, truth, pred, score, by=[*keys, _B], **common)
-    sizes = drawn.group_by([*keys, *groups, _B]).agg(pl.col(_RW).sum().alias("n"))
-    per_group = per_group.join(sizes, on=[*keys, *groups, _B], how="left", nulls_equal=True)
+    per_group = measure_set(rows, truth, pred, score, by=[*cell, _B], **common)
+    overall = measure_set(rows, truth, pred, score, by=[*keys, _B], **common)
+    per_group = per_group.join(sizes, on=cell, how="left", nulls_equal=True)
     table = _gap_table(per_group, overall.rename({"value": "overall"}), [*keys, _B], groups)
-    return _criteria(table, [*keys, _B], names)
+    both = _criteria(table, [*keys, _B], names)
+    point = both.filter(pl.col(_B) == n_resamples).drop(_B)
+    return point, both.filter(pl.col(_B) < n_resamples)
 
 
 def _percentiles(replicates: pl.LazyFrame, keys: list[str], level: float) -> pl.LazyFrame:
@@ -509,9 +526,11 @@ def gaps(
     Intervals: a multinomial bootstrap stratified by group — each replicate redraws, within
     every ``*by, *control, *sensitive`` cell, as many rows as the cell holds, so every group
     keeps its size (a 3-row group is in every replicate; fairlearn's row bootstrap can lose
-    it, fairlearn#1441). The replicates are row weights; all groups' values of all replicates
-    come from one ``fe.measures`` call grouped by replicate; the interval is the percentile
-    interval of each gap over the replicates where it is defined.
+    it, fairlearn#1441). The replicates are row weights, and the data themselves are one more
+    replicate (each row drawn once): the values and every replicate's values come from the same
+    grouped ``fe.measures`` pass (by group × replicate, and by replicate for the overall
+    value); the interval is the percentile interval of each gap over the replicates where it
+    is defined.
 
     References
     ----------
@@ -536,14 +555,15 @@ def gaps(
     level = _check_ci(func, ci, n_resamples, seed) if ci is not None else None
     if instance is not None:
         require_columns(lf.collect_schema(), func, instance=instance)
-    per_group, overall = _values(
-        lf, truth, pred, score, keys, groups, needed, weight, pos_label, func
-    )
-    out = _criteria(_gap_table(per_group, overall, keys, groups), keys, names)
-    if level is not None:
-        replicates = _replicate_gaps(
+    if level is None:
+        per_group, overall = _values(
+            lf, truth, pred, score, keys, groups, needed, weight, pos_label, func
+        )
+        out = _criteria(_gap_table(per_group, overall, keys, groups), keys, names)
+    else:
+        out, replicates = _point_and_replicates(
             lf, truth, pred, score, keys, groups, needed, names, weight, pos_label, instance,
-            n_resamples, seed,
+            n_resamples, seed, func,
         )  # fmt: skip
         bounds = _percentiles(replicates, keys, level)
         out = out.join(bounds, on=[*keys, "measure"], how="left", nulls_equal=True)
@@ -658,13 +678,9 @@ def compare_gaps(
     )
     level = _check_ci(func, ci, n_resamples, seed)
     mkeys = [*keys, model]
-    per_group, overall = _values(
-        lf, truth, pred, score, mkeys, groups, needed, weight, pos_label, func
-    )
-    point = _criteria(_gap_table(per_group, overall, mkeys, groups), mkeys, names)
-    replicates = _replicate_gaps(
+    point, replicates = _point_and_replicates(
         lf, truth, pred, score, mkeys, groups, needed, names, weight, pos_label, instance,
-        n_resamples, seed,
+        n_resamples, seed, func,
     )  # fmt: skip
     pairs = _pairs(point, replicates, keys, model, gap, level, n_resamples)
     pairs = _adjusted(pairs, adjust).with_columns((pl.col("p_adjusted") <= alpha).alias("reject"))
