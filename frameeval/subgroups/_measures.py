@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
-from frameeval.metrics._stats import ratio
+from frameeval.metrics.stats import ratio
 from frameeval.metrics.measure import MEASURES, Measure, lookup
 
 __all__ = ["FAIRNESS", "SELECTION_RATE", "components", "counters", "resolve"]
