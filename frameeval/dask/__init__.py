@@ -93,6 +93,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         "install it with: pip install 'frameeval[dask]'"
     ) from err
 
+from frameeval.dask import subgroups  # noqa: F401 - the submodule: fed.subgroups.by_group / gaps
 from frameeval.dask._forms import (
     best_threshold,
     bootstrap_ci,
