@@ -17,8 +17,8 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
-from frameeval.metrics.stats import ratio
 from frameeval.metrics.measure import MEASURES, Measure, lookup
+from frameeval.metrics.stats import ratio
 
 __all__ = ["FAIRNESS", "SELECTION_RATE", "components", "counters", "resolve"]
 

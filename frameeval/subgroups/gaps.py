@@ -148,10 +148,10 @@ def _values(
         # group x truth x pred cell (and checks the sensitive columns); the groups' and the
         # overall values are the measures of those counts (the same numbers, from a table of
         # a few rows per group). The Dask form hands in the merged ``cells``.
+        assert pred is not None
         if cells is None:
             cells = count_cells(lf, truth, pred, keys, groups, func)
         cells = enforce_cells(cells, truth, pred, keys, groups, func).cache()
-        assert pred is not None
         counted = dict(measures=needed, weight="__fe_n", pos_label=pos_label, long=True)
         per_group = measure_set(cells, truth, pred, None, by=cell, **counted)
         overall = measure_set(cells, truth, pred, None, by=keys or None, **counted)
