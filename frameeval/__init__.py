@@ -150,6 +150,18 @@ def _dask_items_compare() -> Callable[..., Any]:
     return compare
 
 
+def _dask_subgroups_by_group() -> Callable[..., Any]:
+    from frameeval.dask.subgroups import by_group
+
+    return by_group
+
+
+def _dask_subgroups_gaps() -> Callable[..., Any]:
+    from frameeval.dask.subgroups import gaps
+
+    return gaps
+
+
 # what a lower layer hands to a higher one, wired here at the top (docs/architecture.md):
 # Comparison.chart() (layer 5) draws with frameeval.charts (layer 7); fe.measures(ci=) and
 # classification_report(ci=) (layer 3) hand their intervals to frameeval.uncertainty (layer 5),
@@ -160,6 +172,9 @@ _extensions.provide("report_with_intervals", _report_with_intervals)
 # fe.items.means / fe.items.compare (layer 5) hand a Dask DataFrame to frameeval.dask (layer 6)
 _extensions.provide("dask_items_means", _dask_items_means)
 _extensions.provide("dask_items_compare", _dask_items_compare)
+# fe.subgroups.by_group / gaps (layer 5) hand a Dask DataFrame to frameeval.dask (layer 6)
+_extensions.provide("dask_subgroups_by_group", _dask_subgroups_by_group)
+_extensions.provide("dask_subgroups_gaps", _dask_subgroups_gaps)
 
 # a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
 best_threshold = _dask_form(best_threshold)

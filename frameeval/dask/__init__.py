@@ -55,6 +55,15 @@ equal keys land in one partition; Parquet paths are read with
   replicate), so ``method="bootstrap"`` gives the same replicates; float sums agree to the
   last bit or so (a group's rows arrive in another order).
 
+**Subgroups** — :func:`frameeval.dask.subgroups.by_group`,
+:func:`frameeval.dask.subgroups.gaps` (the submodule ``frameeval.dask.subgroups``;
+``fe.subgroups.by_group`` / ``gaps`` hand a Dask DataFrame to them): label measures, unweighted,
+without ``ci=`` merge — counts per ``*by, *control, *sensitive, truth, pred`` cell,
+tree-reduced, the single-machine code on the merged cells (bit-identical); anything else
+(score measures, ``weight=``, ``ci=``) is shuffled by the ``*by, *control`` keys and runs the
+single-machine function per partition. ``gaps(ci=)`` needs ``instance=``, as the bootstrap
+does.
+
 Exactness: the merged counts are integers (or the weight sums), so confusion counts, ROC / P-R
 points, AUC, break-even points, best thresholds, cost curves, McNemar's table and test and every
 count-valued column are bit-identical to the single-machine result. Columns that average
@@ -101,7 +110,10 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
         "install it with: pip install 'frameeval[dask]'"
     ) from err
 
-from frameeval.dask import items  # noqa: F401 - the submodule: fed.items.means / .compare
+from frameeval.dask import (
+    items,  # noqa: F401 - the submodule: fed.items.means / .compare
+    subgroups,  # noqa: F401 - the submodule: fed.subgroups.by_group / gaps
+)
 from frameeval.dask._forms import (
     best_threshold,
     bootstrap_ci,

@@ -9,7 +9,8 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._extensions import provider
+from frameeval._frame import as_keys, collect, finish, is_dask, to_lazy
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import Checks, check_alpha, check_parameter, require_columns
 from frameeval.compare.multiple import step_down
@@ -73,6 +74,54 @@ def _group_label(groups: list[str]) -> pl.Expr:
     )
 
 
+def _sensitive_checks(func: str, groups: list[str]) -> Checks:
+    checks = Checks(func)
+    for g in groups:  # loop-ok: one check per sensitive column
+        checks.not_null(g, "sensitive")
+    return checks
+
+
+def counted_path(
+    pred: str | None,
+    score: str | None,
+    needed: list[Measure],
+    weight: str | None,
+    ci: float | None,
+) -> bool:
+    """Whether the values come from the count table of the group x truth x pred cells: label
+    measures only, unweighted, without intervals."""
+    return (
+        pred is not None
+        and weight is None
+        and ci is None
+        and all(m.kind in ("label", "binary") for m in needed)
+    )
+
+
+def needed_measures(func: str, measures: Any, pred: str | None, score: str | None) -> list[Measure]:
+    """The per-group measures that ``measures`` needs (a criterion's components, each once)."""
+    return resolve(func, measures, pred, score)[1]
+
+
+def count_cells(
+    lf: pl.LazyFrame, truth: str, pred: str, keys: list[str], groups: list[str], func: str
+) -> pl.LazyFrame:
+    """Rows per ``*keys, *groups, truth, pred`` cell (``__fe_n``, Float64) with the sensitive
+    columns' null-check counts (mergeable: partial tables of disjoint rows add up)."""
+    checks = _sensitive_checks(func, groups)
+    return lf.group_by([*keys, *groups, truth, pred]).agg(
+        pl.len().cast(pl.Float64).alias("__fe_n"), *checks.aggs()
+    )
+
+
+def enforce_cells(
+    cells: pl.LazyFrame, truth: str, pred: str, keys: list[str], groups: list[str], func: str
+) -> pl.LazyFrame:
+    """:func:`count_cells` with its checks enforced (a null sensitive value raises)."""
+    checks = _sensitive_checks(func, groups)
+    return checks.enforce(cells, [*keys, *groups, truth, pred], one_row=True)
+
+
 def _values(
     lf: pl.LazyFrame,
     truth: str,
@@ -87,28 +136,22 @@ def _values(
     ci: float | None = None,
     n_resamples: int = 200,
     seed: int = 0,
+    cells: pl.LazyFrame | None = None,
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """``(per group, overall)`` long frames: ``*keys, *groups, measure, value, n`` and
     ``*keys, measure, overall`` — each one ``fe.measures`` pass (every measure of every group
     at once), the rows per group and the sensitive columns' null check in a third pass."""
-    checks = Checks(func)
-    for g in groups:  # loop-ok: one check per sensitive column
-        checks.not_null(g, "sensitive")
+    checks = _sensitive_checks(func, groups)
     cell = [*keys, *groups]
-    if (
-        pred is not None
-        and weight is None
-        and ci is None
-        and all(m.kind in ("label", "binary") for m in needed)
-    ):
+    if cells is not None or counted_path(pred, score, needed, weight, ci):
         # label measures read the confusion counts only: one pass over the rows counts every
         # group x truth x pred cell (and checks the sensitive columns); the groups' and the
         # overall values are the measures of those counts (the same numbers, from a table of
-        # a few rows per group)
-        cells = lf.group_by([*cell, truth, pred]).agg(
-            pl.len().cast(pl.Float64).alias("__fe_n"), *checks.aggs()
-        )
-        cells = checks.enforce(cells, [*cell, truth, pred], one_row=True).cache()
+        # a few rows per group). The Dask form hands in the merged ``cells``.
+        assert pred is not None
+        if cells is None:
+            cells = count_cells(lf, truth, pred, keys, groups, func)
+        cells = enforce_cells(cells, truth, pred, keys, groups, func).cache()
         counted = dict(measures=needed, weight="__fe_n", pos_label=pos_label, long=True)
         per_group = measure_set(cells, truth, pred, None, by=cell, **counted)
         overall = measure_set(cells, truth, pred, None, by=keys or None, **counted)
@@ -434,15 +477,45 @@ def by_group(
     >>> fe.subgroups.by_group(df, "y", "p", sensitive="sex", measures=["recall"]).rows()
     [('F', 'recall', 0.5, 3, False), ('M', 'recall', 1.0, 3, False)]
     """
+    if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.subgroups
+        return provider("dask_subgroups_by_group")(
+            data, truth, pred, score, sensitive=sensitive, by=by, measures=measures,
+            control=control, weight=weight, pos_label=pos_label, ci=ci,
+            n_resamples=n_resamples, seed=seed,
+        )  # fmt: skip
     func = "by_group"
     lf, eager, keys, groups, names, needed = _open(
         data, func, truth, pred, score, sensitive, by, control, measures, weight
     )
     if ci is not None:
         _check_ci(func, ci, n_resamples, seed)
+    out = _by_group_rows(
+        lf, truth, pred, score, keys, groups, names, needed, weight, pos_label, func,
+        ci, n_resamples, seed,
+    )  # fmt: skip
+    return finish(out, eager)
+
+
+def _by_group_rows(
+    lf: pl.LazyFrame,
+    truth: str,
+    pred: str | None,
+    score: str | None,
+    keys: list[str],
+    groups: list[str],
+    names: list[str],
+    needed: list[Measure],
+    weight: str | None,
+    pos_label: Any,
+    func: str,
+    ci: float | None,
+    n_resamples: int,
+    seed: int,
+    cells: pl.LazyFrame | None = None,
+) -> pl.LazyFrame:
     per_group, _ = _values(
         lf, truth, pred, score, keys, groups, needed, weight, pos_label, func,
-        ci=ci, n_resamples=n_resamples, seed=seed,
+        ci=ci, n_resamples=n_resamples, seed=seed, cells=cells,
     )  # fmt: skip
     shown = components(names)
     out = per_group.filter(pl.col("measure").is_in(shown)).with_columns(
@@ -450,10 +523,9 @@ def by_group(
     )
     order = pl.col("measure").replace_strict(shown, list(range(len(shown))), return_dtype=pl.Int64)
     bounds = ["low", "high"] if ci is not None else []
-    out = out.select(*keys, *groups, "measure", "value", *bounds, "n", "undefined").sort(
+    return out.select(*keys, *groups, "measure", "value", *bounds, "n", "undefined").sort(
         [*keys, *groups, order], nulls_last=True
     )
-    return finish(out, eager)
 
 
 @frame_function
@@ -548,6 +620,12 @@ def gaps(
     >>> out.select("measure", "difference", "ratio", "group_at_min").rows()
     [('recall', 0.5, 0.5, 'F'), ('demographic_parity', 0.3333333333333333, 0.5, 'F')]
     """
+    if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.subgroups
+        return provider("dask_subgroups_gaps")(
+            data, truth, pred, score, sensitive=sensitive, by=by, measures=measures,
+            control=control, weight=weight, pos_label=pos_label, ci=ci,
+            n_resamples=n_resamples, seed=seed, instance=instance,
+        )  # fmt: skip
     func = "gaps"
     lf, eager, keys, groups, names, needed = _open(
         data, func, truth, pred, score, sensitive, by, control, measures, weight
@@ -555,9 +633,34 @@ def gaps(
     level = _check_ci(func, ci, n_resamples, seed) if ci is not None else None
     if instance is not None:
         require_columns(lf.collect_schema(), func, instance=instance)
+    out = _gaps_rows(
+        lf, truth, pred, score, keys, groups, names, needed, weight, pos_label, func, level,
+        instance, n_resamples, seed,
+    )  # fmt: skip
+    return finish(out, eager)
+
+
+def _gaps_rows(
+    lf: pl.LazyFrame,
+    truth: str,
+    pred: str | None,
+    score: str | None,
+    keys: list[str],
+    groups: list[str],
+    names: list[str],
+    needed: list[Measure],
+    weight: str | None,
+    pos_label: Any,
+    func: str,
+    level: float | None,
+    instance: str | None,
+    n_resamples: int,
+    seed: int,
+    cells: pl.LazyFrame | None = None,
+) -> pl.LazyFrame:
     if level is None:
         per_group, overall = _values(
-            lf, truth, pred, score, keys, groups, needed, weight, pos_label, func
+            lf, truth, pred, score, keys, groups, needed, weight, pos_label, func, cells=cells
         )
         out = _criteria(_gap_table(per_group, overall, keys, groups), keys, names)
     else:
@@ -580,7 +683,34 @@ def gaps(
     ]  # fmt: skip
     if level is not None:
         columns += [f"{g}_{side}" for g in GAPS for side in ("low", "high")]
-    return finish(_ordered(out.select(*keys, "measure", *columns), keys, names), eager)
+    return _ordered(out.select(*keys, "measure", *columns), keys, names)
+
+
+def from_cells(
+    func: str,
+    cells: pl.DataFrame,
+    truth: str,
+    pred: str,
+    *,
+    sensitive: str | Sequence[str],
+    by: Keys = None,
+    measures: Sequence[str | Measure] | None = None,
+    control: Keys = None,
+    pos_label: Any = None,
+) -> pl.DataFrame:
+    """:func:`by_group` or :func:`gaps` (``func``) of label measures from a count table
+    ``*by, *control, *sensitive, truth, pred, __fe_n`` with the null-check counts of
+    :func:`count_cells` — the single-machine code after the counts (the Dask form merges the
+    partitions' count tables and finishes here)."""
+    lf, _, keys, groups, names, needed = _open(
+        cells.lazy(), func, truth, pred, None, sensitive, by, control, measures, None
+    )
+    common = (truth, pred, None, keys, groups, names, needed, None, pos_label, func)
+    if func == "by_group":
+        out = _by_group_rows(lf, *common, None, 200, 0, cells=lf)
+    else:
+        out = _gaps_rows(lf, *common, None, None, 200, 0, cells=lf)
+    return collect(out)
 
 
 @frame_function
