@@ -938,3 +938,14 @@ def test_the_eager_plan_raises_the_lazy_plans_errors(lazy) -> None:
     frame = bad.lazy() if lazy else bad
     with pytest.raises(MissingValueError, match=r"^r2\(\): column 't' \(truth=\) must be finite"):
         fe.collect(frame.select(fe.r2("t", "f")))
+
+
+@pytest.mark.parametrize("dtype", [pl.Float64, pl.Float32])
+def test_finite_is_is_finite_exactly(dtype) -> None:
+    from frameeval._validate import finite
+
+    values = [1.0, float("nan"), float("inf"), float("-inf"), None, -0.0, 1e308, -1e-320]
+    s = pl.Series("x", values, dtype=pl.Float64).cast(dtype)
+    frame = s.to_frame()
+    got = frame.select(finite(pl.col("x")))["x"]
+    assert got.to_list() == s.is_finite().to_list()

@@ -249,7 +249,8 @@ def statistic_value(
     from Float64 truth ``y`` and prediction ``f``."""
     if stat.row is None:
         return weight_total(weight)
-    row = stat.row(y, f, **params) if stat.parametric else stat.row(y, f)
+    rows = stat.unweighted if weight is None and stat.unweighted is not None else stat.row
+    row = rows(y, f, **params) if stat.parametric else rows(y, f)
     row = row.cast(pl.Float64)
     if stat.merge == "sum":
         return (weight_expr(weight) * row).sum()

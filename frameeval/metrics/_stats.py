@@ -527,6 +527,11 @@ class Statistic:
     row: Callable[..., pl.Expr] | None
     merge: Literal["sum", "min", "max", "median"] = "sum"
     parametric: bool = False
+    #: a cheaper per-row value for rows without weights (every weight 1), where it gives the
+    #: same statistic whenever the measure's value is defined (MAPE's finite-part sum: a plain
+    #: Σ|r|, which is non-finite only where a zero truth already makes the MAPE null, while a
+    #: weighted sum must drop such a row of weight 0 instead of adding 0·inf = NaN)
+    unweighted: Callable[..., pl.Expr] | None = None
 
 
 @dataclass(frozen=True)

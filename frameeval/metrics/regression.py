@@ -101,7 +101,9 @@ ZERO_TRUTH = Statistic(lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Flo
 APE = Statistic(
     lambda y, f: (
         pl.when(finite(_relative_error(y, f))).then(_relative_error(y, f).abs()).otherwise(0.0)
-    )
+    ),
+    # unweighted: every row of a zero truth counts, so the MAPE is null whatever this sum is
+    unweighted=lambda y, f: _relative_error(y, f).abs(),
 )
 SAPE = Statistic(
     lambda y, f: (
