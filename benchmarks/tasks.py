@@ -148,7 +148,9 @@ def _binary_label_alternatives(df: pl.DataFrame, timed: Timed) -> dict[str, Any]
 ROUNDS = 25
 
 
-def _interleaved(cases: dict[str, Callable[[], Any]], timed: Timed) -> dict[str, Any]:
+def _interleaved(
+    cases: dict[str, Callable[[], Any]], timed: Timed, rounds: int | None = None
+) -> dict[str, Any]:
     """The best wall time of each case over :data:`ROUNDS` rounds that run every case once, in
     turn: a speed goal compares two rows measured side by side in the same seconds, so a
     slower stretch of a shared machine (a noisy neighbour, a frequency step) slows both
@@ -159,22 +161,23 @@ def _interleaved(cases: dict[str, Callable[[], Any]], timed: Timed) -> dict[str,
     from benchmarks.timing import Measure
 
     best = dict.fromkeys(cases, float("inf"))
+    n_rounds = ROUNDS if rounds is None else rounds
 
-    def rounds() -> None:
+    def run_rounds() -> None:
         for fn in cases.values():  # loop-ok: a handful of cases, each warmed once
             fn()
         order = list(cases.items())
-        for i in range(ROUNDS):  # loop-ok: timing rounds
+        for i in range(n_rounds):  # loop-ok: timing rounds
             # forwards, then backwards: no case always runs first (or after the same one)
             for name, fn in order if i % 2 == 0 else order[::-1]:  # loop-ok: one round
                 start = time.perf_counter()
                 fn()
                 best[name] = min(best[name], time.perf_counter() - start)
 
-    timed(rounds, repeat=1)
+    timed(run_rounds, repeat=1)
     # each case once more through ``timed``: its peak memory in the memory pass
     peaks = {name: timed(fn, repeat=1).peak_bytes for name, fn in cases.items()}
-    note = f"best of {ROUNDS} interleaved"
+    note = f"best of {n_rounds} interleaved"
     return {name: Measure(seconds, peaks[name], note) for name, seconds in best.items()}
 
 
@@ -253,8 +256,22 @@ def label_metrics(
             timed,
         )
         rows |= goals
-        rows["frameeval: 4 expressions, eager df.group_by().agg()"] = timed(
-            lambda: df.group_by(KEYS).agg(four)
+        eager_floor = "polars floor: the same five sums, eager df.group_by().agg()"
+        eager_four = "frameeval: 4 expressions, eager df.group_by().agg()"
+        sums = [
+            pl.len(),
+            y.sum().alias("y"),
+            p.sum().alias("p"),
+            (y & p).sum().alias("yp"),
+            (pl.col("y_true") == pl.col("y_pred")).sum().alias("hit"),
+        ]
+        # issue 31: the eager face (the in-memory engine) against the same sums, eagerly
+        rows |= _interleaved(
+            {
+                eager_floor: lambda: df.group_by(KEYS).agg(sums),
+                eager_four: lambda: df.group_by(KEYS).agg(four),
+            },
+            timed,
         )
         rows["frameeval: fe.accuracy alone, lazy"] = timed(
             lambda: df.lazy().group_by(KEYS).agg(fe.accuracy("y_true", "y_pred")).collect()
@@ -319,6 +336,8 @@ def label_metrics(
         _goal(
             "scikit-learn loop / 4 label expressions", loop / four_s, ">= 120", loop >= 120 * four_s
         )
+        eager = rows[eager_four].seconds / rows[eager_floor].seconds
+        _goal("4 label expressions, eager / the same sums, eager", eager, "<= 2", eager <= 2)
 
 
 def regression_metrics(
@@ -330,23 +349,7 @@ def regression_metrics(
 
     df = regression_frame(n_rows, n_groups)
     names = ["rmse", "mae", "r2", "mape"]
-    rows = {
-        "frameeval": timed(
-            lambda: fe.measures(df, truth="y_true", pred="y_pred", by=KEYS, measures=names)
-        ),
-        "frameeval: fe.measures(rmse, mae, r2, mape), lazy": timed(
-            lambda: fe.measures(
-                df.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=names
-            ).collect()
-        ),
-    }
     four = [getattr(fe, n)("y_true", "y_pred") for n in names]
-    rows["frameeval: 4 expressions, lazy group_by().agg().collect()"] = timed(
-        lambda: df.lazy().group_by(KEYS).agg(four).collect()
-    )
-    rows["frameeval: 4 expressions, eager df.group_by().agg()"] = timed(
-        lambda: df.group_by(KEYS).agg(four)
-    )
     y, f = pl.col("y_true"), pl.col("y_pred")
     e = f - y
     sums = [
@@ -359,11 +362,26 @@ def regression_metrics(
         (y == 0).sum().alias("zero"),
     ]
     extremes = [y.min().alias("y_min"), y.max().alias("y_max")]
-    rows["polars floor: group_by(keys).agg(the 7 sums + min/max of y the four read), eager"] = (
-        timed(lambda: df.group_by(KEYS).agg(*sums, *extremes))
-    )
-    rows["polars floor: the same, lazy (streaming)"] = timed(
-        lambda: df.lazy().group_by(KEYS).agg(*sums, *extremes).collect()
+    eager_floor = "polars floor: group_by(keys).agg(the 7 sums + min/max of y the four read), eager"
+    lazy_floor = "polars floor: the same, lazy (streaming)"
+    eager_four = "frameeval: 4 expressions, eager df.group_by().agg()"
+    lazy_four = "frameeval: 4 expressions, lazy group_by().agg().collect()"
+    lazy_measures = "frameeval: fe.measures(rmse, mae, r2, mape), lazy"
+    # issues 24 and 31: each face side by side with its floor (interleaved)
+    rows = _interleaved(
+        {
+            "frameeval": lambda: fe.measures(
+                df, truth="y_true", pred="y_pred", by=KEYS, measures=names
+            ),
+            lazy_measures: lambda: fe.measures(
+                df.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=names
+            ).collect(),
+            eager_floor: lambda: df.group_by(KEYS).agg(*sums, *extremes),
+            eager_four: lambda: df.group_by(KEYS).agg(four),
+            lazy_floor: lambda: df.lazy().group_by(KEYS).agg(*sums, *extremes).collect(),
+            lazy_four: lambda: df.lazy().group_by(KEYS).agg(four).collect(),
+        },
+        timed,
     )
     rows["polars floor: the 7 sums only (no min/max), eager"] = timed(
         lambda: df.group_by(KEYS).agg(*sums)
@@ -377,10 +395,94 @@ def regression_metrics(
             skm.mean_absolute_percentage_error(y, p),
         )
 
+    loop_name = "scikit-learn loop, as users write it: rmse, mae, r2, mape per group"
     rows |= _sklearn_loops(
         df, sk, timed, sk_groups, "rmse, mae, r2, mape per group", columns=("y_true", "y_pred")
     )
     report("grouped regression measures: fe.measures(rmse, mae, r2, mape)", rows)
+    sec = {k: v.seconds for k, v in rows.items()}
+    for what, ratio in (
+        ("4 regression expressions, eager / floor, eager", sec[eager_four] / sec[eager_floor]),
+        ("4 regression expressions, lazy / floor, lazy", sec[lazy_four] / sec[lazy_floor]),
+        ("fe.measures (eager frame) / floor, eager", sec["frameeval"] / sec[eager_floor]),
+        ("fe.measures, lazy / floor, lazy", sec[lazy_measures] / sec[lazy_floor]),
+    ):
+        _goal(what, ratio, "<= 2", ratio <= 2)
+    loop = sec[loop_name] / sec["frameeval"]
+    _goal("scikit-learn loop / fe.measures(rmse, mae, r2, mape)", loop, ">= 50", loop >= 50)
+
+
+#: rows of the single-measure task at ``--scale small`` and above (issue 31: "5M rows")
+SINGLE_ROWS = 5_000_000
+
+
+def _bare_formulas() -> dict[str, pl.Expr]:
+    """Each measure's formula in plain Polars, with no input check (the single-measure floor)."""
+    y, f = pl.col("y_true"), pl.col("y_pred")
+    e = f - y
+    return {
+        "mse": (e * e).mean(),
+        "rmse": (e * e).mean().sqrt(),
+        "mae": e.abs().mean(),
+        "r2": 1.0 - (e * e).sum() / ((y - y.mean()) ** 2).sum(),
+        "explained_variance": 1.0 - (e - e.mean()).pow(2).sum() / (y - y.mean()).pow(2).sum(),
+        "mape": (e.abs() / y.abs()).mean(),
+        "smape": (2.0 * e.abs() / (y.abs() + f.abs())).mean(),
+        "msle": ((f.log1p() - y.log1p()) ** 2).mean(),
+        "rmsle": ((f.log1p() - y.log1p()) ** 2).mean().sqrt(),
+        "huber_loss": pl.when(e.abs() <= 1.0).then(0.5 * e * e).otherwise(e.abs() - 0.5).mean(),
+        "poisson_deviance": (2.0 * (y * (y / f).log() - y + f)).mean(),
+        "gamma_deviance": (2.0 * ((f / y).log() + y / f - 1.0)).mean(),
+        "max_error": e.abs().max(),
+        "median_absolute_error": e.abs().median(),
+        "mean_error": e.mean(),
+    }
+
+
+def single_measures(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
+    """Issue 31: one measure on a large column, ``df.select(fe.<measure>(...))`` on 5M rows
+    (``n_rows`` below 1M, the tests' scale), next to its bare Polars formula (no checks),
+    interleaved; and the fixed cost of one collect on 30 rows."""
+    from benchmarks.run import Measure
+
+    n = SINGLE_ROWS if n_rows >= 1_000_000 else n_rows
+    rng = np.random.default_rng(0)
+    truth = rng.lognormal(0.0, 1.0, n)
+    df = pl.DataFrame({"y_true": truth, "y_pred": truth * np.exp(0.1 * rng.standard_normal(n))})
+    cases: dict[str, Callable[[], Any]] = {}
+    for name, bare in _bare_formulas().items():  # loop-ok: one pair of rows per measure
+        expr = getattr(fe, name)("y_true", "y_pred")
+        cases[f"frameeval: df.select(fe.{name})"] = lambda expr=expr: df.select(expr)
+        cases[f"polars: bare formula of {name}"] = lambda bare=bare: df.select(bare)
+    rows = _interleaved(cases, timed, rounds=9)
+    small = df.head(30)
+    rmse = fe.rmse("y_true", "y_pred")
+    four = [fe.rmse("y_true", "y_pred"), fe.mae("y_true", "y_pred"), fe.r2("y_true", "y_pred")]
+    fixed = _interleaved(
+        {
+            "fixed cost: df.select(fe.rmse), 30 rows": lambda: small.select(rmse),
+            "fixed cost: bare rmse, 30 rows": lambda: small.select(_bare_formulas()["rmse"]),
+            "fixed cost: df.select(rmse, mae, r2), 30 rows": lambda: small.select(four),
+        },
+        timed,
+    )
+    first = next(iter(rows))
+    report(
+        f"one measure on a large column: df.select, {n:,} rows",
+        {"frameeval": rows[first], **{k: v for k, v in rows.items() if k != first}, **fixed},
+    )
+    for name in _bare_formulas():  # loop-ok: one goal line per measure
+        ours = rows[f"frameeval: df.select(fe.{name})"].seconds
+        ratio = ours / rows[f"polars: bare formula of {name}"].seconds
+        _goal(f"df.select(fe.{name}) / its bare formula", ratio, "<= 1.5", ratio <= 1.5)
+    cost = fixed["fixed cost: df.select(fe.rmse), 30 rows"].seconds
+    print(
+        f"  goal: one collect of fe.rmse on 30 rows = {cost * 1e3:.2f} ms (< 1 ms: "
+        f"{'met' if cost < 1e-3 else 'NOT met'})"
+    )
+    del Measure
 
 
 def label_metrics_10(
@@ -998,6 +1100,7 @@ TASKS: dict[str, Callable[..., None]] = {
     "label_metrics": label_metrics,
     "label_metrics_10": label_metrics_10,
     "regression_metrics": regression_metrics,
+    "single_measures": single_measures,
     "confusion": confusion,
     "auc": auc,
     "auc_large_groups": auc_large_groups,

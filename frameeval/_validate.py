@@ -15,7 +15,9 @@ Two kinds of check, one message shape (``<function>(): <what> <rule>, got <actua
 from __future__ import annotations
 
 import difflib
+import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -251,6 +253,13 @@ def check_not_empty_eager(data: Any, eager: bool, lf: pl.LazyFrame, func: str) -
         raise EmptyFrameError(f"{func}(): data must have at least one row, got an empty frame.")
 
 
+def finite(x: pl.Expr) -> pl.Expr:
+    """Per row: ``x`` is finite (not NaN, not ±inf; null stays null) — ``is_finite()`` exactly,
+    written as ``-inf < x < inf`` (a NaN compares false), which Polars runs as two vectorised
+    comparisons: 3.3 ms instead of 5.9 ms for a non-finite count of 5M Float64 rows."""
+    return x.is_between(-math.inf, math.inf, closed="none")
+
+
 # ---------------------------------------------------------------------------------------------
 # data checks (in the plan, mergeable)
 # ---------------------------------------------------------------------------------------------
@@ -315,7 +324,7 @@ class Checks:
             self.not_null(column, role)
         if dtype.is_float() and one_count:
             self._add(
-                ~pl.col(column).is_finite(),
+                ~finite(pl.col(column)),
                 MissingValueError,
                 f"column {column!r} ({role}=) must be finite, got NaN or inf",
                 hint=nan_hint,
@@ -422,7 +431,7 @@ class Checks:
         self._add(expr, UnknownLabelError, message, scope="total", hint=hint)
 
     # -- the expression face ---------------------------------------------------------------
-    def guard(self, *failures: pl.Expr) -> pl.Expr | None:
+    def guard(self, *failures: pl.Expr, shared: Shared | None = None) -> pl.Expr | None:
         """The same checks, compiled for an expression builder: one aggregate that is null
         while the rows in context (a group of the user's ``group_by``, a window, the frame)
         pass every check and raises the first broken rule's error otherwise.
@@ -432,18 +441,21 @@ class Checks:
         declare the very same checks (the builder does not know the group, so its message
         names function, column and value). ``failures`` (see :func:`failure`) are further
         per-context rules checked with them. Checks of ``scope="total"`` (presence in the
-        whole frame) cannot be decided per group and are left out.
+        whole frame) cannot be decided per group and are left out. With ``shared`` every count
+        and example is one of its fields (the guard is then evaluated by :meth:`Shared.bind`,
+        on one row per group).
         """
+        read = shared if shared is not None else _same
         cases = []
         for c in self._checks:
             if c.scope != "group":
                 continue
             bad = c.bad.fill_null(False)
-            count = c.count if c.count is not None else bad.sum()
+            count = read(c.count if c.count is not None else bad.sum())
             message, args = c.message, []
             if c.example is not None:
                 message += " {}"
-                args.append(c.example.filter(bad).min())
+                args.append(read(c.example.filter(bad).min()))
             tail = f"\nHint: {c.hint}" if c.hint else ""
             cases.append(failure(count > 0, c.error, f"{message}.{tail}", *args))
         cases += failures
@@ -652,7 +664,9 @@ def guarded_numbers(
 
 
 def planned(
-    columns: Sequence[str], plan: Callable[[list[tuple[pl.Expr, pl.DataType]]], pl.Expr]
+    columns: Sequence[str],
+    plan: Callable[[list[tuple[pl.Expr, pl.DataType]]], pl.Expr],
+    eager_plan: Callable[[list[tuple[pl.Expr, pl.DataType]]], pl.Expr] | None = None,
 ) -> pl.Expr:
     """``pl.pipe_with_dtype(columns, plan)`` with ``plan`` run once per set of column dtypes.
 
@@ -661,17 +675,79 @@ def planned(
     expression collected again — a benchmark loop, one expression reused over many files —
     reuses the first plan instead of rebuilding the rules and the value in Python (about 0.5 ms
     per builder and collect). A plan that raises (a schema rule) is not remembered.
+
+    ``eager_plan``, if given, replaces ``plan`` when the query is an eager DataFrame operation
+    (``df.group_by().agg()``, ``df.select``; see :func:`planning_eagerly`): Polars runs those
+    on its in-memory engine without common-subexpression elimination, where a plan that
+    evaluates each aggregate once (:class:`Shared`) is several times faster — and the streaming
+    engine of a lazy ``collect()`` would fall back to the in-memory one for it.
     """
-    built: dict[tuple[pl.DataType, ...], pl.Expr] = {}
+    built: dict[tuple[Any, ...], pl.Expr] = {}
 
     def remembered(inputs: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
-        dtypes = tuple(dtype for _, dtype in inputs)
-        expr = built.get(dtypes)
+        eager = eager_plan is not None and planning_eagerly()
+        key = (eager, *(dtype for _, dtype in inputs))
+        expr = built.get(key)
         if expr is None:
-            expr = built[dtypes] = plan(inputs)
+            expr = built[key] = (eager_plan if eager and eager_plan else plan)(inputs)
         return expr
 
     return pl.pipe_with_dtype(list(columns), remembered)
+
+
+def planning_eagerly() -> bool:
+    """Whether Polars is planning an eager DataFrame operation right now.
+
+    Every eager ``DataFrame`` method that evaluates expressions (``group_by().agg()``,
+    ``select``, ``with_columns``…) runs a lazy query through ``LazyFrame._collect_eager``
+    with no optimizations, on the in-memory engine; the plan callbacks of
+    ``pl.pipe_with_dtype`` run inside that call, so its frame is on the Python stack. If a
+    Polars version names it otherwise, every plan is the lazy one (correct, not as fast).
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "_collect_eager" and "polars" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
+
+
+def _same(expr: pl.Expr) -> pl.Expr:
+    return expr
+
+
+class Shared:
+    """Aggregates evaluated once per context (a group, a window, the frame), read by name.
+
+    Polars runs an eager ``df.group_by().agg()`` (and an eager ``df.select``) without
+    common-subexpression elimination: a sum named twice in one expression — R²'s Σy in the
+    total sum of squares and in its finiteness rule, precision's Σ[p = pos] in the value and in
+    the ``average="binary"`` class rule — is summed twice over the rows. ``shared(agg)`` returns
+    a field standing for the aggregate ``agg`` (one field per distinct aggregate, compared with
+    ``meta.eq``); :meth:`bind` then evaluates every aggregate once, as the fields of one struct,
+    and the expression written over the fields on the struct's rows (one per group), where a
+    formula, a ``when/then`` and an error text cost nothing next to the rows. An expression
+    bound this way must read the rows only through ``shared``.
+    """
+
+    def __init__(self) -> None:
+        self._aggregates: list[pl.Expr] = []
+
+    def __call__(self, aggregate: pl.Expr) -> pl.Expr:
+        for i, known in enumerate(self._aggregates):
+            if known.meta.eq(aggregate):
+                return pl.field(f"__fe_{i}")
+        self._aggregates.append(aggregate)
+        return pl.field(f"__fe_{len(self._aggregates) - 1}")
+
+    def bind(self, expr: pl.Expr) -> pl.Expr:
+        """``expr`` (written over the fields) evaluated on the aggregates, computed once."""
+        fields = [a.alias(f"__fe_{i}") for i, a in enumerate(self._aggregates)]
+        return (
+            pl.struct(fields)
+            .struct.with_fields(expr.alias("__fe_value"))
+            .struct.field("__fe_value")
+        )
 
 
 def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
@@ -687,6 +763,7 @@ def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:
 __all__ = [
     "Checks",
     "DuplicateKeyError",
+    "Shared",
     "check_alpha",
     "check_rope",
     "check_label_list",
@@ -700,6 +777,7 @@ __all__ = [
     "group_text",
     "guarded_numbers",
     "failure",
+    "finite",
     "enforce",
     "label_expr",
     "require_columns",

@@ -27,6 +27,7 @@ from frameeval._validate import (
     check_zero_division,
     enforce,
     failure,
+    finite,
     group_text,
     label_expr,
     require_columns,
@@ -660,7 +661,7 @@ def sum_statistics(
             ruled.add((column, rule.op, rule.value))
             x = pl.col(column).cast(pl.Float64)
             checks.rule(
-                outside(rule, x) & x.is_finite(),
+                outside(rule, x) & finite(x),
                 domain_error(rule),
                 domain_message(rule, column, m.name),
                 example=x,

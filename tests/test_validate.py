@@ -904,3 +904,104 @@ def test_a_missing_column_raises_frameevals_error_in_a_frame_function_and_polars
     ):
         with pytest.raises((ColumnNotFoundError, pe.ColumnNotFoundError)):
             call()
+
+
+# ---------------------------------------------------------------------------------------------
+# the eager plan (issue 31): each aggregate once, the same values and errors as the lazy plan
+# ---------------------------------------------------------------------------------------------
+def test_shared_names_each_distinct_aggregate_once() -> None:
+    from frameeval._validate import Shared
+
+    shared = Shared()
+    total = shared(pl.col("x").sum())
+    assert shared(pl.col("x").sum()).meta.eq(total)
+    largest = shared(pl.col("x").max())
+    assert not largest.meta.eq(total)
+    value = shared.bind(total / largest)
+    df = pl.DataFrame({"g": [1, 1, 2], "x": [1.0, 3.0, 2.0]})
+    assert df.select(value.alias("v")).item() == pytest.approx(6.0 / 3.0)
+    grouped = df.group_by("g").agg(value.alias("v")).sort("g")
+    assert grouped["v"].to_list() == [4.0 / 3.0, 1.0]
+    assert df.select(value.over("g").alias("v"))["v"].to_list() == [4.0 / 3.0, 4.0 / 3.0, 1.0]
+
+
+def test_planning_eagerly_is_true_only_inside_an_eager_query() -> None:
+    from frameeval._validate import planning_eagerly
+
+    seen: list[bool] = []
+
+    def plan(inputs: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
+        seen.append(planning_eagerly())
+        return inputs[0][0]
+
+    df = pl.DataFrame({"x": [1, 2]})
+    df.select(pl.pipe_with_dtype(["x"], plan))
+    df.group_by("x").agg(pl.pipe_with_dtype(["x"], plan).sum().alias("total"))
+    df.lazy().select(pl.pipe_with_dtype(["x"], plan)).collect()
+    assert seen[:2] == [True, True]
+    assert seen[2:] and not any(seen[2:])
+
+
+EAGER_LAZY = {
+    "accuracy": lambda **k: fe.accuracy("y", "p", **k),
+    "precision": lambda **k: fe.precision("y", "p", **k),
+    "f1": lambda **k: fe.f1("y", "p", **k),
+    "mcc": lambda **k: fe.mcc("y", "p", **k),
+    "rmse": lambda **k: fe.rmse("t", "f", **k),
+    "r2": lambda **k: fe.r2("t", "f", **k),
+    "mape": lambda **k: fe.mape("t", "f", **k),
+    "msle": lambda **k: fe.msle("t", "f", **k),
+    "median_absolute_error": lambda **k: fe.median_absolute_error("t", "f", **k),
+    "log_loss": lambda **k: fe.log_loss("y", "s", **k),
+}
+
+
+@pytest.mark.parametrize("name", list(EAGER_LAZY))
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_the_eager_plan_gives_the_lazy_plans_values(name, weight) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(31)
+    n = 300
+    truth = rng.gamma(2.0, 1.0, n)
+    df = pl.DataFrame(
+        {
+            "g": rng.integers(0, 7, n),
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+            "s": rng.random(n),
+            "t": truth,
+            "f": truth + rng.normal(0, 0.5, n).clip(-0.9 * truth, None),
+            "w": rng.random(n),
+        }
+    )
+    expr = EAGER_LAZY[name](weight=weight)
+    eager = df.group_by("g").agg(expr).sort("g")
+    lazy = df.lazy().group_by("g").agg(expr).sort("g").collect()
+    assert_frame_equal(eager, lazy, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
+    assert_frame_equal(
+        df.select(expr), df.lazy().select(expr).collect(), check_exact=False, rel_tol=1e-12
+    )
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_the_eager_plan_raises_the_lazy_plans_errors(lazy) -> None:
+    df = pl.DataFrame({"g": [1, 1, 2, 2], "y": [0, 1, 2, 1], "p": [0, 1, 0, 1]})
+    frame = df.lazy() if lazy else df
+    with pytest.raises(InvalidParameterError, match=r"^precision\(\): average='binary' needs"):
+        fe.collect(frame.group_by("g").agg(fe.precision("y", "p")))
+    bad = pl.DataFrame({"t": [1.0, float("nan")], "f": [1.0, 2.0]})
+    frame = bad.lazy() if lazy else bad
+    with pytest.raises(MissingValueError, match=r"^r2\(\): column 't' \(truth=\) must be finite"):
+        fe.collect(frame.select(fe.r2("t", "f")))
+
+
+@pytest.mark.parametrize("dtype", [pl.Float64, pl.Float32])
+def test_finite_is_is_finite_exactly(dtype) -> None:
+    from frameeval._validate import finite
+
+    values = [1.0, float("nan"), float("inf"), float("-inf"), None, -0.0, 1e308, -1e-320]
+    s = pl.Series("x", values, dtype=pl.Float64).cast(dtype)
+    frame = s.to_frame()
+    got = frame.select(finite(pl.col("x")))["x"]
+    assert got.to_list() == s.is_finite().to_list()

@@ -18,12 +18,14 @@ import polars as pl
 
 from frameeval._validate import (
     Checks,
+    Shared,
     attach_guard,
     check_labels,
     check_numeric_or_decimal,
     check_parameter,
     check_zero_division,
     failure,
+    finite,
     planned,
     positive_of,
     resolve_pos_label,
@@ -81,6 +83,38 @@ def resolve_parameters(measure: Measure, func: str, given: dict[str, Any]) -> di
     return params
 
 
+class NotShareable(Exception):
+    """A value that reads per-class vectors or ranks (not only per-group scalars): it cannot be
+    written over the fields of a :class:`~frameeval._validate.Shared`."""
+
+
+class _ScalarClassCounts(ClassCounts):
+    """:class:`ClassCounts` whose scalars (Σ correct, Σ w) are fields of a ``Shared``; a
+    per-class vector raises :class:`NotShareable` (the caller then builds the value unshared)."""
+
+    def __init__(self, truth: pl.Expr, pred: pl.Expr, weight: str | None, shared: Shared) -> None:
+        super().__init__(truth, pred, weight)
+        object.__setattr__(self, "_shared", shared)
+
+    @property
+    def correct(self) -> pl.Expr:
+        return self._shared(super().correct)  # type: ignore[attr-defined]
+
+    @property
+    def total(self) -> pl.Expr:
+        return self._shared(super().total)  # type: ignore[attr-defined]
+
+    def _per_class(self, labels: pl.Expr, weights: pl.Expr | None) -> pl.Expr:
+        raise NotShareable
+
+    @property
+    def classes(self) -> pl.Expr:
+        raise NotShareable
+
+    def disagreement(self, power: int) -> pl.Expr:
+        raise NotShareable
+
+
 def _per_class_mean(values: pl.Expr, zero_division: float | None) -> pl.Expr:
     if zero_division is not None:
         values = values.fill_null(zero_division)
@@ -99,6 +133,7 @@ def raw_value(
     func: str | None = None,
     classes: pl.Expr | None = None,
     table: ClassTable | None = None,
+    shared: Shared | None = None,
     **given: Any,
 ) -> pl.Expr:
     """The measure's value (not aliased, not guarded) from ``truth``/``other`` columns.
@@ -106,10 +141,24 @@ def raw_value(
     ``classes``: a fixed sorted class set for the per-class statistics; default truth ∪ pred of
     the group. ``table``: read label statistics from a per-class table instead of rows (the
     frame functions' fast path; ``truth``/``other`` are then unused for label measures).
+    ``shared``: every aggregate of the value is a field of it (raises :class:`NotShareable`
+    for a value that reads per-class vectors or ranks).
     """
     func = func or measure.name
     params = resolve_parameters(measure, func, given)
     kind = measure.kind
+    if shared is not None and (
+        table is not None
+        or classes is not None
+        or kind == "score"
+        or (kind == "binary" and (measure.parameters.get("average") or average) != "binary")
+    ):
+        raise NotShareable
+    if kind == "label" and shared is not None:
+        value = measure.formula(
+            _ScalarClassCounts(pl.col(truth), pl.col(other), weight, shared), **params
+        )
+        return value if zero_division is None else value.fill_null(zero_division)
     if kind == "label":
         summary_: ClassCounts | ClassTable = table or ClassCounts(
             pl.col(truth), pl.col(other), weight, classes
@@ -132,7 +181,7 @@ def raw_value(
             value = measure.formula(counts, **params)
         elif average == "binary":
             positive = positive_of(truth, pos_label)
-            counts = BinaryCounts.of(pl.col(truth), pl.col(other), positive, weight)
+            counts = BinaryCounts.of(pl.col(truth), pl.col(other), positive, weight, shared)
             value = measure.formula(counts, **params)
         else:
             summary: ClassCounts | ClassTable = table or ClassCounts(
@@ -167,8 +216,9 @@ def raw_value(
         return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
     if kind == "regression" and measure.stats is not None:
         y, f = pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64)
+        read = shared if shared is not None else _same
         stats = {
-            name: statistic_value(stat, y, f, weight, params)
+            name: read(statistic_value(stat, y, f, weight, params))
             for name, stat in measure.stats.items()
         }
         return measure.formula(Sums(stats), **params)
@@ -182,7 +232,14 @@ def raw_value(
         term = measure.term(
             pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64), **params
         )
-    return measure.formula((weight_expr(weight) * term).sum(), weight_total(weight), **params)
+    read = shared if shared is not None else _same
+    return measure.formula(
+        read((weight_expr(weight) * term).sum()), read(weight_total(weight)), **params
+    )
+
+
+def _same(expr: pl.Expr) -> pl.Expr:
+    return expr
 
 
 def statistic_value(
@@ -192,7 +249,8 @@ def statistic_value(
     from Float64 truth ``y`` and prediction ``f``."""
     if stat.row is None:
         return weight_total(weight)
-    row = stat.row(y, f, **params) if stat.parametric else stat.row(y, f)
+    rows = stat.unweighted if weight is None and stat.unweighted is not None else stat.row
+    row = rows(y, f, **params) if stat.parametric else rows(y, f)
     row = row.cast(pl.Float64)
     if stat.merge == "sum":
         return (weight_expr(weight) * row).sum()
@@ -283,13 +341,25 @@ def guarded_value(
     average = measure.parameters.get("average") or average
     columns = [truth, other, *([weight] if weight else [])]
 
-    def plan(inputs: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
+    def plan(inputs: list[tuple[pl.Expr, pl.DataType]], share: bool = False) -> pl.Expr:
         # run by Polars at plan time, once the dtypes are known: a schema rule raises here
         # (typed, before any data is read); a data rule is declared only for the dtypes that
         # can break it (an Int8 column is never scanned for NaN)
         schema = pl.Schema({c: dtype for c, (_, dtype) in zip(columns, inputs, strict=True)})
+        shared: Shared | None = None
+        if share:
+            # every aggregate of the value and of its guard computed once (a Shared), where
+            # the value reads only per-group scalars: an eager query shares nothing by itself
+            shared = Shared()
+            try:
+                return _planned_value(shared, schema)
+            except NotShareable:
+                pass
+        return _planned_value(None, schema)
+
+    def _planned_value(shared: Shared | None, schema: pl.Schema) -> pl.Expr:
         checks, failures, positive = input_rules(
-            measure, func, schema, truth, other, weight, pos_label, average, params
+            measure, func, schema, truth, other, weight, pos_label, average, params, shared
         )
         value = raw_value(
             measure,
@@ -300,12 +370,14 @@ def guarded_value(
             average=average,
             zero_division=zero_division,
             func=func,
+            shared=shared,
             **given,
         )
-        guard = checks.guard(*failures)
-        return value if guard is None else attach_guard(value, guard)
+        guard = checks.guard(*failures, shared=shared)
+        guarded = value if guard is None else attach_guard(value, guard)
+        return guarded if shared is None else shared.bind(guarded)
 
-    return planned(columns, plan).alias(func)
+    return planned(columns, plan, lambda inputs: plan(inputs, share=True)).alias(func)
 
 
 def input_rules(
@@ -318,6 +390,7 @@ def input_rules(
     pos_label: Any,
     average: str,
     params: dict[str, Any] | None = None,
+    shared: Shared | None = None,
 ) -> tuple[Checks, list[pl.Expr], Any]:
     """The input rules of a measure's builder, from the dtypes of its columns.
 
@@ -351,7 +424,7 @@ def input_rules(
             column = truth if rule.role == "truth" else other
             x = pl.col(column).cast(pl.Float64)
             checks.rule(
-                outside(rule, x) & x.is_finite(),
+                outside(rule, x) & finite(x),
                 domain_error(rule),
                 domain_message(rule, column),
                 example=x,
@@ -365,32 +438,34 @@ def input_rules(
     if kind in ("score", "probability") and pos_label is not None:
         # a label measure's explicit pos_label may be absent: that is the one-vs-rest value of
         # a class the rows lack (scikit-learn's multilabel_confusion_matrix(labels=))
-        failures.append(absent_positive(func, truth, positive))
+        failures.append(absent_positive(func, truth, positive, shared))
     if binary and pos_label is None and schema[truth] != pl.Boolean:
         # a third class is an error only when the positive class is the default one: an
         # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
-        failures.append(third_class(func, truth, other, positive, schema))
+        failures.append(third_class(func, truth, other, positive, schema, shared))
     return checks, failures, positive
 
 
-def absent_positive(func: str, truth: str, positive: Any) -> pl.Expr:
+def absent_positive(func: str, truth: str, positive: Any, shared: Shared | None = None) -> pl.Expr:
     """A score measure's explicit ``pos_label`` must be a class of the truth column of the rows
     in context whenever they hold two or more classes: a typo (``pos_label=7`` on 0/1 labels)
     is an error, as in scikit-learn, while a group of one class (a fold of negatives only)
     keeps its documented value (null for AUC)."""
     y = pl.col(truth)
+    read = shared if shared is not None else _same
+    low, high = read(y.min()), read(y.max())
     return failure(
-        ~(y == pl.lit(positive)).any() & (y.min() != y.max()).fill_null(False),
+        ~read((y == pl.lit(positive)).any()) & (low != high).fill_null(False),
         UnknownLabelError,
         f"{func}(): pos_label ({positive!r}) must be a class of column {truth!r} (truth=), got "
         "classes {} to {} without it.\nHint: pass the positive class as pos_label=.",
-        y.min(),
-        y.max(),
+        low,
+        high,
     )
 
 
 def class_spread(
-    truth: str, pred: str, positive: Any, schema: pl.Schema
+    truth: str, pred: str, positive: Any, schema: pl.Schema, shared: Shared | None = None
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr] | None:
     """Aggregates deciding whether the integer labels of ``truth`` and ``pred`` hold at most
     one class besides ``positive`` (see :func:`third_class`): ``(spread, others, labels)``,
@@ -408,15 +483,24 @@ def class_spread(
     for c in (truth, pred):
         y = pl.col(c) if schema[c] == wide else pl.col(c).cast(wide)
         offsets.append(y - pl.lit(positive, dtype=wide))
-    n = pl.len().cast(wide)
-    # the value's own positive counts (the same expressions, so Polars computes them once)
-    k = [(pl.col(c) == pl.lit(positive)).sum().cast(wide) for c in (truth, pred)]
+    read = shared if shared is not None else _same
+    n = read(pl.len()).cast(wide)
+    # the value's own positive counts (the same expressions, so Polars computes them once; in
+    # an eager group_by, where it does not, the same fields of ``shared``)
+    k = [read((pl.col(c) == pl.lit(positive)).sum()).cast(wide) for c in (truth, pred)]
     others = n + n - k[0] - k[1]
-    bits = (offsets[0] | offsets[1]).bitwise_or()
-    return others * bits - (offsets[0] + offsets[1]).sum(), others, n + n
+    bits = read((offsets[0] | offsets[1]).bitwise_or())
+    return others * bits - read((offsets[0] + offsets[1]).sum()), others, n + n
 
 
-def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Schema) -> pl.Expr:
+def third_class(
+    func: str,
+    truth: str,
+    pred: str,
+    positive: Any,
+    schema: pl.Schema,
+    shared: Shared | None = None,
+) -> pl.Expr:
     """``average="binary"``: truth and pred hold at most one class besides the positive one
     (scikit-learn raises too).
 
@@ -436,7 +520,8 @@ def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Sche
     The error names the function, the positive class and the columns; ``fe.measures`` (the
     same test, per group of its ``by=``) also names the group.
     """
-    spread = class_spread(truth, pred, positive, schema)
+    spread = class_spread(truth, pred, positive, schema, shared)
+    read = shared if shared is not None else _same
     if spread is not None:
         off, others, labels = spread
         return failure(
@@ -451,8 +536,8 @@ def third_class(func: str, truth: str, pred: str, positive: Any, schema: pl.Sche
         )
     pos = pl.lit(positive)
     others_ = [pl.col(c).filter(pl.col(c) != pos) for c in (truth, pred)]
-    lows = [o.min() for o in others_]
-    highs = [o.max() for o in others_]
+    lows = [read(o.min()) for o in others_]
+    highs = [read(o.max()) for o in others_]
     third = (lows[0] != lows[1]).fill_null(False)
     for low, high in zip(lows, highs, strict=True):
         third = third | (low != high).fill_null(False)

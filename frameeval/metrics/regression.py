@@ -20,7 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import check_parameter
+from frameeval._validate import check_parameter, finite
 from frameeval.metrics.builders import finite_number, make_builder
 from frameeval.metrics.measure import Bound, Measure, Statistic, register
 from frameeval.metrics.stats import positive_part, ratio
@@ -102,12 +102,14 @@ def _relative_error(y: pl.Expr, f: pl.Expr) -> pl.Expr:
 # [|f − y| / |y| is not finite] of a row of positive weight, as a max (1.0: some row is; 0.0:
 # none): a zero truth (or one that overflows the ratio). A max reads the rows once, where a
 # sum Σ w·[…] multiplies each by its weight first; it merges by max.
-ZERO_TRUTH = Statistic(lambda y, f: (~_relative_error(y, f).is_finite()).cast(pl.Float64), "max")
+ZERO_TRUTH = Statistic(lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64), "max")
 # Σ w·|f − y| / |y| over the rows where it is finite (the others make the MAPE undefined)
 APE = Statistic(
     lambda y, f: (
-        pl.when(_relative_error(y, f).is_finite()).then(_relative_error(y, f).abs()).otherwise(0.0)
-    )
+        pl.when(finite(_relative_error(y, f))).then(_relative_error(y, f).abs()).otherwise(0.0)
+    ),
+    # unweighted: every row of a zero truth counts, so the MAPE is null whatever this sum is
+    unweighted=lambda y, f: _relative_error(y, f).abs(),
 )
 SAPE = Statistic(
     lambda y, f: (

@@ -42,6 +42,10 @@ __all__ = [
 ]
 
 
+def _same(expr: pl.Expr) -> pl.Expr:
+    return expr
+
+
 def weight_expr(weight: str | None) -> pl.Expr:
     """Per-row weight as Float64 (1.0 without ``weight=``)."""
     return pl.col(weight).cast(pl.Float64) if weight else pl.lit(1.0, dtype=pl.Float64)
@@ -126,27 +130,35 @@ class BinaryCounts:
         return BinaryCounts(self.tp.sum(), self.fp.sum(), self.fn.sum(), self.tn.sum())
 
     @staticmethod
-    def of(truth: pl.Expr, pred: pl.Expr, positive: pl.Expr, weight: str | None) -> BinaryCounts:
+    def of(
+        truth: pl.Expr,
+        pred: pl.Expr,
+        positive: pl.Expr,
+        weight: str | None,
+        shared: Callable[[pl.Expr], pl.Expr] | None = None,
+    ) -> BinaryCounts:
         """Counts of the class ``positive`` from row-level label expressions.
 
         Unweighted, FP, FN and TN are differences of integer counts (exact). Weighted, each is
         its own sum: a difference of float sums would lose a small count next to large weights.
+        ``shared`` (a :class:`~frameeval._validate.Shared`): the sums are its fields.
         """
+        read = shared if shared is not None else _same
         actual = truth == positive
         predicted = pred == positive
-        tp = total(actual & predicted, weight)
         if weight is None:
-            n = weight_total(None)
-            n_actual = total(actual, None)
-            n_predicted = total(predicted, None)
+            tp = read((actual & predicted).sum()).cast(pl.Float64)
+            n = read(pl.len()).cast(pl.Float64)
+            n_actual = read(actual.sum()).cast(pl.Float64)
+            n_predicted = read(predicted.sum()).cast(pl.Float64)
             fp = n_predicted - tp
             fn = n_actual - tp
             return BinaryCounts(tp, fp, fn, n - n_actual - fp, n_actual, n_predicted)
         return BinaryCounts(
-            tp,
-            total(~actual & predicted, weight),
-            total(actual & ~predicted, weight),
-            total(~actual & ~predicted, weight),
+            read(total(actual & predicted, weight)),
+            read(total(~actual & predicted, weight)),
+            read(total(actual & ~predicted, weight)),
+            read(total(~actual & ~predicted, weight)),
         )
 
 
@@ -515,6 +527,11 @@ class Statistic:
     row: Callable[..., pl.Expr] | None
     merge: Literal["sum", "min", "max", "median"] = "sum"
     parametric: bool = False
+    #: a cheaper per-row value for rows without weights (every weight 1), where it gives the
+    #: same statistic whenever the measure's value is defined (MAPE's finite-part sum: a plain
+    #: Σ|r|, which is non-finite only where a zero truth already makes the MAPE null, while a
+    #: weighted sum must drop such a row of weight 0 instead of adding 0·inf = NaN)
+    unweighted: Callable[..., pl.Expr] | None = None
 
 
 @dataclass(frozen=True)
