@@ -226,7 +226,7 @@ def test_report_alone_prints_the_report_usage(tmp_path) -> None:
     last = out.stderr.strip().splitlines()[-1]
     assert last == (
         "frameeval report: error: give RESULTS (a Parquet file, a glob of Parquet "
-        "files, or a CSV file) or --example."
+        "files, a CSV file, or lm-evaluation-harness samples files) or --example."
     )
     assert not (tmp_path / "report.html").exists()
 

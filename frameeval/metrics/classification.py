@@ -324,6 +324,10 @@ def _check_kappa(func: str, weights: Any, **_: Any) -> None:
     )
 
 
+#: the spacing of Float64 numbers at 1 (2⁻⁵²)
+_EPSILON = 2.0**-52
+
+
 def _kappa(v: ClassCounts, weights: str | None = None) -> pl.Expr:
     s = v.total
     t, p = v.actual, v.predicted
@@ -343,7 +347,12 @@ def _kappa(v: ClassCounts, weights: str | None = None) -> pl.Expr:
             moment = (i * p).cum_sum()  # Σ_{j ≤ i} j·p_j
             reach = i * below - moment + ((i * p).sum() - moment) - i * (s - below)
             expected = (t * reach).sum() / s
-    return 1.0 - ratio(observed, expected)
+    # chance disagreement 0 (one class in truth and prediction): κ is 0/0. With non-integer
+    # weights the difference s − Σtp/s rounds to a few ulps of s instead of 0 (and κ to ε/ε =
+    # 1); anything within 4 ulps of s is that zero. With integer counts a true chance
+    # disagreement is at least 1, far above it.
+    rounding = 4.0 * _EPSILON * s.abs()
+    return 1.0 - ratio(observed, pl.when(expected.abs() > rounding).then(expected))
 
 
 def _check_adjusted(func: str, adjusted: Any, **_: Any) -> None:

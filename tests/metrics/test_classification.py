@@ -453,3 +453,19 @@ def test_macro_fbeta_reads_the_precision_and_recall_declarations_not_registry_na
         assert df.select(fe.fbeta("y", "p", beta=2.0, average="macro")).item() == before
     finally:
         fe.register(original, replace_existing=True)
+
+
+def test_kappa_of_one_class_with_float_weights_is_undefined_on_both_faces() -> None:
+    """One class in truth and prediction: κ = 0/0. With non-integer weights the chance
+    disagreement s − Σtp/s rounds to −1.8e-15 instead of 0, and κ used to come out as ε/ε = 1
+    (found by the threshold-table property test against scikit-learn)."""
+    w = [0.0, 0.0, 1.0, 1.5, 1.484375, 1.303439099044387, 8.5]
+    df = pl.DataFrame({"y": [0] * 7, "p": [0] * 7, "w": w})
+    assert df.select(fe.cohen_kappa("y", "p", weight="w")).item() is None
+    assert fe.measures(df, "y", "p", weight="w", measures=["cohen_kappa"]).item() is None
+    # two classes: a defined κ keeps its value
+    two = pl.DataFrame({"y": [0, 1, 0, 1], "p": [0, 1, 1, 1], "w": [1.3, 0.7, 2.1, 1.9]})
+    from sklearn.metrics import cohen_kappa_score
+
+    expected = cohen_kappa_score(two["y"], two["p"], sample_weight=two["w"])
+    assert two.select(fe.cohen_kappa("y", "p", weight="w")).item() == pytest.approx(expected)

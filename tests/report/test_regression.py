@@ -21,6 +21,7 @@ from frameeval.report.page import header
 from frameeval.report.regression import REGRESSION
 from frameeval.report.roles import Roles
 from frameeval.report.sections import Forecast
+from frameeval.report.subgroups import SUBGROUPS
 
 
 def _text(path) -> str:
@@ -162,8 +163,8 @@ def test_a_quantile_study_on_one_data_set(quantile_page) -> None:
 def test_the_sections_declare_their_task_and_needs() -> None:
     """build.py only orders the sections: every regression section is a Section of the
     regression task, the interval and quantile ones need their columns, and the classification
-    ones are untouched by them."""
-    assert SECTIONS == CLASSIFICATION + REGRESSION
+    ones are untouched by them (the Subgroups section comes last, for either task)."""
+    assert SECTIONS == CLASSIFICATION + REGRESSION + SUBGROUPS
     assert {s.task for s in CLASSIFICATION} == {"classification"}
     assert {s.task for s in REGRESSION} == {"regression"}
     needs = {s.name: s.needs for s in REGRESSION}
