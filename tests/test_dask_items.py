@@ -61,7 +61,7 @@ def _ddf(df: pl.DataFrame, npartitions: int = 3) -> Any:
     return dd.from_pandas(df.to_pandas(use_pyarrow_extension_array=True), npartitions=npartitions)
 
 
-def _equal(got: pl.DataFrame, expected: pl.DataFrame) -> None:
+def _assert_equal(got: pl.DataFrame, expected: pl.DataFrame) -> None:
     floats = [c for c, t in expected.schema.items() if t == pl.Float64]
     assert_frame_equal(got.drop(floats), expected.drop(floats), check_exact=True)
     assert_frame_equal(
@@ -89,7 +89,7 @@ def test_means_equals_single_machine(client: Any, case: str) -> None:
         kwargs = {**kwargs, "n_resamples": 50, "seed": 3}
     got = fedi.means(_ddf(df), "score", **kwargs, client=client)
     expected = fe.items.means(df, "score", **kwargs)
-    _equal(got, expected)
+    _assert_equal(got, expected)
 
 
 COMPARE = {
@@ -109,7 +109,7 @@ def test_compare_equals_single_machine(client: Any, case: str) -> None:
         df = df.filter(pl.col("bench") == "b2")
     got = fedi.compare(_ddf(df), "score", **kwargs, client=client)
     expected = fe.items.compare(df, "score", **kwargs)
-    _equal(got, expected)
+    _assert_equal(got, expected)
     if kwargs.get("adjust", "holm") is not None:
         # the family is all pairs × benchmarks: per-benchmark adjustment would differ
         assert got["p_adjusted"].to_list() != got["p_value"].to_list()
@@ -120,11 +120,11 @@ def test_fe_items_hands_a_dask_frame_to_the_dask_forms(client: Any) -> None:
     client) and give the single-machine frames."""
     df = _items(7)
     ddf = _ddf(df)
-    _equal(
+    _assert_equal(
         fe.items.means(ddf, "score", by="bench", cluster="cluster"),
         fe.items.means(df, "score", by="bench", cluster="cluster"),
     )
-    _equal(
+    _assert_equal(
         fe.items.compare(ddf, "score", by="bench", adjust="shaffer"),
         fe.items.compare(df, "score", by="bench", adjust="shaffer"),
     )
@@ -137,7 +137,7 @@ def test_parquet_paths(client: Any, tmp_path: Path) -> None:
         path = tmp_path / f"part-{i}.parquet"
         part.write_parquet(path)
         paths.append(str(path))
-    _equal(
+    _assert_equal(
         fedi.compare(paths, "score", by="bench", client=client),
         fe.items.compare(df, "score", by="bench"),
     )

@@ -52,7 +52,7 @@ def _ddf(df: pl.DataFrame, npartitions: int = 4) -> Any:
     return dd.from_pandas(df.to_pandas(use_pyarrow_extension_array=True), npartitions=npartitions)
 
 
-def _equal(got: pl.DataFrame, expected: pl.DataFrame, exact: bool = False) -> None:
+def _assert_equal(got: pl.DataFrame, expected: pl.DataFrame, exact: bool = False) -> None:
     floats = [c for c, t in expected.schema.items() if t == pl.Float64]
     assert_frame_equal(got.drop(floats), expected.drop(floats), check_exact=True)
     assert_frame_equal(
@@ -101,7 +101,7 @@ def test_by_group_and_gaps_equal_single_machine(
     for name in ("by_group", "gaps"):  # loop-ok: the two functions
         single = getattr(fe.subgroups, name)(df, "y", "p", **kwargs)
         got = getattr(feds, name)(ddf, "y", "p", **kwargs, client=client, split_every=2)
-        _equal(got, single, exact)
+        _assert_equal(got, single, exact)
         assert got.height > 0
 
 
@@ -110,10 +110,10 @@ def test_fe_subgroups_hands_a_dask_frame_over(client: Any, tmp_path: Path) -> No
     client); the Dask forms read Parquet paths too."""
     df = _rows(7)
     kwargs = {"sensitive": "sex", "by": "model", "measures": ["equal_opportunity"]}
-    _equal(
+    _assert_equal(
         fe.subgroups.gaps(_ddf(df), "y", "p", **kwargs), fe.subgroups.gaps(df, "y", "p", **kwargs)
     )
-    _equal(
+    _assert_equal(
         fe.subgroups.by_group(_ddf(df), "y", "p", **kwargs),
         fe.subgroups.by_group(df, "y", "p", **kwargs),
     )
@@ -122,7 +122,7 @@ def test_fe_subgroups_hands_a_dask_frame_over(client: Any, tmp_path: Path) -> No
         paths.append(tmp_path / f"part{i}.parquet")
         part.write_parquet(paths[-1])
     got = feds.gaps([str(p) for p in paths], "y", "p", **kwargs, client=client)
-    _equal(got, fe.subgroups.gaps(df, "y", "p", **kwargs), exact=True)
+    _assert_equal(got, fe.subgroups.gaps(df, "y", "p", **kwargs), exact=True)
 
 
 def test_intervals_with_instance_equal_single_machine(client: Any) -> None:
@@ -133,9 +133,9 @@ def test_intervals_with_instance_equal_single_machine(client: Any) -> None:
     ci = {"ci": 0.9, "n_resamples": 20, "seed": 3}
     single = fe.subgroups.gaps(df, "y", "p", **kwargs, **ci, instance="id")
     got = feds.gaps(_ddf(df), "y", "p", **kwargs, **ci, instance="id", client=client)
-    _equal(got, single)
+    _assert_equal(got, single)
     single = fe.subgroups.by_group(df, "y", "p", **kwargs, ci=0.9)
-    _equal(feds.by_group(_ddf(df), "y", "p", **kwargs, ci=0.9, client=client), single)
+    _assert_equal(feds.by_group(_ddf(df), "y", "p", **kwargs, ci=0.9, client=client), single)
 
 
 def test_intervals_that_depend_on_the_partitioning_are_refused(client: Any) -> None:

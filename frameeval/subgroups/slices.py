@@ -341,9 +341,8 @@ def _evaluate(
     pattern = pl.concat_str([pl.col(c).is_not_null().cast(pl.UInt8).cast(pl.String) for c in codes])
     keyed = candidates.with_columns(pattern.alias("__pattern"))
     plans = []
-    for (shape,), part in keyed.partition_by(
-        "__pattern", as_dict=True
-    ).items():  # loop-ok: one per feature combination
+    combinations = keyed.partition_by("__pattern", as_dict=True)
+    for (shape,), part in combinations.items():  # loop-ok: one per feature combination
         on = [c for c, bit in zip(codes, str(shape), strict=True) if bit == "1"]
         wanted = part.select(on).lazy()
         stats = lazy.group_by(on).agg(_stats(e)).join(wanted, on=on, how="inner")
