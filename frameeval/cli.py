@@ -67,21 +67,8 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.item is not None or args.example == "items" or lm_eval:
         return _items_report(args)
 
-    from frameeval._validate import require_columns
     from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
-    from frameeval.exceptions import FrameEvalError
-    from frameeval.report import check_level
-    from frameeval.report.roles import (
-        Roles,
-        check_roles,
-        check_task,
-        flag,
-        infer_forecast,
-        infer_roles,
-        numeric_score,
-        read_results,
-        unused_columns,
-    )
+    from frameeval.report.roles import unused_columns
 
     examples = {"classification": EXAMPLE_RESULTS, "regression": REGRESSION_RESULTS}
     source = str(examples[args.example]) if args.example else args.results
@@ -89,37 +76,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         raise _UsageError(
             f"RESULTS {source!r} must name a file or a glob of files, got no such file."
         )
-    try:  # everything the user typed is checked here, on the schema and a cheap scan
-        data = read_results(source)
-        given = Roles(
-            truth=args.truth,
-            pred=args.pred,
-            score=args.score,
-            learner=args.learner,
-            dataset=args.by,
-            fold=args.fold,
-            repeat=args.repeat,
-            instance=args.instance,
-        )
-        roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
-        require_columns(data.collect_schema(), "report", sensitive=args.sensitive)
-        where = "frameeval report: error"
-        task = check_task(data, roles, where, flag, args.task)
-        pos_label = check_roles(data, roles, args.pos_label, cli=True, task=task)
-        data = numeric_score(data, roles)
-        forecast: dict[str, str | None] = {"lower": None, "upper": None, "quantile": None}
-        if task == "regression":
-            check_level(args.level, where, "--level")
-            forecast, found = infer_forecast(
-                data.collect_schema(),
-                roles,
-                {"lower": args.lower, "upper": args.upper, "quantile": args.quantile},
-                where,
-                flag,
-            )
-            inferred |= found
-    except FrameEvalError as err:
-        raise _UsageError(_first_line(err).removeprefix("frameeval report: error: ")) from None
+    data, roles, inferred, task, pos_label, forecast = _checked_input(args, source)
     # no column is ignored silently: a role without one, and the unused columns (even with -q)
     taken = {c for c in forecast.values() if c is not None}
     names = [n for n in data.collect_schema().names() if n not in taken]
@@ -173,6 +130,57 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         )
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return EXIT_OK
+
+
+def _checked_input(args: argparse.Namespace, source: str) -> tuple[Any, ...]:
+    """Everything the user typed, checked on the schema and a cheap scan: ``(data, roles,
+    inferred, task, pos_label, forecast)``; an error is a usage error (exit 2) naming the flag."""
+    from frameeval._validate import require_columns
+    from frameeval.exceptions import FrameEvalError
+    from frameeval.report import check_level
+    from frameeval.report.roles import (
+        Roles,
+        check_roles,
+        check_task,
+        flag,
+        infer_forecast,
+        infer_roles,
+        numeric_score,
+        read_results,
+    )
+
+    try:  # everything the user typed is checked here, on the schema and a cheap scan
+        data = read_results(source)
+        given = Roles(
+            truth=args.truth,
+            pred=args.pred,
+            score=args.score,
+            learner=args.learner,
+            dataset=args.by,
+            fold=args.fold,
+            repeat=args.repeat,
+            instance=args.instance,
+        )
+        roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
+        require_columns(data.collect_schema(), "report", sensitive=args.sensitive)
+        where = "frameeval report: error"
+        task = check_task(data, roles, where, flag, args.task)
+        pos_label = check_roles(data, roles, args.pos_label, cli=True, task=task)
+        data = numeric_score(data, roles)
+        forecast: dict[str, str | None] = {"lower": None, "upper": None, "quantile": None}
+        if task == "regression":
+            check_level(args.level, where, "--level")
+            forecast, found = infer_forecast(
+                data.collect_schema(),
+                roles,
+                {"lower": args.lower, "upper": args.upper, "quantile": args.quantile},
+                where,
+                flag,
+            )
+            inferred |= found
+    except FrameEvalError as err:
+        raise _UsageError(_first_line(err).removeprefix("frameeval report: error: ")) from None
+    return data, roles, inferred, task, pos_label, forecast
 
 
 def _items_report(args: argparse.Namespace) -> int:
@@ -322,17 +330,36 @@ def build_parser() -> argparse.ArgumentParser:
         "report",
         help="write a self-contained HTML report of a result table",
         description="Write one self-contained (offline) HTML report of a long result table "
-        "(one row per prediction: Parquet, a glob of Parquet files, or CSV). Column roles "
+        "(one row per prediction: Parquet, a glob of Parquet files, or CSV; or "
+        "lm-evaluation-harness samples files, read as an item-level study). Column roles "
         "not given are inferred from common names and printed; a role with several "
         "candidate columns must be given.",
         epilog="Exit codes: 0 success, 2 usage error, 1 data error.",
         formatter_class=_Formatter,
     )
+    _input_arguments(rep)
+    _role_arguments(rep)
+    _analysis_arguments(rep)
+    rep.set_defaults(func=_report, sub=rep)
+    demo = sub.add_parser(
+        "demo",
+        help="print accuracy, F1 and AUC of the embedded example (no input needed)",
+        description="Print accuracy, F1 and ROC AUC of five learners on the embedded "
+        "breast-cancer example results: a first look without any data of your own.",
+        formatter_class=_Formatter,
+    )
+    demo.set_defaults(func=_demo, sub=demo)
+    return parser
+
+
+def _input_arguments(rep: argparse.ArgumentParser) -> None:
+    """RESULTS or --example, and where the page goes."""
     rep.add_argument(
         "results",
         nargs="?",
         metavar="RESULTS",
-        help="Parquet file, glob of Parquet files (quote it), or CSV file",
+        help="Parquet file, glob of Parquet files (quote it), CSV file, or "
+        "lm-evaluation-harness samples files (.jsonl, quote a glob)",
     )
     rep.add_argument(
         "--example",
@@ -348,6 +375,10 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", default="report.html", metavar="PATH", help="output HTML file"
     )
     rep.add_argument("--force", action="store_true", help="overwrite an existing output file")
+
+
+def _role_arguments(rep: argparse.ArgumentParser) -> None:
+    """The columns by role (inferred when not given), the task and the forecast and item-level columns."""
     from frameeval._roles import COMMON_NAMES
 
     for role, text in _ROLE_HELP.items():
@@ -416,6 +447,10 @@ def build_parser() -> argparse.ArgumentParser:
         ("sample", "item-level study: the column numbering K answers per item (epoch, seed)"),
     ):
         rep.add_argument(f"--{role}", default=None, metavar="COLUMN", help=text)
+
+
+def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
+    """The tests, costs, subgroups and display options."""
     rep.add_argument("--alpha", type=float, default=0.05, help="significance level of the tests")
     rep.add_argument(
         "--rope",
@@ -456,16 +491,6 @@ def build_parser() -> argparse.ArgumentParser:
         "continuous scores on very large inputs; default: exact)",
     )
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
-    rep.set_defaults(func=_report, sub=rep)
-    demo = sub.add_parser(
-        "demo",
-        help="print accuracy, F1 and AUC of the embedded example (no input needed)",
-        description="Print accuracy, F1 and ROC AUC of five learners on the embedded "
-        "breast-cancer example results: a first look without any data of your own.",
-        formatter_class=_Formatter,
-    )
-    demo.set_defaults(func=_demo, sub=demo)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -227,6 +227,26 @@ def learning_curve_diagnosis(
         out = per_size.with_columns(pl.lit(None, pl.Float64).alias("slope"))
     gap = sign * (pl.col("train") - pl.col("validation"))
     out = out.with_columns(gap.alias("gap"))
+    out = out.with_columns(
+        _diagnosis(higher_is_better, acceptable, max_gap, min_slope).alias("diagnosis")
+    )
+    explanation = _explanation(
+        metric, train_size if sized else None, higher_is_better, acceptable, max_gap, min_slope
+    )
+    out = out.with_columns(explanation.alias("explanation"))
+    columns = [*keys, *size, "train", "validation", "gap", "slope", "diagnosis", "explanation"]
+    out = out.select(columns)
+    if keys:
+        out = out.sort(keys, nulls_last=True, maintain_order=True)
+    return finish(out, eager)
+
+
+def _diagnosis(
+    higher_is_better: bool, acceptable: float, max_gap: float, min_slope: float
+) -> pl.Expr:
+    """The diagnosis word from ``gap``, ``slope`` and ``validation`` (seed 003 §2.5.3–2.5.4):
+    a wide gap is high variance; a small gap with validation still improving wants more data;
+    a small gap below the acceptable level is high bias; otherwise a good fit."""
     good_level = (
         pl.col("validation") >= acceptable
         if higher_is_better
@@ -243,9 +263,20 @@ def learning_curve_diagnosis(
         .then(pl.lit(HIGH_BIAS))
         .otherwise(pl.lit(GOOD_FIT))
     )
-    out = out.with_columns(diagnosis.alias("diagnosis"))
-    at = " at {} training rows" if sized else ""
-    at_args = [pl.col(train_size).cast(pl.String)] if sized else []
+    return diagnosis
+
+
+def _explanation(
+    metric: str,
+    train_size: str | None,
+    higher_is_better: bool,
+    acceptable: float,
+    max_gap: float,
+    min_slope: float,
+) -> pl.Expr:
+    """The sentence of each diagnosis, with the numbers it read."""
+    at = " at {} training rows" if train_size is not None else ""
+    at_args = [pl.col(train_size).cast(pl.String)] if train_size is not None else []
     head = f"training {metric} {{}} vs validation {{}}{at}: "
     args = [_fmt("train"), _fmt("validation"), *at_args]
     improving = (
@@ -302,9 +333,4 @@ def learning_curve_diagnosis(
         )
         .otherwise(pl.lit("no training or no validation rows: nothing to diagnose."))
     )
-    out = out.with_columns(explanation.alias("explanation"))
-    columns = [*keys, *size, "train", "validation", "gap", "slope", "diagnosis", "explanation"]
-    out = out.select(columns)
-    if keys:
-        out = out.sort(keys, nulls_last=True, maintain_order=True)
-    return finish(out, eager)
+    return explanation
