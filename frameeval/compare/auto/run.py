@@ -234,41 +234,7 @@ def compare_learners(
     alpha = check_alpha(alpha, FUNC)
     seed = check_seed(seed, FUNC)
     digits = check_digits(digits, FUNC)
-    check_parameter(
-        procedure in ("auto", *PROCEDURES, *SPLIT_PROCEDURES),
-        FUNC,
-        f"procedure must be 'auto' or one of {sorted([*PROCEDURES, *SPLIT_PROCEDURES])}, "
-        f"got {procedure!r}.",
-    )
-    if rope is not None:
-        rope = check_rope(rope, FUNC)
-    check_parameter(
-        procedure not in ("bayes_signed_rank", "bayes_correlated_t") or rope is not None,
-        FUNC,
-        f"procedure={procedure!r} needs rope= (the region of practical equivalence), "
-        "got rope=None.",
-    )
-    check_parameter(
-        rope is None or procedure in ("auto", "bayes_signed_rank", "bayes_correlated_t"),
-        FUNC,
-        f"rope= selects a Bayesian test, got procedure={procedure!r} as well.",
-    )
-    check_parameter(
-        adjust in ("holm", "shaffer"),
-        FUNC,
-        f"adjust must be 'holm' or 'shaffer', got {adjust!r}.",
-    )
-    check_parameter(
-        test_train_ratio is None
-        or (
-            isinstance(test_train_ratio, int | float)
-            and not isinstance(test_train_ratio, bool)
-            and 0 < test_train_ratio < float("inf")
-        ),
-        FUNC,
-        f"test_train_ratio must be None or a positive number (n_test/n_train of one split), "
-        f"got {test_train_ratio!r}.",
-    )
+    rope = _check_options(procedure, rope, adjust, test_train_ratio)
     from frameeval._roles import COMMON_NAMES, column_names, infer_column, resolve
 
     lf, eager = to_lazy(data, FUNC)
@@ -344,6 +310,72 @@ def compare_learners(
             digits=digits,
         )
         return _compare_splits(data, lf, schema, eager, metric, keys, block, sd, procedure, args)
+    return _over_blocks(
+        data, lf, schema, eager, metric, keys, block, learner, higher_is_better, procedure,
+        alpha, rope, seed, digits,
+    )  # fmt: skip
+
+
+def _check_options(procedure: Any, rope: Any, adjust: Any, test_train_ratio: Any) -> float | None:
+    """The options of :func:`compare_learners` that depend on each other; returns ``rope``."""
+    check_parameter(
+        procedure in ("auto", *PROCEDURES, *SPLIT_PROCEDURES),
+        FUNC,
+        f"procedure must be 'auto' or one of {sorted([*PROCEDURES, *SPLIT_PROCEDURES])}, "
+        f"got {procedure!r}.",
+    )
+    if rope is not None:
+        rope = check_rope(rope, FUNC)
+    check_parameter(
+        procedure not in ("bayes_signed_rank", "bayes_correlated_t") or rope is not None,
+        FUNC,
+        f"procedure={procedure!r} needs rope= (the region of practical equivalence), "
+        "got rope=None.",
+    )
+    check_parameter(
+        rope is None or procedure in ("auto", "bayes_signed_rank", "bayes_correlated_t"),
+        FUNC,
+        f"rope= selects a Bayesian test, got procedure={procedure!r} as well.",
+    )
+    check_parameter(
+        adjust in ("holm", "shaffer"),
+        FUNC,
+        f"adjust must be 'holm' or 'shaffer', got {adjust!r}.",
+    )
+    check_parameter(
+        test_train_ratio is None
+        or (
+            isinstance(test_train_ratio, int | float)
+            and not isinstance(test_train_ratio, bool)
+            and 0 < test_train_ratio < float("inf")
+        ),
+        FUNC,
+        f"test_train_ratio must be None or a positive number (n_test/n_train of one split), "
+        f"got {test_train_ratio!r}.",
+    )
+    return rope
+
+
+def _over_blocks(
+    data: Any,
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    eager: bool,
+    metric: str,
+    keys: list[str],
+    block: str | None,
+    learner: str | None,
+    higher_is_better: bool | None,
+    procedure: str,
+    alpha: float,
+    rope: float | None,
+    seed: int,
+    digits: int | None,
+) -> Comparison:
+    """The comparison over data sets (blocks): the design, the assumption checks, the chosen
+    procedures run on their groups, ranks, effect sizes, cliques and verdicts."""
+    from frameeval._roles import COMMON_NAMES, resolve
+
     check_parameter(
         procedure not in SPLIT_PROCEDURES,
         FUNC,
