@@ -241,115 +241,10 @@ def choose_procedures(
 ) -> pl.DataFrame:
     """Add ``procedure, omnibus_test, post_hoc_test, reason`` per group."""
     keys = ctx.keys
-    shapiro = checks.filter(pl.col("check") == "shapiro_wilk")
-    summary_aggs = [
-        pl.when(pl.len() > 0).then(pl.col("passed").all()).alias("__normal"),
-        pl.col("learner").filter(~pl.col("passed")).str.join(", ").alias("__not_normal"),
-        pl.col("p_value").filter(~pl.col("passed")).min().alias("__worst_p"),
-        pl.col("alpha").first().alias("__alpha_n"),
-    ]
-    normal = shapiro.group_by(keys).agg(summary_aggs) if keys else shapiro.select(summary_aggs)
-    homo = checks.filter(pl.col("check") != "shapiro_wilk").select(
-        *keys,
-        pl.col("check").alias("__homo_test"),
-        pl.col("passed").alias("__homo"),
-        pl.col("p_value").alias("__homo_p"),
-    )
-    if keys:
-        design = design.join(normal, on=keys, how="left", nulls_equal=True)
-        design = design.join(homo, on=keys, how="left", nulls_equal=True)
-    else:
-        one = normal if normal.height else pl.DataFrame(schema=normal.schema).clear(1)
-        two = homo if homo.height else pl.DataFrame(schema=homo.schema).clear(1)
-        design = pl.concat([design, one, two], how="horizontal")
-    checked = pl.col("__normal").is_not_null()
+    design = _with_checks(design, checks, keys)
     k, n = pl.col("n_learners"), pl.col("n_blocks")
-    fmt = lambda e: e.round_sig_figs(3).cast(pl.String)  # noqa: E731
-    alpha_n = fmt(pl.col("__alpha_n"))
-    normal_text = pl.format("every learner's values look normal (Shapiro–Wilk, α/k = {})", alpha_n)
-    not_normal_text = pl.format(
-        "Shapiro–Wilk rejects normality for {} ({} < α/k = {})",
-        pl.col("__not_normal"),
-        format_p_expr(pl.col("__worst_p")),
-        alpha_n,
-    )
-    homo_name = (
-        pl.when(pl.col("__homo_test") == "bartlett")
-        .then(pl.lit("Bartlett"))
-        .otherwise(pl.lit("Levene"))
-    )
-    homo_text = (
-        pl.when(pl.col("__homo"))
-        .then(
-            pl.format(
-                "{} finds no unequal variances ({})", homo_name, format_p_expr(pl.col("__homo_p"))
-            )
-        )
-        .otherwise(
-            pl.format(
-                "{} rejects equal variances ({})", homo_name, format_p_expr(pl.col("__homo_p"))
-            )
-        )
-    )
     if procedure == "auto":
-        proc = (
-            pl.when(k < 2)
-            .then(pl.lit("none"))
-            .when(n < 2)
-            .then(pl.lit("none"))
-            .when(pl.lit(ctx.rope is not None))
-            .then(pl.lit("bayes_signed_rank"))
-            .when(pl.col("n_missing") > 0)
-            .then(pl.lit("skillings_mack"))
-            .when(pl.col("all_tied"))
-            .then(pl.lit("none"))
-            .when(k == 2)
-            .then(
-                pl.when(checked & pl.col("__normal"))
-                .then(pl.lit("t"))
-                .otherwise(pl.lit("wilcoxon"))
-            )
-            .when(checked & pl.col("__normal") & pl.col("__homo").fill_null(False))
-            .then(pl.lit("anova"))
-            .otherwise(pl.lit("friedman"))
-        )
-        reason = (
-            pl.when(k < 2)
-            .then(
-                pl.format(
-                    "only one learner ({}): there is nothing to compare", pl.col("__learners")
-                )
-            )
-            .when(n < 2)
-            .then(pl.format("only {} block: a comparison needs at least 2", n))
-            .when(pl.lit(ctx.rope is not None))
-            .then(pl.lit(f"a region of practical equivalence was given (rope = {ctx.rope})"))
-            .when(pl.col("n_missing") > 0)
-            .then(
-                pl.format(
-                    "{} missing (block, learner) {}",
-                    pl.col("n_missing"),
-                    pl.when(pl.col("n_missing") == 1)
-                    .then(pl.lit("cell"))
-                    .otherwise(pl.lit("cells")),
-                )
-            )
-            .when(pl.col("all_tied"))
-            .then(pl.lit("every learner has the same value on every block"))
-            .when(~checked)
-            .then(
-                pl.format(
-                    "with {} blocks normality cannot be checked (Shapiro–Wilk is not trusted "
-                    f"on fewer than {MIN_NORMALITY_BLOCKS}), so the rank test is used",
-                    n,
-                )
-            )
-            .when(k == 2)
-            .then(pl.when(pl.col("__normal")).then(normal_text).otherwise(not_normal_text))
-            .when(pl.col("__normal"))
-            .then(pl.concat_str([normal_text, pl.lit(" and "), homo_text]))
-            .otherwise(not_normal_text)
-        )
+        proc, reason = _auto_rule(ctx, k, n)
     else:
         proc = pl.when((k < 2) | (n < 2)).then(pl.lit("none")).otherwise(pl.lit(procedure))
         reason = (
@@ -388,6 +283,123 @@ def choose_procedures(
         "__learners",
     )
     return sort(out, keys)
+
+
+def _with_checks(design: pl.DataFrame, checks: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The design with each group's normality summary (``__normal``, the learners that fail,
+    the worst p) and its equal-variances check (``__homo*``)."""
+    shapiro = checks.filter(pl.col("check") == "shapiro_wilk")
+    summary_aggs = [
+        pl.when(pl.len() > 0).then(pl.col("passed").all()).alias("__normal"),
+        pl.col("learner").filter(~pl.col("passed")).str.join(", ").alias("__not_normal"),
+        pl.col("p_value").filter(~pl.col("passed")).min().alias("__worst_p"),
+        pl.col("alpha").first().alias("__alpha_n"),
+    ]
+    normal = shapiro.group_by(keys).agg(summary_aggs) if keys else shapiro.select(summary_aggs)
+    homo = checks.filter(pl.col("check") != "shapiro_wilk").select(
+        *keys,
+        pl.col("check").alias("__homo_test"),
+        pl.col("passed").alias("__homo"),
+        pl.col("p_value").alias("__homo_p"),
+    )
+    if keys:
+        design = design.join(normal, on=keys, how="left", nulls_equal=True)
+        design = design.join(homo, on=keys, how="left", nulls_equal=True)
+    else:
+        one = normal if normal.height else pl.DataFrame(schema=normal.schema).clear(1)
+        two = homo if homo.height else pl.DataFrame(schema=homo.schema).clear(1)
+        design = pl.concat([design, one, two], how="horizontal")
+    return design
+
+
+def _check_texts() -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The words of the assumption checks: normal, not normal, equal variances or not."""
+    fmt = lambda e: e.round_sig_figs(3).cast(pl.String)  # noqa: E731
+    alpha_n = fmt(pl.col("__alpha_n"))
+    normal_text = pl.format("every learner's values look normal (Shapiro–Wilk, α/k = {})", alpha_n)
+    not_normal_text = pl.format(
+        "Shapiro–Wilk rejects normality for {} ({} < α/k = {})",
+        pl.col("__not_normal"),
+        format_p_expr(pl.col("__worst_p")),
+        alpha_n,
+    )
+    homo_name = (
+        pl.when(pl.col("__homo_test") == "bartlett")
+        .then(pl.lit("Bartlett"))
+        .otherwise(pl.lit("Levene"))
+    )
+    homo_text = (
+        pl.when(pl.col("__homo"))
+        .then(
+            pl.format(
+                "{} finds no unequal variances ({})", homo_name, format_p_expr(pl.col("__homo_p"))
+            )
+        )
+        .otherwise(
+            pl.format(
+                "{} rejects equal variances ({})", homo_name, format_p_expr(pl.col("__homo_p"))
+            )
+        )
+    )
+    return normal_text, not_normal_text, homo_text
+
+
+def _auto_rule(ctx: Context, k: pl.Expr, n: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """``procedure="auto"``: each group's procedure and the reason in words (two learners: the
+    t test if both look normal, else Wilcoxon; more: ANOVA when every learner looks normal with
+    equal variances, else Friedman; Skillings–Mack with missing cells; the Bayesian signed-rank
+    test with a ROPE)."""
+    checked = pl.col("__normal").is_not_null()
+    normal_text, not_normal_text, homo_text = _check_texts()
+    proc = (
+        pl.when(k < 2)
+        .then(pl.lit("none"))
+        .when(n < 2)
+        .then(pl.lit("none"))
+        .when(pl.lit(ctx.rope is not None))
+        .then(pl.lit("bayes_signed_rank"))
+        .when(pl.col("n_missing") > 0)
+        .then(pl.lit("skillings_mack"))
+        .when(pl.col("all_tied"))
+        .then(pl.lit("none"))
+        .when(k == 2)
+        .then(pl.when(checked & pl.col("__normal")).then(pl.lit("t")).otherwise(pl.lit("wilcoxon")))
+        .when(checked & pl.col("__normal") & pl.col("__homo").fill_null(False))
+        .then(pl.lit("anova"))
+        .otherwise(pl.lit("friedman"))
+    )
+    reason = (
+        pl.when(k < 2)
+        .then(pl.format("only one learner ({}): there is nothing to compare", pl.col("__learners")))
+        .when(n < 2)
+        .then(pl.format("only {} block: a comparison needs at least 2", n))
+        .when(pl.lit(ctx.rope is not None))
+        .then(pl.lit(f"a region of practical equivalence was given (rope = {ctx.rope})"))
+        .when(pl.col("n_missing") > 0)
+        .then(
+            pl.format(
+                "{} missing (block, learner) {}",
+                pl.col("n_missing"),
+                pl.when(pl.col("n_missing") == 1).then(pl.lit("cell")).otherwise(pl.lit("cells")),
+            )
+        )
+        .when(pl.col("all_tied"))
+        .then(pl.lit("every learner has the same value on every block"))
+        .when(~checked)
+        .then(
+            pl.format(
+                "with {} blocks normality cannot be checked (Shapiro–Wilk is not trusted "
+                f"on fewer than {MIN_NORMALITY_BLOCKS}), so the rank test is used",
+                n,
+            )
+        )
+        .when(k == 2)
+        .then(pl.when(pl.col("__normal")).then(normal_text).otherwise(not_normal_text))
+        .when(pl.col("__normal"))
+        .then(pl.concat_str([normal_text, pl.lit(" and "), homo_text]))
+        .otherwise(not_normal_text)
+    )
+    return proc, reason
 
 
 def _check_forced(design: pl.DataFrame, ctx: Context, procedure: str) -> None:
