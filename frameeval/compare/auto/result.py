@@ -251,40 +251,12 @@ def _verdict(
     why = f"Procedure: {proc}, because {row['reason']}."
     sentences = [f"{lead} among {design_text}."]
     if proc == "bayes_signed_rank":
-        decided = post_hoc.filter(pl.col("reject"))
-        if decided.height == 0:
-            sentences.append(
-                f"The Bayesian signed-rank test (rope = {ctx.rope:g}) finds no pair where one "
-                f"learner is better with probability ≥ {1 - alpha:g}."
-            )
-        else:
-            pairs = "; ".join(
-                f"{r['better']} better than {r['b'] if r['better'] == r['a'] else r['a']} "
-                f"(P = {max(r['p_a_better'], r['p_b_better']):#.3g})"
-                for r in decided.iter_rows(named=True)  # loop-ok: words
-            )
-            sentences.append(f"The Bayesian signed-rank test (rope = {ctx.rope:g}) finds: {pairs}.")
-        sentences.append(why)
-        return " ".join(sentences)
+        return " ".join([*sentences, _bayes_sentence(post_hoc, ctx), why])
     om = omnibus.row(0, named=True) if omnibus.height else None
     if om is None:
         return " ".join([*sentences, why])
     name = TEST_NAMES.get(om["test"], om["test"])
-    if om["test"] == "friedman_iman_davenport":
-        stat = (
-            f"F_F = {_f(om['statistic'])}, {_p(om['p_value'])}; "
-            f"χ²_F = {_f(om['chi2'])}, {_p(om['chi2_p_value'])}"
-        )
-    elif om["test"] == "rm_anova":
-        stat = f"F({om['df1']:g}, {om['df2']:g}) = {_f(om['statistic'])}, {_p(om['p_value'])}"
-    elif om["test"] == "paired_t":
-        stat = f"t({om['df1']:g}) = {_f(om['statistic'])}, {_p(om['p_value'])}"
-    elif om["test"] == "wilcoxon":
-        stat = f"T = {_f(om['statistic'], 1)}, {_p(om['p_value'])}"
-    elif om["test"] == "skillings_mack":
-        stat = f"SM = {_f(om['statistic'])}, df = {om['df1']:g}, {_p(om['p_value'])}"
-    else:
-        stat = f"statistic = {_f(om['statistic'])}, {_p(om['p_value'])}"
+    stat = _omnibus_statistic(om)
     little = " — with so few blocks the tests have little power" if n < 5 else ""
     effects_by = {r["learner"]: r for r in effects.iter_rows(named=True)}  # loop-ok: words
     if k == 2:
@@ -330,21 +302,7 @@ def _verdict(
             "more data sets, or compare against one control (Bonferroni–Dunn)."
         )
     else:
-        order = {r["learner"]: r["position"] for r in ranks.iter_rows(named=True)}  # loop-ok
-        items = []
-        for r in differ.iter_rows(named=True):  # loop-ok: words per significant pair
-            worse = r["b"] if r["better"] == r["a"] else r["a"]
-            items.append((order.get(r["better"], 0), order.get(worse, 0), r["better"], worse, r))
-        items.sort(key=lambda item: (item[0], item[1], item[2], item[3]))
-        words = []
-        for _, _, better, worse, _r in items:  # loop-ok: words
-            eff = effects_by.get(worse) if better == best["learner"] else None
-            extra = (
-                f" ({_es_name(eff['method'])} = {_f(eff['effect_size'])}, {eff['magnitude']})"
-                if eff and eff["effect_size"] is not None
-                else ""
-            )
-            words.append(f"{better} > {worse}{extra}")
+        words = _pair_words(differ, ranks, effects_by, best["learner"])
         sentences.append(
             f"The {name} rejects that all learners perform the same at {a} ({stat}); by the "
             f"{post_name} ({a}{crit}) these pairs differ significantly: {'; '.join(words)}. "
@@ -352,6 +310,66 @@ def _verdict(
         )
     sentences.append(why)
     return " ".join(sentences)
+
+
+def _bayes_sentence(post_hoc: pl.DataFrame, ctx: Context) -> str:
+    """What the Bayesian signed-rank test finds: the pairs decided at probability ≥ 1 − α."""
+    decided = post_hoc.filter(pl.col("reject"))
+    if decided.height == 0:
+        return (
+            f"The Bayesian signed-rank test (rope = {ctx.rope:g}) finds no pair where one "
+            f"learner is better with probability ≥ {1 - ctx.alpha:g}."
+        )
+    pairs = "; ".join(
+        f"{r['better']} better than {r['b'] if r['better'] == r['a'] else r['a']} "
+        f"(P = {max(r['p_a_better'], r['p_b_better']):#.3g})"
+        for r in decided.iter_rows(named=True)  # loop-ok: words
+    )
+    return f"The Bayesian signed-rank test (rope = {ctx.rope:g}) finds: {pairs}."
+
+
+def _omnibus_statistic(om: dict[str, Any]) -> str:
+    """The omnibus test's statistic, degrees of freedom and p-value in the usual notation."""
+    if om["test"] == "friedman_iman_davenport":
+        return (
+            f"F_F = {_f(om['statistic'])}, {_p(om['p_value'])}; "
+            f"χ²_F = {_f(om['chi2'])}, {_p(om['chi2_p_value'])}"
+        )
+    if om["test"] == "rm_anova":
+        return f"F({om['df1']:g}, {om['df2']:g}) = {_f(om['statistic'])}, {_p(om['p_value'])}"
+    if om["test"] == "paired_t":
+        return f"t({om['df1']:g}) = {_f(om['statistic'])}, {_p(om['p_value'])}"
+    if om["test"] == "wilcoxon":
+        return f"T = {_f(om['statistic'], 1)}, {_p(om['p_value'])}"
+    if om["test"] == "skillings_mack":
+        return f"SM = {_f(om['statistic'])}, df = {om['df1']:g}, {_p(om['p_value'])}"
+    return f"statistic = {_f(om['statistic'])}, {_p(om['p_value'])}"
+
+
+def _pair_words(
+    differ: pl.DataFrame,
+    ranks: pl.DataFrame,
+    effects_by: dict[Any, dict[str, Any]],
+    best: Any,
+) -> list[str]:
+    """``better > worse`` for each significant pair, by the ranks' positions, with the effect
+    size of the best learner's pairs."""
+    order = {r["learner"]: r["position"] for r in ranks.iter_rows(named=True)}  # loop-ok
+    items = []
+    for r in differ.iter_rows(named=True):  # loop-ok: words per significant pair
+        worse = r["b"] if r["better"] == r["a"] else r["a"]
+        items.append((order.get(r["better"], 0), order.get(worse, 0), r["better"], worse))
+    items.sort()
+    words = []
+    for _, _, better, worse in items:  # loop-ok: words
+        eff = effects_by.get(worse) if better == best else None
+        extra = (
+            f" ({_es_name(eff['method'])} = {_f(eff['effect_size'])}, {eff['magnitude']})"
+            if eff and eff["effect_size"] is not None
+            else ""
+        )
+        words.append(f"{better} > {worse}{extra}")
+    return words
 
 
 def _es_name(method: str) -> str:
