@@ -212,6 +212,67 @@ def _ranks(rating: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(rating), np.nan, 1.0 + above.sum(axis=-1))
 
 
+def _outcome_counts(
+    counts: pl.LazyFrame, groups: list[str], a: str, b: str, winner: str, ties: str
+) -> pl.LazyFrame:
+    """Battle counts per (group, a, b, outcome): both ties are one outcome."""
+    outcome = pl.col(winner).replace_strict(WINNERS, default=None, return_dtype=pl.Int8)
+    counts = (
+        counts.with_columns(outcome.alias("__fe_outcome"))
+        .group_by([*groups, a, b, "__fe_outcome"])
+        .agg(pl.col("__fe_count").sum())
+    )
+    if ties == "drop":
+        counts = counts.filter(pl.col("__fe_outcome") != 2)
+    return counts
+
+
+def _models(counts: pl.LazyFrame, groups: list[str], a: str, b: str) -> pl.LazyFrame:
+    """One row per (group, model): its battles, its code in the group and the group's code."""
+    sides = [
+        counts.select(*groups, pl.col(a).alias("model"), "__fe_count"),
+        counts.select(*groups, pl.col(b).alias("model"), "__fe_count"),
+    ]
+    models = (
+        pl.concat(sides)
+        .group_by([*groups, "model"])
+        .agg(pl.col("__fe_count").sum().alias("n_battles"))
+    )
+    return models.with_columns(
+        (pl.col("model").rank("dense").over(groups) - 1).cast(pl.Int64).alias("__fe_code"),
+        (pl.struct(groups).rank("dense") - 1).cast(pl.Int64).alias("__fe_gid"),
+    )
+
+
+def _anchors(
+    models: pl.LazyFrame, func: str, keys: list[str], groups: list[str], anchor: Any
+) -> tuple[pl.LazyFrame, float]:
+    """Each group's anchored model code (-1: none) and the mean of the ratings."""
+    mean = 1000.0
+    anchor_model = None
+    if anchor is not None and not isinstance(anchor, int | float):
+        anchor_model, mean = anchor[0], float(anchor[1])
+    elif anchor is not None:
+        mean = float(anchor)
+    flag = pl.lit(False) if anchor_model is None else pl.col("model") == pl.lit(anchor_model)
+    anchors = models.group_by(groups).agg(
+        pl.col("__fe_gid").first(),
+        pl.col("__fe_code").filter(flag).first().fill_null(-1).alias("__fe_anchor"),
+    )
+    if anchor_model is not None:
+        anchors = enforce(
+            anchors,
+            failure(
+                pl.col("__fe_anchor") < 0,
+                UnknownLabelError,
+                f"{func}(): anchor model {anchor_model!r} must have a battle in every group, "
+                "got none{}.",
+                group_text(keys),
+            ),
+        )
+    return anchors, mean
+
+
 def _fit_battles(
     lf: pl.LazyFrame,
     func: str,
@@ -270,51 +331,9 @@ def _fit_battles(
         pl.len().cast(pl.Int64).alias("__fe_count"), *checks.aggs()
     )
     counts = checks.enforce(counts, groups)
-    outcome = pl.col(winner).replace_strict(WINNERS, default=None, return_dtype=pl.Int8)
-    # both ties are one outcome: one row per (group, a, b, outcome)
-    counts = (
-        counts.with_columns(outcome.alias("__fe_outcome"))
-        .group_by([*groups, a, b, "__fe_outcome"])
-        .agg(pl.col("__fe_count").sum())
-    )
-    if ties == "drop":
-        counts = counts.filter(pl.col("__fe_outcome") != 2)
-
-    sides = [
-        counts.select(*groups, pl.col(a).alias("model"), "__fe_count"),
-        counts.select(*groups, pl.col(b).alias("model"), "__fe_count"),
-    ]
-    models = (
-        pl.concat(sides)
-        .group_by([*groups, "model"])
-        .agg(pl.col("__fe_count").sum().alias("n_battles"))
-    )
-    models = models.with_columns(
-        (pl.col("model").rank("dense").over(groups) - 1).cast(pl.Int64).alias("__fe_code"),
-        (pl.struct(groups).rank("dense") - 1).cast(pl.Int64).alias("__fe_gid"),
-    )
-    mean = 1000.0
-    anchor_model = None
-    if anchor is not None and not isinstance(anchor, int | float):
-        anchor_model, mean = anchor[0], float(anchor[1])
-    elif anchor is not None:
-        mean = float(anchor)
-    flag = pl.lit(False) if anchor_model is None else pl.col("model") == pl.lit(anchor_model)
-    anchors = models.group_by(groups).agg(
-        pl.col("__fe_gid").first(),
-        pl.col("__fe_code").filter(flag).first().fill_null(-1).alias("__fe_anchor"),
-    )
-    if anchor_model is not None:
-        anchors = enforce(
-            anchors,
-            failure(
-                pl.col("__fe_anchor") < 0,
-                UnknownLabelError,
-                f"{func}(): anchor model {anchor_model!r} must have a battle in every group, "
-                "got none{}.",
-                group_text(keys),
-            ),
-        )
+    counts = _outcome_counts(counts, groups, a, b, winner, ties)
+    models = _models(counts, groups, a, b)
+    anchors, mean = _anchors(models, func, keys, groups, anchor)
     code = models.select(*groups, "model", "__fe_code")
     table = counts.join(
         code.rename({"model": a, "__fe_code": "__fe_a"}), on=[*groups, a], nulls_equal=True
