@@ -148,22 +148,11 @@ def binary_input(
     return inp
 
 
-def multiclass_input(
-    data: IntoFrame,
-    func: str,
-    truth: str,
-    score: Mapping[Any, str] | Sequence[str] | str,
-    labels: Sequence[Any] | None,
-    by: Keys,
-    weight: str | None,
-    tolerance: float,
-    outputs: Sequence[str],
-) -> tuple[Input, int]:
-    """Validated multiclass input with ``__fe_p{k}`` (probability of class k, Float64) and
-    ``TRUE_CLASS`` (the index of the row's true class in ``labels``); returns it and the class count."""
-    Number(low=0.0, high=1.0, closed="left", text="a number in [0, 1)")(
-        func, "tolerance", tolerance
-    )
+def _score_classes(
+    func: str, score: Mapping[Any, str] | Sequence[str] | str, labels: Sequence[Any] | None
+) -> tuple[list[Any], list[str], str | None]:
+    """The classes and the score columns of ``score=`` (a mapping {class: column}, a list of
+    columns or one list column, with ``labels=``), and the list column if it is one."""
     list_column: str | None = None
     if isinstance(score, Mapping):
         check_parameter(
@@ -191,6 +180,26 @@ def multiclass_input(
                 f"labels= must name one class per score column, got {len(classes)} labels for "
                 f"{len(columns)} columns.",
             )
+    return classes, columns, list_column
+
+
+def multiclass_input(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    score: Mapping[Any, str] | Sequence[str] | str,
+    labels: Sequence[Any] | None,
+    by: Keys,
+    weight: str | None,
+    tolerance: float,
+    outputs: Sequence[str],
+) -> tuple[Input, int]:
+    """Validated multiclass input with ``__fe_p{k}`` (probability of class k, Float64) and
+    ``TRUE_CLASS`` (the index of the row's true class in ``labels``); returns it and the class count."""
+    Number(low=0.0, high=1.0, closed="left", text="a number in [0, 1)")(
+        func, "tolerance", tolerance
+    )
+    classes, columns, list_column = _score_classes(func, score, labels)
     classes = check_label_list(func, classes) or []
     check_parameter(
         len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."

@@ -66,6 +66,52 @@ def _classes(kind: str) -> list[str] | None:
     return [_unquote(v) for v in next(csv.reader([inner], quotechar="'", skipinitialspace=True))]
 
 
+def _columns(
+    func: str, file: Path, lines: list[str], start: int, attributes: list[tuple[str, str]]
+) -> dict[str, pl.Series]:
+    """The data lines from ``start`` on, one Series per attribute (Float64 for the numeric
+    ones, String otherwise; ``?`` is null)."""
+    names = [n for n, _ in attributes]
+    numeric = [t.lower() in ("numeric", "real", "integer") for _, t in attributes]
+    values: list[list[Any]] = [[] for _ in attributes]
+    width = len(attributes)
+    for index in range(start, len(lines)):  # loop-ok: parsing the data lines
+        text = lines[index].strip()
+        if not text or text.startswith("%"):
+            continue
+        number = index + 1
+        if text.startswith("{"):
+            raise malformed(
+                func, file, number, "rows must be dense (comma-separated values)", repr(text)
+            )
+        fields = next(csv.reader([text], quotechar="'", skipinitialspace=True))
+        if len(fields) != width:
+            raise malformed(
+                func,
+                file,
+                number,
+                f"a row must have {width} values (one per @attribute)",
+                f"{len(fields)} in {text!r}",
+            )
+        for j, field in enumerate(fields):  # loop-ok: the values of one line
+            field = _unquote(field)
+            if field == "?":
+                values[j].append(None)
+            elif numeric[j]:
+                try:
+                    values[j].append(float(field))
+                except ValueError:
+                    raise malformed(
+                        func, file, number, f"attribute {names[j]!r} is NUMERIC", repr(field)
+                    ) from None
+            else:
+                values[j].append(field)
+    return {
+        name: pl.Series(name, column, dtype=pl.Float64 if numeric[j] else pl.String)
+        for j, (name, column) in enumerate(zip(names, values, strict=True))
+    }
+
+
 def read_openml_predictions(path: str | os.PathLike[str], *, pos_label: Any = None) -> pl.DataFrame:
     """Read an OpenML run's predictions file (ARFF) into frameeval's long result table.
 
@@ -147,44 +193,7 @@ def read_openml_predictions(path: str | os.PathLike[str], *, pos_label: Any = No
                 "row_id, prediction and correct (or truth)",
                 f"attributes {names}",
             )
-    numeric = [t.lower() in ("numeric", "real", "integer") for _, t in attributes]
-    values: list[list[Any]] = [[] for _ in attributes]
-    width = len(attributes)
-    for index in range(start, len(lines)):  # loop-ok: parsing the data lines
-        text = lines[index].strip()
-        if not text or text.startswith("%"):
-            continue
-        number = index + 1
-        if text.startswith("{"):
-            raise malformed(
-                func, file, number, "rows must be dense (comma-separated values)", repr(text)
-            )
-        fields = next(csv.reader([text], quotechar="'", skipinitialspace=True))
-        if len(fields) != width:
-            raise malformed(
-                func,
-                file,
-                number,
-                f"a row must have {width} values (one per @attribute)",
-                f"{len(fields)} in {text!r}",
-            )
-        for j, field in enumerate(fields):  # loop-ok: the values of one line
-            field = _unquote(field)
-            if field == "?":
-                values[j].append(None)
-            elif numeric[j]:
-                try:
-                    values[j].append(float(field))
-                except ValueError:
-                    raise malformed(
-                        func, file, number, f"attribute {names[j]!r} is NUMERIC", repr(field)
-                    ) from None
-            else:
-                values[j].append(field)
-    raw = {
-        name: pl.Series(name, column, dtype=pl.Float64 if numeric[j] else pl.String)
-        for j, (name, column) in enumerate(zip(names, values, strict=True))
-    }
+    raw = _columns(func, file, lines, start, attributes)
     out: dict[str, pl.Series] = {}
     for name, target in _INTEGER_COLUMNS.items():  # loop-ok: four columns
         if name in raw:

@@ -13,6 +13,45 @@ from frameeval.io._files import expand, malformed
 __all__ = ["read_tsml_results"]
 
 
+def _first_line(func: str, path: Path, line: str) -> dict[str, Any]:
+    """The fields of the first line: dataset, model, split, resample."""
+    first = [f.strip() for f in line.split(",")]
+    if len(first) < 4:
+        raise malformed(
+            func,
+            path,
+            1,
+            "line 1 must read 'dataset,estimator,split,resample,…'",
+            repr(line),
+        )
+    resample = first[3]
+    try:
+        resample_id = None if resample in ("None", "") else int(resample)
+    except ValueError:
+        raise malformed(
+            func, path, 1, "the resample (4th field) must be an integer or None", repr(resample)
+        ) from None
+    return {"dataset": first[0], "model": first[1], "split": first[2], "resample": resample_id}
+
+
+def _probabilities(func: str, path: Path, number: int, text: str, fields: list[str]) -> list[str]:
+    """The probabilities of a case line (after its empty third field; none without one)."""
+    if len(fields) <= 2:
+        return []
+    if fields[2] != "":
+        raise malformed(
+            func,
+            path,
+            number,
+            "the probabilities follow the predicted value after an empty field "
+            "('actual,predicted,,p1,p2,…')",
+            repr(text),
+        )
+    probs = fields[3:]
+    end = probs.index("") if "" in probs else len(probs)  # a further ",," note
+    return probs[:end]
+
+
 def _read_file(func: str, path: Path) -> tuple[dict[str, Any], list[list[str]], int]:
     """The first line's fields, the case rows (actual, predicted, probabilities…) and the
     number of probability columns."""
@@ -26,28 +65,7 @@ def _read_file(func: str, path: Path) -> tuple[dict[str, Any], list[list[str]], 
             "summary)",
             f"{len(lines)} lines",
         )
-    first = [f.strip() for f in lines[0].split(",")]
-    if len(first) < 4:
-        raise malformed(
-            func,
-            path,
-            1,
-            "line 1 must read 'dataset,estimator,split,resample,…'",
-            repr(lines[0]),
-        )
-    resample = first[3]
-    try:
-        resample_id = None if resample in ("None", "") else int(resample)
-    except ValueError:
-        raise malformed(
-            func, path, 1, "the resample (4th field) must be an integer or None", repr(resample)
-        ) from None
-    header = {
-        "dataset": first[0],
-        "model": first[1],
-        "split": first[2],
-        "resample": resample_id,
-    }
+    header = _first_line(func, path, lines[0])
     rows: list[list[str]] = []
     width = None
     for index in range(3, len(lines)):  # loop-ok: parsing a file
@@ -64,20 +82,7 @@ def _read_file(func: str, path: Path) -> tuple[dict[str, Any], list[list[str]], 
                 "a case line must read 'actual,predicted[,,probabilities…]'",
                 repr(text),
             )
-        probs = []
-        if len(fields) > 2:
-            if fields[2] != "":
-                raise malformed(
-                    func,
-                    path,
-                    number,
-                    "the probabilities follow the predicted value after an empty field "
-                    "('actual,predicted,,p1,p2,…')",
-                    repr(text),
-                )
-            probs = fields[3:]
-            end = probs.index("") if "" in probs else len(probs)  # a further ",," note
-            probs = probs[:end]
+        probs = _probabilities(func, path, number, text, fields)
         if width is None:
             width = len(probs)
         elif len(probs) != width:

@@ -250,6 +250,62 @@ _DELONG_TEST_OUT = [
 ]
 
 
+def _test_statistics(
+    per_x: pl.LazyFrame,
+    keys: list[str],
+    alpha: float,
+    a: Any,
+    b: Any,
+    schema: pl.Schema,
+    learner: str,
+) -> pl.LazyFrame:
+    """From one row per instance (its class, its placements under a and b): the AUCs, the
+    variance of their difference, the z test and the better learner, per group."""
+    pos = pl.col("__fe_pos")
+    va, vb = pl.col("__fe_a"), pl.col("__fe_b")
+    out = agg_by_keys(
+        per_x,
+        keys,
+        [
+            pos.sum().cast(pl.Int64).alias("n_pos"),
+            (~pos).sum().cast(pl.Int64).alias("n_neg"),
+            va.filter(pos).mean().alias("roc_auc_a"),
+            vb.filter(pos).mean().alias("roc_auc_b"),
+            (va - vb).filter(pos).var(ddof=1).alias("__fe_s10"),
+            (va - vb).filter(~pos).var(ddof=1).alias("__fe_s01"),
+        ],
+    )
+    defined = (pl.col("n_pos") > 0) & (pl.col("n_neg") > 0)
+    variance = pl.col("__fe_s10") / pl.col("n_pos") + pl.col("__fe_s01") / pl.col("n_neg")
+    from scipy import special
+
+    z = float(special.ndtri(1.0 - alpha / 2.0))
+    out = out.with_columns(
+        pl.when(defined).then(pl.col("roc_auc_a")).alias("roc_auc_a"),
+        pl.when(defined).then(pl.col("roc_auc_b")).alias("roc_auc_b"),
+        pl.when(defined).then(variance.sqrt()).alias("std_error"),
+    ).with_columns((pl.col("roc_auc_a") - pl.col("roc_auc_b")).alias("difference"))
+    diff, se = pl.col("difference"), pl.col("std_error")
+    out = out.with_columns(
+        (diff - z * se).alias("lower"),
+        (diff + z * se).alias("upper"),
+        pl.when(se > 0).then(diff / se).alias("statistic"),
+        pl.lit(alpha).alias("alpha"),
+        _learner_literal(a, schema, learner).alias("a"),
+        _learner_literal(b, schema, learner).alias("b"),
+    )
+    out = scipy_step(out, _two_sided_z, ["statistic", "alpha"], ["p_value", "critical_value"])
+    reject = pl.col("statistic").abs() > pl.col("critical_value")
+    out = out.with_columns(reject.alias("reject")).with_columns(
+        pl.when(pl.col("reject") & (diff > 0))
+        .then(pl.col("a"))
+        .when(pl.col("reject") & (diff < 0))
+        .then(pl.col("b"))
+        .alias("better")
+    )
+    return out
+
+
 def delong_test(
     data: IntoFrame,
     truth: str,
@@ -382,46 +438,5 @@ def delong_test(
     per_x = both_present(
         per_x, keys, func, where, a, b, "instance", ~pl.col("__fe_has_a"), ~pl.col("__fe_has_b")
     )
-    pos = pl.col("__fe_pos")
-    va, vb = pl.col("__fe_a"), pl.col("__fe_b")
-    out = agg_by_keys(
-        per_x,
-        keys,
-        [
-            pos.sum().cast(pl.Int64).alias("n_pos"),
-            (~pos).sum().cast(pl.Int64).alias("n_neg"),
-            va.filter(pos).mean().alias("roc_auc_a"),
-            vb.filter(pos).mean().alias("roc_auc_b"),
-            (va - vb).filter(pos).var(ddof=1).alias("__fe_s10"),
-            (va - vb).filter(~pos).var(ddof=1).alias("__fe_s01"),
-        ],
-    )
-    defined = (pl.col("n_pos") > 0) & (pl.col("n_neg") > 0)
-    variance = pl.col("__fe_s10") / pl.col("n_pos") + pl.col("__fe_s01") / pl.col("n_neg")
-    from scipy import special
-
-    z = float(special.ndtri(1.0 - alpha / 2.0))
-    out = out.with_columns(
-        pl.when(defined).then(pl.col("roc_auc_a")).alias("roc_auc_a"),
-        pl.when(defined).then(pl.col("roc_auc_b")).alias("roc_auc_b"),
-        pl.when(defined).then(variance.sqrt()).alias("std_error"),
-    ).with_columns((pl.col("roc_auc_a") - pl.col("roc_auc_b")).alias("difference"))
-    diff, se = pl.col("difference"), pl.col("std_error")
-    out = out.with_columns(
-        (diff - z * se).alias("lower"),
-        (diff + z * se).alias("upper"),
-        pl.when(se > 0).then(diff / se).alias("statistic"),
-        pl.lit(alpha).alias("alpha"),
-        _learner_literal(a, schema, learner).alias("a"),
-        _learner_literal(b, schema, learner).alias("b"),
-    )
-    out = scipy_step(out, _two_sided_z, ["statistic", "alpha"], ["p_value", "critical_value"])
-    reject = pl.col("statistic").abs() > pl.col("critical_value")
-    out = out.with_columns(reject.alias("reject")).with_columns(
-        pl.when(pl.col("reject") & (diff > 0))
-        .then(pl.col("a"))
-        .when(pl.col("reject") & (diff < 0))
-        .then(pl.col("b"))
-        .alias("better")
-    )
+    out = _test_statistics(per_x, keys, alpha, a, b, schema, learner)
     return finish(sort_by_keys(out.select(*keys, *_DELONG_TEST_OUT), keys), eager)

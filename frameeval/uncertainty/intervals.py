@@ -452,6 +452,74 @@ def _ranking_replicates(
     return out.select(*gkeys, *(m.name for m in chosen))
 
 
+def _wilson_rows(
+    out: pl.LazyFrame,
+    data: Any,
+    truth: str,
+    pred: str,
+    keys: list[str],
+    labels: Any,
+    level: float,
+    f_name: str,
+) -> pl.LazyFrame:
+    """The report's intervals with Wilson's where they apply (unweighted data): precision and
+    recall of each class (TP of TP + FP, TP of TP + FN) and the micro rows (Σ TP of Σ w: both
+    are accuracy for single-label data)."""
+    from frameeval.confusion import confusion_matrix
+
+    row = [*keys, "average", "label"]
+    cells = confusion_matrix(data, truth, pred, by=keys, labels=labels)
+    cells = cells.lazy() if isinstance(cells, pl.DataFrame) else cells
+    count = pl.col("count").cast(pl.Float64)
+    hit = pl.col("actual") == pl.col("predicted")
+    tp = (
+        cells.group_by(*keys, "actual")
+        .agg(count.filter(hit).sum().alias("__fe_tp"))
+        .rename({"actual": "label"})
+    )
+    n_pred = (
+        cells.group_by(*keys, "predicted")
+        .agg(count.sum().alias("__fe_np"))
+        .rename({"predicted": "label"})
+    )
+    per_class = tp.join(n_pred, on=[*keys, "label"], how="full", coalesce=True)
+    per_class = per_class.with_columns(pl.lit("none").alias("average"))
+    correct = (
+        tp.group_by(keys).agg(pl.col("__fe_tp").sum())
+        if keys
+        else tp.select(pl.col("__fe_tp").sum())
+    )
+    out = out.join(per_class, on=row, how="left", nulls_equal=True)
+    micro = pl.col("average") == "micro"
+    correct = correct.rename({"__fe_tp": "__fe_c"})
+    out = (
+        out.join(correct, on=keys, how="left", nulls_equal=True)
+        if keys
+        else out.join(correct, how="cross")
+    )
+    support = pl.col("support").cast(pl.Float64)
+    x = pl.when(micro).then(pl.col("__fe_c")).otherwise(pl.col("__fe_tp").fill_null(0.0))
+    trials = {
+        "precision": pl.when(micro).then(support).otherwise(pl.col("__fe_np").fill_null(0.0)),
+        "recall": support,
+    }
+    proportion = pl.col("average").is_in(["none", "micro"])
+    updates = []
+    for name, n in trials.items():  # loop-ok: two columns
+        low, high = wilson_interval(x, n, level)
+        updates += [
+            pl.when(proportion).then(low).otherwise(pl.col(f"{name}_low")).alias(f"{name}_low"),
+            pl.when(proportion).then(high).otherwise(pl.col(f"{name}_high")).alias(f"{name}_high"),
+        ]
+    # micro F = micro P = micro R = accuracy (single-label data): the same Wilson interval
+    low, high = wilson_interval(pl.col("__fe_c"), support, level)
+    updates += [
+        pl.when(micro).then(low).otherwise(pl.col(f"{f_name}_low")).alias(f"{f_name}_low"),
+        pl.when(micro).then(high).otherwise(pl.col(f"{f_name}_high")).alias(f"{f_name}_high"),
+    ]
+    return out.with_columns(updates)
+
+
 def report_with_intervals(
     data: Any,
     truth: str,
@@ -468,7 +536,7 @@ def report_with_intervals(
 ) -> Frame:
     """:func:`frameeval.classification_report` with ``<column>_low``, ``<column>_high`` for its
     precision, recall and F columns (see its ``ci=``)."""
-    from frameeval.confusion import classification_report, confusion_matrix
+    from frameeval.confusion import classification_report
 
     func = "classification_report"
     level = _check_options(func, ci, n_resamples, seed)
@@ -502,61 +570,7 @@ def report_with_intervals(
     )
     out = point.join(boot, on=row, how="left", nulls_equal=True)
     if weight is None:
-        # Wilson for precision and recall of each class (TP of TP + FP, TP of TP + FN) and of
-        # the micro rows (Σ TP of Σ w: both are accuracy for single-label data)
-        cells = confusion_matrix(data, truth, pred, by=keys, labels=labels)
-        cells = cells.lazy() if isinstance(cells, pl.DataFrame) else cells
-        count = pl.col("count").cast(pl.Float64)
-        hit = pl.col("actual") == pl.col("predicted")
-        tp = (
-            cells.group_by(*keys, "actual")
-            .agg(count.filter(hit).sum().alias("__fe_tp"))
-            .rename({"actual": "label"})
-        )
-        n_pred = (
-            cells.group_by(*keys, "predicted")
-            .agg(count.sum().alias("__fe_np"))
-            .rename({"predicted": "label"})
-        )
-        per_class = tp.join(n_pred, on=[*keys, "label"], how="full", coalesce=True)
-        per_class = per_class.with_columns(pl.lit("none").alias("average"))
-        correct = (
-            tp.group_by(keys).agg(pl.col("__fe_tp").sum())
-            if keys
-            else tp.select(pl.col("__fe_tp").sum())
-        )
-        out = out.join(per_class, on=row, how="left", nulls_equal=True)
-        micro = pl.col("average") == "micro"
-        correct = correct.rename({"__fe_tp": "__fe_c"})
-        out = (
-            out.join(correct, on=keys, how="left", nulls_equal=True)
-            if keys
-            else out.join(correct, how="cross")
-        )
-        support = pl.col("support").cast(pl.Float64)
-        x = pl.when(micro).then(pl.col("__fe_c")).otherwise(pl.col("__fe_tp").fill_null(0.0))
-        trials = {
-            "precision": pl.when(micro).then(support).otherwise(pl.col("__fe_np").fill_null(0.0)),
-            "recall": support,
-        }
-        proportion = pl.col("average").is_in(["none", "micro"])
-        updates = []
-        for name, n in trials.items():  # loop-ok: two columns
-            low, high = wilson_interval(x, n, level)
-            updates += [
-                pl.when(proportion).then(low).otherwise(pl.col(f"{name}_low")).alias(f"{name}_low"),
-                pl.when(proportion)
-                .then(high)
-                .otherwise(pl.col(f"{name}_high"))
-                .alias(f"{name}_high"),
-            ]
-        # micro F = micro P = micro R = accuracy (single-label data): the same Wilson interval
-        low, high = wilson_interval(pl.col("__fe_c"), support, level)
-        updates += [
-            pl.when(micro).then(low).otherwise(pl.col(f"{f_name}_low")).alias(f"{f_name}_low"),
-            pl.when(micro).then(high).otherwise(pl.col(f"{f_name}_high")).alias(f"{f_name}_high"),
-        ]
-        out = out.with_columns(updates)
+        out = _wilson_rows(out, data, truth, pred, keys, labels, level, f_name)
     columns = [c for n in names for c in (n, f"{n}_low", f"{n}_high")]
     out = out.sort("__fe_row").select(*keys, "average", "label", *columns, "support")
     return finish(out, eager)
