@@ -20,43 +20,11 @@ import frameeval.uncertainty as _uncertainty
 from frameeval._frame import as_keys, collect
 from frameeval.compare import contingency_table as _contingency_table
 from frameeval.compare import mcnemar as _mcnemar
-from frameeval.compare.mcnemar import (
-    cells_table,
-    mcnemar_test,
-)
-from frameeval.dask._measures import (
-    run_measures,
-)
-from frameeval.dask._merge import (
-    run_merge,
-)
-from frameeval.dask._shuffle import (
-    run_bootstrap,
-    run_pairs,
-)
+from frameeval.compare.mcnemar import cells_table, mcnemar_test
+from frameeval.dask._measures import run_measures
+from frameeval.dask._merge import run_merge
+from frameeval.dask._shuffle import run_bootstrap, run_pairs
 from frameeval.exceptions import InvalidParameterError
-
-__all__ = [
-    "best_threshold",
-    "bootstrap_ci",
-    "bootstrap_replicates",
-    "break_even_point",
-    "classification_report",
-    "confusion_matrix",
-    "contingency_table",
-    "cost_curve",
-    "cost_lines",
-    "cost_sensitive_error",
-    "expected_total_cost",
-    "macro_micro",
-    "mcnemar",
-    "measures",
-    "pr_curve",
-    "ranking_report",
-    "roc_convex_hull",
-    "roc_curve",
-]
-
 
 # ---------------------------------------------------------------------------------------------
 # public functions, generated from one table
@@ -95,6 +63,11 @@ class _Form:
     data_doc: str = "A ``dask.dataframe.DataFrame``, or a Parquet path / glob / list of them."
     parameter_docs: tuple[tuple[str, str], ...] = ()
     finish: Callable[..., Any] | None = None
+
+
+def _scored(single: Callable[..., Any], summary: str, returns: str, example: str) -> _Form:
+    """The form of a ``"merge"`` function of a truth label and a score (curves, thresholds)."""
+    return _Form(single, summary, returns, example, labels=("truth",), numbers=("score",))
 
 
 def _signature(form: _Form) -> inspect.Signature:
@@ -282,33 +255,27 @@ _FORMS: dict[str, _Form] = {
         '>>> fed.cost_sensitive_error(ddf, truth="y", pred="p", costs={(1, 0): 5.0, (0, 1): 1.0}).item()\n'
         "1.0",
     ),
-    "roc_curve": _Form(
+    "roc_curve": _scored(
         _curves.roc_curve,
         "ROC curves, one point per distinct score (figure 2.4), on Dask.",
         "``*by, threshold, fpr, tpr``: FPR = FP/(TN+FP) (eq 2.19), TPR = TP/(TP+FN) (eq 2.18)\n"
         "at each threshold, bit-identical to :func:`frameeval.roc_curve`.",
         f'{_SCORES}>>> fed.roc_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height\n6',
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "roc_convex_hull": _Form(
+    "roc_convex_hull": _scored(
         _curves.roc_convex_hull,
         "The ROC convex hull's vertices, on Dask (see :func:`frameeval.roc_convex_hull`).",
         "``*by, threshold, fpr, tpr`` of the hull vertices (eqs 2.18–2.19).",
         f'{_SCORES}>>> fed.roc_convex_hull(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height\n4',
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "pr_curve": _Form(
+    "pr_curve": _scored(
         _curves.pr_curve,
         "Precision-recall curves (figure 2.3), on Dask (see :func:`frameeval.pr_curve`).",
         "``*by, threshold, recall, precision``: R = TP/(TP+FN) (eq 2.9), P = TP/(TP+FP)\n"
         "(eq 2.8) at each distinct score.",
         f'{_SCORES}>>> fed.pr_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")["recall"][-1]\n1.0',
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "ranking_report": _Form(
+    "ranking_report": _scored(
         _curves.ranking_report,
         "Exact AUC, rank loss, average precision and P-R area per group, on Dask.",
         "``*by, roc_auc, rank_loss, average_precision, pr_auc`` as\n"
@@ -316,55 +283,43 @@ _FORMS: dict[str, _Form] = {
         "null when a group has one class.",
         f'{_SCORES}>>> out = fed.ranking_report(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")\n'
         '>>> round(out["roc_auc"].item(), 4)\n0.8333',
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "break_even_point": _Form(
+    "break_even_point": _scored(
         _curves.break_even_point,
         "Break-even point (P = R on the P-R curve), on Dask (see\n"
         ":func:`frameeval.break_even_point`).",
         "``*by, break_even_point``; null when a group has no positive row.",
         f'{_SCORES4}>>> fed.break_even_point(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").item()\n0.5',
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "best_threshold": _Form(
+    "best_threshold": _scored(
         _thresholds.best_threshold,
         "The best operating point per group — by a measure (default F1), by expected cost or\n"
         "under a constraint — on Dask (see :func:`frameeval.best_threshold`).",
         "``*by, threshold, precision, recall, <measure>`` (``expected_cost`` with ``costs=``).",
         f'{_SCORES}>>> out = fed.best_threshold(dd.from_pandas(pdf, npartitions=2), truth="y", score="s")\n'
         '>>> out["threshold"].item()\n0.4',
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "cost_lines": _Form(
+    "cost_lines": _scored(
         _curves.cost_lines,
         "One cost line per ROC point (figure 2.5, eq 2.25), on Dask (see\n"
         ":func:`frameeval.cost_lines`).",
         "``*by, threshold, p_cost, norm_cost``.",
         f'{_SCORES4}>>> fed.cost_lines(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").height\n10',
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "cost_curve": _Form(
+    "cost_curve": _scored(
         _curves.cost_curve,
         "The cost curve (lower envelope of the cost lines, figure 2.5, eqs 2.24–2.25), on Dask\n"
         "(see :func:`frameeval.cost_curve`).",
         "``*by, p_cost, norm_cost``; one row of nulls for a group with one class.",
         f'{_SCORES4}>>> fed.cost_curve(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").rows()\n'
         "[(0.0, 0.0), (0.5, 0.25), (1.0, 0.0)]",
-        labels=("truth",),
-        numbers=("score",),
     ),
-    "expected_total_cost": _Form(
+    "expected_total_cost": _scored(
         _curves.expected_total_cost,
         "Expected total cost, the area under the cost curve (eq 2.24, figure 2.5), on Dask (see\n"
         ":func:`frameeval.expected_total_cost`).",
         "``*by, expected_total_cost``; null for a group with one class.",
         f'{_SCORES4}>>> fed.expected_total_cost(dd.from_pandas(pdf, npartitions=2), truth="y", score="s").item()\n0.125',
-        labels=("truth",),
-        numbers=("score",),
     ),
     "measures": _Form(
         _measure_set.measures,
@@ -484,6 +439,8 @@ _FORMS: dict[str, _Form] = {
         parameter_docs=(_INSTANCE_REQUIRED,),
     ),
 }
+
+__all__ = sorted(_FORMS)
 
 best_threshold = _make("best_threshold", _FORMS["best_threshold"])
 bootstrap_ci = _make("bootstrap_ci", _FORMS["bootstrap_ci"])

@@ -112,18 +112,7 @@ def means(
     >>> out.select("bench", "model", "mean").rows()
     [('x', 'a', 0.6666666666666666), ('x', 'b', 1.0), ('y', 'a', 0.6666666666666666), ('y', 'b', 1.0)]
     """
-    kwargs = {
-        "model": model,
-        "item": item,
-        "by": by,
-        "cluster": cluster,
-        "sample": sample,
-        "level": level,
-        "method": method,
-        "at_samples": at_samples,
-        "n_resamples": n_resamples,
-        "seed": seed,
-    }
+    kwargs = {k: v for k, v in locals().items() if k not in ("data", "score", "client")}
     roles = [model, item, cluster, sample]
     out, keys = _run(data, "means", score, kwargs, roles, client, {})
     return out.sort([*keys, model], nulls_last=True)
@@ -165,15 +154,7 @@ def compare(
     >>> out.select("a", "b", pl.col("difference").round(4), "test").rows()
     [('a', 'b', 0.125, 'paired t')]
     """
-    kwargs = {
-        "model": model,
-        "item": item,
-        "by": by,
-        "cluster": cluster,
-        "sample": sample,
-        "alpha": alpha,
-        "adjust": adjust,
-    }
+    kwargs = {k: v for k, v in locals().items() if k not in ("data", "score", "client")}
     roles = [model, item, cluster, sample]
     out, keys = _run(data, "compare", score, kwargs, roles, client, {"adjust": None})
     pairs = out.drop("p_adjusted", "alpha", "reject").lazy()

@@ -197,17 +197,7 @@ def compare(
     [('a', 'b', 0.125, 0.0479, 'paired t')]
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.items
-        return provider("dask_items_compare")(
-            data,
-            score,
-            model=model,
-            item=item,
-            by=by,
-            cluster=cluster,
-            sample=sample,
-            alpha=alpha,
-            adjust=adjust,
-        )
+        return provider("dask_items_compare")(**locals())
     func = "compare"
     alpha = check_alpha(alpha, func)
     check_method(func, "adjust", adjust, ADJUSTS)

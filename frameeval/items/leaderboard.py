@@ -141,17 +141,8 @@ def leaderboard(
     out = table.select(
         *keys,
         pl.col(MODEL).alias(model),
-        "n_items",
-        "n_clusters",
-        "mean",
-        "ci_low",
-        "ci_high",
-        "position",
-        "rank",
-        pl.col("rank_low").cast(pl.Int64),
-        pl.col("rank_high").cast(pl.Int64),
-        "tie_group",
-    )
+        *_OUT,
+    ).with_columns(pl.col("rank_low", "rank_high").cast(pl.Int64))
     return finish_items(out.sort([*keys, "position", model], nulls_last=True), design.eager)
 
 

@@ -174,20 +174,7 @@ def means(
     [('a', 0.6666666666666666, 0.3333), ('b', 1.0, 0.0)]
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.items
-        return provider("dask_items_means")(
-            data,
-            score,
-            model=model,
-            item=item,
-            by=by,
-            cluster=cluster,
-            sample=sample,
-            level=level,
-            method=method,
-            at_samples=at_samples,
-            n_resamples=n_resamples,
-            seed=seed,
-        )
+        return provider("dask_items_means")(**locals())
     func = "means"
     level = check_level(level, func, "level")
     check_method(func, "method", method, METHODS)

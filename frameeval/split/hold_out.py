@@ -16,6 +16,7 @@ from frameeval.split._plan import (
     MAX_DENOMINATOR,
     POS,
     TOTAL,
+    Plan,
     assemble,
     check_fraction,
     fraction,
@@ -28,6 +29,17 @@ from frameeval.split._plan import (
 )
 
 __all__ = ["holdout", "train_val_test"]
+
+
+def _with_roles(plan: Plan, base: pl.LazyFrame, seed: int, repeats: int, role: pl.Expr) -> Frame:
+    """Every repeat's units (their positions drawn per repeat) with their ``role``."""
+    per_repeat = [
+        positions(plan, base, seed, r).with_columns(
+            pl.lit(r, pl.Int32).alias("repeat"), role.alias("role")
+        )
+        for r in range(repeats)  # loop-ok: one lazy branch per repeat
+    ]
+    return finish(assemble(plan, per_repeat, ["repeat", "role"]), plan.eager)
 
 
 @frame_function
@@ -118,20 +130,9 @@ def holdout(
             n_test,
         ),
     )
-    base = unit_base(plan, sizes, totals)
-    per_repeat = []
-    for r in range(repeats):  # loop-ok: one lazy branch per repeat
-        role = (
-            pl.when(selected(pl.col(POS), t))
-            .then(pl.lit("test", ROLE))
-            .otherwise(pl.lit("train", ROLE))
-        )
-        per_repeat.append(
-            positions(plan, base, seed, r).with_columns(
-                pl.lit(r, pl.Int32).alias("repeat"), role.alias("role")
-            )
-        )
-    return finish(assemble(plan, per_repeat, ["repeat", "role"]), plan.eager)
+    test = pl.when(selected(pl.col(POS), t)).then(pl.lit("test", ROLE))
+    role = test.otherwise(pl.lit("train", ROLE))
+    return _with_roles(plan, unit_base(plan, sizes, totals), seed, repeats, role)
 
 
 @frame_function
@@ -232,21 +233,13 @@ def train_val_test(
             n_test,
         ),
     )
-    base = unit_base(plan, size_table, totals)
-    per_repeat = []
-    for r in range(repeats):  # loop-ok: one lazy branch per repeat
-        pos = pl.col(POS)
-        rest = pos - selected_before(pos, t)  # place among the non-test units
-        role = (
-            pl.when(selected(pos, t))
-            .then(pl.lit("test", ROLE))
-            .when(selected(rest, v))
-            .then(pl.lit("validation", ROLE))
-            .otherwise(pl.lit("train", ROLE))
-        )
-        per_repeat.append(
-            positions(plan, base, seed, r).with_columns(
-                pl.lit(r, pl.Int32).alias("repeat"), role.alias("role")
-            )
-        )
-    return finish(assemble(plan, per_repeat, ["repeat", "role"]), plan.eager)
+    pos = pl.col(POS)
+    rest = pos - selected_before(pos, t)  # place among the non-test units
+    role = (
+        pl.when(selected(pos, t))
+        .then(pl.lit("test", ROLE))
+        .when(selected(rest, v))
+        .then(pl.lit("validation", ROLE))
+        .otherwise(pl.lit("train", ROLE))
+    )
+    return _with_roles(plan, unit_base(plan, size_table, totals), seed, repeats, role)

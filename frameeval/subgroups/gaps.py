@@ -17,6 +17,7 @@ from frameeval.compare.multiple import step_down
 from frameeval.measure_set import measures as measure_set
 from frameeval.metrics.measure import Measure
 from frameeval.subgroups._measures import FAIRNESS, components, resolve
+from frameeval.uncertainty.intervals import check_ci_resamples
 
 __all__ = ["by_group", "compare_gaps", "gaps"]
 
@@ -269,22 +270,13 @@ def _criteria(table: pl.LazyFrame, keys: list[str], names: list[str]) -> pl.Lazy
 # the stratified, paired bootstrap
 # ---------------------------------------------------------------------------------------------
 def _check_ci(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
-    check_parameter(
-        isinstance(ci, float | int) and not isinstance(ci, bool) and 0 < ci < 1,
-        func,
-        f"ci must be a confidence level in (0, 1) or None, got {ci!r}.",
-    )
-    check_parameter(
-        isinstance(n_resamples, int) and not isinstance(n_resamples, bool) and n_resamples >= 2,
-        func,
-        f"n_resamples must be an integer >= 2, got {n_resamples!r}.",
-    )
+    level = check_ci_resamples(func, ci, n_resamples)
     check_parameter(
         isinstance(seed, int) and not isinstance(seed, bool),
         func,
         f"seed must be an integer, got {seed!r}.",
     )
-    return float(ci)
+    return level
 
 
 def replicate_rows(
@@ -478,11 +470,7 @@ def by_group(
     [('F', 'recall', 0.5, 3, False), ('M', 'recall', 1.0, 3, False)]
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.subgroups
-        return provider("dask_subgroups_by_group")(
-            data, truth, pred, score, sensitive=sensitive, by=by, measures=measures,
-            control=control, weight=weight, pos_label=pos_label, ci=ci,
-            n_resamples=n_resamples, seed=seed,
-        )  # fmt: skip
+        return provider("dask_subgroups_by_group")(**locals())
     func = "by_group"
     lf, eager, keys, groups, names, needed = _open(
         data, func, truth, pred, score, sensitive, by, control, measures, weight
@@ -621,11 +609,7 @@ def gaps(
     [('recall', 0.5, 0.5, 'F'), ('demographic_parity', 0.3333333333333333, 0.5, 'F')]
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.subgroups
-        return provider("dask_subgroups_gaps")(
-            data, truth, pred, score, sensitive=sensitive, by=by, measures=measures,
-            control=control, weight=weight, pos_label=pos_label, ci=ci,
-            n_resamples=n_resamples, seed=seed, instance=instance,
-        )  # fmt: skip
+        return provider("dask_subgroups_gaps")(**locals())
     func = "gaps"
     lf, eager, keys, groups, names, needed = _open(
         data, func, truth, pred, score, sensitive, by, control, measures, weight

@@ -497,17 +497,9 @@ def _z0(below2: np.ndarray, count: np.ndarray) -> dict[str, np.ndarray]:
     return {"__fe_z0": special.ndtri(share)}
 
 
-_CI_OUT = [
-    "metric",
-    "estimate",
-    "bias",
-    "std_error",
-    "lower",
-    "upper",
-    "level",
-    "method",
-    "n_replicates",
-]
+#: the interval columns of a bootstrap result (after its estimate columns)
+INTERVAL_OUT = ["std_error", "lower", "upper", "level", "method", "n_replicates"]
+_CI_OUT = ["metric", "estimate", "bias", *INTERVAL_OUT]
 
 
 def bootstrap_intervals(

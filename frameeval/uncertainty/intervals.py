@@ -190,21 +190,13 @@ def _count_measures(measure: Measure) -> tuple[Measure, Measure]:
     same statistics, so ``fe.measures`` counts them in the same pass as the value)."""
     proportion = measure.proportion
     assert proportion is not None
-    succ = replace(
-        measure,
-        name=f"__fe_s_{measure.name}",
-        formula=lambda c, **_: proportion(c)[0],
-        aliases=(),
-        macro=None,
-    )
-    trials = replace(
-        measure,
-        name=f"__fe_t_{measure.name}",
-        formula=lambda c, **_: proportion(c)[1],
-        aliases=(),
-        macro=None,
-    )
-    return succ, trials
+
+    def part(prefix: str, i: int) -> Measure:
+        name = f"__fe_{prefix}_{measure.name}"
+        formula = lambda c, **_: proportion(c)[i]  # noqa: E731
+        return replace(measure, name=name, formula=formula, aliases=(), macro=None)
+
+    return part("s", 0), part("t", 1)
 
 
 def _methods(
@@ -253,8 +245,8 @@ def _methods(
     return out
 
 
-def _check_options(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
-    """The confidence level, after checking ``ci``, ``n_resamples`` and ``seed``."""
+def check_ci_resamples(func: str, ci: Any, n_resamples: Any) -> float:
+    """The confidence level, after checking ``ci`` (in (0, 1)) and ``n_resamples`` (>= 2)."""
     check_parameter(
         isinstance(ci, float | int) and not isinstance(ci, bool) and 0 < ci < 1,
         func,
@@ -265,8 +257,14 @@ def _check_options(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
         func,
         f"n_resamples must be an integer >= 2, got {n_resamples!r}.",
     )
-    check_seed(seed, func)
     return float(ci)
+
+
+def _check_options(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
+    """The confidence level, after checking ``ci``, ``n_resamples`` and ``seed``."""
+    level = check_ci_resamples(func, ci, n_resamples)
+    check_seed(seed, func)
+    return level
 
 
 def measures_with_intervals(

@@ -20,7 +20,7 @@ from frameeval._validate import (
 )
 from frameeval.compare.door import check_distinct
 from frameeval.compare.plan import check_int, check_level
-from frameeval.uncertainty.bootstrap import bootstrap_intervals, open_bootstrap
+from frameeval.uncertainty.bootstrap import INTERVAL_OUT, bootstrap_intervals, open_bootstrap
 
 __all__ = ["roc_band"]
 
@@ -52,16 +52,7 @@ def _tpr_at(is_pos: pl.Expr, score: str, fpr: float) -> pl.Expr:
     return pl.when(defined).then(tp / n_pos)
 
 
-_BAND_OUT = [
-    "fpr",
-    "tpr",
-    "std_error",
-    "lower",
-    "upper",
-    "level",
-    "method",
-    "n_replicates",
-]
+_BAND_OUT = ["fpr", "tpr", *INTERVAL_OUT]
 
 
 def roc_band(
