@@ -63,78 +63,6 @@ class Ratings:
     seed: int
 
 
-def _unique_triples(
-    lf: pl.LazyFrame,
-    info: pl.LazyFrame,
-    func: str,
-    keys: list[str],
-    groups: list[str],
-    item: str,
-    rater: str,
-) -> pl.LazyFrame:
-    """``info`` with the check of one row per (group, item, rater): the repeated triples
-    (usually none), summarised per group and checked with the group's other rules."""
-    triples = lf.group_by([*groups, item, rater]).agg(pl.len().alias("__fe_rows"))
-    repeated = (
-        triples.filter(pl.col("__fe_rows") > 1)
-        .sort([*groups, item, rater], nulls_last=True)
-        .group_by(groups)
-        .agg(
-            pl.col(item).first().cast(pl.String).alias("__fe_dup_item"),
-            pl.col(rater).first().cast(pl.String).alias("__fe_dup_rater"),
-        )
-    )
-    info = info.join(repeated, on=groups, how="left", nulls_equal=True)
-    return enforce(
-        info,
-        failure(
-            pl.col("__fe_dup_item").is_not_null(),
-            DuplicateKeyError,
-            f"{func}(): rows must be unique per {[*keys, item, rater]} (one rating per rater "
-            "and item), got rater {} twice for item {}{}.",
-            pl.col("__fe_dup_rater"),
-            pl.col("__fe_dup_item"),
-            group_text(keys),
-        ),
-    ).drop("__fe_dup_item", "__fe_dup_rater")
-
-
-def _items(
-    lf: pl.LazyFrame,
-    func: str,
-    keys: list[str],
-    groups: list[str],
-    item: str,
-    cluster: str | None,
-    given: pl.Expr,
-) -> pl.LazyFrame:
-    """Per (group, item): its resampling unit and its number of ratings (an item in one
-    cluster)."""
-    per_item = [given.sum().cast(pl.Int64).alias("__fe_m")]
-    if cluster is not None:
-        per_item += [
-            pl.col(cluster).n_unique().cast(pl.Int64).alias("__fe_clusters"),
-            pl.col(cluster).first().alias("__fe_unit"),
-        ]
-    items = lf.group_by([*groups, item]).agg(*per_item)
-    if cluster is None:
-        items = items.with_columns(pl.col(item).alias("__fe_unit"))
-    else:
-        items = enforce(
-            items,
-            failure(
-                pl.col("__fe_clusters") > 1,
-                InvalidValueError,
-                f"{func}(): every item must lie in one cluster (cluster={cluster!r}), got "
-                "{} clusters for item {}{}.",
-                pl.col("__fe_clusters"),
-                pl.col(item),
-                group_text(keys),
-            ),
-        )
-    return items.select(*groups, item, "__fe_unit", "__fe_m")
-
-
 def open_ratings(
     data: Any,
     func: str,
@@ -205,6 +133,78 @@ def open_ratings(
         n_resamples=n_resamples,
         seed=int(seed),
     )
+
+
+def _unique_triples(
+    lf: pl.LazyFrame,
+    info: pl.LazyFrame,
+    func: str,
+    keys: list[str],
+    groups: list[str],
+    item: str,
+    rater: str,
+) -> pl.LazyFrame:
+    """``info`` with the check of one row per (group, item, rater): the repeated triples
+    (usually none), summarised per group and checked with the group's other rules."""
+    triples = lf.group_by([*groups, item, rater]).agg(pl.len().alias("__fe_rows"))
+    repeated = (
+        triples.filter(pl.col("__fe_rows") > 1)
+        .sort([*groups, item, rater], nulls_last=True)
+        .group_by(groups)
+        .agg(
+            pl.col(item).first().cast(pl.String).alias("__fe_dup_item"),
+            pl.col(rater).first().cast(pl.String).alias("__fe_dup_rater"),
+        )
+    )
+    info = info.join(repeated, on=groups, how="left", nulls_equal=True)
+    return enforce(
+        info,
+        failure(
+            pl.col("__fe_dup_item").is_not_null(),
+            DuplicateKeyError,
+            f"{func}(): rows must be unique per {[*keys, item, rater]} (one rating per rater "
+            "and item), got rater {} twice for item {}{}.",
+            pl.col("__fe_dup_rater"),
+            pl.col("__fe_dup_item"),
+            group_text(keys),
+        ),
+    ).drop("__fe_dup_item", "__fe_dup_rater")
+
+
+def _items(
+    lf: pl.LazyFrame,
+    func: str,
+    keys: list[str],
+    groups: list[str],
+    item: str,
+    cluster: str | None,
+    given: pl.Expr,
+) -> pl.LazyFrame:
+    """Per (group, item): its resampling unit and its number of ratings (an item in one
+    cluster)."""
+    per_item = [given.sum().cast(pl.Int64).alias("__fe_m")]
+    if cluster is not None:
+        per_item += [
+            pl.col(cluster).n_unique().cast(pl.Int64).alias("__fe_clusters"),
+            pl.col(cluster).first().alias("__fe_unit"),
+        ]
+    items = lf.group_by([*groups, item]).agg(*per_item)
+    if cluster is None:
+        items = items.with_columns(pl.col(item).alias("__fe_unit"))
+    else:
+        items = enforce(
+            items,
+            failure(
+                pl.col("__fe_clusters") > 1,
+                InvalidValueError,
+                f"{func}(): every item must lie in one cluster (cluster={cluster!r}), got "
+                "{} clusters for item {}{}.",
+                pl.col("__fe_clusters"),
+                pl.col(item),
+                group_text(keys),
+            ),
+        )
+    return items.select(*groups, item, "__fe_unit", "__fe_m")
 
 
 OUTPUTS = ("n_items", "n_raters", "ci_low", "ci_high", "rater_a", "rater_b")

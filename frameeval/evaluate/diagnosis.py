@@ -43,40 +43,6 @@ def _fmt(column: str) -> pl.Expr:
     return (pl.col(column).round(3) + 0.0).cast(pl.String).fill_null("n/a")  # no "-0.0"
 
 
-def _read_roles(lf: pl.LazyFrame, role: str, metric: str, keys: list[str]) -> pl.LazyFrame:
-    """``__fe_role``: the validation role is "validation", or "test" when there is none;
-    ``__fe_metric``: the metric as Float64."""
-    roles = pl.col(role).cast(pl.String)
-    has_val = (roles == "validation").any().over(keys) if keys else (roles == "validation").any()
-    read = pl.when(roles == "test").then(pl.lit("validation")).otherwise(roles)
-    return lf.with_columns(
-        pl.when(has_val).then(roles).otherwise(read).alias("__fe_role"),
-        pl.col(metric).cast(pl.Float64).alias("__fe_metric"),
-    )
-
-
-def _at_last_size(
-    per_size: pl.LazyFrame, keys: list[str], train_size: str | None, sign: float
-) -> pl.LazyFrame:
-    """Per group: train and validation at the largest training size and the slope of
-    validation per doubling over the last two sizes (null without ``train_size``)."""
-    if train_size is not None:
-        order = pl.col(train_size)
-        last = {c: pl.col(c).sort_by(order).last() for c in ("train", "validation")}
-        n_last = order.sort().last().cast(pl.Float64)
-        n_prev = order.sort().shift(1).last().cast(pl.Float64)  # null with one size
-        v_prev = pl.col("validation").sort_by(order).shift(1).last()
-        slope = (sign * (last["validation"] - v_prev) / (n_last / n_prev).log(2)).alias("slope")
-        reads = [
-            order.max().alias(train_size),
-            last["train"].alias("train"),
-            last["validation"].alias("validation"),
-            slope,
-        ]
-        return per_size.group_by(keys).agg(reads) if keys else per_size.select(reads)
-    return per_size.with_columns(pl.lit(None, pl.Float64).alias("slope"))
-
-
 @frame_function
 def learning_curve_diagnosis(
     curve: IntoFrame,
@@ -221,7 +187,14 @@ def learning_curve_diagnosis(
     sign = 1.0 if higher_is_better else -1.0
     size = [train_size] if sized else []
 
-    lf = _read_roles(lf, role, metric, keys)
+    # validation role: "validation", or "test" when there is none
+    roles = pl.col(role).cast(pl.String)
+    has_val = (roles == "validation").any().over(keys) if keys else (roles == "validation").any()
+    read = pl.when(roles == "test").then(pl.lit("validation")).otherwise(roles)
+    lf = lf.with_columns(
+        pl.when(has_val).then(roles).otherwise(read).alias("__fe_role"),
+        pl.col(metric).cast(pl.Float64).alias("__fe_metric"),
+    )
     checks = Checks(func)
     checks.finite(metric, "metric", schema[metric], nulls=True, one_count=True)
     checks.within(role, "role", ROLES, pl.col(role).cast(pl.String), pl.String())
@@ -236,21 +209,54 @@ def learning_curve_diagnosis(
     per_size = checks.enforce(per_size, keys).filter(
         pl.col("train").is_not_null() | pl.col("validation").is_not_null()
     )
-    out = _at_last_size(per_size, keys, train_size if sized else None, sign)
-    gap = sign * (pl.col("train") - pl.col("validation"))
-    out = out.with_columns(gap.alias("gap"))
-    out = out.with_columns(
-        _diagnosis(higher_is_better, acceptable, max_gap, min_slope).alias("diagnosis")
-    )
-    explanation = _explanation(
-        metric, train_size if sized else None, higher_is_better, acceptable, max_gap, min_slope
-    )
-    out = out.with_columns(explanation.alias("explanation"))
+    named = train_size if sized else None
+    out = _at_last_size(per_size, keys, named, sign)
+    out = out.with_columns((sign * (pl.col("train") - pl.col("validation"))).alias("gap"))
+    out = _diagnosed(out, metric, named, higher_is_better, acceptable, max_gap, min_slope)
     columns = [*keys, *size, "train", "validation", "gap", "slope", "diagnosis", "explanation"]
     out = out.select(columns)
     if keys:
         out = out.sort(keys, nulls_last=True, maintain_order=True)
     return finish(out, eager)
+
+
+def _at_last_size(
+    per_size: pl.LazyFrame, keys: list[str], train_size: str | None, sign: float
+) -> pl.LazyFrame:
+    """Per group: train and validation at the largest training size and the slope of
+    validation per doubling over the last two sizes (null without ``train_size``)."""
+    if train_size is not None:
+        order = pl.col(train_size)
+        last = {c: pl.col(c).sort_by(order).last() for c in ("train", "validation")}
+        n_last = order.sort().last().cast(pl.Float64)
+        n_prev = order.sort().shift(1).last().cast(pl.Float64)  # null with one size
+        v_prev = pl.col("validation").sort_by(order).shift(1).last()
+        slope = (sign * (last["validation"] - v_prev) / (n_last / n_prev).log(2)).alias("slope")
+        reads = [
+            order.max().alias(train_size),
+            last["train"].alias("train"),
+            last["validation"].alias("validation"),
+            slope,
+        ]
+        return per_size.group_by(keys).agg(reads) if keys else per_size.select(reads)
+    return per_size.with_columns(pl.lit(None, pl.Float64).alias("slope"))
+
+
+def _diagnosed(
+    out: pl.LazyFrame,
+    metric: str,
+    train_size: str | None,
+    higher_is_better: bool,
+    acceptable: float,
+    max_gap: float,
+    min_slope: float,
+) -> pl.LazyFrame:
+    """``out`` (with ``gap``, ``slope``, ``validation``) with its diagnosis and explanation."""
+    out = out.with_columns(
+        _diagnosis(higher_is_better, acceptable, max_gap, min_slope).alias("diagnosis")
+    )
+    explanation = _explanation(metric, train_size, higher_is_better, acceptable, max_gap, min_slope)
+    return out.with_columns(explanation.alias("explanation"))
 
 
 def _diagnosis(
