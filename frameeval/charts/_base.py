@@ -63,6 +63,48 @@ def key_columns(
     return [name for name in schema.names() if name not in values]
 
 
+def over(expr: pl.Expr, keys: Sequence[str]) -> pl.Expr:
+    """``expr`` per group of ``keys`` (over the whole frame when there are none)."""
+    return expr.over(keys) if keys else expr
+
+
+def join_on(left: Any, right: Any, keys: Sequence[str], how: Any = "inner", **extra: Any) -> Any:
+    """Join two frames on ``keys`` (nulls equal), or cross-join them when there are no keys."""
+    if keys:
+        return left.join(right, on=keys, how=how, nulls_equal=True, **extra)
+    return left.join(right, how="cross", **extra)
+
+
+@dataclass
+class Keyed:
+    """A chart's main frame after the checks every curve chart makes, in this order: its
+    columns, key columns, facet columns and colour key."""
+
+    lf: pl.LazyFrame
+    schema: pl.Schema
+    keys: list[str]
+    facets: list[str]
+    color: str | None
+
+
+def keyed(
+    data: Any,
+    func: str,
+    numeric: dict[str, str],
+    values: Iterable[str],
+    *,
+    by: str | Sequence[str] | None,
+    facet: str | Sequence[str] | None,
+    color: str | None,
+) -> Keyed:
+    """Check a curve frame (numeric value columns, ``by=``, ``facet=``, ``color=``)."""
+    lf = lazy(data, func)
+    schema = columns(lf, func, numeric=numeric)
+    keys = key_columns(schema, values, by, func)
+    facets = facet_columns(facet, schema, func)
+    return Keyed(lf, schema, keys, facets, resolve_color(color, keys, facets, func))
+
+
 def facet_columns(facet: str | Sequence[str] | None, schema: pl.Schema, func: str) -> list[str]:
     cols = as_keys(facet)
     require_columns(schema, func, facet=cols)
@@ -285,6 +327,23 @@ def key_color(color: str | None, df: pl.DataFrame) -> Any:
 def layer_filter(name: str) -> str:
     """A Vega expression keeping the rows of one layer of a combined data set."""
     return f"datum['{LAYER}'] === '{name}'"
+
+
+def only(chart: alt.Chart, name: str) -> alt.Chart:
+    """``chart`` drawing the rows of layer ``name`` of the combined data set only."""
+    return chart.transform_filter(layer_filter(name))
+
+
+def hover_line(width: float = 2, **mark: Any) -> alt.Chart:
+    """A curve's line, with invisible points that carry its tooltips."""
+    return alt.Chart().mark_line(
+        strokeWidth=width, point=alt.OverlayMarkDef(opacity=0, size=40), **mark
+    )
+
+
+def threshold_tooltips(schema: pl.Schema) -> list[alt.Tooltip]:
+    """The tooltip of :func:`threshold_text`'s column (none without a ``threshold`` column)."""
+    return [tooltip("__fe_threshold", label="threshold")] if "threshold" in schema else []
 
 
 @dataclass
