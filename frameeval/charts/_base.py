@@ -501,3 +501,35 @@ def require_keys(missing: Sequence[str], func: str, role: str, keys: Sequence[st
             f"{func}(): {role} frame lacks key columns {list(missing)} of the curve frame, "
             f"got keys {list(keys)}."
         )
+
+
+def cell_rect(x: alt.X, y: alt.Y, color: alt.Color, tooltip: list[alt.Tooltip]) -> alt.Chart:
+    """A heatmap's cells: one white-edged rectangle per (x, y), coloured by ``color``."""
+    return (
+        alt.Chart()
+        .mark_rect(stroke="white", strokeWidth=1)
+        .encode(x=x, y=y, color=color, tooltip=tooltip)
+    )
+
+
+def cell_text(x: alt.X, y: alt.Y, text: alt.Text, size: int = theme.FONT_SIZE, **mark: Any):
+    """A heatmap's numbers, white on the dark cells (boolean column ``__fe_dark``)."""
+    return (
+        alt.Chart()
+        .mark_text(fontSize=size, **mark)
+        .encode(
+            x=x,
+            y=y,
+            text=text,
+            color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
+        )
+    )
+
+
+def pair_axes(df: pl.DataFrame, row: str, column: str) -> tuple[list[Any], alt.X, alt.Y]:
+    """The learners of a pairwise matrix (columns ``a``, ``b``) in sorted order and the axes:
+    column learner ``b`` on top, row learner ``a`` on the left."""
+    learners = sorted(set(df["a"].to_list()) | set(df["b"].to_list()), key=str)
+    x_axis = theme.axis(column, orient="top", labelAngle=0)
+    x = alt.X(field="b", type="nominal", sort=learners, axis=x_axis)
+    return learners, x, alt.Y(field="a", type="nominal", sort=learners, axis=theme.axis(row))

@@ -139,29 +139,14 @@ def rank_heatmap(
         b.tooltip("__fe_value", "quantitative", ".3~f", "rank"),
         *[b.tooltip(c, "quantitative", ".4~g") for c in values if schema[c].is_numeric()],
     ]
-    layers = [
-        alt.Chart()
-        .mark_rect(stroke="white", strokeWidth=1)
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                field="__fe_value",
-                type="quantitative",
-                scale=alt.Scale(scheme=theme.SEQUENTIAL, reverse=True, domain=[1, k]),
-                legend=theme.legend("rank"),
-            ),
-            tooltip=tips,
-        ),
-        alt.Chart()
-        .mark_text(fontSize=theme.FONT_SIZE)
-        .encode(
-            x=x,
-            y=y,
-            text=alt.Text(field="__fe_value", type="quantitative", format=".3~f"),
-            color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
-        ),
-    ]
+    color = alt.Color(
+        field="__fe_value",
+        type="quantitative",
+        scale=alt.Scale(scheme=theme.SEQUENTIAL, reverse=True, domain=[1, k]),
+        legend=theme.legend("rank"),
+    )
+    text = alt.Text(field="__fe_value", type="quantitative", format=".3~f")
+    layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text)]
     n_rows = len(block_order)
     chart = alt.layer(*layers, data=data).properties(
         width=panel_width, height=height or max(60, 24 * n_rows)
