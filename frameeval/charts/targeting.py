@@ -31,14 +31,14 @@ def _line_chart(
     height: int,
     max_points: int,
 ) -> alt.TopLevelMixin:
-    lf = b.lazy(curve, func)
-    schema = b.columns(lf, func, numeric={"fraction": "fraction", y: y})
-    keys = b.key_columns(schema, {"threshold", "fraction", y}, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
+    k = b.keyed(
+        curve, func, {"fraction": "fraction", y: y}, {"threshold", "fraction", y},
+        by=by, facet=facet, color=color,
+    )  # fmt: skip
+    schema, keys, facets, color = k.schema, k.keys, k.facets, k.color
     extra = b.threshold_text(schema)
     thinned = thin_curve(
-        lf.with_columns(extra).filter(pl.col(y).is_not_null()),
+        k.lf.with_columns(extra).filter(pl.col(y).is_not_null()),
         "fraction",
         y,
         by=keys,
@@ -51,7 +51,7 @@ def _line_chart(
     data, panel = b.add_facet(df, facets)
     tips = [
         *b.key_tooltips(keys),
-        *([b.tooltip("__fe_threshold", label="threshold")] if extra else []),
+        *b.threshold_tooltips(schema),
         b.tooltip("fraction", "quantitative", ".3f", "share targeted"),
         b.tooltip(y, "quantitative", ".3f", y_title),
     ]
@@ -63,16 +63,12 @@ def _line_chart(
         scale=_UNIT,
         axis=theme.axis("Share of rows targeted (highest scores first)"),
     )
-    line = (
-        alt.Chart()
-        .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40))
-        .encode(
-            x=x,
-            y=alt.Y(field=y, type="quantitative", scale=y_scale, axis=theme.axis(y_title)),
-            order=alt.Order(field=ORDER, type="quantitative"),
-            tooltip=tips,
-            **encoding,
-        )
+    line = b.hover_line().encode(
+        x=x,
+        y=alt.Y(field=y, type="quantitative", scale=y_scale, axis=theme.axis(y_title)),
+        order=alt.Order(field=ORDER, type="quantitative"),
+        tooltip=tips,
+        **encoding,
     )
     reference = (
         alt.Chart(guide)
@@ -269,21 +265,7 @@ def ks(
         .alias("__fe_class"),
         pl.lit("curve").alias(b.LAYER),
     )
-    frames = [long]
-    if statistic is not None:
-        slf = b.lazy(statistic, func)
-        sschema = b.columns(slf, func, numeric={"ks": "ks", "threshold": "threshold"})
-        missing = [k for k in keys if k not in sschema]
-        b.require_keys(missing, func, "statistic=", keys)
-        marks = b.gather(slf.select(*keys, "ks", "threshold"), func, "statistic=")
-        frames.append(
-            marks.filter(pl.col("ks").is_not_null()).with_columns(
-                pl.format(
-                    "KS {} at {}", b.fixed(pl.col("ks")), b.significant(pl.col("threshold"))
-                ).alias("__fe_label"),
-                pl.lit("ks").alias(b.LAYER),
-            )
-        )
+    frames = [long] if statistic is None else [long, _ks_marks(statistic, keys, func)]
     data, panel = b.add_facet(b.combine(frames), facets)
     x = alt.X(
         field="threshold",
@@ -292,7 +274,44 @@ def ks(
         axis=theme.axis("Threshold (score ≥ threshold is positive)"),
     )
     detail = [k for k in keys if k not in facets]
-    lines = (
+    layers: list[Any] = [b.only(_ks_lines(x, keys, detail), "curve")]
+    if statistic is not None:
+        layers.append(
+            b.only(alt.Chart().mark_rule(color=theme.INK, strokeDash=[4, 3]).encode(x=x), "ks")
+        )
+        layers.append(
+            b.only(
+                alt.Chart()
+                .mark_text(align="left", dx=4, dy=-4, fontSize=theme.FONT_SIZE, color=theme.INK)
+                .encode(x=x, y=alt.value(12), text=alt.Text(field="__fe_label", type="nominal")),
+                "ks",
+            )
+        )
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    subtitle = "dashed rule: the KS threshold, where the two shares are farthest apart"
+    return b.facet_chart(
+        chart, panel, theme.title(title, subtitle if statistic is not None else None)
+    )
+
+
+def _ks_marks(statistic: Any, keys: list[str], func: str) -> pl.DataFrame:
+    """The KS statistic of each group at its threshold (layer "ks"), with its label."""
+    slf = b.lazy(statistic, func)
+    sschema = b.columns(slf, func, numeric={"ks": "ks", "threshold": "threshold"})
+    missing = [k for k in keys if k not in sschema]
+    b.require_keys(missing, func, "statistic=", keys)
+    marks = b.gather(slf.select(*keys, "ks", "threshold"), func, "statistic=")
+    return marks.filter(pl.col("ks").is_not_null()).with_columns(
+        pl.format("KS {} at {}", b.fixed(pl.col("ks")), b.significant(pl.col("threshold"))).alias(
+            "__fe_label"
+        ),
+        pl.lit("ks").alias(b.LAYER),
+    )
+
+
+def _ks_lines(x: alt.X, keys: list[str], detail: list[str]) -> alt.Chart:
+    """The shares of positives and negatives scored at or above each threshold."""
+    return (
         alt.Chart()
         .mark_line(strokeWidth=2, interpolate="step-before")
         .encode(
@@ -318,24 +337,4 @@ def ks(
                 b.tooltip("value", "quantitative", ".3f", "share"),
             ],
         )
-        .transform_filter(b.layer_filter("curve"))
-    )
-    layers: list[Any] = [lines]
-    if statistic is not None:
-        layers.append(
-            alt.Chart()
-            .mark_rule(color=theme.INK, strokeDash=[4, 3])
-            .encode(x=x)
-            .transform_filter(b.layer_filter("ks"))
-        )
-        layers.append(
-            alt.Chart()
-            .mark_text(align="left", dx=4, dy=-4, fontSize=theme.FONT_SIZE, color=theme.INK)
-            .encode(x=x, y=alt.value(12), text=alt.Text(field="__fe_label", type="nominal"))
-            .transform_filter(b.layer_filter("ks"))
-        )
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = "dashed rule: the KS threshold, where the two shares are farthest apart"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle if statistic is not None else None)
     )
