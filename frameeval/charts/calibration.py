@@ -171,6 +171,7 @@ def _facet_both(diagram: Any, histogram: Any, panel: b.Facet, width: int, legend
     4); a short last row gives every panel its own x axis, so no empty cell shows a bare axis."""
     import altair as alt
 
+    assert panel.field is not None
     room = theme.PAGE - (theme.LEGEND if legend else 0)
     fit = max(1, (room + 20) // (width + theme.Y_AXIS + 20))
     columns = max(1, min(4, fit, panel.count))
