@@ -92,7 +92,6 @@ def keyed(
     func: str,
     numeric: dict[str, str],
     values: Iterable[str],
-    *,
     by: str | Sequence[str] | None,
     facet: str | Sequence[str] | None,
     color: str | None,
@@ -315,6 +314,54 @@ def color_encoding(
         scale=alt.Scale(scheme=theme.scheme(len(order))),
         legend=theme.legend(label, **offset),
         **extra,
+    )
+
+
+def key_colors(color: str | None, df: pl.DataFrame) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``color=`` encoding on key ``color`` and the marks' fixed ink: one of the two is
+    empty (no colour key: every mark in :data:`theme.INK`)."""
+    if color is None:
+        return {}, {"color": theme.INK}
+    return {"color": color_encoding(color, color, df)}, {}
+
+
+def interval_marks(
+    base: alt.Chart,
+    fields: tuple[str, str, str],
+    axis: alt.Axis,
+    scale: alt.Scale,
+    ink: dict[str, Any],
+    *,
+    interval: bool = True,
+    **enc: Any,
+) -> list[alt.Chart]:
+    """Estimates as dots on the rules of their intervals (``fields``: estimate, lower, upper)
+    along x; ``enc`` (y, colour, tooltip) is shared by both marks."""
+    estimate, lower, upper = fields
+    low = alt.X(field=lower, type="quantitative", scale=scale, axis=axis)
+    rule = base.mark_rule(strokeWidth=2, **ink).encode(x=low, x2=alt.X2(field=upper), **enc)
+    dot = base.mark_point(filled=True, size=60, opacity=1, **ink).encode(
+        x=alt.X(field=estimate, type="quantitative", scale=scale, axis=axis), **enc
+    )
+    return [rule, dot] if interval else [dot]
+
+
+#: The unit interval, as drawn (ROC, P-R, calibration, gains).
+UNIT = alt.Scale(domain=[0, 1], nice=False)
+
+
+def guide_line(dash: list[int], x_scale: Any, y_scale: Any = alt.Undefined, frame: Any = None):
+    """A dashed grey reference line through ``frame``'s (x, y) points, default the diagonal
+    from (0, 0) to (1, 1)."""
+    if frame is None:
+        frame = pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})
+    return (
+        alt.Chart(frame)
+        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=dash)
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=x_scale),
+            y=alt.Y(field="y", type="quantitative", scale=y_scale),
+        )
     )
 
 

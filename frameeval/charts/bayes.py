@@ -280,7 +280,5 @@ def bayes_matrix(
         width=width or max(160, 120 * k), height=height or max(60, 36 * k)
     )
     return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, "cell: P(row better) / P(rope) / P(column better)"),
+        chart, panel, theme.title(title, "cell: P(row better) / P(rope) / P(column better)")
     )

@@ -82,7 +82,7 @@ def calibration(
 
     func = "calibration"
     numeric = {c: c for c in ("mean_score", "fraction_positive", "count", "bin_lower", "bin_upper")}
-    k = b.keyed(curve, func, numeric, VALUES, by=by, facet=facet, color=color)
+    k = b.keyed(curve, func, numeric, VALUES, by, facet, color)
     keys, color = k.keys, k.color
     shown = [*keys, *[c for c in VALUES if c in k.schema]]
     df = b.gather(k.lf.select(shown), func, "curve=")
@@ -95,25 +95,13 @@ def calibration(
     mass, mass_title = ("weight", "Weight") if weighted else ("count", "Rows")
     data, panel = b.add_facet(b.sanitize(df), k.facets)
 
-    unit = alt.Scale(domain=[0, 1], nice=False)
-    colors: dict[str, Any] = {}
-    if color is not None:
-        colors["color"] = b.color_encoding(color, color, data)
-    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
-    used = [color, *k.facets]
-    details = [alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in used]
+    unit = b.UNIT
+    colors, ink = b.key_colors(color, data)
     tips = _tips(keys, weighted)
     x = alt.X(field="mean_score", type="quantitative", scale=unit, axis=theme.axis("Mean score"))
     y_axis = theme.axis("Fraction of positives")
-    diagonal = (
-        alt.Chart(pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]}))
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=unit),
-            y=alt.Y(field="y", type="quantitative", scale=unit),
-        )
-    )
-    shared: dict[str, Any] = {"x": x, **colors, **({"detail": details} if details else {})}
+    diagonal = b.guide_line([5, 4], unit, unit)
+    shared: dict[str, Any] = {"x": x, **colors, **b.details(keys, [color, *k.facets])}
     base = alt.Chart().encode(**shared)
     line = base.mark_line(strokeWidth=1.5, **ink).encode(
         y=alt.Y(field="fraction_positive", type="quantitative", scale=unit, axis=y_axis),
@@ -125,8 +113,7 @@ def calibration(
         tooltip=tips,
     )
     points = base.mark_point(filled=True, size=45, **ink).encode(
-        y=alt.Y(field="fraction_positive", type="quantitative", scale=unit),
-        tooltip=tips,
+        y=alt.Y(field="fraction_positive", type="quantitative", scale=unit), tooltip=tips
     )
     diagram = alt.layer(diagonal, line, bars, points, data=data).properties(
         width=width, height=height
@@ -178,8 +165,7 @@ def _facet_both(diagram: Any, histogram: Any, panel: b.Facet, width: int, legend
     facet_field = alt.Facet(field=b.field(panel.field), type="nominal", header=theme.header())
     diagram = diagram.facet(facet=facet_field, columns=columns)
     histogram = histogram.facet(
-        facet=alt.Facet(field=b.field(panel.field), type="nominal", header=None),
-        columns=columns,
+        facet=alt.Facet(field=b.field(panel.field), type="nominal", header=None), columns=columns
     )
     if panel.count % columns:
         diagram = diagram.resolve_axis(x="independent")

@@ -13,11 +13,11 @@ from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
 
-_UNIT = alt.Scale(domain=[0, 1], nice=False)
+_FPR_TPR = {"fpr": "fpr", "tpr": "tpr"}
 
 
 def _guide(
-    frame: pl.DataFrame, x: alt.Scale = _UNIT, y: alt.Scale = _UNIT, **mark: Any
+    frame: pl.DataFrame, x: alt.Scale = b.UNIT, y: alt.Scale = b.UNIT, **mark: Any
 ) -> alt.Chart:
     """A reference line drawn in every panel (its own small data set is not faceted), clipped
     to the plot when the scales are narrower than the unit square."""
@@ -117,8 +117,7 @@ def roc(
     ['line', 'line', 'text']
     """
     func = "roc"
-    k = b.keyed(curve, func, {"fpr": "fpr", "tpr": "tpr"}, {"threshold", "fpr", "tpr"}, **_roles(
-        by, facet, color))  # fmt: skip
+    k = b.keyed(curve, func, _FPR_TPR, {"threshold", *_FPR_TPR}, by, facet, color)
     df = _curve_rows(k, "fpr", "tpr", False, max_points, func)
     summary = b.summarize(
         df, auc, value="roc_auc", name="AUC", func=func, role="auc", keys=k.keys, color=k.color,
@@ -128,7 +127,7 @@ def roc(
     data, panel = b.add_facet(b.combine([df, summary.rows]), k.facets)
     x_axis = theme.axis("False positive rate (FPR)")
     line = _curve_line(
-        k, "fpr", "tpr", _UNIT, _UNIT, x_axis, theme.axis("True positive rate (TPR)")
+        k, "fpr", "tpr", b.UNIT, b.UNIT, x_axis, theme.axis("True positive rate (TPR)")
     )
     line = line.encode(
         tooltip=[
@@ -149,10 +148,6 @@ def roc(
     return b.facet_chart(
         chart, panel, theme.title(title, subtitle), panel_width=width, legend=k.color is not None
     )
-
-
-def _roles(by: Any, facet: Any, color: Any) -> dict[str, Any]:
-    return {"by": by, "facet": facet, "color": color}
 
 
 def _diagonal(name: str) -> pl.DataFrame:
@@ -202,8 +197,7 @@ def _iso_f1(levels: Sequence[float]) -> pl.DataFrame:
         recall = pl.Series([start + (1 - start) * i / (n - 1) for i in range(n)], dtype=pl.Float64)
         frames.append(
             pl.DataFrame({"x": recall, "order": pl.int_range(n, eager=True)}).with_columns(
-                y=level * pl.col("x") / (2 * pl.col("x") - level),
-                line=pl.lit(f"F1 = {level:g}"),
+                y=level * pl.col("x") / (2 * pl.col("x") - level), line=pl.lit(f"F1 = {level:g}")
             )
         )
     return pl.concat(frames).select("x", "y", "line", "order")
@@ -269,10 +263,8 @@ def pr(
     ['line', 'point', 'text']
     """
     func = "pr"
-    k = b.keyed(
-        curve, func, {"recall": "recall", "precision": "precision"},
-        {"threshold", "recall", "precision"}, **_roles(by, facet, color),
-    )  # fmt: skip
+    numeric = {"recall": "recall", "precision": "precision"}
+    k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
     for level in f1_lines:
         b.check_level(level, func)
     df = _curve_rows(k, "recall", "precision", True, max_points, func)
@@ -286,7 +278,7 @@ def pr(
     if break_even is not None:
         points = _bep_points(break_even, df, k.keys, summary, func)
     data, panel = b.add_facet(b.combine([df, points, summary.rows]), k.facets)
-    xs, ys = _pr_scales(df, points) if zoom else (_UNIT, _UNIT)
+    xs, ys = _pr_scales(df, points) if zoom else (b.UNIT, b.UNIT)
     # iso-F1 labels sit just right of the plot (clear of the curves), the legend beyond them
     legend_room = max(_beside_room(summary) or 0, 52 if f1_lines else 0) or None
     colors = _color(summary, k.color, data, legend_offset=legend_room)
@@ -454,7 +446,7 @@ def cost_curve(
     """
     func = "cost_curve"
     numeric = {"p_cost": "p_cost", "norm_cost": "norm_cost"}
-    k = b.keyed(curve, func, numeric, {"p_cost", "norm_cost"}, **_roles(by, facet, color))
+    k = b.keyed(curve, func, numeric, set(numeric), by, facet, color)
     budget = max_points // 2 if lines is not None else max_points
     envelope = thin_curve(
         k.lf,
@@ -479,13 +471,13 @@ def cost_curve(
             pl.lit("lines").alias(b.LAYER)
         )
     data, panel = b.add_facet(b.combine([df, segments, summary.rows]), k.facets)
-    y_scale = _UNIT
+    y_scale = b.UNIT
     if zoom:
         top = df.get_column("norm_cost").max()
         y_scale = _fitted(0.0, None if top is None else 1.5 * cast(float, top))
     x_axis = theme.axis("Probability cost P(+)cost")
     y_axis = theme.axis("Normalised expected cost")
-    x = alt.X(field="p_cost", type="quantitative", scale=_UNIT, axis=x_axis)
+    x = alt.X(field="p_cost", type="quantitative", scale=b.UNIT, axis=x_axis)
     y = alt.Y(field="norm_cost", type="quantitative", scale=y_scale, axis=y_axis, stack=None)
     colors = _color(summary, k.color, data, legend_offset=_beside_room(summary))
     layers = [

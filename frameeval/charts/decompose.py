@@ -205,7 +205,6 @@ def _score_curve(
     log_x: bool,
     x_title: str | None,
     title: str | None,
-    subtitle: str,
     width: int,
     height: int,
 ) -> alt.TopLevelMixin:
@@ -269,6 +268,7 @@ def _score_curve(
         ),
     ]
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    subtitle = "line: mean over folds; band: ± 1 sd"
     return b.facet_chart(chart, panel, theme.title(title, subtitle))
 
 
@@ -399,20 +399,9 @@ def learning_curve(
     2
     """
     chart = _score_curve(
-        "learning_curve",
-        curve,
-        train_size,
-        score,
-        role,
-        color,
-        facet,
-        log_x,
-        "Training-set size",
-        title,
-        "line: mean over folds; band: ± 1 sd",
-        width,
-        height,
-    )
+        "learning_curve", curve, train_size, score, role, color, facet, log_x,
+        "Training-set size", title, width, height,
+    )  # fmt: skip
     return _with_diagnosis("learning_curve", chart, curve, diagnosis, score, train_size, role)
 
 
@@ -469,20 +458,9 @@ def validation_curve(
     'log'
     """
     return _score_curve(
-        "validation_curve",
-        curve,
-        param,
-        score,
-        role,
-        color,
-        facet,
-        log_x,
-        None,
-        title,
-        "line: mean over folds; band: ± 1 sd",
-        width,
-        height,
-    )
+        "validation_curve", curve, param, score, role, color, facet, log_x, None, title,
+        width, height,
+    )  # fmt: skip
 
 
 def _with_diagnosis(

@@ -90,31 +90,13 @@ def subgroup_gaps(
     y = alt.Y(field=_GROUP, type="nominal", sort=order, axis=theme.axis(" · ".join(groups)))
     x_axis = theme.axis("value in the group" + (" and interval" if interval else ""), tickCount=6)
     scale = alt.Scale(zero=False)
-    colors: dict[str, Any] = {}
-    if color is not None:
-        colors = {"color": b.color_encoding(color, color, b.sanitize(df))}
-    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
+    colors, ink = b.key_colors(color, b.sanitize(df))
     tips = _tips([*keys, *groups], interval)
     offset: dict[str, Any] = {"yOffset": alt.YOffset(field=color)} if color else {}
     enc = {"y": y, "tooltip": tips, **colors, **offset}
-    layers = []
-    if interval:
-        layers.append(
-            alt.Chart()
-            .transform_filter("isValid(datum.value)")
-            .mark_rule(strokeWidth=2, **ink)
-            .encode(
-                x=alt.X(field="low", type="quantitative", scale=scale, axis=x_axis),
-                x2=alt.X2(field="high"),
-                **enc,
-            )
-        )
-    layers.append(
-        alt.Chart()
-        .transform_filter("isValid(datum.value)")
-        .mark_point(filled=True, size=60, opacity=1, **ink)
-        .encode(x=alt.X(field="value", type="quantitative", scale=scale, axis=x_axis), **enc)
-    )
+    valid = alt.Chart().transform_filter("isValid(datum.value)")
+    fields = ("value", "low", "high")
+    layers = b.interval_marks(valid, fields, x_axis, scale, ink, interval=interval, **enc)
     data = b.sanitize(df)
     if gaps is not None:
         lines, on = _overall(gaps, keys, func)

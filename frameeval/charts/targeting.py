@@ -12,29 +12,39 @@ from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
 
-_UNIT = alt.Scale(domain=[0, 1], nice=False)
+#: Per chart: the y column and its title, the guide's y at x = 0 and 1, its scale, the subtitle.
+_LINES = {
+    "gains": (
+        "gain",
+        "Share of positives found (gain)",
+        [0.0, 1.0],
+        b.UNIT,
+        "dashed: random targeting",
+    ),
+    "lift": (
+        "lift",
+        "Lift (precision / base rate)",
+        [1.0, 1.0],
+        alt.Scale(zero=True),
+        "dashed: random targeting (lift 1)",
+    ),
+}
 
 
 def _line_chart(
     func: str,
     curve: Any,
-    y: str,
-    y_title: str,
-    guide: pl.DataFrame,
-    y_scale: alt.Scale,
     by: str | Sequence[str] | None,
     color: str | None,
     facet: str | Sequence[str] | None,
     title: str | None,
-    subtitle: str,
     width: int,
     height: int,
     max_points: int,
 ) -> alt.TopLevelMixin:
-    k = b.keyed(
-        curve, func, {"fraction": "fraction", y: y}, {"threshold", "fraction", y},
-        by=by, facet=facet, color=color,
-    )  # fmt: skip
+    y, y_title, guide_y, y_scale, subtitle = _LINES[func]
+    numeric = {"fraction": "fraction", y: y}
+    k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
     schema, keys, facets, color = k.schema, k.keys, k.facets, k.color
     extra = b.threshold_text(schema)
     thinned = thin_curve(
@@ -60,7 +70,7 @@ def _line_chart(
     x = alt.X(
         field="fraction",
         type="quantitative",
-        scale=_UNIT,
+        scale=b.UNIT,
         axis=theme.axis("Share of rows targeted (highest scores first)"),
     )
     line = b.hover_line().encode(
@@ -70,14 +80,7 @@ def _line_chart(
         tooltip=tips,
         **encoding,
     )
-    reference = (
-        alt.Chart(guide)
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=_UNIT),
-            y=alt.Y(field="y", type="quantitative"),
-        )
-    )
+    reference = b.guide_line([5, 4], b.UNIT, frame=pl.DataFrame({"x": [0.0, 1.0], "y": guide_y}))
     chart = alt.layer(reference, line, data=data).properties(width=width, height=height)
     return b.facet_chart(
         chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
@@ -121,23 +124,7 @@ def gains(
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]
     ['line', 'line']
     """
-    diagonal = pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})
-    return _line_chart(
-        "gains",
-        curve,
-        "gain",
-        "Share of positives found (gain)",
-        diagonal,
-        _UNIT,
-        by,
-        color,
-        facet,
-        title,
-        "dashed: random targeting",
-        width,
-        height,
-        max_points,
-    )
+    return _line_chart("gains", curve, by, color, facet, title, width, height, max_points)
 
 
 def lift(
@@ -177,23 +164,7 @@ def lift(
     >>> chart.to_dict()["layer"][1]["encoding"]["y"]["field"]
     'lift'
     """
-    level = pl.DataFrame({"x": [0.0, 1.0], "y": [1.0, 1.0]})
-    return _line_chart(
-        "lift",
-        curve,
-        "lift",
-        "Lift (precision / base rate)",
-        level,
-        alt.Scale(zero=True),
-        by,
-        color,
-        facet,
-        title,
-        "dashed: random targeting (lift 1)",
-        width,
-        height,
-        max_points,
-    )
+    return _line_chart("lift", curve, by, color, facet, title, width, height, max_points)
 
 
 def ks(
@@ -319,7 +290,7 @@ def _ks_lines(x: alt.X, keys: list[str], detail: list[str]) -> alt.Chart:
             y=alt.Y(
                 field="value",
                 type="quantitative",
-                scale=_UNIT,
+                scale=b.UNIT,
                 axis=theme.axis("Share scored ≥ threshold"),
             ),
             color=alt.Color(

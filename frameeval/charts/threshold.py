@@ -152,12 +152,7 @@ def _measure_columns(
 
 
 def _best_frames(
-    best: Any,
-    keys: list[str],
-    long: pl.DataFrame,
-    values: list[str],
-    facets: list[str],
-    func: str,
+    best: Any, keys: list[str], long: pl.DataFrame, values: list[str], facets: list[str], func: str
 ) -> list[pl.DataFrame]:
     """The chosen thresholds (layer "rule") and the measures there (layer "point")."""
     best_lf = b.lazy(best, func)

@@ -53,13 +53,7 @@ def _nemenyi_cd(
 
 
 def _cd_frame(
-    ranks: Any,
-    cd: Any,
-    learner: str,
-    average_rank: str,
-    by: Any,
-    func: str,
-    alpha: float = 0.05,
+    ranks: Any, cd: Any, learner: str, average_rank: str, by: Any, func: str, alpha: float = 0.05
 ) -> tuple[pl.DataFrame, list[str]]:
     """Average ranks joined with their CD (a number, a frame ``*by, cd``, a ``cd`` column, or
     the Nemenyi CD from the ranks' k and ``n_blocks``)."""
@@ -462,19 +456,9 @@ _CLIQUE = 0.4  # clique row height
 
 
 def _cd_demsar(
-    df,
-    keys,
-    facets,
-    learner,
-    average_rank,
-    title,
-    width,
-    height,
-    k_max,
-    clq=None,
-    show_cd=True,
-    subtitle=None,
-):
+    df, keys, facets, learner, average_rank, title, width, height, k_max,
+    clq=None, show_cd=True, subtitle=None,
+):  # fmt: skip
     if clq is None:
         clq = cliques(df, learner, average_rank, keys)
     ranked = _demsar_ranked(df, keys, average_rank, learner, clq)

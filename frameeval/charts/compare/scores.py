@@ -109,7 +109,7 @@ def metric_distribution(
             median={"color": theme.INK},
             outliers=False,
         )
-        .encode(x=x, y=y, color=col),
+        .encode(x=x, y=y, color=col)
     ]
     if points:
         others = [c for c in df.columns if c not in {learner, metric, "__fe_jitter"}]
