@@ -63,6 +63,47 @@ def key_columns(
     return [name for name in schema.names() if name not in values]
 
 
+def over(expr: pl.Expr, keys: Sequence[str]) -> pl.Expr:
+    """``expr`` per group of ``keys`` (over the whole frame when there are none)."""
+    return expr.over(keys) if keys else expr
+
+
+def join_on(left: Any, right: Any, keys: Sequence[str], how: Any = "inner", **extra: Any) -> Any:
+    """Join two frames on ``keys`` (nulls equal), or cross-join them when there are no keys."""
+    if keys:
+        return left.join(right, on=keys, how=how, nulls_equal=True, **extra)
+    return left.join(right, how="cross", **extra)
+
+
+@dataclass
+class Keyed:
+    """A chart's main frame after the checks every curve chart makes, in this order: its
+    columns, key columns, facet columns and colour key."""
+
+    lf: pl.LazyFrame
+    schema: pl.Schema
+    keys: list[str]
+    facets: list[str]
+    color: str | None
+
+
+def keyed(
+    data: Any,
+    func: str,
+    numeric: dict[str, str],
+    values: Iterable[str],
+    by: str | Sequence[str] | None,
+    facet: str | Sequence[str] | None,
+    color: str | None,
+) -> Keyed:
+    """Check a curve frame (numeric value columns, ``by=``, ``facet=``, ``color=``)."""
+    lf = lazy(data, func)
+    schema = columns(lf, func, numeric=numeric)
+    keys = key_columns(schema, values, by, func)
+    facets = facet_columns(facet, schema, func)
+    return Keyed(lf, schema, keys, facets, resolve_color(color, keys, facets, func))
+
+
 def facet_columns(facet: str | Sequence[str] | None, schema: pl.Schema, func: str) -> list[str]:
     cols = as_keys(facet)
     require_columns(schema, func, facet=cols)
@@ -276,6 +317,54 @@ def color_encoding(
     )
 
 
+def key_colors(color: str | None, df: pl.DataFrame) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``color=`` encoding on key ``color`` and the marks' fixed ink: one of the two is
+    empty (no colour key: every mark in :data:`theme.INK`)."""
+    if color is None:
+        return {}, {"color": theme.INK}
+    return {"color": color_encoding(color, color, df)}, {}
+
+
+def interval_marks(
+    base: alt.Chart,
+    fields: tuple[str, str, str],
+    axis: alt.Axis,
+    scale: alt.Scale,
+    ink: dict[str, Any],
+    *,
+    interval: bool = True,
+    **enc: Any,
+) -> list[alt.Chart]:
+    """Estimates as dots on the rules of their intervals (``fields``: estimate, lower, upper)
+    along x; ``enc`` (y, colour, tooltip) is shared by both marks."""
+    estimate, lower, upper = fields
+    low = alt.X(field=lower, type="quantitative", scale=scale, axis=axis)
+    rule = base.mark_rule(strokeWidth=2, **ink).encode(x=low, x2=alt.X2(field=upper), **enc)
+    dot = base.mark_point(filled=True, size=60, opacity=1, **ink).encode(
+        x=alt.X(field=estimate, type="quantitative", scale=scale, axis=axis), **enc
+    )
+    return [rule, dot] if interval else [dot]
+
+
+#: The unit interval, as drawn (ROC, P-R, calibration, gains).
+UNIT = alt.Scale(domain=[0, 1], nice=False)
+
+
+def guide_line(dash: list[int], x_scale: Any, y_scale: Any = alt.Undefined, frame: Any = None):
+    """A dashed grey reference line through ``frame``'s (x, y) points, default the diagonal
+    from (0, 0) to (1, 1)."""
+    if frame is None:
+        frame = pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})
+    return (
+        alt.Chart(frame)
+        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=dash)
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=x_scale),
+            y=alt.Y(field="y", type="quantitative", scale=y_scale),
+        )
+    )
+
+
 def key_color(color: str | None, df: pl.DataFrame) -> Any:
     """The colour encoding on key ``color`` (legend titled by its name), or the one ink colour
     when there is no colour key."""
@@ -285,6 +374,23 @@ def key_color(color: str | None, df: pl.DataFrame) -> Any:
 def layer_filter(name: str) -> str:
     """A Vega expression keeping the rows of one layer of a combined data set."""
     return f"datum['{LAYER}'] === '{name}'"
+
+
+def only(chart: alt.Chart, name: str) -> alt.Chart:
+    """``chart`` drawing the rows of layer ``name`` of the combined data set only."""
+    return chart.transform_filter(layer_filter(name))
+
+
+def hover_line(width: float = 2, **mark: Any) -> alt.Chart:
+    """A curve's line, with invisible points that carry its tooltips."""
+    return alt.Chart().mark_line(
+        strokeWidth=width, point=alt.OverlayMarkDef(opacity=0, size=40), **mark
+    )
+
+
+def threshold_tooltips(schema: pl.Schema) -> list[alt.Tooltip]:
+    """The tooltip of :func:`threshold_text`'s column (none without a ``threshold`` column)."""
+    return [tooltip("__fe_threshold", label="threshold")] if "threshold" in schema else []
 
 
 @dataclass
@@ -442,3 +548,35 @@ def require_keys(missing: Sequence[str], func: str, role: str, keys: Sequence[st
             f"{func}(): {role} frame lacks key columns {list(missing)} of the curve frame, "
             f"got keys {list(keys)}."
         )
+
+
+def cell_rect(x: alt.X, y: alt.Y, color: alt.Color, tooltip: list[alt.Tooltip]) -> alt.Chart:
+    """A heatmap's cells: one white-edged rectangle per (x, y), coloured by ``color``."""
+    return (
+        alt.Chart()
+        .mark_rect(stroke="white", strokeWidth=1)
+        .encode(x=x, y=y, color=color, tooltip=tooltip)
+    )
+
+
+def cell_text(x: alt.X, y: alt.Y, text: alt.Text, size: int = theme.FONT_SIZE, **mark: Any):
+    """A heatmap's numbers, white on the dark cells (boolean column ``__fe_dark``)."""
+    return (
+        alt.Chart()
+        .mark_text(fontSize=size, **mark)
+        .encode(
+            x=x,
+            y=y,
+            text=text,
+            color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
+        )
+    )
+
+
+def pair_axes(df: pl.DataFrame, row: str, column: str) -> tuple[list[Any], alt.X, alt.Y]:
+    """The learners of a pairwise matrix (columns ``a``, ``b``) in sorted order and the axes:
+    column learner ``b`` on top, row learner ``a`` on the left."""
+    learners = sorted(set(df["a"].to_list()) | set(df["b"].to_list()), key=str)
+    x_axis = theme.axis(column, orient="top", labelAngle=0)
+    x = alt.X(field="b", type="nominal", sort=learners, axis=x_axis)
+    return learners, x, alt.Y(field="a", type="nominal", sort=learners, axis=theme.axis(row))

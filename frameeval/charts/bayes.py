@@ -96,6 +96,49 @@ def posterior_simplex(
         pl.lit("points").alias(b.LAYER),
     )
     panels = df.select(panel_cols).unique().sort(panel_cols, nulls_last=True)
+    guides = panels.join(_simplex_guide(), how="cross")
+    labels = _corner_labels(panels, result, keys, panel_cols, func)
+    # one pair: a single panel (the corners name the learners); several: one panel each
+    data, panel = b.add_facet(
+        b.combine([guides, points, labels]), panel_cols if panels.height > 1 else []
+    )
+    x = alt.X(field=b.X, type="quantitative", scale=alt.Scale(domain=[-0.15, 1.15]), axis=None)
+    y = alt.Y(
+        field=b.Y, type="quantitative", scale=alt.Scale(domain=[-0.15, _HEIGHT + 0.12]), axis=None
+    )
+    tips = [
+        *b.key_tooltips(panel_cols),
+        *[b.tooltip(c, "quantitative", ".3f", f"θ {c}") for c in _REGIONS],
+    ]
+    ends = {"x2": alt.X2(field="__fe_x2"), "y2": alt.Y2(field="__fe_y2")}
+    layers = [
+        b.only(
+            alt.Chart().mark_rule(color=theme.GUIDE, strokeWidth=1).encode(x=x, y=y, **ends),
+            "guide",
+        ),
+        b.only(
+            alt.Chart()
+            .mark_circle(size=9, opacity=0.25, color=theme.ACCEPT)
+            .encode(x=x, y=y, tooltip=tips),
+            "points",
+        ),
+        b.only(
+            alt.Chart()
+            .mark_text(fontSize=theme.FONT_SIZE, color=theme.INK)
+            .encode(x=x, y=y, text=alt.Text(field=b.TEXT, type="nominal")),
+            "labels",
+        ),
+    ]
+    chart = alt.layer(*layers, data=data).properties(
+        width=width, height=round(width * (_HEIGHT + 0.27) / 1.3)
+    )
+    return b.facet_chart(
+        chart, panel, theme.title(title, "each point is one posterior sample (θ_a, θ_rope, θ_b)")
+    )
+
+
+def _simplex_guide() -> pl.DataFrame:
+    """The triangle's sides and the three lines from its centre that bound the regions."""
     centre = (0.5, _HEIGHT / 3.0)
     segments = [
         ((0.0, 0.0), (1.0, 0.0)),
@@ -105,7 +148,7 @@ def posterior_simplex(
         (centre, (0.25, _HEIGHT / 2.0)),
         (centre, (0.75, _HEIGHT / 2.0)),
     ]
-    guide = pl.DataFrame(
+    return pl.DataFrame(
         {
             b.X: [s[0][0] for s in segments],
             b.Y: [s[0][1] for s in segments],
@@ -113,19 +156,22 @@ def posterior_simplex(
             "__fe_y2": [s[1][1] for s in segments],
         }
     ).with_columns(pl.lit("guide").alias(b.LAYER))
-    guides = panels.join(guide, how="cross")
+
+
+def _corner_labels(
+    panels: pl.DataFrame, result: Any, keys: list[str], panel_cols: list[str], func: str
+) -> pl.DataFrame:
+    """The corners' names ("A better", "rope", "B better"), with the result's posterior
+    probability of each region when ``result`` is given."""
     corners = pl.DataFrame(
-        {
-            "__fe_region": _REGIONS,
-            b.X: [0.0, 0.5, 1.0],
-            b.Y: [-0.07, _HEIGHT + 0.05, -0.07],
-        }
+        {"__fe_region": _REGIONS, b.X: [0.0, 0.5, 1.0], b.Y: [-0.07, _HEIGHT + 0.05, -0.07]}
     )
     labels = panels.join(corners, how="cross")
-    who = (
-        pl.when(pl.col("__fe_region") == "a_better")
+    region = pl.col("__fe_region")
+    text = (
+        pl.when(region == "a_better")
         .then(b.as_text("a") + pl.lit(" better"))
-        .when(pl.col("__fe_region") == "b_better")
+        .when(region == "b_better")
         .then(b.as_text("b") + pl.lit(" better"))
         .otherwise(pl.lit("rope"))
     )
@@ -137,57 +183,15 @@ def posterior_simplex(
         probs = b.gather(rlf.select(*panel_cols, *_PROBS), func, "result=")
         labels = labels.join(probs, on=panel_cols, how="left", nulls_equal=True)
         p = (
-            pl.when(pl.col("__fe_region") == "a_better")
+            pl.when(region == "a_better")
             .then(pl.col("p_a_better"))
-            .when(pl.col("__fe_region") == "b_better")
+            .when(region == "b_better")
             .then(pl.col("p_b_better"))
             .otherwise(pl.col("p_rope"))
         )
-        text = who + pl.lit(": p = ") + b.fixed(p)
-    else:
-        text = who
+        text = text + pl.lit(": p = ") + b.fixed(p)
     labels = labels.with_columns(text.alias(b.TEXT), pl.lit("labels").alias(b.LAYER))
-    labels = labels.drop(_PROBS, strict=False)
-    # one pair: a single panel (the corners name the learners); several: one panel each
-    data, panel = b.add_facet(
-        b.combine([guides, points, labels]), panel_cols if panels.height > 1 else []
-    )
-    x = alt.X(field=b.X, type="quantitative", scale=alt.Scale(domain=[-0.15, 1.15]), axis=None)
-    y = alt.Y(
-        field=b.Y, type="quantitative", scale=alt.Scale(domain=[-0.15, _HEIGHT + 0.12]), axis=None
-    )
-    layers = [
-        alt.Chart()
-        .mark_rule(color=theme.GUIDE, strokeWidth=1)
-        .encode(
-            x=x,
-            y=y,
-            x2=alt.X2(field="__fe_x2"),
-            y2=alt.Y2(field="__fe_y2"),
-        )
-        .transform_filter(b.layer_filter("guide")),
-        alt.Chart()
-        .mark_circle(size=9, opacity=0.25, color=theme.ACCEPT)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=[
-                *b.key_tooltips(panel_cols),
-                *[b.tooltip(c, "quantitative", ".3f", f"θ {c}") for c in _REGIONS],
-            ],
-        )
-        .transform_filter(b.layer_filter("points")),
-        alt.Chart()
-        .mark_text(fontSize=theme.FONT_SIZE, color=theme.INK)
-        .encode(x=x, y=y, text=alt.Text(field=b.TEXT, type="nominal"))
-        .transform_filter(b.layer_filter("labels")),
-    ]
-    chart = alt.layer(*layers, data=data).properties(
-        width=width, height=round(width * (_HEIGHT + 0.27) / 1.3)
-    )
-    return b.facet_chart(
-        chart, panel, theme.title(title, "each point is one posterior sample (θ_a, θ_rope, θ_b)")
-    )
+    return labels.drop(_PROBS, strict=False)
 
 
 def bayes_matrix(
@@ -253,49 +257,28 @@ def bayes_matrix(
         pl.concat_str([b.fixed(pl.col(c), 2) for c in _PROBS], separator=" / ").alias(b.TEXT),
         (pl.col("p_a_better") > 0.6).alias("__fe_dark"),
     )
-    learners = sorted(set(cells["a"].to_list()) | set(cells["b"].to_list()), key=str)
     data, panel = b.add_facet(b.sanitize(cells), facets)
-    x = alt.X(
-        field="b",
-        type="nominal",
-        sort=learners,
-        axis=theme.axis("column learner", orient="top", labelAngle=0),
+    learners, x, y = b.pair_axes(cells, "row learner", "column learner")
+    color = alt.Color(
+        field="p_a_better",
+        type="quantitative",
+        scale=alt.Scale(scheme=theme.SEQUENTIAL, domain=[0, 1]),
+        legend=theme.legend("P(row better)"),
     )
-    y = alt.Y(field="a", type="nominal", sort=learners, axis=theme.axis("row learner"))
+    tips = [
+        *b.key_tooltips(facets),
+        b.tooltip("a", label="row"),
+        b.tooltip("b", label="column"),
+        *[b.tooltip(c, "quantitative", ".3f") for c in _PROBS],
+    ]
     layers = [
-        alt.Chart()
-        .mark_rect(stroke="white", strokeWidth=1)
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                field="p_a_better",
-                type="quantitative",
-                scale=alt.Scale(scheme=theme.SEQUENTIAL, domain=[0, 1]),
-                legend=theme.legend("P(row better)"),
-            ),
-            tooltip=[
-                *b.key_tooltips(facets),
-                b.tooltip("a", label="row"),
-                b.tooltip("b", label="column"),
-                *[b.tooltip(c, "quantitative", ".3f") for c in _PROBS],
-            ],
-        ),
-        alt.Chart()
-        .mark_text(fontSize=theme.FONT_SIZE)
-        .encode(
-            x=x,
-            y=y,
-            text=alt.Text(field=b.TEXT, type="nominal"),
-            color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
-        ),
+        b.cell_rect(x, y, color, tips),
+        b.cell_text(x, y, alt.Text(field=b.TEXT, type="nominal")),
     ]
     k = len(learners)
     chart = alt.layer(*layers, data=data).properties(
         width=width or max(160, 120 * k), height=height or max(60, 36 * k)
     )
     return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, "cell: P(row better) / P(rope) / P(column better)"),
+        chart, panel, theme.title(title, "cell: P(row better) / P(rope) / P(column better)")
     )

@@ -81,14 +81,11 @@ def calibration(
     import altair as alt
 
     func = "calibration"
-    lf = b.lazy(curve, func)
     numeric = {c: c for c in ("mean_score", "fraction_positive", "count", "bin_lower", "bin_upper")}
-    schema = b.columns(lf, func, numeric=numeric)
-    keys = b.key_columns(schema, VALUES, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
-    shown = [*keys, *[c for c in VALUES if c in schema]]
-    df = b.gather(lf.select(shown), func, "curve=")
+    k = b.keyed(curve, func, numeric, VALUES, by, facet, color)
+    keys, color = k.keys, k.color
+    shown = [*keys, *[c for c in VALUES if c in k.schema]]
+    df = b.gather(k.lf.select(shown), func, "curve=")
     if "ci_low" not in df.columns:
         df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_low"))
     if "ci_high" not in df.columns:
@@ -96,38 +93,15 @@ def calibration(
     df = df.sort(*keys, "mean_score", nulls_last=True)
     weighted = "weight" in df.columns  # a weighted curve: the histogram shows Σw per bin
     mass, mass_title = ("weight", "Weight") if weighted else ("count", "Rows")
-    data, panel = b.add_facet(b.sanitize(df), facets)
+    data, panel = b.add_facet(b.sanitize(df), k.facets)
 
-    unit = alt.Scale(domain=[0, 1], nice=False)
-    colors: dict[str, Any] = {}
-    if color is not None:
-        colors["color"] = b.color_encoding(color, color, data)
-    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
-    used = [color, *facets]
-    details = [alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in used]
-    tips = [
-        *b.key_tooltips(keys),
-        b.tooltip("bin", "quantitative", label="bin"),
-        b.tooltip("bin_lower", "quantitative", ".3f", "from"),
-        b.tooltip("bin_upper", "quantitative", ".3f", "to"),
-        b.tooltip("mean_score", "quantitative", ".3f", "mean score"),
-        b.tooltip("fraction_positive", "quantitative", ".3f", "fraction positive"),
-        b.tooltip("ci_low", "quantitative", ".3f", "interval from"),
-        b.tooltip("ci_high", "quantitative", ".3f", "interval to"),
-        b.tooltip("count", "quantitative", label="rows"),
-        *([b.tooltip("weight", "quantitative", ".4g", "weight")] if weighted else []),
-    ]
+    unit = b.UNIT
+    colors, ink = b.key_colors(color, data)
+    tips = _tips(keys, weighted)
     x = alt.X(field="mean_score", type="quantitative", scale=unit, axis=theme.axis("Mean score"))
     y_axis = theme.axis("Fraction of positives")
-    diagonal = (
-        alt.Chart(pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]}))
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=unit),
-            y=alt.Y(field="y", type="quantitative", scale=unit),
-        )
-    )
-    shared: dict[str, Any] = {"x": x, **colors, **({"detail": details} if details else {})}
+    diagonal = b.guide_line([5, 4], unit, unit)
+    shared: dict[str, Any] = {"x": x, **colors, **b.details(keys, [color, *k.facets])}
     base = alt.Chart().encode(**shared)
     line = base.mark_line(strokeWidth=1.5, **ink).encode(
         y=alt.Y(field="fraction_positive", type="quantitative", scale=unit, axis=y_axis),
@@ -139,8 +113,7 @@ def calibration(
         tooltip=tips,
     )
     points = base.mark_point(filled=True, size=45, **ink).encode(
-        y=alt.Y(field="fraction_positive", type="quantitative", scale=unit),
-        tooltip=tips,
+        y=alt.Y(field="fraction_positive", type="quantitative", scale=unit), tooltip=tips
     )
     diagram = alt.layer(diagonal, line, bars, points, data=data).properties(
         width=width, height=height
@@ -159,20 +132,42 @@ def calibration(
         .properties(width=width, height=histogram_height)
     )
     if panel.field is not None:
-        # as many columns as fit the page (up to 4); a short last row gives every panel its
-        # own x axis, so no empty cell shows a bare axis
-        room = theme.PAGE - (theme.LEGEND if colors else 0)
-        fit = max(1, (room + 20) // (width + theme.Y_AXIS + 20))
-        columns = max(1, min(4, fit, panel.count))
-        facet_field = alt.Facet(field=b.field(panel.field), type="nominal", header=theme.header())
-        diagram = diagram.facet(facet=facet_field, columns=columns)
-        histogram = histogram.facet(
-            facet=alt.Facet(field=b.field(panel.field), type="nominal", header=None),
-            columns=columns,
-        )
-        if panel.count % columns:
-            diagram = diagram.resolve_axis(x="independent")
-            histogram = histogram.resolve_axis(x="independent")
+        diagram, histogram = _facet_both(diagram, histogram, panel, width, bool(colors))
     below = "weight" if weighted else "rows"
     subtitle = f"dashed: perfect calibration; bars: confidence interval; below: {below} per bin"
     return alt.vconcat(diagram, histogram, spacing=6).properties(title=theme.title(title, subtitle))
+
+
+def _tips(keys: list[str], weighted: bool) -> list[Any]:
+    return [
+        *b.key_tooltips(keys),
+        b.tooltip("bin", "quantitative", label="bin"),
+        b.tooltip("bin_lower", "quantitative", ".3f", "from"),
+        b.tooltip("bin_upper", "quantitative", ".3f", "to"),
+        b.tooltip("mean_score", "quantitative", ".3f", "mean score"),
+        b.tooltip("fraction_positive", "quantitative", ".3f", "fraction positive"),
+        b.tooltip("ci_low", "quantitative", ".3f", "interval from"),
+        b.tooltip("ci_high", "quantitative", ".3f", "interval to"),
+        b.tooltip("count", "quantitative", label="rows"),
+        *([b.tooltip("weight", "quantitative", ".4g", "weight")] if weighted else []),
+    ]
+
+
+def _facet_both(diagram: Any, histogram: Any, panel: b.Facet, width: int, legend: bool):
+    """The diagram and the histogram faceted alike: as many columns as fit the page (up to
+    4); a short last row gives every panel its own x axis, so no empty cell shows a bare axis."""
+    import altair as alt
+
+    assert panel.field is not None
+    room = theme.PAGE - (theme.LEGEND if legend else 0)
+    fit = max(1, (room + 20) // (width + theme.Y_AXIS + 20))
+    columns = max(1, min(4, fit, panel.count))
+    facet_field = alt.Facet(field=b.field(panel.field), type="nominal", header=theme.header())
+    diagram = diagram.facet(facet=facet_field, columns=columns)
+    histogram = histogram.facet(
+        facet=alt.Facet(field=b.field(panel.field), type="nominal", header=None), columns=columns
+    )
+    if panel.count % columns:
+        diagram = diagram.resolve_axis(x="independent")
+        histogram = histogram.resolve_axis(x="independent")
+    return diagram, histogram

@@ -89,15 +89,14 @@ def confusion_heatmap(
     value = pl.col("count").cast(pl.Float64)
     if within is not None:
         group = [*keys, within] if within else keys
-        total = value.sum().over(group) if group else value.sum()
+        total = b.over(value.sum(), group)
         value = pl.when(total > 0).then(value / total)
-    over_panel = (lambda e: e.over(facets)) if facets else (lambda e: e)
     df = df.with_columns(
         pl.col("actual").cast(pl.String),
         pl.col("predicted").cast(pl.String),
         value.alias("__fe_value"),
     ).with_columns(
-        (pl.col("__fe_value") > over_panel(pl.col("__fe_value").max()) / 2)
+        (pl.col("__fe_value") > b.over(pl.col("__fe_value").max(), facets) / 2)
         .fill_null(False)
         .alias("__fe_dark")
     )
@@ -117,29 +116,14 @@ def confusion_heatmap(
         b.tooltip("count", "quantitative", ",.4~g"),
         *([b.tooltip("__fe_value", "quantitative", ".3f", label)] if normalize else []),
     ]
-    layers = [
-        alt.Chart()
-        .mark_rect(stroke="white", strokeWidth=1)
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                field="__fe_value",
-                type="quantitative",
-                scale=alt.Scale(scheme=theme.SEQUENTIAL),
-                legend=theme.legend(legend),
-            ),
-            tooltip=tips,
-        ),
-        alt.Chart()
-        .mark_text(fontSize=theme.FONT_SIZE + 1)
-        .encode(
-            x=x,
-            y=y,
-            text=alt.Text(field="__fe_value", type="quantitative", format=fmt),
-            color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
-        ),
-    ]
+    color = alt.Color(
+        field="__fe_value",
+        type="quantitative",
+        scale=alt.Scale(scheme=theme.SEQUENTIAL),
+        legend=theme.legend(legend),
+    )
+    text = alt.Text(field="__fe_value", type="quantitative", format=fmt)
+    layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text, theme.FONT_SIZE + 1)]
     cell = _cell_size(len(labels))
     if cell < MIN_TEXT_CELL:  # compact form: too small for numbers; the tooltip has them
         layers = layers[:1]

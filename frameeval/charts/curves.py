@@ -13,11 +13,11 @@ from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
 
-_UNIT = alt.Scale(domain=[0, 1], nice=False)
+_FPR_TPR = {"fpr": "fpr", "tpr": "tpr"}
 
 
 def _guide(
-    frame: pl.DataFrame, x: alt.Scale = _UNIT, y: alt.Scale = _UNIT, **mark: Any
+    frame: pl.DataFrame, x: alt.Scale = b.UNIT, y: alt.Scale = b.UNIT, **mark: Any
 ) -> alt.Chart:
     """A reference line drawn in every panel (its own small data set is not faceted), clipped
     to the plot when the scales are narrower than the unit square."""
@@ -117,74 +117,74 @@ def roc(
     ['line', 'line', 'text']
     """
     func = "roc"
-    lf = b.lazy(curve, func)
-    schema = b.columns(lf, func, numeric={"fpr": "fpr", "tpr": "tpr"})
-    keys = b.key_columns(schema, {"threshold", "fpr", "tpr"}, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
-    thinned = thin_curve(
-        lf.with_columns(b.threshold_text(schema)),
-        "fpr",
-        "tpr",
-        by=keys,
-        order=["fpr", "tpr"],
-        descending=[False, False],
-        max_points=max_points,
-    )
-    shown = [*keys, "fpr", "tpr", ORDER, *(["__fe_threshold"] if "threshold" in schema else [])]
-    df = b.gather(thinned.select(shown), func, "curve=")
+    k = b.keyed(curve, func, _FPR_TPR, {"threshold", *_FPR_TPR}, by, facet, color)
+    df = _curve_rows(k, "fpr", "tpr", False, max_points, func)
     summary = b.summarize(
-        df,
-        auc,
-        value="roc_auc",
-        name="AUC",
-        func=func,
-        role="auc",
-        keys=keys,
-        color=color,
-        facet=facets,
-        anchor=(0.98, 0.05, 0.07),
-    )
+        df, auc, value="roc_auc", name="AUC", func=func, role="auc", keys=k.keys, color=k.color,
+        facet=k.facets, anchor=(0.98, 0.05, 0.07),
+    )  # fmt: skip
     df = summary.apply(df).with_columns(pl.lit("curve").alias(b.LAYER))
-    data, panel = b.add_facet(b.combine([df, summary.rows]), facets)
-
-    diagonal = pl.DataFrame(
-        {"x": [0.0, 1.0], "y": [0.0, 1.0], "line": ["chance", "chance"], "order": [0, 1]}
+    data, panel = b.add_facet(b.combine([df, summary.rows]), k.facets)
+    x_axis = theme.axis("False positive rate (FPR)")
+    line = _curve_line(
+        k, "fpr", "tpr", b.UNIT, b.UNIT, x_axis, theme.axis("True positive rate (TPR)")
     )
-    tips = [
-        *b.key_tooltips(keys),
-        *([b.tooltip("__fe_threshold", label="threshold")] if "threshold" in schema else []),
-        b.tooltip("fpr", "quantitative", ".3f", "FPR"),
-        b.tooltip("tpr", "quantitative", ".3f", "TPR"),
+    line = line.encode(
+        tooltip=[
+            *b.key_tooltips(k.keys),
+            *b.threshold_tooltips(k.schema),
+            b.tooltip("fpr", "quantitative", ".3f", "FPR"),
+            b.tooltip("tpr", "quantitative", ".3f", "TPR"),
+        ],
+        **_color(summary, k.color, data),
+    )
+    layers = [
+        _guide(_diagonal("chance"), strokeDash=[5, 4]),
+        line,
+        *b.summary_layer(summary, data, "right"),
     ]
-    line = (
-        alt.Chart()
-        .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40))
-        .encode(
-            x=alt.X(
-                field="fpr",
-                type="quantitative",
-                scale=_UNIT,
-                axis=theme.axis("False positive rate (FPR)"),
-            ),
-            y=alt.Y(
-                field="tpr",
-                type="quantitative",
-                scale=_UNIT,
-                axis=theme.axis("True positive rate (TPR)"),
-            ),
-            order=alt.Order(field=ORDER, type="quantitative"),
-            **b.details(keys, [color, *facets]),
-            tooltip=tips,
-            **_color(summary, color, data),
-        )
-        .transform_filter(b.layer_filter("curve"))
-    )
-    layers = [_guide(diagonal, strokeDash=[5, 4]), line, *b.summary_layer(summary, data, "right")]
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: random guessing (AUC = 0.5)"
     return b.facet_chart(
-        chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
+        chart, panel, theme.title(title, subtitle), panel_width=width, legend=k.color is not None
+    )
+
+
+def _diagonal(name: str) -> pl.DataFrame:
+    """The line from (0, 0) to (1, 1), as a guide."""
+    return pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0], "line": [name, name], "order": [0, 1]})
+
+
+def _curve_rows(
+    k: b.Keyed, x: str, y: str, y_descending: bool, max_points: int, func: str
+) -> pl.DataFrame:
+    """The curve's rows to draw, thinned, in the order of increasing x then y (or decreasing y),
+    with the threshold as text for tooltips."""
+    thinned = thin_curve(
+        k.lf.with_columns(b.threshold_text(k.schema)),
+        x,
+        y,
+        by=k.keys,
+        order=[x, y],
+        descending=[False, y_descending],
+        max_points=max_points,
+    )
+    shown = [*k.keys, x, y, ORDER, *(["__fe_threshold"] if "threshold" in k.schema else [])]
+    return b.gather(thinned.select(shown), func, "curve=")
+
+
+def _curve_line(
+    k: b.Keyed, x: str, y: str, xs: alt.Scale, ys: alt.Scale, x_axis: Any, y_axis: Any
+) -> alt.Chart:
+    """The curves of layer "curve": one line per key, in the thinned order."""
+    return b.only(
+        b.hover_line().encode(
+            x=alt.X(field=x, type="quantitative", scale=xs, axis=x_axis),
+            y=alt.Y(field=y, type="quantitative", scale=ys, axis=y_axis),
+            order=alt.Order(field=ORDER, type="quantitative"),
+            **b.details(k.keys, [k.color, *k.facets]),
+        ),
+        "curve",
     )
 
 
@@ -197,8 +197,7 @@ def _iso_f1(levels: Sequence[float]) -> pl.DataFrame:
         recall = pl.Series([start + (1 - start) * i / (n - 1) for i in range(n)], dtype=pl.Float64)
         frames.append(
             pl.DataFrame({"x": recall, "order": pl.int_range(n, eager=True)}).with_columns(
-                y=level * pl.col("x") / (2 * pl.col("x") - level),
-                line=pl.lit(f"F1 = {level:g}"),
+                y=level * pl.col("x") / (2 * pl.col("x") - level), line=pl.lit(f"F1 = {level:g}")
             )
         )
     return pl.concat(frames).select("x", "y", "line", "order")
@@ -264,129 +263,41 @@ def pr(
     ['line', 'point', 'text']
     """
     func = "pr"
-    lf = b.lazy(curve, func)
-    schema = b.columns(lf, func, numeric={"recall": "recall", "precision": "precision"})
-    keys = b.key_columns(schema, {"threshold", "recall", "precision"}, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
+    numeric = {"recall": "recall", "precision": "precision"}
+    k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
     for level in f1_lines:
         b.check_level(level, func)
-    thinned = thin_curve(
-        lf.with_columns(b.threshold_text(schema)),
-        "recall",
-        "precision",
-        by=keys,
-        order=["recall", "precision"],
-        descending=[False, True],
-        max_points=max_points,
-    )
-    shown = [*keys, "recall", "precision", ORDER]
-    shown += ["__fe_threshold"] if "threshold" in schema else []
-    df = b.gather(thinned.select(shown), func, "curve=")
+    df = _curve_rows(k, "recall", "precision", True, max_points, func)
     summary = b.summarize(
-        df,
-        break_even,
-        value="break_even_point",
-        name="BEP",
-        func=func,
-        role="break_even",
-        keys=keys,
-        color=color,
-        facet=facets,
-        anchor=(0.03, 0.05, 0.07),
-    )
-    summary = b.beside(summary, width, facets)
+        df, break_even, value="break_even_point", name="BEP", func=func, role="break_even",
+        keys=k.keys, color=k.color, facet=k.facets, anchor=(0.03, 0.05, 0.07),
+    )  # fmt: skip
+    summary = b.beside(summary, width, k.facets)
     df = summary.apply(df).with_columns(pl.lit("curve").alias(b.LAYER))
     points = None
     if break_even is not None:
-        blf = b.lazy(break_even, func)
-        bkeys = [c for c in blf.collect_schema().names() if c != "break_even_point"]
-        bep = b.gather(blf, func, "break_even=")
-        groups = df.select([*dict.fromkeys([*bkeys, *keys])]).unique()
-        points = (
-            groups.join(bep, on=bkeys, how="inner", nulls_equal=True)
-            if bkeys
-            else groups.join(bep, how="cross")
-        )
-        points = summary.apply(points).with_columns(
-            pl.col("break_even_point").alias(b.X),
-            pl.col("break_even_point").alias(b.Y),
-            pl.lit("bep").alias(b.LAYER),
-        )
-    data, panel = b.add_facet(b.combine([df, points, summary.rows]), facets)
-    xs, ys = _UNIT, _UNIT
-    if zoom:
-        bep_low = None if points is None else points.get_column(b.X).min()
-        lows = [v for v in (df.get_column("recall").min(), bep_low) if v is not None]
-        xs = _fitted(min(lows, default=None), df.get_column("recall").max())
-        lows = [v for v in (df.get_column("precision").min(), bep_low) if v is not None]
-        ys = _fitted(min(lows, default=None), df.get_column("precision").max())
-    y_low, x_high = ys.domain[0], xs.domain[1]
+        points = _bep_points(break_even, df, k.keys, summary, func)
+    data, panel = b.add_facet(b.combine([df, points, summary.rows]), k.facets)
+    xs, ys = _pr_scales(df, points) if zoom else (b.UNIT, b.UNIT)
     # iso-F1 labels sit just right of the plot (clear of the curves), the legend beyond them
     legend_room = max(_beside_room(summary) or 0, 52 if f1_lines else 0) or None
-    used = [color, *facets]
+    colors = _color(summary, k.color, data, legend_offset=legend_room)
+    line = _curve_line(
+        k, "recall", "precision", xs, ys, theme.axis("Recall"), theme.axis("Precision")
+    )
     tips = [
-        *b.key_tooltips(keys),
-        *([b.tooltip("__fe_threshold", label="threshold")] if "threshold" in schema else []),
+        *b.key_tooltips(k.keys),
+        *b.threshold_tooltips(k.schema),
         b.tooltip("recall", "quantitative", ".3f"),
         b.tooltip("precision", "quantitative", ".3f"),
     ]
-    x_axis = theme.axis("Recall")
-    y_axis = theme.axis("Precision")
-    layers: list[alt.Chart] = []
-    if f1_lines:
-        layers.append(_guide(_iso_f1(f1_lines), xs, ys, strokeDash=[2, 3], opacity=0.8))
-        ends = (
-            _iso_f1(f1_lines)
-            .group_by("line")
-            .agg(pl.col("y").last())
-            .sort("line")
-            .with_columns(x=1.0)
-            .filter((pl.col("y") >= y_low) & pl.lit(x_high >= 1.0))
-        )
-        layers.append(
-            alt.Chart(ends)
-            .mark_text(align="left", dx=4, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)
-            .encode(
-                x=alt.X(field="x", type="quantitative", scale=xs),
-                y=alt.Y(field="y", type="quantitative", scale=ys),
-                text=alt.Text(field="line", type="nominal"),
-            )
-        )
-    diagonal = pl.DataFrame(
-        {"x": [0.0, 1.0], "y": [0.0, 1.0], "line": ["P = R", "P = R"], "order": [0, 1]}
-    )
-    layers.append(_guide(diagonal, xs, ys, strokeDash=[5, 4]))
-    layers.append(
-        alt.Chart()
-        .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40))
-        .encode(
-            x=alt.X(field="recall", type="quantitative", scale=xs, axis=x_axis),
-            y=alt.Y(field="precision", type="quantitative", scale=ys, axis=y_axis),
-            order=alt.Order(field=ORDER, type="quantitative"),
-            **b.details(keys, used),
-            tooltip=tips,
-            **_color(summary, color, data, legend_offset=legend_room),
-        )
-        .transform_filter(b.layer_filter("curve"))
-    )
-    if points is not None:
-        layers.append(
-            alt.Chart()
-            .mark_point(shape="diamond", size=90, filled=True, stroke="white", strokeWidth=1)
-            .encode(
-                x=alt.X(field=b.X, type="quantitative", scale=xs),
-                y=alt.Y(field=b.Y, type="quantitative", scale=ys),
-                **b.details(keys, used),
-                tooltip=[
-                    *b.key_tooltips(keys),
-                    b.tooltip("break_even_point", "quantitative", ".3f", "break-even point"),
-                ],
-                **_color(summary, color, data, legend_offset=legend_room),
-            )
-            .transform_filter(b.layer_filter("bep"))
-        )
-    layers.extend(b.summary_layer(summary, data, "left", pixels=True))
+    layers = [
+        *_iso_f1_layers(f1_lines, xs, ys),
+        _guide(_diagonal("P = R"), xs, ys, strokeDash=[5, 4]),
+        line.encode(tooltip=tips, **colors),
+        *([] if points is None else [_bep_layer(k, xs, ys, colors)]),
+        *b.summary_layer(summary, data, "left", pixels=True),
+    ]
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: P = R (break-even points ◆ lie on it); dotted: iso-F1 lines"
     return b.facet_chart(
@@ -394,8 +305,77 @@ def pr(
         panel,
         theme.title(title, subtitle),
         panel_width=width,
-        legend=color is not None,
+        legend=k.color is not None,
         spacing=legend_room,
+    )
+
+
+def _bep_points(
+    break_even: Any, df: pl.DataFrame, keys: list[str], summary: b.Summary, func: str
+) -> pl.DataFrame:
+    """The break-even points (layer "bep") at (BEP, BEP), one per drawn curve."""
+    blf = b.lazy(break_even, func)
+    bkeys = [c for c in blf.collect_schema().names() if c != "break_even_point"]
+    bep = b.gather(blf, func, "break_even=")
+    groups = df.select([*dict.fromkeys([*bkeys, *keys])]).unique()
+    return summary.apply(b.join_on(groups, bep, bkeys)).with_columns(
+        pl.col("break_even_point").alias(b.X),
+        pl.col("break_even_point").alias(b.Y),
+        pl.lit("bep").alias(b.LAYER),
+    )
+
+
+def _pr_scales(df: pl.DataFrame, points: pl.DataFrame | None) -> tuple[alt.Scale, alt.Scale]:
+    """Recall and precision scales fitted to the drawn curves and break-even points."""
+    bep_low = None if points is None else points.get_column(b.X).min()
+
+    def fitted(name: str) -> alt.Scale:
+        lows = [v for v in (df.get_column(name).min(), bep_low) if v is not None]
+        return _fitted(min(lows, default=None), df.get_column(name).max())
+
+    return fitted("recall"), fitted("precision")
+
+
+def _iso_f1_layers(f1_lines: Sequence[float], xs: alt.Scale, ys: alt.Scale) -> list[alt.Chart]:
+    """The dotted iso-F1 lines and their labels right of the plot (none for no levels)."""
+    if not f1_lines:
+        return []
+    ends = (
+        _iso_f1(f1_lines)
+        .group_by("line")
+        .agg(pl.col("y").last())
+        .sort("line")
+        .with_columns(x=1.0)
+        .filter((pl.col("y") >= ys.domain[0]) & pl.lit(xs.domain[1] >= 1.0))
+    )
+    labels = (
+        alt.Chart(ends)
+        .mark_text(align="left", dx=4, fontSize=theme.FONT_SIZE - 2, color=theme.GUIDE)
+        .encode(
+            x=alt.X(field="x", type="quantitative", scale=xs),
+            y=alt.Y(field="y", type="quantitative", scale=ys),
+            text=alt.Text(field="line", type="nominal"),
+        )
+    )
+    return [_guide(_iso_f1(f1_lines), xs, ys, strokeDash=[2, 3], opacity=0.8), labels]
+
+
+def _bep_layer(k: b.Keyed, xs: alt.Scale, ys: alt.Scale, colors: dict[str, Any]) -> alt.Chart:
+    """The break-even points as diamonds."""
+    return b.only(
+        alt.Chart()
+        .mark_point(shape="diamond", size=90, filled=True, stroke="white", strokeWidth=1)
+        .encode(
+            x=alt.X(field=b.X, type="quantitative", scale=xs),
+            y=alt.Y(field=b.Y, type="quantitative", scale=ys),
+            **b.details(k.keys, [k.color, *k.facets]),
+            tooltip=[
+                *b.key_tooltips(k.keys),
+                b.tooltip("break_even_point", "quantitative", ".3f", "break-even point"),
+            ],
+            **colors,
+        ),
+        "bep",
     )
 
 
@@ -465,108 +445,46 @@ def cost_curve(
     ['area', 'line', 'text']
     """
     func = "cost_curve"
-    lf = b.lazy(curve, func)
     numeric = {"p_cost": "p_cost", "norm_cost": "norm_cost"}
-    schema = b.columns(lf, func, numeric=numeric)
-    keys = b.key_columns(schema, {"p_cost", "norm_cost"}, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
+    k = b.keyed(curve, func, numeric, set(numeric), by, facet, color)
     budget = max_points // 2 if lines is not None else max_points
     envelope = thin_curve(
-        lf,
+        k.lf,
         "p_cost",
         "norm_cost",
-        by=keys,
+        by=k.keys,
         order=["p_cost", "norm_cost"],
         descending=[False, False],
         max_points=budget,
     )
-    df = b.gather(envelope.select(*keys, "p_cost", "norm_cost", ORDER), func, "curve=")
+    df = b.gather(envelope.select(*k.keys, "p_cost", "norm_cost", ORDER), func, "curve=")
     summary = b.summarize(
-        df,
-        expected_cost,
-        value="expected_total_cost",
-        name="expected total cost",
-        func=func,
-        role="expected_cost",
-        keys=keys,
-        color=color,
-        facet=facets,
+        df, expected_cost, value="expected_total_cost", name="expected total cost", func=func,
+        role="expected_cost", keys=k.keys, color=k.color, facet=k.facets,
         anchor=(0.5, 0.95, -0.07),
-    )
-    summary = b.beside(summary, width, facets)
+    )  # fmt: skip
+    summary = b.beside(summary, width, k.facets)
     df = summary.apply(df).with_columns(pl.lit("envelope").alias(b.LAYER))
     segments = None
     if lines is not None:
-        segments = summary.apply(_thin_lines(lines, keys, budget, func, lf)).with_columns(
+        segments = summary.apply(_thin_lines(lines, k.keys, budget, func, k.lf)).with_columns(
             pl.lit("lines").alias(b.LAYER)
         )
-    data, panel = b.add_facet(b.combine([df, segments, summary.rows]), facets)
-    used = [color, *facets]
-    x_axis = theme.axis("Probability cost P(+)cost")
-    y_axis = theme.axis("Normalised expected cost")
-    y_scale = _UNIT
+    data, panel = b.add_facet(b.combine([df, segments, summary.rows]), k.facets)
+    y_scale = b.UNIT
     if zoom:
         top = df.get_column("norm_cost").max()
         y_scale = _fitted(0.0, None if top is None else 1.5 * cast(float, top))
-    x = alt.X(field="p_cost", type="quantitative", scale=_UNIT, axis=x_axis)
+    x_axis = theme.axis("Probability cost P(+)cost")
+    y_axis = theme.axis("Normalised expected cost")
+    x = alt.X(field="p_cost", type="quantitative", scale=b.UNIT, axis=x_axis)
     y = alt.Y(field="norm_cost", type="quantitative", scale=y_scale, axis=y_axis, stack=None)
-    colors = _color(summary, color, data, legend_offset=_beside_room(summary))
-    layers: list[alt.Chart] = []
-    if segments is not None:
-        layers.append(
-            alt.Chart()
-            .mark_line(strokeWidth=0.8, opacity=0.35, clip=True, **_ink(colors, theme.GUIDE))
-            .encode(
-                x=x,
-                y=y,
-                **b.details(keys, used, "point"),
-                order=alt.Order(field="p_cost", type="quantitative"),
-                tooltip=[
-                    *b.key_tooltips(keys),
-                    b.tooltip("point", label="ROC point"),
-                    b.tooltip("__fe_fpr", "quantitative", ".3f", "FPR"),
-                    b.tooltip("__fe_fnr", "quantitative", ".3f", "FNR"),
-                ],
-                **colors,
-            )
-            .transform_filter(b.layer_filter("lines"))
-        )
-    envelope_tips = [
-        *b.key_tooltips(keys),
-        b.tooltip("p_cost", "quantitative", ".3f", "P(+)cost"),
-        b.tooltip("norm_cost", "quantitative", ".3f", "normalised expected cost"),
+    colors = _color(summary, k.color, data, legend_offset=_beside_room(summary))
+    layers = [
+        *([] if segments is None else [_cost_lines_layer(k, x, y, colors)]),
+        *_envelope_layers(k, x, y, colors),
+        *b.summary_layer(summary, data, "center", pixels=True),
     ]
-    layers.append(
-        alt.Chart()
-        .mark_area(opacity=0.18, line=False, **_ink(colors, theme.INK))
-        .encode(
-            x=x,
-            y=y,
-            y2=alt.Y2(datum=0),
-            **b.details(keys, used),
-            **colors,
-        )
-        .transform_filter(b.layer_filter("envelope"))
-    )
-    layers.append(
-        alt.Chart()
-        .mark_line(
-            strokeWidth=2.5,
-            point=alt.OverlayMarkDef(opacity=0, size=40),
-            **_ink(colors, theme.INK),
-        )
-        .encode(
-            x=x,
-            y=y,
-            **b.details(keys, used),
-            order=alt.Order(field=ORDER, type="quantitative"),
-            tooltip=envelope_tips,
-            **colors,
-        )
-        .transform_filter(b.layer_filter("envelope"))
-    )
-    layers.extend(b.summary_layer(summary, data, "center", pixels=True))
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "thick: lower envelope; shaded: expected total cost"
     if segments is not None:
@@ -576,9 +494,54 @@ def cost_curve(
         panel,
         theme.title(title, subtitle),
         panel_width=width,
-        legend=color is not None,
+        legend=k.color is not None,
         spacing=_beside_room(summary),
     )
+
+
+def _cost_lines_layer(k: b.Keyed, x: alt.X, y: alt.Y, colors: dict[str, Any]) -> alt.Chart:
+    """The thin cost lines (layer "lines"), one segment per ROC hull point."""
+    return b.only(
+        alt.Chart()
+        .mark_line(strokeWidth=0.8, opacity=0.35, clip=True, **_ink(colors, theme.GUIDE))
+        .encode(
+            x=x,
+            y=y,
+            **b.details(k.keys, [k.color, *k.facets], "point"),
+            order=alt.Order(field="p_cost", type="quantitative"),
+            tooltip=[
+                *b.key_tooltips(k.keys),
+                b.tooltip("point", label="ROC point"),
+                b.tooltip("__fe_fpr", "quantitative", ".3f", "FPR"),
+                b.tooltip("__fe_fnr", "quantitative", ".3f", "FNR"),
+            ],
+            **colors,
+        ),
+        "lines",
+    )
+
+
+def _envelope_layers(k: b.Keyed, x: alt.X, y: alt.Y, colors: dict[str, Any]) -> list[alt.Chart]:
+    """The lower envelope (layer "envelope"): the shaded area under it and the thick line."""
+    detail = b.details(k.keys, [k.color, *k.facets])
+    area = (
+        alt.Chart()
+        .mark_area(opacity=0.18, line=False, **_ink(colors, theme.INK))
+        .encode(x=x, y=y, y2=alt.Y2(datum=0), **detail, **colors)
+    )
+    line = b.hover_line(2.5, **_ink(colors, theme.INK)).encode(
+        x=x,
+        y=y,
+        **detail,
+        order=alt.Order(field=ORDER, type="quantitative"),
+        tooltip=[
+            *b.key_tooltips(k.keys),
+            b.tooltip("p_cost", "quantitative", ".3f", "P(+)cost"),
+            b.tooltip("norm_cost", "quantitative", ".3f", "normalised expected cost"),
+        ],
+        **colors,
+    )
+    return [b.only(area, "envelope"), b.only(line, "envelope")]
 
 
 def _beside_room(summary: b.Summary) -> int | None:
@@ -617,11 +580,7 @@ def _thin_lines(
     vertices = envelope.select(
         *keys, pl.col("p_cost").alias("__fe_vp"), pl.col("norm_cost").alias("__fe_vc")
     )
-    paired = (
-        ends.join(vertices, on=keys, how="inner", nulls_equal=True)
-        if keys
-        else ends.join(vertices, how="cross")
-    )
+    paired = b.join_on(ends, vertices, keys)
     touching = (
         paired.filter(
             (

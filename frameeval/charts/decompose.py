@@ -98,16 +98,7 @@ def bias_variance(
     lf = b.lazy(decomposition, func)
     schema = lf.collect_schema()
     require_columns(schema, func, complexity=complexity)
-    if components is None:
-        components = [c for c in COMPONENTS if c in schema]
-        if not components:
-            raise InvalidParameterError(
-                f"{func}(): components= must name the columns to draw when none of "
-                f"{list(COMPONENTS)} is present, got columns {schema.names()}."
-            )
-    components = list(components)
-    require_columns(schema, func, components=components)
-    check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
+    components = _components(schema, components, func)
     values = {complexity, *components, *COMPONENTS, *_NOT_KEYS}
     keys = b.key_columns(schema, values, by, func)
     if color is not None:
@@ -138,22 +129,7 @@ def bias_variance(
         **sort,
     )
     order = [names[c] for c in components]
-    by_component = alt.Color(
-        field="__fe_component",
-        type="nominal",
-        sort=order,
-        scale=alt.Scale(scheme=theme.scheme(len(order))),
-        legend=theme.legend("component"),
-    )
-    encodings: dict[str, Any] = {"color": by_component}
-    if color is not None:
-        encodings = {
-            "color": b.color_encoding(color, color, data),
-            "strokeDash": alt.StrokeDash(
-                field="__fe_component", type="nominal", sort=order, legend=theme.legend("component")
-            ),
-            "shape": alt.Shape(field="__fe_component", type="nominal", sort=order, legend=None),
-        }
+    encodings = _component_encodings(color, data, order)
     y = alt.Y(field="__fe_value", type="quantitative", axis=theme.axis("Value"))
     details = [
         alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in {*facets, color}
@@ -179,6 +155,42 @@ def bias_variance(
     return b.facet_chart(chart, panel, theme.title(title, subtitle))
 
 
+def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) -> list[str]:
+    """The component columns drawn (default: those of ``COMPONENTS`` present), checked numeric."""
+    if components is None:
+        components = [c for c in COMPONENTS if c in schema]
+        if not components:
+            raise InvalidParameterError(
+                f"{func}(): components= must name the columns to draw when none of "
+                f"{list(COMPONENTS)} is present, got columns {schema.names()}."
+            )
+    components = list(components)
+    require_columns(schema, func, components=components)
+    check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
+    return components
+
+
+def _component_encodings(color: str | None, data: pl.DataFrame, order: list[str]) -> dict:
+    """Components told apart by colour, or (with a colour key) by dash and point shape."""
+    if color is None:
+        return {
+            "color": alt.Color(
+                field="__fe_component",
+                type="nominal",
+                sort=order,
+                scale=alt.Scale(scheme=theme.scheme(len(order))),
+                legend=theme.legend("component"),
+            )
+        }
+    return {
+        "color": b.color_encoding(color, color, data),
+        "strokeDash": alt.StrokeDash(
+            field="__fe_component", type="nominal", sort=order, legend=theme.legend("component")
+        ),
+        "shape": alt.Shape(field="__fe_component", type="nominal", sort=order, legend=None),
+    }
+
+
 _SPLIT_COLUMNS = {"repeat", "fold", "seed", "split", "instance"}
 
 
@@ -193,7 +205,6 @@ def _score_curve(
     log_x: bool,
     x_title: str | None,
     title: str | None,
-    subtitle: str,
     width: int,
     height: int,
 ) -> alt.TopLevelMixin:
@@ -204,25 +215,7 @@ def _score_curve(
         require_columns(schema, func, color=color)
     color = color or (role if role in schema else None)
     skip = {role, color, *(facets or []), *_SPLIT_COLUMNS}
-    numeric = [c for c in schema.names() if c not in skip and schema[c].is_numeric()]
-    if score is None:
-        rest = [c for c in numeric if c != x]
-        score = "score" if "score" in rest else (rest[-1] if rest else None)
-        if score is None:
-            raise InvalidParameterError(
-                f"{func}(): score= must name the metric column when it cannot be inferred, "
-                f"got columns {schema.names()}."
-            )
-    if x is None:
-        rest = [c for c in numeric if c != score]
-        if not rest:
-            raise InvalidParameterError(
-                f"{func}(): param= must name the hyper-parameter column when it cannot be "
-                f"inferred, got columns {schema.names()}."
-            )
-        x = rest[0]
-    require_columns(schema, func, x=x, score=score)
-    check_numeric(schema, func, x=x, score=score)
+    x, score = _x_and_score(schema, x, score, skip, func)
     # key columns (e.g. learner): panels by default, else separate dashed lines
     keys = [c for c in schema.names() if c not in {x, score, *skip} and not schema[c].is_numeric()]
     if facets is None:
@@ -250,32 +243,8 @@ def _score_curve(
         axis=theme.axis(x_title or x),
     )
     y_axis = theme.axis(f"{score} (mean ± sd over folds)")
-    color_enc: dict[str, Any] = {}
-    if extra:
-        color_enc["strokeDash"] = alt.StrokeDash(
-            field=b.field(extra[0]), type="nominal", legend=theme.legend(extra[0])
-        )
-        color_enc["detail"] = [alt.Detail(field=b.field(k), type="nominal") for k in extra]
-    if color is not None:
-        order = b.value_order(data, color)
-        preferred = [v for v in ("train", "validation", "test") if v in order]
-        order = preferred + [v for v in order if v not in preferred]
-        color_enc["color"] = b.color_encoding(color, color, data, order)
-    base = (
-        alt.Chart()
-        .transform_aggregate(
-            aggregate=[
-                alt.AggregatedFieldDef(op="mean", field=b.field(score), **{"as": "__fe_mean"}),
-                alt.AggregatedFieldDef(op="stdev", field=b.field(score), **{"as": "__fe_sd"}),
-                alt.AggregatedFieldDef(op="count", **{"as": "__fe_n"}),
-            ],
-            groupby=group,
-        )
-        .transform_calculate(
-            __fe_lo="datum.__fe_sd == null ? datum.__fe_mean : datum.__fe_mean - datum.__fe_sd",
-            __fe_hi="datum.__fe_sd == null ? datum.__fe_mean : datum.__fe_mean + datum.__fe_sd",
-        )
-    )
+    color_enc = _split_encodings(extra, color, data)
+    base = _mean_sd(score, group)
     tips = [
         *b.key_tooltips(extra),
         *([b.tooltip(color)] if color else []),
@@ -299,7 +268,70 @@ def _score_curve(
         ),
     ]
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    subtitle = "line: mean over folds; band: ± 1 sd"
     return b.facet_chart(chart, panel, theme.title(title, subtitle))
+
+
+def _x_and_score(
+    schema: pl.Schema, x: str | None, score: str | None, skip: set[Any], func: str
+) -> tuple[str, str]:
+    """The hyper-parameter and score columns: as given, else inferred among the numeric
+    columns ("score", else the last one; the parameter is the first other one)."""
+    numeric = [c for c in schema.names() if c not in skip and schema[c].is_numeric()]
+    if score is None:
+        rest = [c for c in numeric if c != x]
+        score = "score" if "score" in rest else (rest[-1] if rest else None)
+        if score is None:
+            raise InvalidParameterError(
+                f"{func}(): score= must name the metric column when it cannot be inferred, "
+                f"got columns {schema.names()}."
+            )
+    if x is None:
+        rest = [c for c in numeric if c != score]
+        if not rest:
+            raise InvalidParameterError(
+                f"{func}(): param= must name the hyper-parameter column when it cannot be "
+                f"inferred, got columns {schema.names()}."
+            )
+        x = rest[0]
+    require_columns(schema, func, x=x, score=score)
+    check_numeric(schema, func, x=x, score=score)
+    return x, score
+
+
+def _split_encodings(extra: list[str], color: str | None, data: pl.DataFrame) -> dict[str, Any]:
+    """Keys not faceted as dashes (and details); the split (train/validation/test) as colour."""
+    encodings: dict[str, Any] = {}
+    if extra:
+        encodings["strokeDash"] = alt.StrokeDash(
+            field=b.field(extra[0]), type="nominal", legend=theme.legend(extra[0])
+        )
+        encodings["detail"] = [alt.Detail(field=b.field(k), type="nominal") for k in extra]
+    if color is not None:
+        order = b.value_order(data, color)
+        preferred = [v for v in ("train", "validation", "test") if v in order]
+        order = preferred + [v for v in order if v not in preferred]
+        encodings["color"] = b.color_encoding(color, color, data, order)
+    return encodings
+
+
+def _mean_sd(score: str, group: list[Any]) -> alt.Chart:
+    """A chart of the mean ± sd of ``score`` over the folds of each point (Vega aggregates)."""
+    return (
+        alt.Chart()
+        .transform_aggregate(
+            aggregate=[
+                alt.AggregatedFieldDef(op="mean", field=b.field(score), **{"as": "__fe_mean"}),
+                alt.AggregatedFieldDef(op="stdev", field=b.field(score), **{"as": "__fe_sd"}),
+                alt.AggregatedFieldDef(op="count", **{"as": "__fe_n"}),
+            ],
+            groupby=group,
+        )
+        .transform_calculate(
+            __fe_lo="datum.__fe_sd == null ? datum.__fe_mean : datum.__fe_mean - datum.__fe_sd",
+            __fe_hi="datum.__fe_sd == null ? datum.__fe_mean : datum.__fe_mean + datum.__fe_sd",
+        )
+    )
 
 
 def learning_curve(
@@ -367,20 +399,9 @@ def learning_curve(
     2
     """
     chart = _score_curve(
-        "learning_curve",
-        curve,
-        train_size,
-        score,
-        role,
-        color,
-        facet,
-        log_x,
-        "Training-set size",
-        title,
-        "line: mean over folds; band: ± 1 sd",
-        width,
-        height,
-    )
+        "learning_curve", curve, train_size, score, role, color, facet, log_x,
+        "Training-set size", title, width, height,
+    )  # fmt: skip
     return _with_diagnosis("learning_curve", chart, curve, diagnosis, score, train_size, role)
 
 
@@ -437,20 +458,9 @@ def validation_curve(
     'log'
     """
     return _score_curve(
-        "validation_curve",
-        curve,
-        param,
-        score,
-        role,
-        color,
-        facet,
-        log_x,
-        None,
-        title,
-        "line: mean over folds; band: ± 1 sd",
-        width,
-        height,
-    )
+        "validation_curve", curve, param, score, role, color, facet, log_x, None, title,
+        width, height,
+    )  # fmt: skip
 
 
 def _with_diagnosis(

@@ -104,58 +104,34 @@ def comparison_matrix(
     df = df.with_columns(
         (pl.col("mean_difference").abs() > 0.6 * extent).fill_null(False).alias("__fe_dark")
     )
-    learners = sorted(set(df["a"].to_list()) | set(df["b"].to_list()), key=str)
     data, panel = b.add_facet(b.sanitize(df), facets)
-    x = alt.X(
-        field="b",
-        type="nominal",
-        sort=learners,
-        axis=theme.axis("column learner (b)", orient="top", labelAngle=0),
+    learners, x, y = b.pair_axes(df, "row learner (a)", "column learner (b)")
+    color = alt.Color(
+        field="mean_difference",
+        type="quantitative",
+        scale=alt.Scale(scheme="redblue", domain=[-extent, extent], reverse=not hib),
+        legend=theme.legend("mean difference (row − column)"),
     )
-    y = alt.Y(field="a", type="nominal", sort=learners, axis=theme.axis("row learner (a)"))
+    tips = [
+        *b.key_tooltips(facets),
+        b.tooltip("a", label="row (a)"),
+        b.tooltip("b", label="column (b)"),
+        b.tooltip("mean_difference", "quantitative", ".4~g"),
+        *[b.tooltip(c, "quantitative") for c in ("wins", "ties", "losses")],
+        b.tooltip("p_value", "quantitative", ".4~g"),
+        b.tooltip("p_adjusted", "quantitative", ".4~g"),
+    ]
+    text = alt.Text(field=b.TEXT, type="nominal")
     layers = [
-        alt.Chart()
-        .mark_rect(stroke="white", strokeWidth=1)
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                field="mean_difference",
-                type="quantitative",
-                scale=alt.Scale(scheme="redblue", domain=[-extent, extent], reverse=not hib),
-                legend=theme.legend("mean difference (row − column)"),
-            ),
-            tooltip=[
-                *b.key_tooltips(facets),
-                b.tooltip("a", label="row (a)"),
-                b.tooltip("b", label="column (b)"),
-                b.tooltip("mean_difference", "quantitative", ".4~g"),
-                b.tooltip("wins", "quantitative"),
-                b.tooltip("ties", "quantitative"),
-                b.tooltip("losses", "quantitative"),
-                b.tooltip("p_value", "quantitative", ".4~g"),
-                b.tooltip("p_adjusted", "quantitative", ".4~g"),
-            ],
-        ),
+        b.cell_rect(x, y, color, tips),
         *[
-            alt.Chart()
-            .mark_text(
-                fontSize=theme.FONT_SIZE,
-                lineBreak="\n",
-                baseline="middle",
-                dy=-(theme.FONT_SIZE + 2),
+            b.cell_text(
+                x, y, text, lineBreak="\n", baseline="middle", dy=-(theme.FONT_SIZE + 2),
                 fontWeight="bold" if bold else "normal",
-            )
-            .encode(
-                x=x,
-                y=y,
-                text=alt.Text(field=b.TEXT, type="nominal"),
-                color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
-            )
-            .transform_filter("datum['__fe_significant']" if bold else "!datum['__fe_significant']")
+            ).transform_filter("datum['__fe_significant']" if bold else "!datum['__fe_significant']")
             for bold in (False, True)
         ],
-    ]
+    ]  # fmt: skip
     k = len(learners)
     chart = alt.layer(*layers, data=data).properties(
         width=width or max(160, 110 * k), height=height or max(70, 64 * k)

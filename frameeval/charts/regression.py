@@ -129,16 +129,7 @@ def _cells(
 def _diagonal(lo: float, hi: float, scale: Any) -> Any:
     """The dashed guide y = x from (lo, lo) to (hi, hi) on ``scale`` (its own data: every
     panel draws it)."""
-    import altair as alt
-
-    return (
-        alt.Chart(pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=scale),
-            y=alt.Y(field="y", type="quantitative", scale=scale),
-        )
-    )
+    return b.guide_line([5, 4], scale, scale, frame=pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
 
 
 def _zero(channel: str) -> Any:
@@ -510,20 +501,15 @@ def quantile_coverage(
 
     func = "quantile_coverage"
     values = ("quantile", "pinball_loss", "coverage")
-    lf = b.lazy(scores, func)
-    schema = b.columns(lf, func, numeric={"quantile": "quantile", "coverage": "coverage"})
-    keys = b.key_columns(schema, values, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
-    shown = [*keys, *[c for c in values if c in schema]]
-    df = b.gather(lf.select(shown), func, "scores=").sort(*keys, "quantile", nulls_last=True)
+    numeric = {"quantile": "quantile", "coverage": "coverage"}
+    k = b.keyed(scores, func, numeric, values, by, facet, color)
+    keys, facets, color = k.keys, k.facets, k.color
+    shown = [*keys, *[c for c in values if c in k.schema]]
+    df = b.gather(k.lf.select(shown), func, "scores=").sort(*keys, "quantile", nulls_last=True)
     data, panel = b.add_facet(b.sanitize(df), facets)
-    unit = alt.Scale(domain=[0, 1], nice=False)
-    enc: dict[str, Any] = {}
-    if color is not None:
-        enc["color"] = b.color_encoding(color, color, data)
+    unit = b.UNIT
+    enc, ink = b.key_colors(color, data)
     enc.update(b.details(keys, [color, *facets]))
-    ink: dict[str, Any] = {} if color is not None else {"color": theme.INK}
     tips = [
         *b.key_tooltips(keys),
         b.tooltip("quantile", "quantitative", ".3f", "level"),

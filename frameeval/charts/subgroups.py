@@ -90,66 +90,18 @@ def subgroup_gaps(
     y = alt.Y(field=_GROUP, type="nominal", sort=order, axis=theme.axis(" · ".join(groups)))
     x_axis = theme.axis("value in the group" + (" and interval" if interval else ""), tickCount=6)
     scale = alt.Scale(zero=False)
-    colors: dict[str, Any] = {}
-    if color is not None:
-        colors = {"color": b.color_encoding(color, color, b.sanitize(df))}
-    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
-    tips = [
-        *b.key_tooltips([*keys, *groups]),
-        b.tooltip("measure"),
-        b.tooltip("value", "quantitative", ".4f"),
-        *(
-            [b.tooltip("low", "quantitative", ".4f"), b.tooltip("high", "quantitative", ".4f")]
-            if interval
-            else []
-        ),
-        b.tooltip("n", "quantitative", ","),
-    ]
+    colors, ink = b.key_colors(color, b.sanitize(df))
+    tips = _tips([*keys, *groups], interval)
     offset: dict[str, Any] = {"yOffset": alt.YOffset(field=color)} if color else {}
-    layers = []
-    if interval:
-        layers.append(
-            alt.Chart()
-            .transform_filter("isValid(datum.value)")
-            .mark_rule(strokeWidth=2, **ink)
-            .encode(
-                x=alt.X(field="low", type="quantitative", scale=scale, axis=x_axis),
-                x2=alt.X2(field="high"),
-                y=y,
-                tooltip=tips,
-                **colors,
-                **offset,
-            )
-        )
-    layers.append(
-        alt.Chart()
-        .transform_filter("isValid(datum.value)")
-        .mark_point(filled=True, size=60, opacity=1, **ink)
-        .encode(
-            x=alt.X(field="value", type="quantitative", scale=scale, axis=x_axis),
-            y=y,
-            tooltip=tips,
-            **colors,
-            **offset,
-        )
-    )
+    enc = {"y": y, "tooltip": tips, **colors, **offset}
+    valid = alt.Chart().transform_filter("isValid(datum.value)")
+    fields = ("value", "low", "high")
+    layers = b.interval_marks(valid, fields, x_axis, scale, ink, interval=interval, **enc)
     data = b.sanitize(df)
     if gaps is not None:
-        guide: dict[str, Any] = {} if colors else {"color": theme.GUIDE}
-        lines = b.gather(b.lazy(gaps, func), func, "gaps=")
-        on = [k for k in keys if k in lines.columns]
-        lines = lines.select(*on, "measure", "overall").filter(pl.col("overall").is_not_null())
+        lines, on = _overall(gaps, keys, func)
         data = pl.concat([data, b.sanitize(lines)], how="diagonal_relaxed")
-        layers.append(
-            alt.Chart()
-            .transform_filter("isValid(datum.overall)")
-            .mark_rule(strokeDash=[4, 3], **guide)
-            .encode(
-                x=alt.X(field="overall", type="quantitative", scale=scale),
-                tooltip=[*b.key_tooltips(on), b.tooltip("overall", "quantitative", ".4f")],
-                **colors,
-            )
-        )
+        layers.append(_overall_rule(on, scale, colors))
     chart = alt.layer(*layers).properties(width=width, height=max(60, 26 * len(order)))
     return alt.FacetChart(
         data=data,
@@ -158,4 +110,38 @@ def subgroup_gaps(
         columns=1,
         title=theme.title(title or "Each group's value and the overall value"),
         resolve=alt.Resolve(scale=alt.ScaleResolveMap(x="independent")),
+    )
+
+
+def _tips(keys: list[str], interval: bool) -> list[Any]:
+    bounds = ("low", "high") if interval else ()
+    return [
+        *b.key_tooltips(keys),
+        b.tooltip("measure"),
+        b.tooltip("value", "quantitative", ".4f"),
+        *[b.tooltip(c, "quantitative", ".4f") for c in bounds],
+        b.tooltip("n", "quantitative", ","),
+    ]
+
+
+def _overall(gaps: Any, keys: list[str], func: str) -> tuple[pl.DataFrame, list[str]]:
+    """The overall value of each measure (and key) from the gaps frame."""
+    lines = b.gather(b.lazy(gaps, func), func, "gaps=")
+    on = [k for k in keys if k in lines.columns]
+    return lines.select(*on, "measure", "overall").filter(pl.col("overall").is_not_null()), on
+
+
+def _overall_rule(on: list[str], scale: Any, colors: dict[str, Any]) -> Any:
+    """A dashed rule at the overall value."""
+
+    guide: dict[str, Any] = {} if colors else {"color": theme.GUIDE}
+    return (
+        alt.Chart()
+        .transform_filter("isValid(datum.overall)")
+        .mark_rule(strokeDash=[4, 3], **guide)
+        .encode(
+            x=alt.X(field="overall", type="quantitative", scale=scale),
+            tooltip=[*b.key_tooltips(on), b.tooltip("overall", "quantitative", ".4f")],
+            **colors,
+        )
     )

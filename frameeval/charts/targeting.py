@@ -12,33 +12,43 @@ from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
 
-_UNIT = alt.Scale(domain=[0, 1], nice=False)
+#: Per chart: the y column and its title, the guide's y at x = 0 and 1, its scale, the subtitle.
+_LINES = {
+    "gains": (
+        "gain",
+        "Share of positives found (gain)",
+        [0.0, 1.0],
+        b.UNIT,
+        "dashed: random targeting",
+    ),
+    "lift": (
+        "lift",
+        "Lift (precision / base rate)",
+        [1.0, 1.0],
+        alt.Scale(zero=True),
+        "dashed: random targeting (lift 1)",
+    ),
+}
 
 
 def _line_chart(
     func: str,
     curve: Any,
-    y: str,
-    y_title: str,
-    guide: pl.DataFrame,
-    y_scale: alt.Scale,
     by: str | Sequence[str] | None,
     color: str | None,
     facet: str | Sequence[str] | None,
     title: str | None,
-    subtitle: str,
     width: int,
     height: int,
     max_points: int,
 ) -> alt.TopLevelMixin:
-    lf = b.lazy(curve, func)
-    schema = b.columns(lf, func, numeric={"fraction": "fraction", y: y})
-    keys = b.key_columns(schema, {"threshold", "fraction", y}, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
+    y, y_title, guide_y, y_scale, subtitle = _LINES[func]
+    numeric = {"fraction": "fraction", y: y}
+    k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
+    schema, keys, facets, color = k.schema, k.keys, k.facets, k.color
     extra = b.threshold_text(schema)
     thinned = thin_curve(
-        lf.with_columns(extra).filter(pl.col(y).is_not_null()),
+        k.lf.with_columns(extra).filter(pl.col(y).is_not_null()),
         "fraction",
         y,
         by=keys,
@@ -51,7 +61,7 @@ def _line_chart(
     data, panel = b.add_facet(df, facets)
     tips = [
         *b.key_tooltips(keys),
-        *([b.tooltip("__fe_threshold", label="threshold")] if extra else []),
+        *b.threshold_tooltips(schema),
         b.tooltip("fraction", "quantitative", ".3f", "share targeted"),
         b.tooltip(y, "quantitative", ".3f", y_title),
     ]
@@ -60,28 +70,17 @@ def _line_chart(
     x = alt.X(
         field="fraction",
         type="quantitative",
-        scale=_UNIT,
+        scale=b.UNIT,
         axis=theme.axis("Share of rows targeted (highest scores first)"),
     )
-    line = (
-        alt.Chart()
-        .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40))
-        .encode(
-            x=x,
-            y=alt.Y(field=y, type="quantitative", scale=y_scale, axis=theme.axis(y_title)),
-            order=alt.Order(field=ORDER, type="quantitative"),
-            tooltip=tips,
-            **encoding,
-        )
+    line = b.hover_line().encode(
+        x=x,
+        y=alt.Y(field=y, type="quantitative", scale=y_scale, axis=theme.axis(y_title)),
+        order=alt.Order(field=ORDER, type="quantitative"),
+        tooltip=tips,
+        **encoding,
     )
-    reference = (
-        alt.Chart(guide)
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[5, 4])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=_UNIT),
-            y=alt.Y(field="y", type="quantitative"),
-        )
-    )
+    reference = b.guide_line([5, 4], b.UNIT, frame=pl.DataFrame({"x": [0.0, 1.0], "y": guide_y}))
     chart = alt.layer(reference, line, data=data).properties(width=width, height=height)
     return b.facet_chart(
         chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
@@ -125,23 +124,7 @@ def gains(
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]
     ['line', 'line']
     """
-    diagonal = pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})
-    return _line_chart(
-        "gains",
-        curve,
-        "gain",
-        "Share of positives found (gain)",
-        diagonal,
-        _UNIT,
-        by,
-        color,
-        facet,
-        title,
-        "dashed: random targeting",
-        width,
-        height,
-        max_points,
-    )
+    return _line_chart("gains", curve, by, color, facet, title, width, height, max_points)
 
 
 def lift(
@@ -181,23 +164,7 @@ def lift(
     >>> chart.to_dict()["layer"][1]["encoding"]["y"]["field"]
     'lift'
     """
-    level = pl.DataFrame({"x": [0.0, 1.0], "y": [1.0, 1.0]})
-    return _line_chart(
-        "lift",
-        curve,
-        "lift",
-        "Lift (precision / base rate)",
-        level,
-        alt.Scale(zero=True),
-        by,
-        color,
-        facet,
-        title,
-        "dashed: random targeting (lift 1)",
-        width,
-        height,
-        max_points,
-    )
+    return _line_chart("lift", curve, by, color, facet, title, width, height, max_points)
 
 
 def ks(
@@ -269,21 +236,7 @@ def ks(
         .alias("__fe_class"),
         pl.lit("curve").alias(b.LAYER),
     )
-    frames = [long]
-    if statistic is not None:
-        slf = b.lazy(statistic, func)
-        sschema = b.columns(slf, func, numeric={"ks": "ks", "threshold": "threshold"})
-        missing = [k for k in keys if k not in sschema]
-        b.require_keys(missing, func, "statistic=", keys)
-        marks = b.gather(slf.select(*keys, "ks", "threshold"), func, "statistic=")
-        frames.append(
-            marks.filter(pl.col("ks").is_not_null()).with_columns(
-                pl.format(
-                    "KS {} at {}", b.fixed(pl.col("ks")), b.significant(pl.col("threshold"))
-                ).alias("__fe_label"),
-                pl.lit("ks").alias(b.LAYER),
-            )
-        )
+    frames = [long] if statistic is None else [long, _ks_marks(statistic, keys, func)]
     data, panel = b.add_facet(b.combine(frames), facets)
     x = alt.X(
         field="threshold",
@@ -292,7 +245,44 @@ def ks(
         axis=theme.axis("Threshold (score ≥ threshold is positive)"),
     )
     detail = [k for k in keys if k not in facets]
-    lines = (
+    layers: list[Any] = [b.only(_ks_lines(x, keys, detail), "curve")]
+    if statistic is not None:
+        layers.append(
+            b.only(alt.Chart().mark_rule(color=theme.INK, strokeDash=[4, 3]).encode(x=x), "ks")
+        )
+        layers.append(
+            b.only(
+                alt.Chart()
+                .mark_text(align="left", dx=4, dy=-4, fontSize=theme.FONT_SIZE, color=theme.INK)
+                .encode(x=x, y=alt.value(12), text=alt.Text(field="__fe_label", type="nominal")),
+                "ks",
+            )
+        )
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    subtitle = "dashed rule: the KS threshold, where the two shares are farthest apart"
+    return b.facet_chart(
+        chart, panel, theme.title(title, subtitle if statistic is not None else None)
+    )
+
+
+def _ks_marks(statistic: Any, keys: list[str], func: str) -> pl.DataFrame:
+    """The KS statistic of each group at its threshold (layer "ks"), with its label."""
+    slf = b.lazy(statistic, func)
+    sschema = b.columns(slf, func, numeric={"ks": "ks", "threshold": "threshold"})
+    missing = [k for k in keys if k not in sschema]
+    b.require_keys(missing, func, "statistic=", keys)
+    marks = b.gather(slf.select(*keys, "ks", "threshold"), func, "statistic=")
+    return marks.filter(pl.col("ks").is_not_null()).with_columns(
+        pl.format("KS {} at {}", b.fixed(pl.col("ks")), b.significant(pl.col("threshold"))).alias(
+            "__fe_label"
+        ),
+        pl.lit("ks").alias(b.LAYER),
+    )
+
+
+def _ks_lines(x: alt.X, keys: list[str], detail: list[str]) -> alt.Chart:
+    """The shares of positives and negatives scored at or above each threshold."""
+    return (
         alt.Chart()
         .mark_line(strokeWidth=2, interpolate="step-before")
         .encode(
@@ -300,7 +290,7 @@ def ks(
             y=alt.Y(
                 field="value",
                 type="quantitative",
-                scale=_UNIT,
+                scale=b.UNIT,
                 axis=theme.axis("Share scored ≥ threshold"),
             ),
             color=alt.Color(
@@ -318,24 +308,4 @@ def ks(
                 b.tooltip("value", "quantitative", ".3f", "share"),
             ],
         )
-        .transform_filter(b.layer_filter("curve"))
-    )
-    layers: list[Any] = [lines]
-    if statistic is not None:
-        layers.append(
-            alt.Chart()
-            .mark_rule(color=theme.INK, strokeDash=[4, 3])
-            .encode(x=x)
-            .transform_filter(b.layer_filter("ks"))
-        )
-        layers.append(
-            alt.Chart()
-            .mark_text(align="left", dx=4, dy=-4, fontSize=theme.FONT_SIZE, color=theme.INK)
-            .encode(x=x, y=alt.value(12), text=alt.Text(field="__fe_label", type="nominal"))
-            .transform_filter(b.layer_filter("ks"))
-        )
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = "dashed rule: the KS threshold, where the two shares are farthest apart"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle if statistic is not None else None)
     )

@@ -79,19 +79,7 @@ def threshold(
     func = "threshold"
     lf = b.lazy(table, func)
     schema = b.columns(lf, func, numeric={"threshold": "threshold"})
-    if measures is None:
-        values = [c for c in schema.names() if c not in COUNTS and schema[c].is_float()]
-        if by is not None:
-            values = [c for c in values if c not in b.as_keys(by)]
-    else:
-        values = list(measures) if not isinstance(measures, str) else [measures]
-        require_columns(schema, func, measures=values)
-        for value in values:  # loop-ok: a few column checks
-            check_numeric(schema, func, measures=value)
-    if not values:
-        raise InvalidParameterError(
-            f"{func}(): table must hold at least one measure column, got {schema.names()}."
-        )
+    values = _measure_columns(schema, measures, by, func)
     keys = b.key_columns(schema, [*COUNTS, *values], by, func)
     keys = [k for k in keys if k not in COUNTS and k not in values and not schema[k].is_float()]
     facets = b.facet_columns(facet, schema, func)
@@ -106,7 +94,6 @@ def threshold(
     long = long.sort(*keys, MEASURE, "threshold", nulls_last=True)
     data, panel = b.add_facet(b.sanitize(long), facets)
 
-    order = {m: i for i, m in enumerate(values)}
     by_measure = b.color_encoding(MEASURE, "measure", data, sort=values)
     encoding: dict[str, Any] = {}
     if color is None:
@@ -129,22 +116,7 @@ def threshold(
     y = alt.Y(field=VALUE, type="quantitative", axis=theme.axis("Value"))
     frames: list[pl.DataFrame] = [data.with_columns(pl.lit("line").alias(b.LAYER))]
     if best is not None:
-        best_lf = b.lazy(best, func)
-        best_schema = b.columns(best_lf, func, numeric={"best": "threshold"})
-        b.require_keys([k for k in keys if k not in best_schema], func, "best=", keys)
-        chosen = b.gather(best_lf.select(*keys, "threshold"), func, "best=").filter(
-            pl.col("threshold").is_finite()
-        )
-        rank = pl.col(MEASURE).replace_strict(order, default=len(order))
-        marks = (
-            chosen.join(long, on=[*keys, "threshold"], how="inner", nulls_equal=True)
-            .sort(*keys, rank, nulls_last=True)
-            .with_columns(pl.lit("point").alias(b.LAYER))
-        )
-        rules = (chosen.sort(*keys, nulls_last=True) if keys else chosen).with_columns(
-            pl.lit("rule").alias(b.LAYER)
-        )
-        frames += [b.add_facet(b.sanitize(f), facets)[0] for f in (rules, marks)]
+        frames += _best_frames(best, keys, long, values, facets, func)
     combined = b.combine(frames)
     base = alt.Chart()
     layers: list[Any] = [
@@ -153,25 +125,75 @@ def threshold(
         .encode(x=x, y=y, detail=details, tooltip=tips, **encoding)
     ]
     if best is not None:
-        rule_color = (
-            {"color": encoding["color"]} if color is not None else {"color": alt.value(theme.INK)}
-        )
-        rule_tips = [
-            *b.key_tooltips(keys),
-            b.tooltip("threshold", "quantitative", ".4~g", "chosen threshold"),
-        ]
-        layers.append(
-            base.transform_filter(b.layer_filter("rule"))
-            .mark_rule(strokeWidth=1, strokeDash=[4, 3])
-            .encode(
-                x=alt.X(field="threshold", type="quantitative"), tooltip=rule_tips, **rule_color
-            )
-        )
-        layers.append(
-            base.transform_filter(b.layer_filter("point"))
-            .mark_point(filled=True, size=60)
-            .encode(x=x, y=y, tooltip=tips, color=encoding["color"])
-        )
+        layers += _best_layers(x, y, keys, tips, encoding["color"], color is not None)
     chart = alt.layer(*layers, data=combined).properties(width=width, height=height)
     subtitle = "dashed rule: the chosen operating point" if best is not None else None
     return b.facet_chart(chart, panel, theme.title(title, subtitle), panel_width=width)
+
+
+def _measure_columns(
+    schema: pl.Schema, measures: Sequence[str] | str | None, by: Any, func: str
+) -> list[str]:
+    """The measures drawn: as given (checked numeric), else every float column but the keys."""
+    if measures is None:
+        values = [c for c in schema.names() if c not in COUNTS and schema[c].is_float()]
+        if by is not None:
+            values = [c for c in values if c not in b.as_keys(by)]
+    else:
+        values = list(measures) if not isinstance(measures, str) else [measures]
+        require_columns(schema, func, measures=values)
+        for value in values:  # loop-ok: a few column checks
+            check_numeric(schema, func, measures=value)
+    if not values:
+        raise InvalidParameterError(
+            f"{func}(): table must hold at least one measure column, got {schema.names()}."
+        )
+    return values
+
+
+def _best_frames(
+    best: Any, keys: list[str], long: pl.DataFrame, values: list[str], facets: list[str], func: str
+) -> list[pl.DataFrame]:
+    """The chosen thresholds (layer "rule") and the measures there (layer "point")."""
+    best_lf = b.lazy(best, func)
+    best_schema = b.columns(best_lf, func, numeric={"best": "threshold"})
+    b.require_keys([k for k in keys if k not in best_schema], func, "best=", keys)
+    chosen = b.gather(best_lf.select(*keys, "threshold"), func, "best=").filter(
+        pl.col("threshold").is_finite()
+    )
+    order = {m: i for i, m in enumerate(values)}
+    rank = pl.col(MEASURE).replace_strict(order, default=len(order))
+    marks = (
+        chosen.join(long, on=[*keys, "threshold"], how="inner", nulls_equal=True)
+        .sort(*keys, rank, nulls_last=True)
+        .with_columns(pl.lit("point").alias(b.LAYER))
+    )
+    rules = (chosen.sort(*keys, nulls_last=True) if keys else chosen).with_columns(
+        pl.lit("rule").alias(b.LAYER)
+    )
+    return [b.add_facet(b.sanitize(f), facets)[0] for f in (rules, marks)]
+
+
+def _best_layers(
+    x: Any, y: Any, keys: list[str], tips: list[Any], color: Any, keyed: bool
+) -> list[Any]:
+    """The chosen operating point: a dashed rule at its threshold and the measures there."""
+    import altair as alt
+
+    rule_tips = [
+        *b.key_tooltips(keys),
+        b.tooltip("threshold", "quantitative", ".4~g", "chosen threshold"),
+    ]
+    rule_color = color if keyed else alt.value(theme.INK)
+    return [
+        alt.Chart()
+        .transform_filter(b.layer_filter("rule"))
+        .mark_rule(strokeWidth=1, strokeDash=[4, 3])
+        .encode(
+            x=alt.X(field="threshold", type="quantitative"), tooltip=rule_tips, color=rule_color
+        ),
+        alt.Chart()
+        .transform_filter(b.layer_filter("point"))
+        .mark_point(filled=True, size=60)
+        .encode(x=x, y=y, tooltip=tips, color=color),
+    ]

@@ -34,7 +34,6 @@ _INTERVAL_VALUES = {
     "n_neg",
 }
 _BAND_VALUES = {"fpr", "tpr", "std_error", "lower", "upper", "level", "method", "n_replicates"}
-_UNIT = alt.Scale(domain=[0, 1], nice=False)
 _ROW = "__fe_row_label"
 
 
@@ -135,10 +134,7 @@ def forest(
         axis=theme.axis(" · ".join(labels) if labels else None, labelLimit=240),
     )
     x_axis = theme.axis("estimate and interval")
-    x = alt.X(field="estimate", type="quantitative", scale=alt.Scale(zero=False), axis=x_axis)
-    colors: dict[str, Any] = {}
-    if color is not None:
-        colors = {"color": b.color_encoding(color, color, data)}
+    colors, ink = b.key_colors(color, data)
     extra = [c for c in ("level", "method", "n_replicates") if c in data.columns]
     tips = [
         *b.key_tooltips(keys),
@@ -147,21 +143,10 @@ def forest(
         b.tooltip("upper", "quantitative", ".4f"),
         *b.key_tooltips(extra),
     ]
-    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
-    layers = [
-        alt.Chart()
-        .mark_rule(strokeWidth=2, **ink)
-        .encode(
-            x=alt.X(field="lower", type="quantitative", scale=alt.Scale(zero=False), axis=x_axis),
-            x2=alt.X2(field="upper"),
-            y=y,
-            tooltip=tips,
-            **colors,
-        ),
-        alt.Chart()
-        .mark_point(filled=True, size=60, opacity=1, **ink)
-        .encode(x=x, y=y, tooltip=tips, **colors),
-    ]
+    fields = ("estimate", "lower", "upper")
+    layers = b.interval_marks(
+        alt.Chart(), fields, x_axis, alt.Scale(zero=False), ink, y=y, tooltip=tips, **colors
+    )
     if reference is not None:
         layers.append(
             alt.Chart()
@@ -227,23 +212,16 @@ def roc_band(
     ['area', 'line', 'line']
     """
     func = "roc_band"
-    lf = b.lazy(band, func)
     numeric = {"fpr": "fpr", "tpr": "tpr", "lower": "lower", "upper": "upper"}
-    schema = b.columns(lf, func, numeric=numeric)
-    keys = b.key_columns(schema, _BAND_VALUES, by, func)
-    facets = b.facet_columns(facet, schema, func)
-    color = b.resolve_color(color, keys, facets, func)
-    order = [*keys, "fpr"]
-    df = b.gather(lf.sort(order, nulls_last=True), func, "band=")
+    k = b.keyed(band, func, numeric, _BAND_VALUES, by, facet, color)
+    keys, facets, color = k.keys, k.facets, k.color
+    df = b.gather(k.lf.sort([*keys, "fpr"], nulls_last=True), func, "band=")
     data, panel = b.add_facet(b.sanitize(df), facets)
     x = alt.X(
-        field="fpr", type="quantitative", scale=_UNIT, axis=theme.axis("False positive rate (FPR)")
+        field="fpr", type="quantitative", scale=b.UNIT, axis=theme.axis("False positive rate (FPR)")
     )
-    colors: dict[str, Any] = {}
-    if color is not None:
-        colors = {"color": b.color_encoding(color, color, data)}
-    details = [k for k in keys if k not in {color, *facets}]
-    detail = {"detail": [alt.Detail(field=b.field(k), type="nominal") for k in details]}
+    colors, ink = b.key_colors(color, data)
+    detail = b.details(keys, [color, *facets])
     tips = [
         *b.key_tooltips(keys),
         b.tooltip("fpr", "quantitative", ".3f", "FPR"),
@@ -251,7 +229,6 @@ def roc_band(
         b.tooltip("lower", "quantitative", ".3f"),
         b.tooltip("upper", "quantitative", ".3f"),
     ]
-    ink: dict[str, Any] = {} if colors else {"color": theme.INK}
     layers = [
         alt.Chart()
         .mark_area(opacity=0.25, **ink)
@@ -260,32 +237,22 @@ def roc_band(
             y=alt.Y(
                 field="lower",
                 type="quantitative",
-                scale=_UNIT,
+                scale=b.UNIT,
                 axis=theme.axis("True positive rate (TPR)"),
             ),
             y2=alt.Y2(field="upper"),
             **colors,
-            **(detail if details else {}),
+            **detail,
         ),
-        alt.Chart()
-        .mark_line(strokeWidth=2, point=alt.OverlayMarkDef(opacity=0, size=40), **ink)
-        .encode(
+        b.hover_line(**ink).encode(
             x=x,
-            y=alt.Y(field="tpr", type="quantitative", scale=_UNIT),
+            y=alt.Y(field="tpr", type="quantitative", scale=b.UNIT),
             tooltip=tips,
             **colors,
-            **(detail if details else {}),
+            **detail,
         ),
+        b.guide_line([4, 3], b.UNIT, b.UNIT),
     ]
-    diagonal = pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})
-    layers.append(
-        alt.Chart(diagonal)
-        .mark_line(color=theme.GUIDE, strokeWidth=1, strokeDash=[4, 3])
-        .encode(
-            x=alt.X(field="x", type="quantitative", scale=_UNIT),
-            y=alt.Y(field="y", type="quantitative", scale=_UNIT),
-        )
-    )
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     return b.facet_chart(
         chart, panel, theme.title(title, _level_text(df) + " (pointwise), dashed: chance")

@@ -33,10 +33,9 @@ def _nemenyi_cd(
             "with a 'critical_value' column such as fe.nemenyi's), got None.\n"
             "Hint: pass the output of fe.average_ranks, which carries n_blocks."
         )
-    over = (lambda e: e.over(keys)) if keys else (lambda e: e)
     df = df.with_columns(
-        over(pl.col(learner).n_unique()).cast(pl.Int64).alias("__fe_k"),
-        over(pl.col("n_blocks").max()).cast(pl.Float64).alias("__fe_n"),
+        b.over(pl.col(learner).n_unique(), keys).cast(pl.Int64).alias("__fe_k"),
+        b.over(pl.col("n_blocks").max(), keys).cast(pl.Float64).alias("__fe_n"),
     )
     bad = df.filter((pl.col("__fe_k") < 2) | ~(pl.col("__fe_n") > 0))
     if bad.height:
@@ -54,21 +53,11 @@ def _nemenyi_cd(
 
 
 def _cd_frame(
-    ranks: Any,
-    cd: Any,
-    learner: str,
-    average_rank: str,
-    by: Any,
-    func: str,
-    alpha: float = 0.05,
+    ranks: Any, cd: Any, learner: str, average_rank: str, by: Any, func: str, alpha: float = 0.05
 ) -> tuple[pl.DataFrame, list[str]]:
     """Average ranks joined with their CD (a number, a frame ``*by, cd``, a ``cd`` column, or
     the Nemenyi CD from the ranks' k and ``n_blocks``)."""
-    lf = b.lazy(ranks, func)
-    schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
-    values = {learner, average_rank, "cd", "critical_value", "n_blocks", "n_learners"}
-    keys = b.key_columns(schema, values, by, func)
-    df = b.gather(lf, func, "ranks=")
+    df, keys = _ranks_frame(ranks, learner, average_rank, by, func)
     if cd is None:
         if "cd" not in df.columns and "critical_value" in df.columns:
             df = df.rename({"critical_value": "cd"})
@@ -85,12 +74,7 @@ def _cd_frame(
         cschema = b.columns(clf, func, numeric={"cd": "cd"})
         ckeys = [k for k in keys if k in cschema]
         cdf = b.gather(clf.select(*ckeys, "cd").unique(), func, "cd=")
-        df = df.drop("cd", strict=False)
-        df = (
-            df.join(cdf, on=ckeys, how="left", nulls_equal=True)
-            if ckeys
-            else df.join(cdf.head(1), how="cross")
-        )
+        df = b.join_on(df.drop("cd", strict=False), cdf if ckeys else cdf.head(1), ckeys, "left")
     return df.with_columns(
         pl.col("cd").cast(pl.Float64), pl.col(average_rank).cast(pl.Float64)
     ), keys
@@ -105,13 +89,9 @@ def cliques(df: pl.DataFrame, learner: str, average_rank: str, keys: Sequence[st
     """
     keys = list(keys)
     ordered = df.sort([*keys, average_rank, learner], nulls_last=True).with_columns(
-        (pl.int_range(pl.len()).over(keys) if keys else pl.int_range(pl.len())).alias("__fe_i")
+        b.over(pl.int_range(pl.len()), keys).alias("__fe_i")
     )
-    pairs = (
-        ordered.join(ordered, on=keys, how="inner", suffix="_j", nulls_equal=True)
-        if keys
-        else ordered.join(ordered, how="cross", suffix="_j")
-    )
+    pairs = b.join_on(ordered, ordered, keys, suffix="_j")
     pairs = pairs.filter(
         (pl.col("__fe_i_j") >= pl.col("__fe_i"))
         & (pl.col(f"{average_rank}_j") - pl.col(average_rank) <= pl.col("cd") + 1e-12)
@@ -125,13 +105,13 @@ def cliques(df: pl.DataFrame, learner: str, average_rank: str, keys: Sequence[st
         )
         .sort([*keys, "__fe_i"], nulls_last=True)
     )
-    previous = pl.col("__fe_end").shift(1)
-    previous = previous.over(keys) if keys else previous
+    previous = b.over(pl.col("__fe_end").shift(1), keys)
     runs = runs.filter(
         (pl.col("__fe_end") > pl.col("__fe_i")) & (pl.col("__fe_end") > previous.fill_null(-1))
     )
-    number = pl.int_range(pl.len()).over(keys) if keys else pl.int_range(pl.len())
-    return runs.with_columns(number.alias("clique")).select(*keys, "clique", "low", "high")
+    return runs.with_columns(b.over(pl.int_range(pl.len()), keys).alias("clique")).select(
+        *keys, "clique", "low", "high"
+    )
 
 
 _CD_TESTS = ("nemenyi", "wilcoxon_holm", "bonferroni_dunn")
@@ -257,12 +237,28 @@ def cd_diagram(
         isinstance(alpha, float) and 0 < alpha < 1, func, f"alpha must be in (0, 1), got {alpha!r}."
     )
     df, keys = _cd_frame(ranks, cd, learner, average_rank, by, func, alpha)
-    facets = as_keys(facet) if facet is not None else keys
-    require_columns(df.schema, func, facet=facets)
-    k_max = int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())  # type: ignore[arg-type]
+    facets, k_max = _panels(df, keys, facet, func)
     if style in ("interval", None):
         return _cd_interval(df, keys, facets, learner, average_rank, title, width, height, k_max)
     return _cd_demsar(df, keys, facets, learner, average_rank, title, width, height, k_max)
+
+
+def _ranks_frame(
+    ranks: Any, learner: str, average_rank: str, by: Any, func: str
+) -> tuple[pl.DataFrame, list[str]]:
+    """The ranks frame, checked and collected, with its key columns."""
+    lf = b.lazy(ranks, func)
+    schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
+    values = {learner, average_rank, "cd", "critical_value", "n_blocks", "n_learners"}
+    keys = b.key_columns(schema, values, by, func)
+    return b.gather(lf, func, "ranks="), keys
+
+
+def _panels(df: pl.DataFrame, keys: list[str], facet: Any, func: str) -> tuple[list[str], int]:
+    """The facet columns (default: all keys) and the largest number of learners in a group."""
+    facets = as_keys(facet) if facet is not None else keys
+    require_columns(df.schema, func, facet=facets)
+    return facets, int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())  # type: ignore[arg-type]
 
 
 def _cd_from_test(
@@ -277,11 +273,56 @@ def _cd_from_test(
             f"{func}(): test= and control= need the pairwise frame of the procedure as cd= "
             f"(columns a, b, reject), got {pairwise!r}."
         )
-    lf = b.lazy(ranks, func)
-    schema = b.columns(lf, func, numeric={"average_rank": average_rank}, learner=learner)
-    values = {learner, average_rank, "cd", "critical_value", "n_blocks", "n_learners"}
-    keys = b.key_columns(schema, values, by, func)
-    df = b.gather(lf, func, "ranks=").with_columns(pl.col(average_rank).cast(pl.Float64))
+    df, keys = _ranks_frame(ranks, learner, average_rank, by, func)
+    df = df.with_columns(pl.col(average_rank).cast(pl.Float64))
+    pw, pkeys = _pairwise(pairwise, keys, test, func)
+    if test == "bonferroni_dunn" and control is None:
+        controls = pw.get_column("b").unique()
+        check_parameter(
+            controls.len() == 1,
+            func,
+            f"test='bonferroni_dunn' needs one control (column b), got {controls.to_list()}.",
+        )
+        control = controls.item()
+    show_cd = test in ("nemenyi", "bonferroni_dunn")
+    df = _test_cd(df, pw, pkeys, func) if show_cd else df.with_columns(_NO_CD)
+    side = df.select(*keys, learner, pl.col(average_rank).alias("average_rank"))
+    if control is None:
+        members = compute_cliques(
+            pw.select(*pkeys, "a", "b", "reject"), side, learner=learner, by=pkeys or None
+        )
+    else:
+        members = _control_members(pw, side, pkeys, learner, control)
+        df = df.with_columns(
+            pl.when(b.as_text(learner) == str(control))
+            .then(pl.lit(" (control)"))
+            .otherwise(pl.lit(""))
+            .alias("__fe_mark")
+        )
+    clq = (
+        members.group_by(*pkeys, "clique")
+        .agg(pl.col("average_rank").min().alias("low"), pl.col("average_rank").max().alias("high"))
+        .sort([*pkeys, "clique"])
+        .select(*pkeys, (pl.col("clique") - 1).alias("clique"), "low", "high")
+    )
+    facets, k_max = _panels(df, keys, facet, func)
+    name = _CD_TEST_TEXT[test] if test is not None else "pairwise tests"
+    subtitle = (
+        "axis: average rank (1 = best); thick bars join learners not significantly different "
+        + (f"from the control {control} " if control is not None else "")
+        + f"({name})"
+    )
+    return _cd_demsar(
+        df, keys, facets, learner, average_rank, title, width, height, k_max,
+        clq=clq, show_cd=show_cd, subtitle=subtitle,
+    )  # fmt: skip
+
+
+_NO_CD = pl.lit(None, dtype=pl.Float64).alias("cd")
+
+
+def _pairwise(pairwise: Any, keys: list[str], test: Any, func: str) -> tuple[pl.DataFrame, list]:
+    """The pairwise procedure's frame (``a, b, reject`` on the keys of the ranks), collected."""
     plf = b.lazy(pairwise, func)
     pschema = b.columns(plf, func, a="a", b="b", reject="reject")
     pkeys = [k for k in keys if k in pschema]
@@ -299,82 +340,36 @@ def _cd_from_test(
             "test='wilcoxon_holm' needs Holm-corrected comparisons (a p_adjusted column, "
             "fe.wilcoxon(..., adjust='holm')), got none.",
         )
-    if test == "bonferroni_dunn" and control is None:
-        controls = pw.get_column("b").unique()
-        check_parameter(
-            controls.len() == 1,
-            func,
-            f"test='bonferroni_dunn' needs one control (column b), got {controls.to_list()}.",
-        )
-        control = controls.item()
-    show_cd = test in ("nemenyi", "bonferroni_dunn")
-    if show_cd:
-        column = "critical_value" if "critical_value" in pw.columns else "cd"
-        require_columns(pw.schema, func, critical_value=column)
-        cds = pw.select(*pkeys, pl.col(column).cast(pl.Float64).alias("cd"))
-        cds = cds.unique(pkeys, keep="first") if pkeys else cds.head(1)
-        df = (
-            df.drop("cd", strict=False).join(cds, on=pkeys, how="left", nulls_equal=True)
-            if pkeys
-            else df.drop("cd", strict=False).with_columns(
-                pl.lit(cds.get_column("cd")[0], dtype=pl.Float64).alias("cd")
-            )
-        )
-    else:
-        df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("cd"))
-    side = df.select(*keys, learner, pl.col(average_rank).alias("average_rank"))
-    if control is None:
-        members = compute_cliques(
-            pw.select(*pkeys, "a", "b", "reject"), side, learner=learner, by=pkeys or None
-        )
-    else:
-        against = pw.filter((pl.col("a") == control) | (pl.col("b") == control))
-        others = against.filter(~pl.col("reject").fill_null(False)).select(
-            *pkeys,
-            pl.when(pl.col("a") == control).then(pl.col("b")).otherwise(pl.col("a")).alias(learner),
-        )
-        chosen = pl.concat(
-            [others, side.filter(pl.col(learner) == control).select(*pkeys, learner)],
-            how="vertical_relaxed",
-        )
-        members = side.join(chosen.unique(), on=[*pkeys, learner], how="semi", nulls_equal=True)
-        size = pl.len().over(pkeys) if pkeys else pl.len()
-        members = members.with_columns(pl.lit(1, dtype=pl.Int64).alias("clique")).filter(size >= 2)
-        df = df.with_columns(
-            pl.when(b.as_text(learner) == str(control))
-            .then(pl.lit(" (control)"))
-            .otherwise(pl.lit(""))
-            .alias("__fe_mark")
-        )
-    clq = (
-        members.group_by(*pkeys, "clique")
-        .agg(pl.col("average_rank").min().alias("low"), pl.col("average_rank").max().alias("high"))
-        .sort([*pkeys, "clique"])
-        .select(*pkeys, (pl.col("clique") - 1).alias("clique"), "low", "high")
+    return pw, pkeys
+
+
+def _test_cd(df: pl.DataFrame, pw: pl.DataFrame, pkeys: list[str], func: str) -> pl.DataFrame:
+    """The ranks with the procedure's critical value (per group) as ``cd``."""
+    column = "critical_value" if "critical_value" in pw.columns else "cd"
+    require_columns(pw.schema, func, critical_value=column)
+    cds = pw.select(*pkeys, pl.col(column).cast(pl.Float64).alias("cd"))
+    df = df.drop("cd", strict=False)
+    if pkeys:
+        return df.join(cds.unique(pkeys, keep="first"), on=pkeys, how="left", nulls_equal=True)
+    return df.with_columns(pl.lit(cds.get_column("cd")[0], dtype=pl.Float64).alias("cd"))
+
+
+def _control_members(
+    pw: pl.DataFrame, side: pl.DataFrame, pkeys: list[str], learner: str, control: Any
+) -> pl.DataFrame:
+    """One clique per group: the control and every learner not significantly different."""
+    against = pw.filter((pl.col("a") == control) | (pl.col("b") == control))
+    others = against.filter(~pl.col("reject").fill_null(False)).select(
+        *pkeys,
+        pl.when(pl.col("a") == control).then(pl.col("b")).otherwise(pl.col("a")).alias(learner),
     )
-    facets = as_keys(facet) if facet is not None else keys
-    require_columns(df.schema, func, facet=facets)
-    k_max = int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())
-    name = _CD_TEST_TEXT[test] if test is not None else "pairwise tests"
-    subtitle = (
-        "axis: average rank (1 = best); thick bars join learners not significantly different "
-        + (f"from the control {control} " if control is not None else "")
-        + f"({name})"
+    chosen = pl.concat(
+        [others, side.filter(pl.col(learner) == control).select(*pkeys, learner)],
+        how="vertical_relaxed",
     )
-    return _cd_demsar(
-        df,
-        keys,
-        facets,
-        learner,
-        average_rank,
-        title,
-        width,
-        height,
-        k_max,
-        clq=clq,
-        show_cd=show_cd,
-        subtitle=subtitle,
-    )
+    members = side.join(chosen.unique(), on=[*pkeys, learner], how="semi", nulls_equal=True)
+    size = b.over(pl.len(), pkeys)
+    return members.with_columns(pl.lit(1, dtype=pl.Int64).alias("clique")).filter(size >= 2)
 
 
 def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, k_max):
@@ -403,34 +398,31 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     y = alt.Y(
         field=b.field(learner), type="nominal", sort=order, axis=theme.axis(learner, labelLimit=200)
     )
-    tips = [
-        *b.key_tooltips(keys),
-        b.tooltip(learner),
-        b.tooltip(average_rank, "quantitative", ".3f", "average rank"),
-        b.tooltip("cd", "quantitative", ".3f", "CD"),
-    ]
+    tips = [*_rank_tips(keys, learner, average_rank), b.tooltip("cd", "quantitative", ".3f", "CD")]
     layers = [
-        alt.Chart()
-        .mark_rule(color=theme.GUIDE, strokeDash=[2, 3])
-        .encode(x=alt.X(field=b.X, type="quantitative", scale=x_scale))
-        .transform_filter(b.layer_filter("best")),
-        alt.Chart()
-        .mark_rule(strokeWidth=2.5, color=theme.INK)
-        .encode(
-            x=alt.X(field="__fe_lo", type="quantitative", scale=x_scale, axis=x_axis),
-            x2=alt.X2(field="__fe_hi"),
-            y=y,
-            tooltip=tips,
-        )
-        .transform_filter(b.layer_filter("rank")),
-        alt.Chart()
-        .mark_point(filled=True, size=90, color=theme.INK, opacity=1)
-        .encode(
-            x=alt.X(field=b.field(average_rank), type="quantitative", scale=x_scale),
-            y=y,
-            tooltip=tips,
-        )
-        .transform_filter(b.layer_filter("rank")),
+        b.only(
+            alt.Chart()
+            .mark_rule(color=theme.GUIDE, strokeDash=[2, 3])
+            .encode(x=alt.X(field=b.X, type="quantitative", scale=x_scale)),
+            "best",
+        ),
+        b.only(
+            alt.Chart()
+            .mark_rule(strokeWidth=2.5, color=theme.INK)
+            .encode(
+                x=alt.X(field="__fe_lo", type="quantitative", scale=x_scale, axis=x_axis),
+                x2=alt.X2(field="__fe_hi"),
+                y=y,
+                tooltip=tips,
+            ),
+            "rank",
+        ),
+        b.only(
+            alt.Chart()
+            .mark_point(filled=True, size=90, color=theme.INK, opacity=1)
+            .encode(x=_at_rank(average_rank, x_scale), y=y, tooltip=tips),
+            "rank",
+        ),
     ]
     height = height or max(90, 34 * k_max)
     chart = alt.layer(*layers, data=data).properties(width=width, height=height)
@@ -446,114 +438,36 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
     return b.facet_chart(chart, panel, heading, resolve=resolve)
 
 
+def _rank_tips(keys: list[str], learner: str, average_rank: str) -> list[alt.Tooltip]:
+    return [
+        *b.key_tooltips(keys),
+        b.tooltip(learner),
+        b.tooltip(average_rank, "quantitative", ".3f", "average rank"),
+    ]
+
+
+def _at_rank(average_rank: str, scale: alt.Scale, **extra: Any) -> alt.X:
+    """x at a learner's average rank."""
+    return alt.X(field=b.field(average_rank), type="quantitative", scale=scale, **extra)
+
+
 _ROW = 1.0  # label row height (y units)
 _CLIQUE = 0.4  # clique row height
 
 
 def _cd_demsar(
-    df,
-    keys,
-    facets,
-    learner,
-    average_rank,
-    title,
-    width,
-    height,
-    k_max,
-    clq=None,
-    show_cd=True,
-    subtitle=None,
-):
-    over = (lambda e: e.over(keys)) if keys else (lambda e: e)
-    groups = keys or []
-    ranked = df.sort([*groups, average_rank, learner], nulls_last=True).with_columns(
-        over(pl.int_range(pl.len())).alias("__fe_i"),
-        over(pl.len()).cast(pl.Int64).alias("__fe_k"),
-    )
+    df, keys, facets, learner, average_rank, title, width, height, k_max,
+    clq=None, show_cd=True, subtitle=None,
+):  # fmt: skip
     if clq is None:
         clq = cliques(df, learner, average_rank, keys)
-    n_cliques = (
-        clq.group_by(groups or pl.lit(0).alias("__fe_all")).len().drop("__fe_all", strict=False)
-        if clq.height
-        else None
-    )
-    ranked = ranked.with_columns(
-        ((pl.col("__fe_k") + 1) // 2).alias("__fe_half"),
-    )
-    if n_cliques is not None and groups:
-        ranked = ranked.join(
-            n_cliques.rename({"len": "__fe_nc"}), on=groups, how="left", nulls_equal=True
-        ).with_columns(pl.col("__fe_nc").fill_null(0))
-    else:
-        ranked = ranked.with_columns(
-            pl.lit(0 if n_cliques is None else int(n_cliques.get_column("len")[0])).alias("__fe_nc")
-        )
-    left = pl.col("__fe_i") < pl.col("__fe_half")
-    row = pl.when(left).then(pl.col("__fe_i")).otherwise(pl.col("__fe_k") - 1 - pl.col("__fe_i"))
-    k = pl.col("__fe_k").cast(pl.Float64)
-    label_x = (
-        pl.when(left).then(pl.lit(1.0) - 0.15 * (k - 1) - 0.05).otherwise(k + 0.15 * (k - 1) + 0.05)
-    )
-    label_y = -(pl.lit(0.5) + pl.col("__fe_nc") * _CLIQUE + 0.5 + row * _ROW)
-    learners = ranked.with_columns(
-        label_y.alias(b.Y),
-        label_x.alias(b.X),
-        pl.when(left).then(pl.lit("left")).otherwise(pl.lit("right")).alias(b.LAYER),
-        pl.concat_str(
-            [
-                b.as_text(learner),
-                pl.lit(" ("),
-                b.fixed(pl.col(average_rank)),
-                pl.lit(")"),
-                *([pl.col("__fe_mark")] if "__fe_mark" in ranked.columns else []),
-            ]
-        ).alias(b.TEXT),
-    )
-    # the axis: a line from 1 to k, integer ticks with labels, and the CD bar above it
-    ks = (
-        ranked.group_by(groups or pl.lit(0).alias("__fe_all"))
-        .agg(pl.col("__fe_k").first(), pl.col("cd").first())
-        .drop("__fe_all", strict=False)
-    )
-    axis_line = ks.select(
-        *groups,
-        pl.lit(1.0).alias(b.X),
-        pl.col("__fe_k").cast(pl.Float64).alias("__fe_x2"),
-        pl.lit(0.0).alias(b.Y),
-        pl.lit("axis").alias(b.LAYER),
-    )
-    ticks = (
-        ks.with_columns(pl.int_ranges(1, pl.col("__fe_k") + 1).alias("__fe_tick"))
-        .explode("__fe_tick")
-        .select(
-            *groups,
-            pl.col("__fe_tick").cast(pl.Float64).alias(b.X),
-            pl.lit(0.0).alias(b.Y),
-            pl.col("__fe_tick").cast(pl.String).alias(b.TEXT),
-            pl.lit("tick").alias(b.LAYER),
-        )
-    )
-    cd_bar = ks.select(
-        *groups,
-        pl.lit(1.0).alias(b.X),
-        (1.0 + pl.col("cd")).alias("__fe_x2"),
-        pl.lit(1.35).alias(b.Y),
-        ("CD = " + b.fixed(pl.col("cd"), 2)).alias(b.TEXT),
-        (1.0 + pl.col("cd") / 2).alias("__fe_xm"),
-        pl.lit("cd").alias(b.LAYER),
-    )
-    bars = clq.select(
-        *groups,
-        (pl.col("low") - 0.03).alias(b.X),
-        (pl.col("high") + 0.03).alias("__fe_x2"),
-        (-(pl.lit(0.5) + pl.col("clique") * _CLIQUE)).alias(b.Y),
-        pl.lit("clique").alias(b.LAYER),
-        pl.col("low").alias("__fe_low"),
-        pl.col("high").alias("__fe_high"),
-    )
-    if not show_cd:
-        cd_bar = None
-    data, panel = b.add_facet(b.combine([learners, axis_line, ticks, cd_bar, bars]), facets)
+    ranked = _demsar_ranked(df, keys, average_rank, learner, clq)
+    frames = [
+        _demsar_labels(ranked, learner, average_rank),
+        *_demsar_axis(ranked, keys, show_cd),
+        _demsar_bars(clq, keys),
+    ]
+    data, panel = b.add_facet(b.combine(frames), facets)
     k_f = float(k_max)
     span = 0.15 * (k_f - 1) + 0.05
     x_scale = alt.Scale(
@@ -563,80 +477,10 @@ def _cd_demsar(
     y_scale = alt.Scale(domain=[y_min - 0.6, 2.0], nice=False, zero=False)
     x = alt.X(field=b.X, type="quantitative", scale=x_scale, axis=None)
     y = alt.Y(field=b.Y, type="quantitative", scale=y_scale, axis=None)
-    tips = [
-        *b.key_tooltips(keys),
-        b.tooltip(learner),
-        b.tooltip(average_rank, "quantitative", ".3f", "average rank"),
-    ]
-    layers = [
-        alt.Chart()
-        .mark_rule(color=theme.INK, strokeWidth=1.2)
-        .encode(x=x, x2=alt.X2(field="__fe_x2"), y=y)
-        .transform_filter(b.layer_filter("axis")),
-        alt.Chart()
-        .mark_tick(color=theme.INK, orient="vertical", size=8, thickness=1.2)
-        .encode(x=x, y=y)
-        .transform_filter(b.layer_filter("tick")),
-        alt.Chart()
-        .mark_text(dy=-12, fontSize=theme.FONT_SIZE, color=theme.INK)
-        .encode(x=x, y=y, text=alt.Text(field=b.TEXT, type="nominal"))
-        .transform_filter(b.layer_filter("tick")),
-        alt.Chart()
-        .mark_rule(color=theme.INK, strokeWidth=2)
-        .encode(x=x, x2=alt.X2(field="__fe_x2"), y=y)
-        .transform_filter(b.layer_filter("cd")),
-        alt.Chart()
-        .mark_text(dy=-9, fontSize=theme.FONT_SIZE, color=theme.INK)
-        .encode(
-            x=alt.X(field="__fe_xm", type="quantitative", scale=x_scale, axis=None),
-            y=y,
-            text=alt.Text(field=b.TEXT, type="nominal"),
-        )
-        .transform_filter(b.layer_filter("cd")),
-        alt.Chart()
-        .mark_rule(color=theme.INK, strokeWidth=4.5)
-        .encode(
-            x=x,
-            x2=alt.X2(field="__fe_x2"),
-            y=y,
-            tooltip=[
-                *b.key_tooltips(keys),
-                b.tooltip("__fe_low", "quantitative", ".3f", "lowest rank"),
-                b.tooltip("__fe_high", "quantitative", ".3f", "highest rank"),
-            ],
-        )
-        .transform_filter(b.layer_filter("clique")),
-    ]
+    tips = _rank_tips(keys, learner, average_rank)
+    layers = _demsar_axis_layers(x, y, x_scale, keys)
     for side in ("left", "right"):
-        elbow_v = (
-            alt.Chart()
-            .mark_rule(color=theme.GUIDE)
-            .encode(
-                x=alt.X(field=b.field(average_rank), type="quantitative", scale=x_scale, axis=None),
-                y=y,
-                y2=alt.Y2(datum=0),
-            )
-        )
-        elbow_h = (
-            alt.Chart()
-            .mark_rule(color=theme.GUIDE)
-            .encode(
-                x=alt.X(field=b.field(average_rank), type="quantitative", scale=x_scale, axis=None),
-                x2=alt.X2(field=b.X),
-                y=y,
-            )
-        )
-        name = (
-            alt.Chart()
-            .mark_text(
-                align="right" if side == "left" else "left",
-                dx=-4 if side == "left" else 4,
-                fontSize=theme.FONT_SIZE + 1,
-                color=theme.INK,
-            )
-            .encode(x=x, y=y, text=alt.Text(field=b.TEXT, type="nominal"), tooltip=tips)
-        )
-        layers += [m.transform_filter(b.layer_filter(side)) for m in (elbow_v, elbow_h, name)]
+        layers += _demsar_side(side, x, y, _at_rank(average_rank, x_scale, axis=None), tips)
     rows = (k_max + 1) // 2
     n_max = int(data.filter(pl.col(b.LAYER) == "clique").height)
     height = height or int(40 + 26 * (rows + 2.5 + _CLIQUE * n_max))
@@ -651,3 +495,142 @@ def _cd_demsar(
     return b.facet_chart(
         chart, panel, theme.title(title or "Critical difference diagram", subtitle), resolve=resolve
     )
+
+
+def _demsar_ranked(
+    df: pl.DataFrame, keys: list[str], average_rank: str, learner: str, clq: pl.DataFrame
+) -> pl.DataFrame:
+    """The learners in rank order per group: position ``__fe_i`` of ``__fe_k``, the label rows
+    per side ``__fe_half`` and the number of clique bars above them ``__fe_nc``."""
+    ranked = df.sort([*keys, average_rank, learner], nulls_last=True).with_columns(
+        b.over(pl.int_range(pl.len()), keys).alias("__fe_i"),
+        b.over(pl.len(), keys).cast(pl.Int64).alias("__fe_k"),
+    )
+    ranked = ranked.with_columns(((pl.col("__fe_k") + 1) // 2).alias("__fe_half"))
+    if not clq.height:
+        return ranked.with_columns(pl.lit(0).alias("__fe_nc"))
+    n_cliques = (
+        clq.group_by(keys or pl.lit(0).alias("__fe_all")).len().drop("__fe_all", strict=False)
+    )
+    if not keys:
+        return ranked.with_columns(pl.lit(int(n_cliques.get_column("len")[0])).alias("__fe_nc"))
+    return ranked.join(
+        n_cliques.rename({"len": "__fe_nc"}), on=keys, how="left", nulls_equal=True
+    ).with_columns(pl.col("__fe_nc").fill_null(0))
+
+
+def _demsar_labels(ranked: pl.DataFrame, learner: str, average_rank: str) -> pl.DataFrame:
+    """Each learner's label ("A (1.250)"): the first half on the left, the rest on the right,
+    one row each below the clique bars."""
+    left = pl.col("__fe_i") < pl.col("__fe_half")
+    row = pl.when(left).then(pl.col("__fe_i")).otherwise(pl.col("__fe_k") - 1 - pl.col("__fe_i"))
+    k = pl.col("__fe_k").cast(pl.Float64)
+    label_x = (
+        pl.when(left).then(pl.lit(1.0) - 0.15 * (k - 1) - 0.05).otherwise(k + 0.15 * (k - 1) + 0.05)
+    )
+    label_y = -(pl.lit(0.5) + pl.col("__fe_nc") * _CLIQUE + 0.5 + row * _ROW)
+    mark = [pl.col("__fe_mark")] if "__fe_mark" in ranked.columns else []
+    text = [b.as_text(learner), pl.lit(" ("), b.fixed(pl.col(average_rank)), pl.lit(")"), *mark]
+    return ranked.with_columns(
+        label_y.alias(b.Y),
+        label_x.alias(b.X),
+        pl.when(left).then(pl.lit("left")).otherwise(pl.lit("right")).alias(b.LAYER),
+        pl.concat_str(text).alias(b.TEXT),
+    )
+
+
+def _demsar_axis(ranked: pl.DataFrame, keys: list[str], show_cd: bool) -> list[Any]:
+    """The axis: a line from 1 to k, integer ticks with labels, and the CD bar above it."""
+    ks = (
+        ranked.group_by(keys or pl.lit(0).alias("__fe_all"))
+        .agg(pl.col("__fe_k").first(), pl.col("cd").first())
+        .drop("__fe_all", strict=False)
+    )
+    axis_line = ks.select(
+        *keys,
+        pl.lit(1.0).alias(b.X),
+        pl.col("__fe_k").cast(pl.Float64).alias("__fe_x2"),
+        pl.lit(0.0).alias(b.Y),
+        pl.lit("axis").alias(b.LAYER),
+    )
+    ticks = (
+        ks.with_columns(pl.int_ranges(1, pl.col("__fe_k") + 1).alias("__fe_tick"))
+        .explode("__fe_tick")
+        .select(
+            *keys,
+            pl.col("__fe_tick").cast(pl.Float64).alias(b.X),
+            pl.lit(0.0).alias(b.Y),
+            pl.col("__fe_tick").cast(pl.String).alias(b.TEXT),
+            pl.lit("tick").alias(b.LAYER),
+        )
+    )
+    cd_bar = ks.select(
+        *keys,
+        pl.lit(1.0).alias(b.X),
+        (1.0 + pl.col("cd")).alias("__fe_x2"),
+        pl.lit(1.35).alias(b.Y),
+        ("CD = " + b.fixed(pl.col("cd"), 2)).alias(b.TEXT),
+        (1.0 + pl.col("cd") / 2).alias("__fe_xm"),
+        pl.lit("cd").alias(b.LAYER),
+    )
+    return [axis_line, ticks, cd_bar if show_cd else None]
+
+
+def _demsar_bars(clq: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """One thick bar per clique, from its lowest to its highest rank, stacked above the axis."""
+    return clq.select(
+        *keys,
+        (pl.col("low") - 0.03).alias(b.X),
+        (pl.col("high") + 0.03).alias("__fe_x2"),
+        (-(pl.lit(0.5) + pl.col("clique") * _CLIQUE)).alias(b.Y),
+        pl.lit("clique").alias(b.LAYER),
+        pl.col("low").alias("__fe_low"),
+        pl.col("high").alias("__fe_high"),
+    )
+
+
+def _demsar_axis_layers(x: alt.X, y: alt.Y, x_scale: alt.Scale, keys: list[str]) -> list[Any]:
+    """The axis line, its ticks and their labels, the CD bar and its label, the clique bars."""
+
+    def span(layer: str, stroke: float, **enc: Any) -> alt.Chart:
+        rule = alt.Chart().mark_rule(color=theme.INK, strokeWidth=stroke)
+        return b.only(rule.encode(x=x, x2=alt.X2(field="__fe_x2"), y=y, **enc), layer)
+
+    def label(layer: str, dy: int, x: alt.X) -> alt.Chart:
+        text = alt.Chart().mark_text(dy=dy, fontSize=theme.FONT_SIZE, color=theme.INK)
+        return b.only(text.encode(x=x, y=y, text=alt.Text(field=b.TEXT, type="nominal")), layer)
+
+    tick = alt.Chart().mark_tick(color=theme.INK, orient="vertical", size=8, thickness=1.2)
+    return [
+        span("axis", 1.2),
+        b.only(tick.encode(x=x, y=y), "tick"),
+        label("tick", -12, x),
+        span("cd", 2),
+        label("cd", -9, alt.X(field="__fe_xm", type="quantitative", scale=x_scale, axis=None)),
+        span(
+            "clique",
+            4.5,
+            tooltip=[
+                *b.key_tooltips(keys),
+                b.tooltip("__fe_low", "quantitative", ".3f", "lowest rank"),
+                b.tooltip("__fe_high", "quantitative", ".3f", "highest rank"),
+            ],
+        ),
+    ]
+
+
+def _demsar_side(side: str, x: alt.X, y: alt.Y, at_rank: alt.X, tips: list) -> list[alt.Chart]:
+    """The learners of one side: an elbow from the axis at their rank to their label."""
+    elbow_v = alt.Chart().mark_rule(color=theme.GUIDE).encode(x=at_rank, y=y, y2=alt.Y2(datum=0))
+    elbow_h = alt.Chart().mark_rule(color=theme.GUIDE).encode(x=at_rank, x2=alt.X2(field=b.X), y=y)
+    name = (
+        alt.Chart()
+        .mark_text(
+            align="right" if side == "left" else "left",
+            dx=-4 if side == "left" else 4,
+            fontSize=theme.FONT_SIZE + 1,
+            color=theme.INK,
+        )
+        .encode(x=x, y=y, text=alt.Text(field=b.TEXT, type="nominal"), tooltip=tips)
+    )
+    return [b.only(m, side) for m in (elbow_v, elbow_h, name)]

@@ -95,42 +95,82 @@ def binomial(
     df = b.gather(lf, func, "distribution=")
     eps0 = _scalar(df, "eps0", eps0)
     alpha = _scalar(df, "alpha", alpha)
-    over = (lambda e: e.over(facets)) if facets else (lambda e: e)
     if m is not None:
         size = pl.lit(int(m))
     elif "m" in df.columns:
         size = pl.col("m")
     else:
-        size = over(pl.col(errors).max())
+        size = b.over(pl.col(errors).max(), facets)
     df = df.with_columns(size.cast(pl.Float64).alias("__fe_m"))
-    if critical_count is not None:
-        count = pl.lit(float(critical_count))
-    elif critical_value is not None:
-        count = (pl.lit(float(critical_value)) * pl.col("__fe_m")).round(9).floor()
-    elif "critical_count" in df.columns:
-        count = pl.col("critical_count")
-    elif "critical_value" in df.columns:
-        count = (pl.col("critical_value") * pl.col("__fe_m")).round(9).floor()
-    elif "reject" in df.columns:  # fe.binomial_distribution(..., alpha=): the largest kept count
-        count = over(pl.col(errors).filter(~pl.col("reject").fill_null(False)).max())
-    else:
-        raise InvalidParameterError(
-            f"{func}(): the rejection region needs critical_count= (or critical_value= and m=), "
-            "got neither (nor a critical_count, critical_value or reject column)."
-        )
-    accept_label = "accept: ε̂ ≤ ε̄"
-    reject_label = "reject: ε̂ > ε̄ (probability < α)"
+    count = _critical_count(df, errors, facets, critical_count, critical_value, func)
     df = df.with_columns(count.cast(pl.Float64).alias("__fe_c")).with_columns(
         pl.when(pl.col(errors) > pl.col("__fe_c"))
-        .then(pl.lit(reject_label))
-        .otherwise(pl.lit(accept_label))
+        .then(pl.lit(_REJECT))
+        .otherwise(pl.lit(_ACCEPT))
         .alias("__fe_region"),
         (pl.col(errors) - 0.38).alias("__fe_lo"),
         (pl.col(errors) + 0.38).alias("__fe_hi"),
         (pl.col(errors) / pl.col("__fe_m")).alias("__fe_rate"),
         pl.lit("bars").alias(b.LAYER),
     )
-    rule = (
+    sizes = df.get_column("__fe_m").unique()
+    m_text = f" (m = {int(sizes.item())})" if sizes.len() == 1 else ""
+    data, panel = b.add_facet(b.combine([df, _critical_rule(df, facets)]), facets)
+    x_axis = theme.axis(f"Number of misclassified test samples i{m_text}", tickMinStep=1)
+    x = alt.X(field="__fe_lo", type="quantitative", axis=x_axis, scale=alt.Scale(nice=False))
+    layers = [
+        b.only(_binomial_bars(x, errors, probability, facets), "bars"),
+        *_rule_label(
+            None, b.X, b.TEXT, {"color": theme.INK, "strokeDash": [4, 3]},
+            {"align": "left", "dx": 4, "color": theme.INK, "fontSize": theme.FONT_SIZE},
+            layer="critical",
+        ),
+    ]  # fmt: skip
+    if observed is not None:
+        marker = pl.DataFrame({"x": [float(observed)], "text": [f"observed: {observed} errors"]})
+        layers += _observed(marker, "x")
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    parts = [m_text.strip(" ()")] if m_text else []
+    if eps0 is not None:
+        parts.append(f"ε0 = {eps0:g}")
+    if alpha is not None:
+        parts.append(f"α = {alpha:g}")
+    subtitle = "P(ε̂ = i/m | ε = ε0)" + "".join(f", {p}" for p in parts) + " (figure 2.6)"
+    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+
+
+_ACCEPT = "accept: ε̂ ≤ ε̄"
+_REJECT = "reject: ε̂ > ε̄ (probability < α)"
+
+
+def _critical_count(
+    df: pl.DataFrame,
+    errors: str,
+    facets: list[str],
+    critical_count: Any,
+    critical_value: Any,
+    func: str,
+) -> pl.Expr:
+    """The critical number of errors c, from the first of the parameters and columns given."""
+    if critical_count is not None:
+        return pl.lit(float(critical_count))
+    if critical_value is not None:
+        return (pl.lit(float(critical_value)) * pl.col("__fe_m")).round(9).floor()
+    if "critical_count" in df.columns:
+        return pl.col("critical_count")
+    if "critical_value" in df.columns:
+        return (pl.col("critical_value") * pl.col("__fe_m")).round(9).floor()
+    if "reject" in df.columns:  # fe.binomial_distribution(..., alpha=): the largest kept count
+        return b.over(pl.col(errors).filter(~pl.col("reject").fill_null(False)).max(), facets)
+    raise InvalidParameterError(
+        f"{func}(): the rejection region needs critical_count= (or critical_value= and m=), "
+        "got neither (nor a critical_count, critical_value or reject column)."
+    )
+
+
+def _critical_rule(df: pl.DataFrame, facets: list[str]) -> pl.DataFrame:
+    """The rule between the accepted and rejected counts (layer "critical"), per panel."""
+    return (
         df.group_by(facets or pl.lit(0).alias("__fe_all"))
         .agg(pl.col("__fe_c").first(), pl.col("__fe_m").first())
         .drop("__fe_all", strict=False)
@@ -147,12 +187,11 @@ def binomial(
         )
         .drop("__fe_m")
     )
-    sizes = df.get_column("__fe_m").unique()
-    m_text = f" (m = {int(sizes.item())})" if sizes.len() == 1 else ""
-    data, panel = b.add_facet(b.combine([df, rule]), facets)
-    x_axis = theme.axis(f"Number of misclassified test samples i{m_text}", tickMinStep=1)
-    x = alt.X(field="__fe_lo", type="quantitative", axis=x_axis, scale=alt.Scale(nice=False))
-    layers = [
+
+
+def _binomial_bars(x: alt.X, errors: str, probability: str, facets: list[str]) -> alt.Chart:
+    """One bar per error count, coloured by its region."""
+    return (
         alt.Chart()
         .mark_bar()
         .encode(
@@ -167,9 +206,7 @@ def binomial(
             color=alt.Color(
                 field="__fe_region",
                 type="nominal",
-                scale=alt.Scale(
-                    domain=[accept_label, reject_label], range=[theme.ACCEPT, theme.REJECT]
-                ),
+                scale=alt.Scale(domain=[_ACCEPT, _REJECT], range=[theme.ACCEPT, theme.REJECT]),
                 legend=theme.legend("region", orient="bottom", direction="horizontal"),
             ),
             tooltip=[
@@ -179,42 +216,37 @@ def binomial(
                 b.tooltip(probability, "quantitative", ".4f", "probability"),
             ],
         )
-        .transform_filter(b.layer_filter("bars")),
-        alt.Chart()
-        .mark_rule(color=theme.INK, strokeDash=[4, 3])
-        .encode(x=alt.X(field=b.X, type="quantitative"))
-        .transform_filter(b.layer_filter("critical")),
-        alt.Chart()
-        .mark_text(
-            align="left", dx=4, baseline="top", y=4, color=theme.INK, fontSize=theme.FONT_SIZE
-        )
-        .encode(
-            x=alt.X(field=b.X, type="quantitative"), text=alt.Text(field=b.TEXT, type="nominal")
-        )
-        .transform_filter(b.layer_filter("critical")),
+    )
+
+
+def _rule_label(
+    data: pl.DataFrame | None,
+    x: str,
+    text: str,
+    rule: dict[str, Any],
+    label: dict[str, Any],
+    *,
+    layer: str | None = None,
+    y: int = 4,
+) -> list[alt.Chart]:
+    """A vertical rule at ``x`` and its label (column ``text``) at ``y`` pixels from the top."""
+    base = alt.Chart() if data is None else alt.Chart(data)
+    at = alt.X(field=x, type="quantitative")
+    marks = [
+        base.mark_rule(**rule).encode(x=at),
+        base.mark_text(baseline="top", y=y, **label).encode(
+            x=at, text=alt.Text(field=text, type="nominal")
+        ),
     ]
-    if observed is not None:
-        marker = pl.DataFrame({"x": [float(observed)], "text": [f"observed: {observed} errors"]})
-        layers.append(
-            alt.Chart(marker)
-            .mark_rule(color=theme.INK, strokeWidth=2)
-            .encode(x=alt.X(field="x", type="quantitative"))
-        )
-        layers.append(
-            alt.Chart(marker)
-            .mark_text(align="left", dx=4, baseline="top", y=22, fontWeight="bold")
-            .encode(
-                x=alt.X(field="x", type="quantitative"), text=alt.Text(field="text", type="nominal")
-            )
-        )
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    parts = [m_text.strip(" ()")] if m_text else []
-    if eps0 is not None:
-        parts.append(f"ε0 = {eps0:g}")
-    if alpha is not None:
-        parts.append(f"α = {alpha:g}")
-    subtitle = "P(ε̂ = i/m | ε = ε0)" + "".join(f", {p}" for p in parts) + " (figure 2.6)"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return marks if layer is None else [b.only(m, layer) for m in marks]
+
+
+def _observed(marker: pl.DataFrame, x: str) -> list[alt.Chart]:
+    """The observed statistic: a bold rule and its label (columns ``x``, ``text``)."""
+    rule = {"color": theme.INK, "strokeWidth": 2}
+    return _rule_label(
+        marker, x, "text", rule, {"align": "left", "dx": 4, "fontWeight": "bold"}, y=22
+    )
 
 
 def t_distribution(
@@ -274,12 +306,7 @@ def t_distribution(
         func,
         f"alternative must be 'two-sided', 'less' or 'greater', got {alternative!r}.",
     )
-    if alternative == "two-sided":
-        crit = float(stats.t.ppf(1 - alpha / 2, df))
-        cuts = [-crit, crit]
-    else:
-        crit = float(stats.t.ppf(1 - alpha, df))
-        cuts = [crit] if alternative == "greater" else [-crit]
+    crit, cuts = _t_critical(df, alpha, alternative)
     reach = max(4.0, abs(crit) + 1.5, abs(statistic) + 0.8 if statistic is not None else 0.0)
     grid = np.linspace(-reach, reach, 401)
     grid = np.unique(np.concatenate([grid, cuts]))
@@ -289,7 +316,6 @@ def t_distribution(
         tails.append(density.filter(pl.col("t") <= -crit).with_columns(tail=pl.lit("lower")))
     if alternative in ("two-sided", "greater"):
         tails.append(density.filter(pl.col("t") >= crit).with_columns(tail=pl.lit("upper")))
-    tail = pl.concat(tails)
     share = f"α/2 = {alpha / 2:g} each" if alternative == "two-sided" else f"α = {alpha:g}"
     label = "t(α/2)" if alternative == "two-sided" else "t(α)"
     marks = pl.DataFrame(
@@ -305,46 +331,36 @@ def t_distribution(
         scale=alt.Scale(domain=[-reach, reach], nice=False),
     )
     y = alt.Y(field="density", type="quantitative", axis=theme.axis("Density"), stack=None)
+    tips = [b.tooltip("t", "quantitative", ".3f"), b.tooltip("density", "quantitative", ".4f")]
     layers = [
-        alt.Chart(tail)
+        alt.Chart(pl.concat(tails))
         .mark_area(color=theme.REJECT, opacity=0.55)
         .encode(
-            x=x,
-            y=y,
-            y2=alt.Y2(datum=0),
-            detail=alt.Detail(field="tail", type="nominal"),
-            tooltip=[
-                b.tooltip("t", "quantitative", ".3f"),
-                b.tooltip("density", "quantitative", ".4f"),
-            ],
+            x=x, y=y, y2=alt.Y2(datum=0), detail=alt.Detail(field="tail", type="nominal"),
+            tooltip=tips,
         ),
         alt.Chart(density).mark_line(color=theme.INK, strokeWidth=2).encode(x=x, y=y),
-        alt.Chart(marks)
-        .mark_rule(color=theme.REJECT, strokeDash=[4, 3])
-        .encode(x=alt.X(field="t", type="quantitative")),
-        alt.Chart(marks)
-        .mark_text(
-            align="center", baseline="top", y=4, color=theme.REJECT, fontSize=theme.FONT_SIZE
-        )
-        .encode(
-            x=alt.X(field="t", type="quantitative"), text=alt.Text(field="text", type="nominal")
+        *_rule_label(
+            marks, "t", "text", {"color": theme.REJECT, "strokeDash": [4, 3]},
+            {"align": "center", "color": theme.REJECT, "fontSize": theme.FONT_SIZE},
         ),
-    ]
+    ]  # fmt: skip
     if statistic is not None:
-        observed = pl.DataFrame({"t": [float(statistic)], "text": [f"τ_t = {statistic:.3f}"]})
-        layers.append(
-            alt.Chart(observed)
-            .mark_rule(color=theme.INK, strokeWidth=2)
-            .encode(x=alt.X(field="t", type="quantitative"))
-        )
-        layers.append(
-            alt.Chart(observed)
-            .mark_text(align="left", dx=4, baseline="top", y=22, fontWeight="bold")
-            .encode(
-                x=alt.X(field="t", type="quantitative"), text=alt.Text(field="text", type="nominal")
-            )
+        layers += _observed(
+            pl.DataFrame({"t": [float(statistic)], "text": [f"τ_t = {statistic:.3f}"]}), "t"
         )
     subtitle = f"df = {df:g}; shaded: critical region ({share}) (figure 2.7)"
     return alt.layer(*layers).properties(
         width=width, height=height, title=theme.title(title, subtitle)
     )
+
+
+def _t_critical(df: float, alpha: float, alternative: str) -> tuple[float, list[float]]:
+    """The critical value t(α/2) or t(α) and the cut points of the critical region."""
+    from scipy import stats
+
+    if alternative == "two-sided":
+        crit = float(stats.t.ppf(1 - alpha / 2, df))
+        return crit, [-crit, crit]
+    crit = float(stats.t.ppf(1 - alpha, df))
+    return crit, [crit] if alternative == "greater" else [-crit]

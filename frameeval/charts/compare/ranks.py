@@ -85,12 +85,11 @@ def rank_heatmap(
     require_columns(schema, func, block=blocks)
     df = b.gather(lf, func, "ranks=")
     row = "__fe_block"
-    if blocks:
-        df = df.with_columns(
-            pl.concat_str([b.as_text(c) for c in blocks], separator=" · ").alias(row)
-        )
-    else:
-        df = df.with_columns(pl.lit("").alias(row))
+    df = df.with_columns(
+        pl.concat_str([b.as_text(c) for c in blocks], separator=" · ").alias(row)
+        if blocks
+        else pl.lit("").alias(row)
+    )
     block_order = (
         df.sort(blocks or row, nulls_last=True)
         .get_column(row)
@@ -99,13 +98,7 @@ def rank_heatmap(
     )
     df = df.with_columns(pl.col(rank).cast(pl.Float64).alias("__fe_value"))
     if average is not None:
-        alf = b.lazy(average, func)
-        b.columns(alf, func, numeric={"average_rank": "average_rank"}, learner=learner)
-        avg = b.gather(alf, func, "average=").with_columns(
-            pl.lit("average rank").alias(row),
-            pl.col("average_rank").cast(pl.Float64).alias("__fe_value"),
-        )
-        df = pl.concat([df, avg], how="diagonal_relaxed")
+        df = pl.concat([df, _average_row(average, learner, row, func)], how="diagonal_relaxed")
         block_order.append("average rank")
     k = df.get_column(learner).n_unique()
     df = df.with_columns((pl.col("__fe_value") <= (k + 1) / 2).alias("__fe_dark"))
@@ -113,13 +106,7 @@ def rank_heatmap(
     # learners by their mean rank over the blocks shown (layout): an explicit order, as a sort
     # by field on the layered rect + text would be dropped by Vega-Lite ("unioned domains")
     shown = data.filter(pl.col(row) != "average rank") if average is not None else data
-    order = (
-        shown.group_by(learner)
-        .agg(pl.col("__fe_value").mean().alias("__fe_mean"))
-        .sort(["__fe_mean", learner], nulls_last=True)
-        .get_column(learner)
-        .to_list()
-    )
+    order = _by_mean_rank(shown, learner)
     # 56 px per learner, narrower when many learners would not fit next to the block labels
     # and the legend on a 1,100 px page
     panel_width = width or max(160, min(56 * k, theme.PAGE - theme.LEGEND - 150))
@@ -139,29 +126,14 @@ def rank_heatmap(
         b.tooltip("__fe_value", "quantitative", ".3~f", "rank"),
         *[b.tooltip(c, "quantitative", ".4~g") for c in values if schema[c].is_numeric()],
     ]
-    layers = [
-        alt.Chart()
-        .mark_rect(stroke="white", strokeWidth=1)
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                field="__fe_value",
-                type="quantitative",
-                scale=alt.Scale(scheme=theme.SEQUENTIAL, reverse=True, domain=[1, k]),
-                legend=theme.legend("rank"),
-            ),
-            tooltip=tips,
-        ),
-        alt.Chart()
-        .mark_text(fontSize=theme.FONT_SIZE)
-        .encode(
-            x=x,
-            y=y,
-            text=alt.Text(field="__fe_value", type="quantitative", format=".3~f"),
-            color=alt.condition("datum['__fe_dark']", alt.value("white"), alt.value(theme.INK)),
-        ),
-    ]
+    color = alt.Color(
+        field="__fe_value",
+        type="quantitative",
+        scale=alt.Scale(scheme=theme.SEQUENTIAL, reverse=True, domain=[1, k]),
+        legend=theme.legend("rank"),
+    )
+    text = alt.Text(field="__fe_value", type="quantitative", format=".3~f")
+    layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text)]
     n_rows = len(block_order)
     chart = alt.layer(*layers, data=data).properties(
         width=panel_width, height=height or max(60, 24 * n_rows)
@@ -171,4 +143,24 @@ def rank_heatmap(
         panel,
         theme.title(title, "rank 1 = best; learners ordered by mean rank"),
         panel_width=panel_width,
+    )
+
+
+def _average_row(average: Any, learner: str, row: str, func: str) -> pl.DataFrame:
+    """The average ranks as one more row of the heatmap, "average rank"."""
+    alf = b.lazy(average, func)
+    b.columns(alf, func, numeric={"average_rank": "average_rank"}, learner=learner)
+    return b.gather(alf, func, "average=").with_columns(
+        pl.lit("average rank").alias(row),
+        pl.col("average_rank").cast(pl.Float64).alias("__fe_value"),
+    )
+
+
+def _by_mean_rank(shown: pl.DataFrame, learner: str) -> list[Any]:
+    return (
+        shown.group_by(learner)
+        .agg(pl.col("__fe_value").mean().alias("__fe_mean"))
+        .sort(["__fe_mean", learner], nulls_last=True)
+        .get_column(learner)
+        .to_list()
     )

@@ -71,14 +71,7 @@ def metric_distribution(
     (learner,) = resolve_roles(scores, func, [metric, color, facet], learner=learner)
     lf = b.lazy(scores, func)
     schema = lf.collect_schema()
-    if metric is None:
-        floats = [n for n, t in schema.items() if t.is_float()]
-        if len(floats) != 1:
-            raise InvalidParameterError(
-                f"{func}(): metric= must name the column to show when the frame does not have "
-                f"exactly one float column, got float columns {floats}."
-            )
-        metric = floats[0]
+    metric = _metric_column(schema, metric, func)
     b.columns(lf, func, numeric={"metric": metric}, learner=learner)
     facets = b.facet_columns(facet, schema, func)
     color = color or learner
@@ -93,13 +86,7 @@ def metric_distribution(
     data, panel = b.add_facet(b.sanitize(df), facets)
     # learners by median over all values shown, best (highest) first: an explicit order (layout,
     # not a statistic), since Vega-Lite drops a sort by field on layered marks with a warning
-    learners = (
-        data.group_by(learner)
-        .agg(pl.col(metric).median().alias("__fe_median"))
-        .sort(["__fe_median", learner], descending=[True, False], nulls_last=True)
-        .get_column(learner)
-        .to_list()
-    )
+    learners = _by_median(data, learner, metric)
     panel_width = width or max(160, 70 * len(learners))
     x = alt.X(
         field=b.field(learner),
@@ -122,26 +109,12 @@ def metric_distribution(
             median={"color": theme.INK},
             outliers=False,
         )
-        .encode(x=x, y=y, color=col),
+        .encode(x=x, y=y, color=col)
     ]
     if points:
         others = [c for c in df.columns if c not in {learner, metric, "__fe_jitter"}]
-        layers.append(
-            alt.Chart()
-            .mark_point(filled=True, size=28, opacity=0.85)
-            .encode(
-                x=x,
-                y=y,
-                xOffset=alt.XOffset(
-                    field="__fe_jitter", type="quantitative", scale=alt.Scale(domain=[-1.2, 1.2])
-                ),
-                color=col,
-                tooltip=[
-                    *b.key_tooltips([learner, *others]),
-                    b.tooltip(metric, "quantitative", ".4f"),
-                ],
-            )
-        )
+        tips = [*b.key_tooltips([learner, *others]), b.tooltip(metric, "quantitative", ".4f")]
+        layers.append(_jittered(x, y, col, tips))
     chart = alt.layer(*layers, data=data).properties(width=panel_width, height=height)
     return b.facet_chart(
         chart,
@@ -152,4 +125,40 @@ def metric_distribution(
             "learners by median, best first",
         ),
         panel_width=panel_width,
+    )
+
+
+def _metric_column(schema: pl.Schema, metric: str | None, func: str) -> str:
+    """``metric=``, else the frame's one float column."""
+    if metric is not None:
+        return metric
+    floats = [n for n, t in schema.items() if t.is_float()]
+    if len(floats) != 1:
+        raise InvalidParameterError(
+            f"{func}(): metric= must name the column to show when the frame does not have "
+            f"exactly one float column, got float columns {floats}."
+        )
+    return floats[0]
+
+
+def _by_median(data: pl.DataFrame, learner: str, metric: str) -> list[Any]:
+    """The learners by median over all values shown, best (highest) first."""
+    return (
+        data.group_by(learner)
+        .agg(pl.col(metric).median().alias("__fe_median"))
+        .sort(["__fe_median", learner], descending=[True, False], nulls_last=True)
+        .get_column(learner)
+        .to_list()
+    )
+
+
+def _jittered(x: alt.X, y: alt.Y, color: alt.Color, tips: list[Any]) -> alt.Chart:
+    """The individual values as dots, spread across the band by ``__fe_jitter``."""
+    offset = alt.XOffset(
+        field="__fe_jitter", type="quantitative", scale=alt.Scale(domain=[-1.2, 1.2])
+    )
+    return (
+        alt.Chart()
+        .mark_point(filled=True, size=28, opacity=0.85)
+        .encode(x=x, y=y, xOffset=offset, color=color, tooltip=tips)
     )
