@@ -169,17 +169,17 @@ def _adjusted(
     data: IntoFrame,
     func: str,
     metric: str,
-    *,
     test: str,
     adjust: str | None,
     control: Any,
-    block: str,
-    learner: str,
-    by: Keys,
+    roles: tuple[str, str, Keys],
     higher_is_better: bool | None,
     alpha: float,
     digits: int | None = RANK_DIGITS,
 ) -> Any:
+    """The rank post-hoc of ``test`` with the ``adjust`` correction; ``roles`` are ``block,
+    learner, by``."""
+    block, learner, by = roles
     alpha = check_alpha(alpha, func)
     check_parameter(
         test in RANK_TESTS,
@@ -327,19 +327,9 @@ def rank_post_hoc(
     block, learner = resolve_roles(
         data, "rank_post_hoc", [by, metric], block=block, learner=learner
     )
+    roles = (block, learner, by)
     return _adjusted(
-        data,
-        "rank_post_hoc",
-        metric,
-        test=test,
-        adjust=adjust,
-        control=control,
-        block=block,
-        learner=learner,
-        by=by,
-        higher_is_better=higher_is_better,
-        alpha=alpha,
-        digits=digits,
+        data, "rank_post_hoc", metric, test, adjust, control, roles, higher_is_better, alpha, digits
     )
 
 
@@ -411,19 +401,9 @@ def shaffer(
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
     """
     block, learner = resolve_roles(data, "shaffer", [by, metric], block=block, learner=learner)
+    roles = (block, learner, by)
     return _adjusted(
-        data,
-        "shaffer",
-        metric,
-        test=test,
-        adjust="shaffer",
-        control=None,
-        block=block,
-        learner=learner,
-        by=by,
-        higher_is_better=higher_is_better,
-        alpha=alpha,
-        digits=digits,
+        data, "shaffer", metric, test, "shaffer", None, roles, higher_is_better, alpha, digits
     )
 
 
@@ -498,17 +478,16 @@ def bergmann_hommel(
     block, learner = resolve_roles(
         data, "bergmann_hommel", [by, metric], block=block, learner=learner
     )
+    roles = (block, learner, by)
     return _adjusted(
         data,
         "bergmann_hommel",
         metric,
-        test=test,
-        adjust="bergmann_hommel",
-        control=None,
-        block=block,
-        learner=learner,
-        by=by,
-        higher_is_better=higher_is_better,
-        alpha=alpha,
-        digits=digits,
+        test,
+        "bergmann_hommel",
+        None,
+        roles,
+        higher_is_better,
+        alpha,
+        digits,
     )

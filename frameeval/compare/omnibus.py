@@ -481,6 +481,7 @@ def skillings_mack(
     func = "skillings_mack"
     alpha = check_alpha(alpha, func)
     digits = check_digits(digits, func)
+    outputs = SKILLINGS_MACK.columns
     cell, eager, keys, _, _ = ranked_cells(
         data,
         func,
@@ -489,7 +490,7 @@ def skillings_mack(
         learner,
         by,
         higher_is_better,
-        SKILLINGS_MACK.columns,
+        outputs,
         complete=False,
         digits=digits,
     )
@@ -612,17 +613,9 @@ def friedman_aligned_ranks(
     func = "friedman_aligned_ranks"
     alpha = check_alpha(alpha, func)
     digits = check_digits(digits, func)
+    outputs = ALIGNED_RANKS.columns
     cell, eager, keys, hib, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        ALIGNED_RANKS.columns,
-        complete=True,
-        digits=digits,
+        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
     )
     aligned = _aligned(cell, keys, block, hib, digits)
     learners = aligned.group_by(*keys, learner).agg(pl.col("aligned_rank").sum().alias("__r"))
@@ -722,17 +715,9 @@ def quade(
     func = "quade"
     alpha = check_alpha(alpha, func)
     digits = check_digits(digits, func)
+    outputs = QUADE.columns
     cell, eager, keys, _, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        QUADE.columns,
-        complete=True,
-        digits=digits,
+        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
     )
     design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     k_expr = pl.len().over([*keys, block]).cast(pl.Float64)

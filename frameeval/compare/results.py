@@ -251,8 +251,11 @@ SHAPES: dict[str, Shape] = {
 }
 
 # ---------------------------------------------------------------------------------------------
-# the automatic comparison's two tables (every procedure's results stacked into them)
+# the automatic comparison's tables: its design (after the keys, before the split-design
+# details), and every procedure's results stacked into the omnibus and the post-hoc table (every procedure's results stacked into them)
 # ---------------------------------------------------------------------------------------------
+DESIGN_COLUMNS = _names("procedure omnibus_test post_hoc_test n_learners n_blocks n_missing reason")
+SPLIT_DESIGN = _names("n_repeats n_folds n_dropped test_train_ratio")
 _FLOATS = dict.fromkeys(
     ("statistic", "df1", "df2", "p_value", "critical_value", "alpha"), pl.Float64
 )

@@ -89,17 +89,6 @@ TEST_NAMES = {
     "mcnemar": "McNemar test",
 }
 
-#: the columns of ``Comparison.design`` after the keys, before the split-design details
-DESIGN_COLUMNS = (
-    "procedure",
-    "omnibus_test",
-    "post_hoc_test",
-    "n_learners",
-    "n_blocks",
-    "n_missing",
-    "reason",
-)
-
 MEAN_BASED = {"t", "anova", *PAIR_PROCEDURES}
 
 

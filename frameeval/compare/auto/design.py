@@ -13,7 +13,6 @@ import polars as pl
 
 from frameeval._validate import check_unique, enforce, failure, group_text
 from frameeval.compare.auto.context import (
-    DESIGN_COLUMNS,
     FUNC,
     VALUE,
     Context,
@@ -22,6 +21,7 @@ from frameeval.compare.auto.context import (
 )
 from frameeval.compare.door import learner_expr
 from frameeval.compare.guards import not_null_rows
+from frameeval.compare.results import DESIGN_COLUMNS
 from frameeval.compare.words import format_p_expr
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 

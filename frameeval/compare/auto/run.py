@@ -429,25 +429,29 @@ def _over_blocks(
             "pair by the corrected resampled t test instead."
         )
         verdicts = verdicts.with_columns(pl.col("verdict") + pl.lit(note))
+    tables = {"checks": checks, "omnibus": omnibus, "post_hoc": post_hoc, "ranks": ranks}
+    more = {"effect_sizes": effects, "cliques": cliques}
+    return _comparison(design, verdicts, keys, metric, learner, block, alpha, hib, **tables, **more)
+
+
+def _comparison(
+    design: pl.DataFrame,
+    verdicts: pl.DataFrame,
+    keys: list[str],
+    metric: str,
+    learner: str,
+    block: str,
+    alpha: float,
+    hib: bool,
+    **tables: Any,
+) -> Comparison:
+    """The :class:`Comparison` of ``design`` with its ``verdicts`` and result ``tables``."""
     procs, text = _headline(design, verdicts, keys)
+    design = design.drop("all_tied", "__learners")
     return Comparison(
-        procedure=procs,
-        verdict=text,
-        design=design.drop("all_tied", "__learners"),
-        checks=checks,
-        omnibus=omnibus,
-        post_hoc=post_hoc,
-        ranks=ranks,
-        effect_sizes=effects,
-        cliques=cliques,
-        verdicts=verdicts,
-        metric=metric,
-        learner=learner,
-        block=block,
-        by=tuple(keys),
-        alpha=alpha,
-        higher_is_better=hib,
-    )
+        procs, text, design, **tables, verdicts=verdicts, metric=metric, learner=learner,
+        block=block, by=tuple(keys), alpha=alpha, higher_is_better=hib,
+    )  # fmt: skip
 
 
 def _headline(design: pl.DataFrame, verdicts: pl.DataFrame, keys: list[str]) -> tuple[str, str]:
@@ -618,22 +622,9 @@ def _split_comparison(
         [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
         how="horizontal",
     )
-    procs, text = _headline(design, verdicts, keys)
-    return Comparison(
-        procedure=procs,
-        verdict=text,
-        design=design.drop("all_tied", "__learners"),
-        checks=checks,
-        omnibus=stack([], keys, OMNIBUS_SCHEMA, ["test"]),
-        post_hoc=post_hoc,
-        ranks=ranks,
-        effect_sizes=effects,
-        cliques=cliques,
-        verdicts=verdicts,
-        metric=metric,
-        learner=learner,
-        block=sd.split,
-        by=tuple(keys),
-        alpha=args["alpha"],
-        higher_is_better=hib,
+    omnibus = stack([], keys, OMNIBUS_SCHEMA, ["test"])
+    tables = {"checks": checks, "omnibus": omnibus, "post_hoc": post_hoc, "ranks": ranks}
+    more = {"effect_sizes": effects, "cliques": cliques}
+    return _comparison(
+        design, verdicts, keys, metric, learner, sd.split, args["alpha"], hib, **tables, **more
     )

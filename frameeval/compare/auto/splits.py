@@ -25,7 +25,6 @@ from typing import Any
 import polars as pl
 
 from frameeval.compare.auto.context import (
-    DESIGN_COLUMNS,
     FUNC,
     PAIR_PROCEDURES,
     POST_HOC_SCHEMA,
@@ -40,7 +39,7 @@ from frameeval.compare.auto.context import (
 from frameeval.compare.auto.design import cell_table, describe_design
 from frameeval.compare.guards import not_null_rows, value_text
 from frameeval.compare.plan import block_pairs
-from frameeval.compare.results import reject
+from frameeval.compare.results import DESIGN_COLUMNS, SPLIT_DESIGN, reject
 from frameeval.compare.scipy_step import better_by
 from frameeval.compare.words import format_p, format_value
 from frameeval.exceptions import InvalidParameterError
@@ -186,10 +185,7 @@ def choose_split_procedures(
         design.select(
             *ctx.keys,
             *DESIGN_COLUMNS,
-            "n_repeats",
-            "n_folds",
-            "n_dropped",
-            "test_train_ratio",
+            *SPLIT_DESIGN,
             "all_tied",
             "__learners",
         ),
