@@ -38,7 +38,7 @@ from frameeval.compare.effect_size import effect_size
 from frameeval.compare.matrix import comparison_matrix
 from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
-from frameeval.compare.omnibus import friedman_aligned_ranks, quade, skillings_mack
+from frameeval.compare.omnibus import friedman, friedman_aligned_ranks, quade, skillings_mack
 from frameeval.compare.one_learner import binomial_distribution, binomial_test, t_test
 from frameeval.compare.post_hoc import (
     bonferroni_dunn,
@@ -47,7 +47,7 @@ from frameeval.compare.post_hoc import (
     nemenyi,
     nemenyi_q,
 )
-from frameeval.compare.ranks import average_ranks, friedman, rank_table
+from frameeval.compare.ranks import average_ranks, rank_table
 from frameeval.compare.resampled import corrected_resampled_t_test, cv5x2_f_test
 from frameeval.compare.table import results_table
 from frameeval.compare.two_learners import cv5x2_t_test, paired_t_test, wilcoxon

@@ -9,7 +9,6 @@ table on the block: one row per group × pair of learners × block.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -17,7 +16,7 @@ import polars as pl
 from frameeval._validate import check_parameter, enforce, failure, group_text, require_columns
 from frameeval.compare.cells import PAIR_MISSING_HINT, cells
 from frameeval.compare.door import check_learner_value, is_learner
-from frameeval.compare.plan import block_pairs
+from frameeval.compare.plan import agg_by_keys, block_pairs, tie_to_checks
 from frameeval.exceptions import InsufficientDataError
 
 Pairs = Literal["unordered", "ordered"]
@@ -67,6 +66,44 @@ def pair_table(
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
     # used three times below: computed once (an in-plan cache node, nothing is collected)
     cell = cells(lf, schema, func, keys, block, learner, metric, hint=hint).cache()
+    has = failure(
+        ~(pl.col("__has_a") & pl.col("__has_b")),
+        InsufficientDataError,
+        f"{func}(): learners a={a!r} and b={b!r} must both have values, got none of {{}}{{}}.",
+        pl.when(pl.col("__has_a")).then(pl.lit(f"b={b!r}")).otherwise(pl.lit(f"a={a!r}")),
+        group_text(keys),
+    )
+    blocks = failure(
+        pl.col("__blocks") < min_blocks,
+        InsufficientDataError,
+        f"{func}(): needs at least {min_blocks} values of {block_text or repr(block)} per "
+        f"learner, got {{}}{{}}.",
+        pl.col("__blocks"),
+        group_text(keys),
+    )
+    cell = present(cell, func, keys, block, learner, a, b, has, blocks)
+    table = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
+    if a is not None:
+        return table.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
+    if pairs == "ordered":
+        return table.filter(pl.col("a") != pl.col("b"))
+    return table.filter(pl.col("a") < pl.col("b"))
+
+
+def present(
+    cell: pl.LazyFrame,
+    func: str,
+    keys: list[str],
+    block: str,
+    learner: str,
+    a: Any,
+    b: Any,
+    has: pl.Expr,
+    blocks: pl.Expr,
+) -> pl.LazyFrame:
+    """``cell`` of the groups that have the named learners (the failure ``has`` on
+    ``__has_a``, ``__has_b``), at least 2 learners and enough blocks (``blocks`` on
+    ``__blocks``), checked in-plan in that order."""
     presence = [
         pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
         pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),
@@ -77,44 +114,12 @@ def pair_table(
         if b is not None
         else pl.lit(True).alias("__has_b"),
     ]
-    counts = cell.group_by(keys).agg(presence) if keys else cell.select(presence)
-    counts = enforce(
-        counts,
-        failure(
-            ~(pl.col("__has_a") & pl.col("__has_b")),
-            InsufficientDataError,
-            f"{func}(): learners a={a!r} and b={b!r} must both have values, got none of {{}}{{}}.",
-            pl.when(pl.col("__has_a")).then(pl.lit(f"b={b!r}")).otherwise(pl.lit(f"a={a!r}")),
-            group_text(keys),
-        ),
-        failure(
-            pl.col("__learners") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 learners, got {{}}{{}}.",
-            pl.col("__learners"),
-            group_text(keys),
-        ),
-        failure(
-            pl.col("__blocks") < min_blocks,
-            InsufficientDataError,
-            f"{func}(): needs at least {min_blocks} values of {block_text or repr(block)} per "
-            f"learner, got {{}}{{}}.",
-            pl.col("__blocks"),
-            group_text(keys),
-        ),
+    learners = failure(
+        pl.col("__learners") < 2,
+        InsufficientDataError,
+        f"{func}(): needs at least 2 learners, got {{}}{{}}.",
+        pl.col("__learners"),
+        group_text(keys),
     )
-    if keys:
-        cell = cell.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
-    else:
-        cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
-    table = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
-    if a is not None:
-        return table.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))
-    if pairs == "ordered":
-        return table.filter(pl.col("a") != pl.col("b"))
-    return table.filter(pl.col("a") < pl.col("b"))
-
-
-def sorted_out(frame: pl.LazyFrame, keys: Sequence[str], columns: Sequence[str]) -> pl.LazyFrame:
-    """The output columns (keys first), sorted by keys, a, b."""
-    return frame.select(*keys, *columns).sort([*keys, "a", "b"], nulls_last=True)
+    counts = enforce(agg_by_keys(cell, keys, presence), has, learners, blocks)
+    return tie_to_checks(cell, counts, keys)

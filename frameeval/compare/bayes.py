@@ -30,35 +30,28 @@ from frameeval._validate import (
     group_text,
     require_columns,
 )
-from frameeval.compare._pairs import check_pair, pair_table, sorted_out
+from frameeval.compare._pairs import check_pair, pair_table
 from frameeval.compare.door import (
     check_distinct,
-    check_outputs,
     is_learner,
     open_frame,
     resolve_direction,
 )
 from frameeval.compare.effect_size import effect_aggs, effect_columns
 from frameeval.compare.guards import attach, not_null_rows, value_text
+from frameeval.compare.results import (
+    CORRELATED_T,
+    POSTERIOR_MEANS,
+    PROBABILITIES,
+    SIGNED_RANK,
+    SIGNED_RANK_SAMPLES,
+    Shape,
+)
 from frameeval.compare.scipy_step import mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples"]
 
-_PROBS = ["p_a_better", "p_rope", "p_b_better"]
-_MEANS = ["mean_a_better", "mean_rope", "mean_b_better"]
-_CORRELATED_OUT = ["a", "b", "mean_difference", *_PROBS, "cohen_d", "cliff_delta"]
-_SIGNED_RANK_OUT = [
-    "a",
-    "b",
-    "mean_difference",
-    *_PROBS,
-    *_MEANS,
-    "n_blocks",
-    "cohen_d",
-    "cliff_delta",
-]
-_SAMPLES_OUT = ["a", "b", "sample", "a_better", "rope", "b_better"]
 
 #: Memory bounds of the signed-rank sampler (in float64 values): one chunk of Dirichlet weights
 #: (samples × blocks) and one chunk of quadratic forms (pairs × samples × blocks).
@@ -221,39 +214,17 @@ def bayes_correlated_t(
     rope = check_rope(rope, func)
     RHO(func, "rho", rho)
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, _CORRELATED_OUT, learner=learner, fold=fold, repeat=repeat)
+    CORRELATED_T.check(func, keys, learner=learner, fold=fold, repeat=repeat)
     hib = resolve_direction(func, metric, higher_is_better)
     require_columns(schema, func, metric=metric, learner=learner, fold=fold, repeat=repeat)
     check_distinct(func, keys, metric=metric, learner=learner, fold=fold, repeat=repeat)
     check_pair(schema, func, learner, a, b)
     if a is not None:
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
-    if repeat is None:
-        block, block_text = fold, repr(fold)
-    else:
-        block, block_text = f"{repeat}/{fold}", f"{repeat!r}/{fold!r}"
-        check_parameter(
-            block not in schema,
-            func,
-            f"the data must not have a column named {block!r} (used to pair repeat and fold), "
-            f"got one.",
-        )
-        lf = not_null_rows(lf, func, keys, {"repeat": repeat, "fold": fold})
-        lf = lf.with_columns(
-            pl.concat_str([value_text(repeat), value_text(fold)], separator="/").alias(block)
-        )
+    lf, block, block_text = _split_blocks(lf, schema, func, keys, repeat, fold)
+    columns = (block, learner, metric, a, b)
     table = pair_table(
-        lf,
-        lf.collect_schema(),
-        func,
-        keys,
-        block,
-        learner,
-        metric,
-        a,
-        b,
-        block_text=block_text,
-        hint=None,
+        lf, lf.collect_schema(), func, keys, *columns, block_text=block_text, hint=None
     )
     mean, std = mean_std(pl.col("__va") - pl.col("__vb"))
     stats_ = (
@@ -266,49 +237,8 @@ def bayes_correlated_t(
         )
         .with_columns(effect_columns(skip=["mean_difference"]))
     )
+    stats_, correction = _correlation(stats_, lf, func, keys, repeat, fold, rho)
     n = pl.col("__n")
-    if rho is not None:
-        correction = pl.lit(rho / (1.0 - rho))
-    else:
-        # ρ = 1/k with k = n / repeats folds per repetition: ρ/(1 − ρ) = 1/(k − 1)
-        if repeat is None:
-            design = stats_.with_columns(
-                pl.lit(1, dtype=pl.Int64).alias("__repeats"),
-                n.cast(pl.Int64).alias("__min"),
-                n.cast(pl.Int64).alias("__max"),
-            )
-        else:
-            per_repeat = lf.group_by(*keys, repeat).agg(
-                pl.col(fold).n_unique().cast(pl.Int64).alias("__folds")
-            )
-            aggs = [
-                pl.len().cast(pl.Int64).alias("__repeats"),
-                pl.col("__folds").min().alias("__min"),
-                pl.col("__folds").max().alias("__max"),
-            ]
-            shape = per_repeat.group_by(keys).agg(aggs) if keys else per_repeat.select(aggs)
-            design = attach(stats_, shape, keys)
-        stats_ = enforce(
-            design,
-            failure(
-                pl.col("__min") != pl.col("__max"),
-                InvalidValueError,
-                f"{func}(): rho=None (1/k) needs the same number of folds in every repeat, got "
-                f"{{}} to {{}} folds per {repeat!r}{{}}.\nHint: pass rho= explicitly.",
-                pl.col("__min"),
-                pl.col("__max"),
-                group_text(keys),
-            ),
-            failure(
-                pl.col("__min") < 2,
-                InsufficientDataError,
-                f"{func}(): rho=None (1/k) needs at least 2 folds per repeat, got {{}}{{}}.",
-                pl.col("__min"),
-                group_text(keys),
-            ),
-        )
-        folds = n / pl.col("__repeats").cast(pl.Float64)
-        correction = 1.0 / (folds - 1.0)
     advantage = pl.col("mean_difference") if hib else -pl.col("mean_difference")
     stats_ = stats_.with_columns(
         advantage.alias("__mean"),
@@ -316,13 +246,92 @@ def bayes_correlated_t(
         (n - 1.0).alias("__df"),
         pl.lit(rope).alias("__rope"),
     )
-    out = scipy_step(stats_, _t_probs, ["__mean", "__scale", "__df", "__rope"], _PROBS)
-    return finish(sorted_out(out, keys, _CORRELATED_OUT), eager)
+    out = scipy_step(stats_, _t_probs, ["__mean", "__scale", "__df", "__rope"], PROBABILITIES)
+    return finish(CORRELATED_T.out(out, keys), eager)
 
 
 # ---------------------------------------------------------------------------------------------
 # Bayesian signed-rank test
 # ---------------------------------------------------------------------------------------------
+def _split_blocks(
+    lf: pl.LazyFrame,
+    schema: pl.Schema,
+    func: str,
+    keys: list[str],
+    repeat: str | None,
+    fold: str,
+) -> tuple[pl.LazyFrame, str, str]:
+    """The split a pair of scores shares: the fold, or repeat/fold joined in a new column."""
+    if repeat is None:
+        return lf, fold, repr(fold)
+    block, block_text = f"{repeat}/{fold}", f"{repeat!r}/{fold!r}"
+    check_parameter(
+        block not in schema,
+        func,
+        f"the data must not have a column named {block!r} (used to pair repeat and fold), got one.",
+    )
+    lf = not_null_rows(lf, func, keys, {"repeat": repeat, "fold": fold})
+    lf = lf.with_columns(
+        pl.concat_str([value_text(repeat), value_text(fold)], separator="/").alias(block)
+    )
+    return lf, block, block_text
+
+
+def _correlation(
+    stats_: pl.LazyFrame,
+    lf: pl.LazyFrame,
+    func: str,
+    keys: list[str],
+    repeat: str | None,
+    fold: str,
+    rho: float | None,
+) -> tuple[pl.LazyFrame, pl.Expr]:
+    """ρ/(1 − ρ) of the correlated t test: from ``rho``, or ρ = 1/k with k = n / repeats folds
+    per repetition (then every repeat must have the same k ≥ 2 folds, checked in-plan)."""
+    n = pl.col("__n")
+    if rho is not None:
+        return stats_, pl.lit(rho / (1.0 - rho))
+    # ρ = 1/k with k = n / repeats folds per repetition: ρ/(1 − ρ) = 1/(k − 1)
+    if repeat is None:
+        design = stats_.with_columns(
+            pl.lit(1, dtype=pl.Int64).alias("__repeats"),
+            n.cast(pl.Int64).alias("__min"),
+            n.cast(pl.Int64).alias("__max"),
+        )
+    else:
+        per_repeat = lf.group_by(*keys, repeat).agg(
+            pl.col(fold).n_unique().cast(pl.Int64).alias("__folds")
+        )
+        aggs = [
+            pl.len().cast(pl.Int64).alias("__repeats"),
+            pl.col("__folds").min().alias("__min"),
+            pl.col("__folds").max().alias("__max"),
+        ]
+        counts = per_repeat.group_by(keys).agg(aggs) if keys else per_repeat.select(aggs)
+        design = attach(stats_, counts, keys)
+    stats_ = enforce(
+        design,
+        failure(
+            pl.col("__min") != pl.col("__max"),
+            InvalidValueError,
+            f"{func}(): rho=None (1/k) needs the same number of folds in every repeat, got "
+            f"{{}} to {{}} folds per {repeat!r}{{}}.\nHint: pass rho= explicitly.",
+            pl.col("__min"),
+            pl.col("__max"),
+            group_text(keys),
+        ),
+        failure(
+            pl.col("__min") < 2,
+            InsufficientDataError,
+            f"{func}(): rho=None (1/k) needs at least 2 folds per repeat, got {{}}{{}}.",
+            pl.col("__min"),
+            group_text(keys),
+        ),
+    )
+    folds = n / pl.col("__repeats").cast(pl.Float64)
+    return stats_, 1.0 / (folds - 1.0)
+
+
 def _check_sampler(n_samples: Any, seed: Any, prior: Any, func: str) -> None:
     N_SAMPLES(func, "n_samples", n_samples)
     SEED(func, "seed", seed)
@@ -435,23 +444,20 @@ def _signed_rank_pairs(
     func: str,
     metric: str,
     rope: Any,
-    a: Any,
-    b: Any,
-    block: str,
-    learner: str,
-    n_samples: Any,
-    seed: Any,
-    prior: Any,
+    roles: tuple[Any, Any, str, str],
+    sampler: tuple[Any, Any, Any],
     by: Keys,
     higher_is_better: bool | None,
-    outputs: list[str],
+    shape: Shape,
 ) -> tuple[pl.LazyFrame, bool, list[str], float]:
     """``*keys, a, b, n_blocks, mean_difference, cohen_d, cliff_delta, __d`` (differences
-    ordered by block, positive = a better) after every check."""
+    ordered by block, positive = a better) after every check; ``roles`` are ``a, b, block,
+    learner``, ``sampler`` ``n_samples, seed, prior``."""
+    a, b, block, learner = roles
     rope = check_rope(rope, func)
-    _check_sampler(n_samples, seed, prior, func)
+    _check_sampler(*sampler, func)
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, outputs, block=block, learner=learner)
+    shape.check(func, keys, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
     table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
     d = pl.col("__va") - pl.col("__vb")
@@ -589,29 +595,17 @@ def bayes_signed_rank(
         data, "bayes_signed_rank", [by, metric], block=block, learner=learner
     )
     func = "bayes_signed_rank"
+    roles, sampler = (a, b, block, learner), (n_samples, seed, prior)
     stats_, eager, keys, rope = _signed_rank_pairs(
-        data,
-        func,
-        metric,
-        rope,
-        a,
-        b,
-        block,
-        learner,
-        n_samples,
-        seed,
-        prior,
-        by,
-        higher_is_better,
-        _SIGNED_RANK_OUT,
+        data, func, metric, rope, roles, sampler, by, higher_is_better, SIGNED_RANK
     )
     size, draw, weight = int(n_samples), int(seed), float(prior)
     out = _list_step(
         stats_,
         lambda diffs: signed_rank_posterior(diffs, rope, weight, size, draw),
-        {name: pl.Float64() for name in [*_PROBS, *_MEANS]},
+        {name: pl.Float64() for name in [*PROBABILITIES, *POSTERIOR_MEANS]},
     )
-    return finish(sorted_out(out, keys, _SIGNED_RANK_OUT), eager)
+    return finish(SIGNED_RANK.out(out, keys), eager)
 
 
 @frame_function
@@ -663,21 +657,9 @@ def bayes_signed_rank_samples(
         data, "bayes_signed_rank_samples", [by, metric], block=block, learner=learner
     )
     func = "bayes_signed_rank_samples"
+    roles, sampler = (a, b, block, learner), (n_samples, seed, prior)
     stats_, eager, keys, rope = _signed_rank_pairs(
-        data,
-        func,
-        metric,
-        rope,
-        a,
-        b,
-        block,
-        learner,
-        n_samples,
-        seed,
-        prior,
-        by,
-        higher_is_better,
-        _SAMPLES_OUT,
+        data, func, metric, rope, roles, sampler, by, higher_is_better, SIGNED_RANK_SAMPLES
     )
     size, draw, weight = int(n_samples), int(seed), float(prior)
     regions = ["a_better", "rope", "b_better"]
@@ -693,5 +675,4 @@ def bayes_signed_rank_samples(
     out = _list_step(stats_, compute, {name: pl.List(pl.Float64) for name in regions})
     out = out.with_columns(pl.int_ranges(0, pl.col("a_better").list.len()).alias("sample"))
     out = out.explode(["sample", *regions]).with_columns(pl.col("sample").cast(pl.Int64))
-    out = out.select(*keys, *_SAMPLES_OUT).sort([*keys, "a", "b", "sample"], nulls_last=True)
-    return finish(out, eager)
+    return finish(SIGNED_RANK_SAMPLES.out(out, keys), eager)

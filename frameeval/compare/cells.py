@@ -20,7 +20,7 @@ from frameeval._validate import (
 )
 from frameeval.compare.door import check_distinct, check_learner_value, is_learner, learner_expr
 from frameeval.compare.guards import attach, not_null_rows, per_group_list, value_text
-from frameeval.compare.plan import tie_to_checks
+from frameeval.compare.plan import block_grid, tie_to_checks
 from frameeval.exceptions import (
     InsufficientDataError,
 )
@@ -96,13 +96,7 @@ def cells(
         return tie_to_checks(valued, checked, keys)
 
     present = valued.select(*keys, block, learner)
-    learners = cell.select(*keys, learner).unique()
-    blocks = cell.select(*keys, block).unique()
-    grid = (
-        learners.join(blocks, on=keys, how="inner", nulls_equal=True)
-        if keys
-        else learners.join(blocks, how="cross")
-    )
+    grid = block_grid(cell, keys, block, learner)
     missing = grid.join(present, on=[*keys, block, learner], how="anti", nulls_equal=True)
     text = pl.concat_str(
         [pl.lit(f"{learner}="), value_text(learner), pl.lit(f" on {block}="), value_text(block)]

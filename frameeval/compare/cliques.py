@@ -8,13 +8,10 @@ import polars as pl
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter, require_columns
+from frameeval.compare.plan import over_keys
 from frameeval.exceptions import InvalidDtypeError
 
 __all__ = ["cliques"]
-
-
-def _over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
-    return expr.over(keys) if keys else expr
 
 
 @frame_function
@@ -121,11 +118,20 @@ def cliques(
         [*keys, "__r", learner], nulls_last=True
     )
     table = table.with_columns(
-        _over(pl.int_range(pl.len()), keys).cast(pl.Int64).alias("__pos"),
-        _over(pl.len(), keys).cast(pl.Int64).alias("__k"),
+        over_keys(pl.int_range(pl.len()), keys).cast(pl.Int64).alias("__pos"),
+        over_keys(pl.len(), keys).cast(pl.Int64).alias("__k"),
     )
+    members = _members(table, _first_rejected(lf, table, keys, learner), keys, learner)
+    out = members.sort([*keys, "clique", "average_rank", learner], nulls_last=True)
+    return finish(out, eager)
+
+
+def _first_rejected(
+    lf: pl.LazyFrame, table: pl.LazyFrame, keys: list[str], learner: str
+) -> pl.LazyFrame:
+    """``*keys, __pos, __q``: for each rank position p the first q > p with (p, q) rejected."""
     positions = table.select(*keys, learner, "__pos")
-    rejected = (
+    return (
         lf.filter(pl.col("reject").fill_null(False))
         .select(*keys, "a", "b")
         .join(
@@ -148,17 +154,24 @@ def cliques(
         .group_by(*keys, "__pos")
         .agg(pl.col("__q").min())
     )
+
+
+def _members(
+    table: pl.LazyFrame, rejected: pl.LazyFrame, keys: list[str], learner: str
+) -> pl.LazyFrame:
+    """``*keys, clique, <learner>, average_rank``: the maximal runs i…end(i) not contained in
+    the previous one, numbered from 1 in rank order."""
     starts = table.join(rejected, on=[*keys, "__pos"], how="left", nulls_equal=True).sort(
         [*keys, "__pos"], nulls_last=True
     )
     blocking = pl.col("__q").fill_null(pl.col("__k")).cum_min(reverse=True)
-    starts = starts.with_columns((_over(blocking, keys) - 1).alias("__end"))
-    previous = _over(pl.col("__end").shift(1), keys).fill_null(-1)
+    starts = starts.with_columns((over_keys(blocking, keys) - 1).alias("__end"))
+    previous = over_keys(pl.col("__end").shift(1), keys).fill_null(-1)
     starts = starts.filter((pl.col("__end") > pl.col("__pos")) & (pl.col("__end") > previous))
     starts = starts.with_columns(
-        (_over(pl.int_range(pl.len()), keys) + 1).cast(pl.Int64).alias("clique")
+        (over_keys(pl.int_range(pl.len()), keys) + 1).cast(pl.Int64).alias("clique")
     )
-    members = (
+    return (
         starts.select(*keys, "clique", pl.int_ranges("__pos", pl.col("__end") + 1).alias("__m"))
         .explode("__m")
         .join(
@@ -169,5 +182,3 @@ def cliques(
         )
         .select(*keys, "clique", learner, pl.col("__r").alias("average_rank"))
     )
-    out = members.sort([*keys, "clique", "average_rank", learner], nulls_last=True)
-    return finish(out, eager)

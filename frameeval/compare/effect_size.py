@@ -12,26 +12,14 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.compare._pairs import pair_table, sorted_out
-from frameeval.compare.door import check_outputs, open_frame
+from frameeval.compare._pairs import pair_table
+from frameeval.compare.door import open_frame
 from frameeval.compare.one_learner import ratio
+from frameeval.compare.results import EFFECT_COLUMNS, EFFECT_SIZE  # noqa: F401 - charts read it here
 from frameeval.compare.scipy_step import mean_std
 
 __all__ = ["effect_size"]
 
-#: The effect-size columns every two-learner test ends with (docs/bayes.md, "Effect sizes").
-EFFECT_COLUMNS = ("mean_difference", "cohen_d", "cliff_delta")
-
-_OUT = [
-    "a",
-    "b",
-    "n_blocks",
-    "mean_difference",
-    "cohen_d",
-    "cohen_d_magnitude",
-    "cliff_delta",
-    "cliff_delta_magnitude",
-]
 
 #: Cohen (1988): |d| < 0.2 negligible, < 0.5 small, < 0.8 medium, else large.
 COHEN_THRESHOLDS = (0.2, 0.5, 0.8)
@@ -143,7 +131,7 @@ def effect_size(
     block, learner = resolve_roles(data, "effect_size", [by, metric], block=block, learner=learner)
     func = "effect_size"
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, _OUT, block=block, learner=learner)
+    EFFECT_SIZE.check(func, keys, block=block, learner=learner)
     table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
     pair = [*keys, "a", "b"]
     out = (
@@ -155,7 +143,7 @@ def effect_size(
             magnitude(pl.col("cliff_delta"), CLIFF_THRESHOLDS).alias("cliff_delta_magnitude"),
         )
     )
-    return finish(sorted_out(out, keys, _OUT), eager)
+    return finish(EFFECT_SIZE.out(out, keys), eager)
 
 
 def effect_aggs(a_value: str = "__va", b_value: str = "__vb") -> list[pl.Expr]:

@@ -12,25 +12,13 @@ from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.compare._pairs import pair_table, sorted_out
-from frameeval.compare.door import check_outputs, open_frame, resolve_direction
+from frameeval.compare._pairs import pair_table
+from frameeval.compare.door import open_frame, resolve_direction
 from frameeval.compare.effect_size import effect_aggs, effect_columns
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference
+from frameeval.compare.results import MATRIX
 
 __all__ = ["comparison_matrix"]
-
-_OUT = [
-    "a",
-    "b",
-    "mean_difference",
-    "wins",
-    "ties",
-    "losses",
-    "p_value",
-    "p_adjusted",
-    "cohen_d",
-    "cliff_delta",
-]
 
 
 @frame_function
@@ -146,7 +134,7 @@ def comparison_matrix(
     )
     digits = check_digits(digits, func)
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, _OUT, block=block, learner=learner)
+    MATRIX.check(func, keys, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
     table = pair_table(lf, schema, func, keys, block, learner, metric, pairs="ordered").cache()
     pair = [*keys, "a", "b"]
@@ -200,4 +188,4 @@ def comparison_matrix(
     )
     both = pl.concat([tests.select(*pair, "p_value", "p_adjusted"), mirrored])
     out = stats_.join(both, on=pair, how="left", nulls_equal=True)
-    return finish(sorted_out(out, keys, _OUT), eager)
+    return finish(MATRIX.out(out, keys), eager)

@@ -35,31 +35,17 @@ from frameeval.compare.cells import (
     pair_up,
     rows_guard,
 )
-from frameeval.compare.door import check_distinct, check_outputs, open_frame
-from frameeval.compare.effect_size import EFFECT_COLUMNS
+from frameeval.compare.door import check_distinct, open_frame
 from frameeval.compare.guards import value_text
 from frameeval.compare.one_learner import ratio
-from frameeval.compare.scipy_step import better_expr, decide, literal, scipy_step
+from frameeval.compare.results import CONTINGENCY, MCNEMAR, Shape
+from frameeval.compare.scipy_step import better_expr, literal, scipy_step
 from frameeval.exceptions import InvalidValueError
 
 __all__ = ["contingency_table", "mcnemar"]
 
 _CELLS = ("e00", "e01", "e10", "e11")
 _GAPS = 5  # unpaired instances listed in the error message
-_TABLE_OUT = ["a", "b", "cell", "b_correct", "a_correct", "count"]
-_MCNEMAR_OUT = [
-    "a",
-    "b",
-    *_CELLS,
-    "statistic",
-    "df",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-    *EFFECT_COLUMNS,
-]
 
 
 def _label_checks(func: str, schema: pl.Schema, truth: str, pred: str) -> Checks:
@@ -122,14 +108,14 @@ def _counts(
     learner: str,
     instance: str,
     by: Keys,
-    outputs: list[str],
+    shape: Shape,
 ) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema]:
     """``*keys, a, b, e00, e01, e10, e11`` (Int64) with the pairing and label checks in the
     plan."""
     lf, eager, keys, schema = open_frame(data, func, by)
     require_columns(schema, func, truth=truth, pred=pred, learner=learner, instance=instance)
     check_distinct(func, keys, truth=truth, pred=pred, learner=learner, instance=instance)
-    check_outputs(func, keys, outputs)
+    shape.check(func, keys)
     check_labels(schema, func, truth=truth, pred=pred)
     piv = pair_up(
         lf,
@@ -322,7 +308,7 @@ def contingency_table(
     )
     func = "contingency_table"
     counts, eager, keys, _ = _counts(
-        data, func, truth, pred, a, b, learner, instance, by, _TABLE_OUT
+        data, func, truth, pred, a, b, learner, instance, by, CONTINGENCY
     )
     return finish(cells_table(counts, keys), eager)
 
@@ -334,8 +320,8 @@ def cells_table(counts: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
         pl.col("value").alias("count"),
         pl.col("cell").is_in(["e00", "e01"]).alias("b_correct"),
         pl.col("cell").is_in(["e00", "e10"]).alias("a_correct"),
-    ).select(*keys, *_TABLE_OUT)
-    return long.sort([*keys, "cell"], nulls_last=True)
+    )
+    return CONTINGENCY.out(long, keys)
 
 
 def _mcnemar_scipy(e01: np.ndarray, e10: np.ndarray, exact: np.ndarray, alpha: np.ndarray):
@@ -443,9 +429,7 @@ def mcnemar(
     func = "mcnemar"
     alpha = check_alpha(alpha, func)
     check_parameter(isinstance(exact, bool), func, f"exact must be a bool, got {exact!r}.")
-    counts, eager, keys, _ = _counts(
-        data, func, truth, pred, a, b, learner, instance, by, _MCNEMAR_OUT
-    )
+    counts, eager, keys, _ = _counts(data, func, truth, pred, a, b, learner, instance, by, MCNEMAR)
     return finish(mcnemar_test(counts, keys, exact, alpha), eager)
 
 
@@ -463,17 +447,11 @@ def mcnemar_test(counts: pl.LazyFrame, keys: list[str], exact: bool, alpha: floa
         ["e01", "e10", "__exact", "alpha"],
         ["statistic", "p_value", "critical_value"],
     )
-    if exact:
-        decision = decide(pl.col("p_value"), pl.col("alpha"))
-    else:
-        # the documented rule of the χ² form: τ_χ² > χ²_α (statistic vs critical value)
-        decision = (pl.col("statistic") > pl.col("critical_value")).alias("reject")
-    out = out.with_columns(decision).with_columns(
+    shape = MCNEMAR.deciding("p_value") if exact else MCNEMAR  # the χ² form: τ_χ² > χ²_α
+    out = shape.decide(out).with_columns(
         better_expr(pl.col("e01") < pl.col("e10"), pl.col("e01") > pl.col("e10"))
     )
-    out = out.with_columns(_effects())
-    out = out.select(*keys, *_MCNEMAR_OUT)
-    return out.sort(keys, nulls_last=True) if keys else out
+    return shape.out(out.with_columns(_effects()), keys)
 
 
 def _effects() -> list[pl.Expr]:

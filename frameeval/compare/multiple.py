@@ -22,8 +22,10 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter, enforce, failure, group_text
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
+from frameeval.compare.plan import over_keys
 from frameeval.compare.precision import RANK_DIGITS
-from frameeval.compare.scipy_step import decide, scipy_step
+from frameeval.compare.results import ADJUSTED_PAIRS
+from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["bergmann_hommel", "rank_post_hoc", "shaffer"]
@@ -31,18 +33,6 @@ __all__ = ["bergmann_hommel", "rank_post_hoc", "shaffer"]
 #: Bergmann–Hommel's procedure enumerates every partition of the k learners (Bell(k) of them:
 #: 21,147 for k = 9, 115,975 for k = 10); above this it is refused.
 BERGMANN_HOMMEL_MAX_K = 9
-
-_OUT = [
-    "a",
-    "b",
-    "average_rank_a",
-    "average_rank_b",
-    "statistic",
-    "p_value",
-    "p_adjusted",
-    "alpha",
-    "reject",
-]
 
 Adjust = Literal["holm", "shaffer", "bergmann_hommel", "bonferroni"]
 
@@ -122,10 +112,6 @@ def _all_exhaustive_sets() -> pl.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # the corrections, on *keys, a, b, n_learners, __ia, __ib, p_value
 # ---------------------------------------------------------------------------------------------
-def _over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
-    return expr.over(keys) if keys else expr
-
-
 def step_down(pairs: pl.LazyFrame, keys: list[str], factor: str) -> pl.LazyFrame:
     """p_adjusted = min(1, max_{j ≤ i} t_j p_(j)) along the p-values in increasing order, with
     t_j = ``factor`` (m − j + 1 for Holm, Shaffer's t_j): the one Holm / Shaffer step-down
@@ -133,8 +119,8 @@ def step_down(pairs: pl.LazyFrame, keys: list[str], factor: str) -> pl.LazyFrame
     pairs). ``pairs`` holds ``*keys, p_value`` (and ``n_learners`` for Shaffer), one row per
     hypothesis; m counts every row of the group."""
     step = pl.col("p_value").rank("ordinal")
-    pairs = pairs.with_columns(_over(step, keys).cast(pl.Float64).alias("__step"))
-    m = _over(pl.len(), keys).cast(pl.Float64)
+    pairs = pairs.with_columns(over_keys(step, keys).cast(pl.Float64).alias("__step"))
+    m = over_keys(pl.len(), keys).cast(pl.Float64)
     if factor == "holm":
         t = m - pl.col("__step") + 1.0
         pairs = pairs.with_columns(t.alias("__t"))
@@ -147,7 +133,7 @@ def step_down(pairs: pl.LazyFrame, keys: list[str], factor: str) -> pl.LazyFrame
         )
     scaled = pl.min_horizontal(pl.col("__t") * pl.col("p_value"), pl.lit(1.0))
     ordered = pairs.sort([*keys, "__step"], nulls_last=True)
-    return ordered.with_columns(_over(scaled.cum_max(), keys).alias("p_adjusted"))
+    return ordered.with_columns(over_keys(scaled.cum_max(), keys).alias("p_adjusted"))
 
 
 def _bergmann_hommel(pairs: pl.LazyFrame, keys: list[str], func: str) -> pl.LazyFrame:
@@ -183,17 +169,17 @@ def _adjusted(
     data: IntoFrame,
     func: str,
     metric: str,
-    *,
     test: str,
     adjust: str | None,
     control: Any,
-    block: str,
-    learner: str,
-    by: Keys,
+    roles: tuple[str, str, Keys],
     higher_is_better: bool | None,
     alpha: float,
     digits: int | None = RANK_DIGITS,
 ) -> Any:
+    """The rank post-hoc of ``test`` with the ``adjust`` correction; ``roles`` are ``block,
+    learner, by``."""
+    block, learner, by = roles
     alpha = check_alpha(alpha, func)
     check_parameter(
         test in RANK_TESTS,
@@ -214,23 +200,31 @@ def _adjusted(
         f"control={control!r}.\nHint: adjust='holm' for comparisons with a control.",
     )
     pairs, eager, keys = pair_statistics(
-        data, func, test, metric, block, learner, by, higher_is_better, control, _OUT, digits
+        data,
+        func,
+        test,
+        metric,
+        block,
+        learner,
+        by,
+        higher_is_better,
+        control,
+        ADJUSTED_PAIRS.columns,
+        digits,
     )
     if adjust in ("holm", "shaffer"):
         out = step_down(pairs, keys, adjust)
     elif adjust == "bergmann_hommel":
         out = _bergmann_hommel(pairs, keys, func)
     elif adjust == "bonferroni":
-        m = _over(pl.len(), keys).cast(pl.Float64)
+        m = over_keys(pl.len(), keys).cast(pl.Float64)
         out = pairs.with_columns(
             pl.min_horizontal(m * pl.col("p_value"), pl.lit(1.0)).alias("p_adjusted")
         )
     else:
         out = pairs.with_columns(pl.col("p_value").alias("p_adjusted"))
-    out = out.with_columns(
-        pl.lit(alpha).alias("alpha"), decide(pl.col("p_adjusted"), alpha)
-    ).select(*keys, *_OUT)
-    return finish(out.sort([*keys, "a", "b"], nulls_last=True), eager)
+    out = ADJUSTED_PAIRS.decide(out.with_columns(pl.lit(alpha).alias("alpha")))
+    return finish(ADJUSTED_PAIRS.out(out, keys), eager)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,19 +327,9 @@ def rank_post_hoc(
     block, learner = resolve_roles(
         data, "rank_post_hoc", [by, metric], block=block, learner=learner
     )
+    roles = (block, learner, by)
     return _adjusted(
-        data,
-        "rank_post_hoc",
-        metric,
-        test=test,
-        adjust=adjust,
-        control=control,
-        block=block,
-        learner=learner,
-        by=by,
-        higher_is_better=higher_is_better,
-        alpha=alpha,
-        digits=digits,
+        data, "rank_post_hoc", metric, test, adjust, control, roles, higher_is_better, alpha, digits
     )
 
 
@@ -417,19 +401,9 @@ def shaffer(
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
     """
     block, learner = resolve_roles(data, "shaffer", [by, metric], block=block, learner=learner)
+    roles = (block, learner, by)
     return _adjusted(
-        data,
-        "shaffer",
-        metric,
-        test=test,
-        adjust="shaffer",
-        control=None,
-        block=block,
-        learner=learner,
-        by=by,
-        higher_is_better=higher_is_better,
-        alpha=alpha,
-        digits=digits,
+        data, "shaffer", metric, test, "shaffer", None, roles, higher_is_better, alpha, digits
     )
 
 
@@ -504,17 +478,16 @@ def bergmann_hommel(
     block, learner = resolve_roles(
         data, "bergmann_hommel", [by, metric], block=block, learner=learner
     )
+    roles = (block, learner, by)
     return _adjusted(
         data,
         "bergmann_hommel",
         metric,
-        test=test,
-        adjust="bergmann_hommel",
-        control=None,
-        block=block,
-        learner=learner,
-        by=by,
-        higher_is_better=higher_is_better,
-        alpha=alpha,
-        digits=digits,
+        test,
+        "bergmann_hommel",
+        None,
+        roles,
+        higher_is_better,
+        alpha,
+        digits,
     )

@@ -11,6 +11,8 @@ follow each of them (García et al. 2010) are :func:`frameeval.compare.multiple.
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -20,88 +22,30 @@ from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, enforce, failure, group_text, require_columns
-from frameeval.compare.cells import cells
-from frameeval.compare.door import check_learner_value, check_outputs, open_frame, resolve_direction
+from frameeval.compare.door import check_learner_value, open_frame
 from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
-from frameeval.compare.ranks import check_design
+from frameeval.compare.ranked import check_design, group_design, rank_sums, ranked_cells
+from frameeval.compare.results import (
+    ALIGNED_RANKS,
+    FRIEDMAN,
+    QUADE,
+    RM_ANOVA,
+    SKILLINGS_MACK,
+    Shape,
+)
 from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InsufficientDataError
 
-__all__ = ["friedman_aligned_ranks", "quade", "skillings_mack"]
+__all__ = ["friedman", "friedman_aligned_ranks", "quade", "skillings_mack"]
 
 RankTest = Literal["friedman", "friedman_aligned_ranks", "quade", "skillings_mack"]
 RANK_TESTS = ("friedman", "friedman_aligned_ranks", "quade", "skillings_mack")
-
-_CHI2_OUT = ["n_learners", "n_blocks", "statistic", "df", "p_value", "critical_value", "alpha"]
-_SM_OUT = [
-    "n_learners",
-    "n_blocks",
-    "n_missing",
-    "statistic",
-    "df",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-]
-_ALIGNED_OUT = [*_CHI2_OUT, "reject"]
-_QUADE_OUT = [
-    "n_learners",
-    "n_blocks",
-    "statistic",
-    "df1",
-    "df2",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-]
 
 
 # ---------------------------------------------------------------------------------------------
 # shared steps
 # ---------------------------------------------------------------------------------------------
-def ranked_cells(
-    data: IntoFrame,
-    func: str,
-    metric: str,
-    block: str,
-    learner: str,
-    by: Keys,
-    higher_is_better: bool | None,
-    outputs: list[str],
-    *,
-    complete: bool,
-    digits: int | None = RANK_DIGITS,
-) -> tuple[pl.LazyFrame, bool, list[str], bool, pl.Schema]:
-    """``*keys, <block>, <learner>, __value, rank`` (within-block rank, 1 = best, ties get the
-    mean rank); with ``complete=False`` missing (block, learner) cells are allowed. ``__value``
-    is the metric rounded to ``digits`` significant digits (:func:`rounded`), what is ranked."""
-    digits = check_digits(digits, func)
-    lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, outputs, block=block, learner=learner)
-    hib = resolve_direction(func, metric, higher_is_better)
-    cell = cells(lf, schema, func, keys, block, learner, metric, complete=complete)
-    cell = cell.with_columns(rounded(pl.col("__value"), digits))
-    rank = pl.col("__value").rank("average", descending=hib).over([*keys, block])
-    return cell.with_columns(rank.cast(pl.Float64).alias("rank")), eager, keys, hib, schema
-
-
-def _design(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) -> pl.LazyFrame:
-    """``*keys, n_learners, n_blocks, __cells`` per group."""
-    out = agg_by_keys(
-        cell,
-        keys,
-        [
-            pl.col(learner).n_unique().cast(pl.Int64).alias("n_learners"),
-            pl.col(block).n_unique().cast(pl.Int64).alias("n_blocks"),
-            pl.len().cast(pl.Int64).alias("__cells"),
-        ],
-    )
-    return out if keys else out.filter(pl.col("__cells") > 0)
-
-
 def _chi2_scipy(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> dict[str, np.ndarray]:
     from scipy import stats
 
@@ -119,9 +63,14 @@ def _f_scipy(
     }
 
 
-def _decide(out: pl.LazyFrame) -> pl.LazyFrame:
-    # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
-    return out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
+def _decided(
+    stats_: pl.LazyFrame, shape: Shape, keys: list[str], eager: bool, compute: Any
+) -> Frame:
+    """The test's p-value and critical value (``compute`` on ``statistic``, its degrees of
+    freedom and ``alpha``), its ``reject`` and its output columns, sorted by the keys."""
+    inputs = ["statistic", *(c for c in ("df", "df1", "df2") if c in shape.columns), "alpha"]
+    out = scipy_step(stats_, compute, inputs, ["p_value", "critical_value"])
+    return finish(shape.out(shape.decide(out), keys), eager)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,7 +120,7 @@ def learner_scores(
     """Per learner: ``*keys, <learner>, average_rank, __score`` and per group ``*keys,
     n_learners, n_blocks, __se`` (None for Skillings–Mack, whose standard error depends on the
     pair) such that z = (score_a − score_b) / se."""
-    design = _design(cell, keys, block, learner)
+    design = group_design(cell, keys, block, learner)
     k = pl.col("n_learners").cast(pl.Float64)
     n = pl.col("n_blocks").cast(pl.Float64)
     if test == "friedman":
@@ -245,6 +194,166 @@ def _sm_together(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) 
         pl.col("__a") != pl.col("__b")
     )
     return both.group_by(*keys, "__a", "__b").agg(pl.len().cast(pl.Float64).alias("__together"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Friedman
+# ---------------------------------------------------------------------------------------------
+#: Demšar (2006, §3.2.2): the χ² approximation of the Friedman statistic is adequate "as a rule
+#: of thumb" for N > 10 blocks (and k > 5 learners).
+CHI2_MIN_BLOCKS = 10
+
+
+def _friedman_scipy(
+    chi2: np.ndarray,
+    statistic: np.ndarray,
+    df1: np.ndarray,
+    df2: np.ndarray,
+    n_blocks: np.ndarray,
+    alpha: np.ndarray,
+) -> dict[str, np.ndarray]:
+    from scipy import stats
+
+    small = n_blocks[np.isfinite(n_blocks) & (n_blocks <= CHI2_MIN_BLOCKS)]
+    if small.size:
+        warnings.warn(
+            f"friedman(): chi2_p_value uses the χ² approximation, which needs more blocks "
+            f"(Demšar 2006: N > {CHI2_MIN_BLOCKS}), got N = {int(small.min())}; decide on the "
+            "F form (p_value, critical_value, reject), as the book recommends.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return {
+        "chi2_p_value": stats.chi2.sf(chi2, df1),
+        "chi2_critical_value": stats.chi2.isf(alpha, df1),
+        "p_value": stats.f.sf(statistic, df1, df2),
+        "critical_value": stats.f.isf(alpha, df1, df2),
+    }
+
+
+@frame_function
+def friedman(
+    data: IntoFrame,
+    metric: str,
+    *,
+    block: str | None = None,
+    learner: str | None = None,
+    by: Keys = None,
+    higher_is_better: bool | None = None,
+    alpha: float = 0.05,
+    digits: int | None = RANK_DIGITS,
+) -> Frame:
+    """Friedman test of "all learners perform the same" over N blocks (eqs 2.34–2.35).
+
+    With rᵢ the average rank of learner i over N blocks and k learners, under the hypothesis the
+    rᵢ have mean (k + 1)/2 and variance (k² − 1)/(12N), and
+
+        τ_χ² = 12N / (k(k + 1)) · (Σᵢ rᵢ² − k(k + 1)²/4)                         (eq 2.34)
+
+    follows (for large k and N) a χ² distribution with k − 1 degrees of freedom. The original
+    test is too conservative; the book (after Iman & Davenport 1980) recommends
+
+        τ_F = (N − 1) τ_χ² / (N(k − 1) − τ_χ²)                                  (eq 2.35)
+
+    which follows an F distribution with k − 1 and (k − 1)(N − 1) degrees of freedom.
+
+    Parameters
+    ----------
+    data, metric, block, learner, by, higher_is_better, digits
+        As in :func:`rank_table` (the statistics do not depend on the direction; it only sets
+        which learner gets rank 1).
+    alpha
+        Significance level α in (0, 1).
+
+    Returns
+    -------
+    Same kind as ``data`` with one row per group, sorted by keys: ``*by, n_learners, n_blocks,
+    chi2, chi2_df, chi2_p_value, chi2_critical_value, chi2_reject, statistic, df1, df2, p_value,
+    critical_value, alpha, reject``:
+
+    * ``n_learners`` = k, ``n_blocks`` = N (Int64);
+    * ``chi2`` = τ_χ², ``chi2_df`` = k − 1, ``chi2_p_value`` = P(χ²_{k−1} > τ_χ²),
+      ``chi2_critical_value`` = the upper-α quantile, ``chi2_reject`` = τ_χ² > it — the
+      original Friedman test, for reference;
+    * ``statistic`` = τ_F (formerly repeated as ``f_statistic``, now removed), ``df1`` = k − 1,
+      ``df2`` = (k − 1)(N − 1) (Int64), ``p_value`` = P(F > τ_F), ``critical_value`` = the upper-α
+      quantile of F(df1, df2) (Table 2.6), ``reject`` = τ_F > critical_value: the unprefixed
+      decision columns belong to the F form the book recommends. If rejected, follow up with
+      :func:`nemenyi` or :func:`bonferroni_dunn`.
+
+    Notes
+    -----
+    The book's formula is used as printed: no correction for ties. ``scipy.stats.
+    friedmanchisquare`` divides by a tie correction 1 − Σ(t³ − t)/(N k (k² − 1)), so the two
+    agree exactly on blocks without ties and scipy's statistic is larger when a block has ties.
+    When every block ranks the learners identically (and without ties), τ_χ² = N(k − 1), the
+    denominator of eq 2.35 is 0 and τ_F = +inf (``p_value`` 0). The statistics are computed
+    from rank sums, exactly for half-integer ranks.
+
+    Needs k ≥ 2 learners and N ≥ 2 blocks per group (``InsufficientDataError``), and a complete
+    table (see :func:`rank_table`). For N ≤ 10 blocks a ``UserWarning`` says that
+    ``chi2_p_value`` rests on a poor approximation (Demšar 2006, §3.2.2: N > 10, k > 5); for a
+    LazyFrame it is emitted when the result is collected.
+
+    References
+    ----------
+    Zhou Zhihua, *Machine Learning*, §2.4.4, eqs 2.34–2.35, Table 2.6. Friedman (1937), JASA
+    32(200); Iman & Davenport (1980), Communications in Statistics A9(6); Demšar (2006), JMLR 7,
+    §3.2.2.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import polars as pl, frameeval as fe
+    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
+    ...                    "learner": list("ABC") * 4,
+    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
+    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> with warnings.catch_warnings(action="ignore"):  # N = 4: too few for the χ² form
+    ...     out = fe.friedman(df, "error_rate")
+    >>> out.select("chi2", "statistic", "df1", "df2").row(0)
+    (4.5, 3.857142857142857, 2, 6)
+    """
+    block, learner = resolve_roles(data, "friedman", [by, metric], block=block, learner=learner)
+    func = "friedman"
+    alpha = check_alpha(alpha, func)
+    ranks, eager, keys, _, _ = ranked_cells(
+        data, func, metric, block, learner, by, higher_is_better, FRIEDMAN.columns, digits=digits
+    )
+    sums = rank_sums(ranks, keys, learner)
+    aggs = [
+        pl.len().cast(pl.Int64).alias("n_learners"),
+        pl.col("n_blocks").max().alias("n_blocks"),
+        (pl.col("__rank_sum") ** 2).sum().alias("__s"),
+    ]
+    out = sums.group_by(keys).agg(aggs) if keys else sums.select(aggs)
+    if not keys:
+        out = out.filter(pl.col("n_learners") > 0)
+    out = check_design(out, func, keys, block)
+    k = pl.col("n_learners").cast(pl.Float64)
+    n = pl.col("n_blocks").cast(pl.Float64)
+    # τ_χ² · N k (k+1) = 12 Σ R_j² − 3 N² k (k+1)², exact for half-integer rank sums R_j
+    scaled = 12.0 * pl.col("__s") - 3.0 * n * n * k * (k + 1.0) ** 2
+    norm = n * k * (k + 1.0)
+    f_den = n * (k - 1.0) * norm - scaled
+    out = out.with_columns(
+        (scaled / norm).alias("chi2"),
+        (pl.col("n_learners") - 1).alias("chi2_df"),
+        pl.when(f_den == 0)
+        .then(pl.lit(float("inf")))
+        .otherwise((n - 1.0) * scaled / f_den)
+        .alias("statistic"),
+        (pl.col("n_learners") - 1).alias("df1"),
+        ((pl.col("n_learners") - 1) * (pl.col("n_blocks") - 1)).alias("df2"),
+        pl.lit(alpha).alias("alpha"),
+    )
+    out = scipy_step(
+        out,
+        _friedman_scipy,
+        ["chi2", "statistic", "df1", "df2", "n_blocks", "alpha"],
+        ["chi2_p_value", "chi2_critical_value", "p_value", "critical_value"],
+    )
+    return finish(FRIEDMAN.out(FRIEDMAN.decide(out), keys), eager)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -372,6 +481,7 @@ def skillings_mack(
     func = "skillings_mack"
     alpha = check_alpha(alpha, func)
     digits = check_digits(digits, func)
+    outputs = SKILLINGS_MACK.columns
     cell, eager, keys, _, _ = ranked_cells(
         data,
         func,
@@ -380,11 +490,11 @@ def skillings_mack(
         learner,
         by,
         higher_is_better,
-        _SM_OUT,
+        outputs,
         complete=False,
         digits=digits,
     )
-    design = check_design(_design(cell, keys, block, learner), func, keys, block)
+    design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     scores = _sm_scores(cell, keys, block, learner).with_columns(
         over_keys(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64).alias("__i")
     )
@@ -419,11 +529,7 @@ def skillings_mack(
         pl.col("__rank").round(0).cast(pl.Int64).alias("df"),
         pl.lit(alpha).alias("alpha"),
     )
-    out = scipy_step(
-        stats_, _chi2_scipy, ["statistic", "df", "alpha"], ["p_value", "critical_value"]
-    )
-    out = _decide(out).select(*keys, *_SM_OUT)
-    return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
+    return _decided(stats_, SKILLINGS_MACK, keys, eager, _chi2_scipy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,22 +613,14 @@ def friedman_aligned_ranks(
     func = "friedman_aligned_ranks"
     alpha = check_alpha(alpha, func)
     digits = check_digits(digits, func)
+    outputs = ALIGNED_RANKS.columns
     cell, eager, keys, hib, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        _ALIGNED_OUT,
-        complete=True,
-        digits=digits,
+        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
     )
     aligned = _aligned(cell, keys, block, hib, digits)
     learners = aligned.group_by(*keys, learner).agg(pl.col("aligned_rank").sum().alias("__r"))
     blocks = aligned.group_by(*keys, block).agg(pl.col("aligned_rank").sum().alias("__r"))
-    design = check_design(_design(cell, keys, block, learner), func, keys, block)
+    design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     sums_l = agg_by_keys(learners, keys, [(pl.col("__r") ** 2).sum().alias("__rl")])
     sums_b = agg_by_keys(blocks, keys, [(pl.col("__r") ** 2).sum().alias("__rb")])
     stats_ = join_on_keys(join_on_keys(design, sums_l, keys), sums_b, keys)
@@ -536,11 +634,7 @@ def friedman_aligned_ranks(
         (pl.col("n_learners") - 1).alias("df"),
         pl.lit(alpha).alias("alpha"),
     )
-    out = scipy_step(
-        stats_, _chi2_scipy, ["statistic", "df", "alpha"], ["p_value", "critical_value"]
-    )
-    out = _decide(out).select(*keys, *_ALIGNED_OUT)
-    return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
+    return _decided(stats_, ALIGNED_RANKS, keys, eager, _chi2_scipy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -621,19 +715,11 @@ def quade(
     func = "quade"
     alpha = check_alpha(alpha, func)
     digits = check_digits(digits, func)
+    outputs = QUADE.columns
     cell, eager, keys, _, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        _QUADE_OUT,
-        complete=True,
-        digits=digits,
+        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
     )
-    design = check_design(_design(cell, keys, block, learner), func, keys, block)
+    design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     k_expr = pl.len().over([*keys, block]).cast(pl.Float64)
     weighted = _quade_weights(cell, keys, block, digits).with_columns(
         (pl.col("__q") * (pl.col("rank") - (k_expr + 1.0) / 2.0)).alias("__s")
@@ -656,11 +742,65 @@ def quade(
         ((pl.col("n_learners") - 1) * (pl.col("n_blocks") - 1)).alias("df2"),
         pl.lit(alpha).alias("alpha"),
     )
-    out = scipy_step(
-        stats_, _f_scipy, ["statistic", "df1", "df2", "alpha"], ["p_value", "critical_value"]
+    return _decided(stats_, QUADE, keys, eager, _f_scipy)
+
+
+# ---------------------------------------------------------------------------------------------
+# repeated-measures ANOVA (the automatic comparison's test of normal, spherical data)
+# ---------------------------------------------------------------------------------------------
+def rm_anova(
+    cells: pl.DataFrame, keys: list[str], block: str, learner: str, value: str, alpha: float
+) -> pl.DataFrame:
+    """Repeated-measures ANOVA with one within factor, the learner, on a collected complete
+    block × learner table: ``*keys, n_learners, n_blocks, statistic, df1, df2, p_value,
+    critical_value, alpha, reject`` per group (and ``__mse``, the error mean square Tukey's
+    HSD reads; :func:`frameeval.compare.post_hoc.tukey_hsd`).
+
+    With x_ij the value of learner j on block i, G the grand mean, m_j the learner means and
+    b_i the block means: SS_learner = N Σ_j (m_j − G)², SS_block = k Σ_i (b_i − G)²,
+    SS_error = Σ_ij (x_ij − G)² − SS_learner − SS_block, and
+    F = (SS_learner / (k − 1)) / (SS_error / ((k − 1)(N − 1))) ~ F(k − 1, (k − 1)(N − 1))
+    (statsmodels' ``AnovaRM``); ``reject`` = F > critical_value.
+    """
+    from scipy import stats
+
+    x = pl.col(value)
+    data = cells.with_columns(
+        over_keys(x.mean(), keys).alias("__g"),
+        x.mean().over([*keys, learner]).alias("__m"),
+        x.mean().over([*keys, block]).alias("__bm"),
     )
-    out = _decide(out).select(*keys, *_QUADE_OUT)
-    return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
+    aggs = [
+        pl.col(learner).n_unique().cast(pl.Int64).alias("n_learners"),
+        pl.col(block).n_unique().cast(pl.Int64).alias("n_blocks"),
+        ((x - pl.col("__g")) ** 2).sum().alias("__sst"),
+        ((pl.col("__m") - pl.col("__g")) ** 2).sum().alias("__ssl"),
+        ((pl.col("__bm") - pl.col("__g")) ** 2).sum().alias("__ssb"),
+    ]
+    g = data.group_by(keys).agg(aggs) if keys else data.select(aggs)
+    k = pl.col("n_learners").cast(pl.Float64)
+    n = pl.col("n_blocks").cast(pl.Float64)
+    sse = (pl.col("__sst") - pl.col("__ssl") - pl.col("__ssb")).clip(lower_bound=0.0)
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    mse = sse / df2
+    f = (
+        pl.when(mse > 1e-12 * (pl.col("__sst") + 1e-300) / df2)
+        .then(pl.col("__ssl") / df1 / mse)
+        .when(pl.col("__ssl") > 0)
+        .then(float("inf"))
+    )
+    g = g.with_columns(f.alias("statistic"), df1.alias("df1"), df2.alias("df2"), mse.alias("__mse"))
+    stat = g.get_column("statistic").to_numpy().astype(float)
+    d1, d2 = g.get_column("df1").to_numpy(), g.get_column("df2").to_numpy()
+    with np.errstate(all="ignore"):
+        p = stats.f.sf(stat, d1, d2)
+        crit = stats.f.isf(alpha, d1, d2)
+    out = g.with_columns(
+        pl.Series("p_value", p).fill_nan(None),
+        pl.Series("critical_value", crit).fill_nan(None),
+        pl.lit(alpha).alias("alpha"),
+    )
+    return RM_ANOVA.decide(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -670,6 +810,61 @@ def _z_scipy(statistic: np.ndarray) -> dict[str, np.ndarray]:
     from scipy import stats
 
     return {"p_value": 2.0 * stats.norm.sf(statistic)}
+
+
+def _control_present(
+    design: pl.LazyFrame, per: pl.LazyFrame, keys: list[str], func: str, learner: str, control: Any
+) -> pl.LazyFrame:
+    """``design`` with the in-plan check that every group has values of the ``control``."""
+    has = agg_by_keys(per, keys, [(pl.col(learner) == pl.lit(control)).any().alias("__has")])
+    return enforce(
+        join_on_keys(design, has, keys),
+        failure(
+            ~pl.col("__has"),
+            InsufficientDataError,
+            f"{func}(): the control learner {control!r} must have values, got none{{}}.",
+            group_text(keys),
+        ),
+    ).drop("__has")
+
+
+def _sm_pair_se(
+    pairs: pl.LazyFrame, cell: pl.LazyFrame, keys: list[str], block: str, learner: str
+) -> pl.LazyFrame:
+    """``__se`` of the Skillings–Mack z of each pair: √(Σ_l λ_al + Σ_l λ_bl + 2 λ_ab)."""
+    together = _sm_together(cell, keys, block, learner)
+    var = agg_by_keys(
+        together.rename({"__a": "__v"}),
+        [*keys, "__v"],
+        [pl.col("__together").sum().alias("__var")],
+    )
+    pairs = (
+        pairs.join(
+            var.rename({"__v": "a", "__var": "__var_a"}),
+            on=[*keys, "a"],
+            how="left",
+            nulls_equal=True,
+        )
+        .join(
+            var.rename({"__v": "b", "__var": "__var_b"}),
+            on=[*keys, "b"],
+            how="left",
+            nulls_equal=True,
+        )
+        .join(
+            together.rename({"__a": "a", "__b": "b"}),
+            on=[*keys, "a", "b"],
+            how="left",
+            nulls_equal=True,
+        )
+    )
+    variance = (
+        pl.col("__var_a").fill_null(0.0)
+        + pl.col("__var_b").fill_null(0.0)
+        + 2.0 * pl.col("__together").fill_null(0.0)
+    )
+    pairs = pairs.with_columns(pl.when(variance > 0).then(variance.sqrt()).alias("__se"))
+    return pairs
 
 
 def pair_statistics(
@@ -682,7 +877,7 @@ def pair_statistics(
     by: Keys,
     higher_is_better: bool | None,
     control: Any,
-    outputs: list[str],
+    outputs: Sequence[str],
     digits: int | None = RANK_DIGITS,
 ) -> tuple[pl.LazyFrame, bool, list[str]]:
     """``*keys, a, b, n_learners, __ia, __ib, average_rank_a, average_rank_b, statistic,
@@ -693,6 +888,7 @@ def pair_statistics(
         _, _, _, schema = open_frame(data, func, by)
         require_columns(schema, func, learner=learner)
         check_learner_value(schema, func, learner, control, "control")
+    complete = test != "skillings_mack"
     cell, eager, keys, hib, _ = ranked_cells(
         data,
         func,
@@ -702,23 +898,13 @@ def pair_statistics(
         by,
         higher_is_better,
         outputs,
-        complete=test != "skillings_mack",
+        complete=complete,
         digits=digits,
     )
     per, design = learner_scores(cell, test, keys, block, learner, hib, digits)
     design = check_design(design, func, keys, block)
     if control is not None:
-        has = agg_by_keys(per, keys, [(pl.col(learner) == pl.lit(control)).any().alias("__has")])
-        design = join_on_keys(design, has, keys)
-        design = enforce(
-            design,
-            failure(
-                ~pl.col("__has"),
-                InsufficientDataError,
-                f"{func}(): the control learner {control!r} must have values, got none{{}}.",
-                group_text(keys),
-            ),
-        ).drop("__has")
+        design = _control_present(design, per, keys, func, learner, control)
     per = per.with_columns(
         (over_keys(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64) - 1).alias("__i")
     )
@@ -736,38 +922,7 @@ def pair_statistics(
         pairs = pairs.filter((pl.col("b") == pl.lit(control)) & (pl.col("a") != pl.lit(control)))
     pairs = join_on_keys(pairs, design.select(*keys, "n_learners", "__se"), keys)
     if test == "skillings_mack":
-        together = _sm_together(cell, keys, block, learner)
-        var = agg_by_keys(
-            together.rename({"__a": "__v"}),
-            [*keys, "__v"],
-            [pl.col("__together").sum().alias("__var")],
-        )
-        pairs = (
-            pairs.join(
-                var.rename({"__v": "a", "__var": "__var_a"}),
-                on=[*keys, "a"],
-                how="left",
-                nulls_equal=True,
-            )
-            .join(
-                var.rename({"__v": "b", "__var": "__var_b"}),
-                on=[*keys, "b"],
-                how="left",
-                nulls_equal=True,
-            )
-            .join(
-                together.rename({"__a": "a", "__b": "b"}),
-                on=[*keys, "a", "b"],
-                how="left",
-                nulls_equal=True,
-            )
-        )
-        variance = (
-            pl.col("__var_a").fill_null(0.0)
-            + pl.col("__var_b").fill_null(0.0)
-            + 2.0 * pl.col("__together").fill_null(0.0)
-        )
-        pairs = pairs.with_columns(pl.when(variance > 0).then(variance.sqrt()).alias("__se"))
+        pairs = _sm_pair_se(pairs, cell, keys, block, learner)
     z = (pl.col("__sa") - pl.col("__sb")).abs() / pl.col("__se")
     pairs = pairs.with_columns(z.alias("statistic"))
     pairs = scipy_step(pairs, _z_scipy, ["statistic"], ["p_value"])

@@ -29,35 +29,13 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare.cells import metric_checks
-from frameeval.compare.door import check_distinct, check_outputs, open_frame
+from frameeval.compare.door import check_distinct, open_frame
+from frameeval.compare.plan import signed_ratio as ratio
+from frameeval.compare.results import BINOMIAL, T_TEST
 from frameeval.compare.scipy_step import mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
-
-_BINOMIAL_OUT = [
-    "m",
-    "errors",
-    "eps0",
-    "statistic",
-    "p_value",
-    "critical_count",
-    "critical_value",
-    "alpha",
-    "reject",
-]
-_T_OUT = [
-    "n_values",
-    "mean",
-    "std",
-    "eps0",
-    "statistic",
-    "df",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-]
 
 
 def _check_eps(value: float, name: str, func: str) -> float:
@@ -97,13 +75,8 @@ def _binomial_finish(counts: pl.LazyFrame, keys: list[str], eps0: float, alpha: 
         ["m", "errors", "eps0", "alpha"],
         ["p_value", "critical_count", "critical_value"],
     )
-    out = out.with_columns(
-        pl.col("critical_count").cast(pl.Int64),
-        # errors vs critical count: the documented rule (ε̂ > ε̄), not a p-value (scipy_step.decide)
-        (pl.col("errors") > pl.col("critical_count")).alias("reject"),
-    )
-    out = out.select(*keys, *_BINOMIAL_OUT)
-    return out.sort(keys, nulls_last=True) if keys else out
+    out = out.with_columns(pl.col("critical_count").cast(pl.Int64))
+    return BINOMIAL.out(BINOMIAL.decide(out), keys)
 
 
 @frame_function
@@ -233,7 +206,7 @@ def binomial_test(
     schema = lf.collect_schema()
     require_columns(schema, func, truth=truth, pred=pred, by=keys)
     check_distinct(func, keys, truth=truth, pred=pred)
-    check_outputs(func, keys, _BINOMIAL_OUT)
+    BINOMIAL.check(func, keys)
     check_labels(schema, func, truth=truth, pred=pred)
     check_not_empty_eager(data, eager, lf, func)
     checks = Checks(func)
@@ -302,8 +275,8 @@ def binomial_distribution(m: int, eps: float, *, alpha: float | None = None) -> 
     if alpha is not None:
         alpha = check_alpha(alpha, func)
         count = int(critical_count(np.array([m]), np.array([eps]), np.array([alpha]))[0])
-        # errors vs critical count: the documented rule, not a p-value (see scipy_step.decide)
-        out = out.with_columns((pl.col("errors") > count).alias("reject"))
+        out = out.with_columns(pl.lit(count).alias("critical_count"))
+        out = BINOMIAL.decide(out).drop("critical_count")
     return out
 
 
@@ -318,18 +291,7 @@ def t_decision(frame: pl.LazyFrame) -> pl.LazyFrame:
     """Two-sided t decision on ``statistic``, ``df``, ``alpha``: p_value, critical_value,
     reject (|statistic| > critical_value; null where the statistic is)."""
     out = scipy_step(frame, _t_scipy, ["statistic", "df", "alpha"], ["p_value", "critical_value"])
-    # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
-    return out.with_columns((pl.col("statistic").abs() > pl.col("critical_value")).alias("reject"))
-
-
-def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
-    """numerator / denominator with x/0 = ±inf and 0/0 = null (never NaN)."""
-    return (
-        pl.when((denominator == 0) & (numerator == 0))
-        .then(None)
-        .otherwise(numerator / denominator)
-        .cast(pl.Float64)
-    )
+    return T_TEST.decide(out)
 
 
 @frame_function
@@ -399,7 +361,7 @@ def t_test(
     lf, eager, keys, schema = open_frame(data, func, by)
     require_columns(schema, func, metric=metric)
     check_distinct(func, keys, metric=metric)
-    check_outputs(func, keys, _T_OUT)
+    T_TEST.check(func, keys)
     checks = metric_checks(func, schema, metric)
     mean, std = mean_std(pl.col(metric).cast(pl.Float64))
     aggs = [
@@ -429,5 +391,4 @@ def t_test(
         (pl.col("n_values") - 1).alias("df"),
         pl.lit(alpha).alias("alpha"),
     )
-    out = t_decision(out).select(*keys, *_T_OUT)
-    return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
+    return finish(T_TEST.out(t_decision(out), keys), eager)

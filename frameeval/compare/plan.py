@@ -53,6 +53,16 @@ def block_pairs(
     return left.join(right, on=on, how="inner", nulls_equal=True)
 
 
+def block_grid(frame: FrameT, keys: Sequence[str], block: str, learner: str) -> FrameT:
+    """``*keys, <learner>, <block>``: every learner of a group with every block of the group
+    (the complete block × learner table ``frame``'s cells belong to)."""
+    learners = frame.select(*keys, learner).unique()
+    blocks = frame.select(*keys, block).unique()
+    if keys:
+        return learners.join(blocks, on=list(keys), how="inner", nulls_equal=True)
+    return learners.join(blocks, how="cross")
+
+
 def tie_to_checks(frame: pl.LazyFrame, checked: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     """``frame`` restricted to the groups of ``checked`` (a frame whose plan enforces data
     checks), so that collecting ``frame`` runs those checks."""

@@ -29,29 +29,14 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare.door import check_learner_value
+from frameeval.compare.plan import join_on_keys
 from frameeval.compare.precision import RANK_DIGITS
-from frameeval.compare.ranks import check_design, rank_sums, ranked
-from frameeval.compare.scipy_step import better_expr, decide, per_unique, scipy_step
+from frameeval.compare.ranked import check_design, rank_sums, ranked_cells
+from frameeval.compare.results import HOLM, RANK_PAIRS, TUKEY_HSD
+from frameeval.compare.scipy_step import better_by, better_expr, per_unique, scipy_step
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q"]
-
-_PAIRS_OUT = [
-    "a",
-    "b",
-    "n_learners",
-    "n_blocks",
-    "average_rank_a",
-    "average_rank_b",
-    "rank_difference",
-    "statistic",
-    "q_alpha",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-]
 
 
 def _check_k(k: Any, func: str) -> int:
@@ -177,8 +162,8 @@ def _post_hoc(
     digits: int | None = RANK_DIGITS,
 ) -> Any:
     alpha = check_alpha(alpha, func)
-    ranks, eager, keys = ranked(
-        data, func, metric, block, learner, by, higher_is_better, _PAIRS_OUT, digits
+    ranks, eager, keys, _, _ = ranked_cells(
+        data, func, metric, block, learner, by, higher_is_better, RANK_PAIRS.columns, digits=digits
     )
     sums = rank_sums(ranks, keys, learner)
     aggs = [
@@ -228,13 +213,10 @@ def _post_hoc(
         ["n_learners", "n_blocks", "rank_difference", "alpha"],
         ["q_alpha", "critical_value", "p_value"],
     )
-    out = (
-        # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
-        out.with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
-        .with_columns(better_expr(pl.col("rank_difference") < 0, pl.col("rank_difference") > 0))
-        .select(*keys, *_PAIRS_OUT)
+    out = RANK_PAIRS.decide(out).with_columns(
+        better_expr(pl.col("rank_difference") < 0, pl.col("rank_difference") > 0)
     )
-    return finish(out.sort([*keys, "a", "b"], nulls_last=True), eager)
+    return finish(RANK_PAIRS.out(out, keys), eager)
 
 
 @frame_function
@@ -487,11 +469,61 @@ def holm(
         lf.with_row_index("__row")
         .sort([*keys, p_value], nulls_last=True)
         .with_columns(pl.when(p.is_not_null()).then(adjusted).alias("p_adjusted"))
-        .with_columns(
-            pl.lit(alpha).alias("alpha"),
-            decide(pl.col("p_adjusted"), alpha),
-        )
+        .with_columns(pl.lit(alpha).alias("alpha"))
+        .pipe(HOLM.decide)
         .sort("__row")
         .drop("__row")
     )
     return finish(out, eager)
+
+
+def tukey_hsd(
+    cells: pl.DataFrame,
+    anova: pl.DataFrame,
+    keys: list[str],
+    learner: str,
+    value: str,
+    alpha: float,
+    hib: bool,
+) -> pl.DataFrame:
+    """Tukey's HSD after :func:`frameeval.compare.omnibus.rm_anova`, with its repeated-measures
+    error term: ``*keys, a, b, difference, statistic, p_value, critical_value, alpha, reject,
+    better`` per pair (a < b) of the collected block × learner table.
+
+    MS_error = SS_error / ((k − 1)(N − 1)) (``__mse`` of ``anova``), q = |m_a − m_b| /
+    √(MS_error / N) against the studentized range Q(k, (k − 1)(N − 1)), HSD = Q_{1−α}
+    √(MS_error / N); ``reject`` = p_value < α. (autorank, through statsmodels'
+    ``MultiComparison.tukeyhsd``, uses the one-way error — the pooled within-learner variance on
+    kN − k df — which keeps the between-block variation the ANOVA removed, and so can
+    contradict its own omnibus test: docs/compare-learners.md.)
+    """
+    means = cells.group_by(*keys, learner).agg(pl.col(value).mean().alias("__mean"))
+    sides = {learner: ("a", "b"), "__mean": ("__ma", "__mb")}
+    left = means.lazy().select(*keys, *(pl.col(c).alias(a) for c, (a, _) in sides.items()))
+    right = means.lazy().select(*keys, *(pl.col(c).alias(b) for c, (_, b) in sides.items()))
+    design = anova.lazy().select(*keys, "n_learners", "n_blocks", "__mse", "df2")
+    both = join_on_keys(left, right, keys).filter(pl.col("a") < pl.col("b"))
+    pairs = join_on_keys(both, design, keys).collect()
+    se = (pl.col("__mse") / pl.col("n_blocks").cast(pl.Float64)).sqrt()
+    pairs = pairs.with_columns(
+        (pl.col("__ma") - pl.col("__mb")).alias("difference"), se.alias("__se")
+    ).with_columns(
+        pl.when(pl.col("__se") > 0)
+        .then(pl.col("difference").abs() / pl.col("__se"))
+        .when(pl.col("difference") != 0)
+        .then(float("inf"))
+        .alias("statistic")
+    )
+    inputs = ("statistic", "n_learners", "df2", "__se")
+    q, k, df, se_ = (pairs.get_column(c).to_numpy().astype(float) for c in inputs)
+    with np.errstate(all="ignore"):
+        p = per_unique(lambda q_, k_, d_: stats.studentized_range.sf(q_, k_, d_), q, k, df)
+        crit = per_unique(lambda k_, d_: stats.studentized_range.ppf(1 - alpha, k_, d_), k, df)
+    out = pairs.with_columns(
+        pl.Series("p_value", p).fill_nan(None),
+        pl.Series("critical_value", crit * se_).fill_nan(None),
+        pl.lit(alpha).alias("alpha"),
+    )
+    out = TUKEY_HSD.decide(out).with_columns(pl.col("statistic").fill_nan(None))
+    better = (pl.col("difference") > 0) if hib else (pl.col("difference") < 0)
+    return out.with_columns(better_by(better))

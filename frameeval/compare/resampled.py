@@ -28,10 +28,9 @@ from frameeval._validate import (
     group_text,
     require_columns,
 )
-from frameeval.compare.door import check_distinct, check_outputs, resolve_direction
+from frameeval.compare.door import check_distinct, resolve_direction
 from frameeval.compare.door import learner_expr as _learner_expr
 from frameeval.compare.effect_size import (
-    EFFECT_COLUMNS,
     attach_effects,
     effect_aggs,
     effect_columns,
@@ -43,12 +42,12 @@ from frameeval.compare.plan import (
     check_learners,
     check_level,
     signed_ratio,
-    sort_by_keys,
     tie_to_checks,
 )
+from frameeval.compare.results import CORRECTED_T, CV5X2_F, Shape
 from frameeval.compare.scipy_step import literal as _learner_literal
+from frameeval.compare.scipy_step import mean_better, scipy_step
 from frameeval.compare.scipy_step import mean_std as _mean_std
-from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["corrected_resampled_t_test", "cv5x2_f_test"]
@@ -66,7 +65,7 @@ def _paired_metric(
     learner: str,
     block: list[str],
     by: Keys,
-    outputs: Sequence[str],
+    shape: Shape,
 ) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema]:
     """``*keys, *block, __fe_a, __fe_b``: the metric of a and b side by side per split, with the
     in-plan checks (finite metric, no null split ids, one value per learner and split, both
@@ -83,7 +82,7 @@ def _paired_metric(
             func,
             f"block columns must differ from by=, metric= and learner=, got {column!r}.",
         )
-    check_outputs(func, keys, outputs)
+    shape.check(func, keys)
     check_numeric(schema, func, metric=metric)
     check_learners(schema, func, learner, a, b)
     check_not_empty_eager(data, eager, lf, func)
@@ -148,34 +147,6 @@ def _two_sided_t(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> di
         "p_value": 2.0 * stats.t.sf(np.abs(statistic), df),
         "critical_value": stats.t.isf(alpha / 2.0, df),
     }
-
-
-def _better(hib: bool) -> pl.Expr:
-    sign = pl.col("mean") if hib else -pl.col("mean")
-    return (
-        pl.when(pl.col("reject") & (sign > 0))
-        .then(pl.col("a"))
-        .when(pl.col("reject") & (sign < 0))
-        .then(pl.col("b"))
-        .alias("better")
-    )
-
-
-_CORRECTED_OUT = [
-    "a",
-    "b",
-    "n_pairs",
-    "mean",
-    "std",
-    "statistic",
-    "df",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-    *EFFECT_COLUMNS,
-]
 
 
 @frame_function
@@ -283,7 +254,7 @@ def corrected_resampled_t_test(
     check_parameter(bool(blocks), func, "block= must name at least one column, got none.")
     hib = resolve_direction(func, metric, higher_is_better)
     piv, eager, keys, schema = _paired_metric(
-        data, func, metric, a, b, learner, blocks, by, _CORRECTED_OUT
+        data, func, metric, a, b, learner, blocks, by, CORRECTED_T
     )
     mean, std = _mean_std(pl.col("__fe_a") - pl.col("__fe_b"))
     out = agg_by_keys(
@@ -317,11 +288,8 @@ def corrected_resampled_t_test(
         pl.lit(alpha).alias("alpha"),
     )
     out = scipy_step(out, _two_sided_t, ["statistic", "df", "alpha"], ["p_value", "critical_value"])
-    out = out.with_columns(
-        # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
-        (pl.col("statistic").abs() > pl.col("critical_value")).alias("reject")
-    ).with_columns(_better(hib), *effect_columns())
-    return finish(sort_by_keys(out.select(*keys, *_CORRECTED_OUT), keys), eager)
+    out = CORRECTED_T.decide(out).with_columns(mean_better(hib), *effect_columns())
+    return finish(CORRECTED_T.out(out, keys), eager)
 
 
 def _f_test(statistic: np.ndarray, df1: np.ndarray, df2: np.ndarray, alpha: np.ndarray) -> Any:
@@ -331,23 +299,6 @@ def _f_test(statistic: np.ndarray, df1: np.ndarray, df2: np.ndarray, alpha: np.n
         "p_value": stats.f.sf(statistic, df1, df2),
         "critical_value": stats.f.isf(alpha, df1, df2),
     }
-
-
-_CV5X2_F_OUT = [
-    "a",
-    "b",
-    "n_repeats",
-    "mean",
-    "statistic",
-    "df1",
-    "df2",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-    *EFFECT_COLUMNS,
-]
 
 
 @frame_function
@@ -444,7 +395,7 @@ def cv5x2_f_test(
     )
     hib = resolve_direction(func, metric, higher_is_better)
     piv, eager, keys, schema = _paired_metric(
-        data, func, metric, a, b, learner, [repeat, fold], by, _CV5X2_F_OUT
+        data, func, metric, a, b, learner, [repeat, fold], by, CV5X2_F
     )
     d = pl.col("__fe_a") - pl.col("__fe_b")
     per_repeat = piv.group_by([*keys, repeat]).agg(
@@ -487,9 +438,6 @@ def cv5x2_f_test(
     out = scipy_step(
         out, _f_test, ["statistic", "df1", "df2", "alpha"], ["p_value", "critical_value"]
     )
-    out = out.with_columns(
-        # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
-        (pl.col("statistic") > pl.col("critical_value")).alias("reject")
-    ).with_columns(_better(hib))
+    out = CV5X2_F.decide(out).with_columns(mean_better(hib))
     out = attach_effects(out, piv, keys, "__fe_a", "__fe_b")
-    return finish(sort_by_keys(out.select(*keys, *_CV5X2_F_OUT), keys), eager)
+    return finish(CV5X2_F.out(out, keys), eager)

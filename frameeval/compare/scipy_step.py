@@ -1,4 +1,4 @@
-"""The one scipy step of the comparison tests, and the decision from a p-value.
+"""The one scipy step of the comparison tests (the decision lives in :mod:`frameeval.compare.results`).
 
 The scipy step
 --------------
@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+
+from frameeval.compare.results import decide  # noqa: F401 - the p-value rule, kept importable
 
 Arrays = Mapping[str, np.ndarray]
 
@@ -84,17 +86,21 @@ def better_expr(
     )
 
 
-def decide(p_value: pl.Expr, alpha: float | pl.Expr) -> pl.Expr:
-    """``reject``, the one rule that turns a p-value into a decision: ``p_value < alpha``.
+def better_by(a_better: pl.Expr) -> pl.Expr:
+    """The better learner of a rejected comparison: a where ``a_better``, b otherwise; null
+    when not rejected."""
+    return (
+        pl.when(pl.col("reject"))
+        .then(pl.when(a_better).then(pl.col("a")).otherwise(pl.col("b")))
+        .alias("better")
+    )
 
-    Strict: a p-value equal to α does not reject (the documented ``reject`` = p_value < α of
-    every p-value based test, and of the adjusted p-values of the multiple-comparison
-    procedures). A null p-value (or a null α) gives a null ``reject``: the test is undefined
-    there, neither rejected nor not rejected. Tests whose documented rule compares the
-    statistic with a critical value (statistic > critical_value) keep that rule where they
-    decide; the two agree wherever the p-value and the critical value come from the same
-    distribution, except at the boundary."""
-    return (p_value < alpha).alias("reject")
+
+def mean_better(hib: bool) -> pl.Expr:
+    """The better learner of a rejected comparison by the sign of the ``mean`` difference a − b
+    (``hib``: higher is better), null otherwise."""
+    sign = pl.col("mean") if hib else -pl.col("mean")
+    return better_expr(sign > 0, sign < 0)
 
 
 def literal(value: Any, schema: pl.Schema, learner: str) -> pl.Expr:

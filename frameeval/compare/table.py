@@ -218,23 +218,7 @@ def results_table(
         _FUNC,
         f"level must be 'auto', 'blocks' or 'splits', got {level!r}.",
     )
-    split_rows: set[Any] | None = None  # the rows marked by their own split-level test
-    if level == "auto" and significance is not None and significance.per_data_set is not None:
-        split_rows = _tested_blocks(significance.per_data_set)
-    if level == "splits":
-        check_parameter(
-            significance is not None and significance.per_data_set is not None,
-            _FUNC,
-            "level='splits' needs significance= from compare_learners on several data sets "
-            "with a fold column (its per_data_set comparison), got "
-            + (
-                "significance=None."
-                if significance is None
-                else "a comparison without per_data_set."
-            ),
-        )
-        assert significance is not None and significance.per_data_set is not None
-        split_rows = _tested_blocks(significance.per_data_set)
+    split_rows = _split_rows(significance, level)
     check_parameter(
         interval is None
         or interval is False
@@ -277,11 +261,30 @@ def results_table(
     cells = _layout(
         summary, block, learner, aggregate, significance, decimals, hib, named, split_rows, level
     )
-    if format == "latex":
-        return _latex(cells)
-    if format == "markdown":
-        return _markdown(cells)
-    return _gt(cells)
+    return {"latex": _latex, "markdown": _markdown}.get(format, _gt)(cells)
+
+
+def _split_rows(significance: Comparison | None, level: str) -> set[Any] | None:
+    """The rows marked by their own split-level test (``level="auto"`` when there is one,
+    ``"splits"`` always), None for the data-set level."""
+    split_rows: set[Any] | None = None
+    if level == "auto" and significance is not None and significance.per_data_set is not None:
+        split_rows = _tested_blocks(significance.per_data_set)
+    if level == "splits":
+        check_parameter(
+            significance is not None and significance.per_data_set is not None,
+            _FUNC,
+            "level='splits' needs significance= from compare_learners on several data sets "
+            "with a fold column (its per_data_set comparison), got "
+            + (
+                "significance=None."
+                if significance is None
+                else "a comparison without per_data_set."
+            ),
+        )
+        assert significance is not None and significance.per_data_set is not None
+        split_rows = _tested_blocks(significance.per_data_set)
+    return split_rows
 
 
 def _summary(

@@ -25,16 +25,15 @@ from frameeval._validate import (
     group_text,
     require_columns,
 )
+from frameeval.compare._pairs import present
 from frameeval.compare.cells import PAIR_MISSING_HINT, cells, paired
 from frameeval.compare.door import (
     check_learner_value,
-    check_outputs,
     is_learner,
     open_frame,
     resolve_direction,
 )
 from frameeval.compare.effect_size import (
-    EFFECT_COLUMNS,
     attach_effects,
     effect_aggs,
     effect_columns,
@@ -42,68 +41,11 @@ from frameeval.compare.effect_size import (
 from frameeval.compare.one_learner import ratio, t_decision
 from frameeval.compare.plan import block_pairs
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference
-from frameeval.compare.scipy_step import better_expr, decide, literal, mean_std, scipy_step
+from frameeval.compare.results import CV5X2_T, PAIRED_T, WILCOXON
+from frameeval.compare.scipy_step import better_expr, literal, mean_better, mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["cv5x2_t_test", "paired_t_test", "wilcoxon"]
-
-_PAIRED_OUT = [
-    "a",
-    "b",
-    "n_pairs",
-    "mean",
-    "std",
-    "statistic",
-    "df",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-    *EFFECT_COLUMNS,
-]
-_CV5X2_OUT = [
-    "a",
-    "b",
-    "mean",
-    "std",
-    "statistic",
-    "df",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-    *EFFECT_COLUMNS,
-]
-_WILCOXON_OUT = [
-    "a",
-    "b",
-    "n_blocks",
-    "n_zero",
-    "r_plus",
-    "r_minus",
-    "statistic",
-    "z",
-    "exact",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-    *EFFECT_COLUMNS,
-    "rank_biserial",
-]
-
-
-def _sorted(frame: pl.LazyFrame, keys: list[str], *more: str) -> pl.LazyFrame:
-    order = [*keys, *more]
-    return frame.sort(order, nulls_last=True) if order else frame
-
-
-def _mean_better(hib: bool) -> pl.Expr:
-    sign = pl.col("mean") if hib else -pl.col("mean")
-    return better_expr(sign > 0, sign < 0)
 
 
 @frame_function
@@ -192,7 +134,7 @@ def paired_t_test(
     (learner,) = resolve_roles(data, func, [by, metric, block], learner=learner)
     alpha = check_alpha(alpha, func)
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, _PAIRED_OUT)
+    PAIRED_T.check(func, keys)
     hib = resolve_direction(func, metric, higher_is_better)
     piv = paired(lf, schema, func, keys, {"block": block}, learner, metric, a, b)
     mean, std = mean_std(pl.col("__a") - pl.col("__b"))
@@ -223,8 +165,8 @@ def paired_t_test(
         (pl.col("n_pairs") - 1).alias("df"),
         pl.lit(alpha).alias("alpha"),
     )
-    out = t_decision(out).with_columns(_mean_better(hib), *effect_columns())
-    return finish(_sorted(out.select(*keys, *_PAIRED_OUT), keys), eager)
+    out = t_decision(out).with_columns(mean_better(hib), *effect_columns())
+    return finish(PAIRED_T.out(out, keys), eager)
 
 
 @frame_function
@@ -321,7 +263,7 @@ def cv5x2_t_test(
         f"variant must be 'textbook' or 'dietterich', got {variant!r}.",
     )
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, _CV5X2_OUT)
+    CV5X2_T.check(func, keys)
     hib = resolve_direction(func, metric, higher_is_better)
     roles = {"repeat": repeat, "fold": fold}
     piv = paired(lf, schema, func, keys, roles, learner, metric, a, b)
@@ -365,9 +307,9 @@ def cv5x2_t_test(
         pl.lit(5, dtype=pl.Int64).alias("df"),
         pl.lit(alpha).alias("alpha"),
     )
-    out = t_decision(out).with_columns(_mean_better(hib))
+    out = t_decision(out).with_columns(mean_better(hib))
     out = attach_effects(out, piv, keys, "__a", "__b")
-    return finish(_sorted(out.select(*keys, *_CV5X2_OUT), keys), eager)
+    return finish(CV5X2_T.out(out, keys), eager)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -490,48 +432,23 @@ def _present_cells(
     """The (block, learner) cells of the groups where the compared learners have values and
     there are at least two learners and two blocks (else a typed error naming the group)."""
     cell = cells(lf, schema, func, keys, block, learner, metric, hint=PAIR_MISSING_HINT)
-    presence = [
-        pl.col(learner).n_unique().cast(pl.Int64).alias("__learners"),
-        pl.col(block).n_unique().cast(pl.Int64).alias("__blocks"),
-        (pl.col(learner) == pl.lit(b)).any().alias("__has_b")
-        if b is not None
-        else pl.lit(True).alias("__has_b"),
-        (pl.col(learner) == pl.lit(a)).any().alias("__has_a")
-        if a is not None
-        else pl.lit(True).alias("__has_a"),
-    ]
-    counts = cell.group_by(keys).agg(presence) if keys else cell.select(presence)
     who = (
         f"learners a={a!r} and b={b!r} must both" if a is not None else f"the control b={b!r} must"
     )
-    counts = enforce(
-        counts,
-        failure(
-            ~(pl.col("__has_a") & pl.col("__has_b")),
-            InsufficientDataError,
-            f"{func}(): {who} have values, got none{{}}.",
-            group_text(keys),
-        ),
-        failure(
-            pl.col("__learners") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 learners, got {{}}{{}}.",
-            pl.col("__learners"),
-            group_text(keys),
-        ),
-        failure(
-            pl.col("__blocks") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
-            pl.col("__blocks"),
-            group_text(keys),
-        ),
+    has = failure(
+        ~(pl.col("__has_a") & pl.col("__has_b")),
+        InsufficientDataError,
+        f"{func}(): {who} have values, got none{{}}.",
+        group_text(keys),
     )
-    if keys:
-        cell = cell.join(counts.select(keys), on=keys, how="semi", nulls_equal=True)
-    else:
-        cell = cell.join(counts.select(pl.len().alias("__c")), how="cross").drop("__c")
-    return cell
+    blocks = failure(
+        pl.col("__blocks") < 2,
+        InsufficientDataError,
+        f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
+        pl.col("__blocks"),
+        group_text(keys),
+    )
+    return present(cell, func, keys, block, learner, a, b, has, blocks)
 
 
 def _signed_rank_sums(
@@ -733,7 +650,8 @@ def wilcoxon(
     digits = check_digits(digits, func)
     _check_wilcoxon_options(func, zero_method, method, correction, adjust)
     lf, eager, keys, schema = open_frame(data, func, by)
-    check_outputs(func, keys, [*_WILCOXON_OUT, "p_adjusted"], block=block)
+    adjusted = WILCOXON.with_column("p_adjusted", after="p_value")
+    adjusted.check(func, keys, block=block)
     hib = resolve_direction(func, metric, higher_is_better)
     lf = _two_or_control(lf, schema, func, learner, a, b)
     cell = _present_cells(lf, schema, func, keys, block, learner, metric, a, b)
@@ -751,13 +669,11 @@ def wilcoxon(
         ["__count", "r_plus", "__mn", "__se", "__exact", "__correction", "alpha"],
         ["z", "p_value", "critical_value"],
     )
-    out = out.with_columns(decide(pl.col("p_value"), pl.col("alpha")))
-    columns = list(_WILCOXON_OUT)
+    out = WILCOXON.decide(out)
     if adjust == "holm":
         from frameeval.compare.post_hoc import holm
 
         out = holm(out, by=keys or None, alpha=alpha)
-        columns.insert(columns.index("p_value") + 1, "p_adjusted")
     a_ahead = pl.col("r_plus") > pl.col("r_minus")
     b_ahead = pl.col("r_plus") < pl.col("r_minus")
     out = out.with_columns(better_expr(a_ahead, b_ahead) if hib else better_expr(b_ahead, a_ahead))
@@ -766,5 +682,4 @@ def wilcoxon(
             "rank_biserial"
         )
     )
-    out = _sorted(out.select(*keys, *columns), keys, "a", "b")
-    return finish(out, eager)
+    return finish((adjusted if adjust else WILCOXON).out(out, keys), eager)

@@ -10,6 +10,7 @@ from typing import Literal
 import polars as pl
 
 from frameeval.compare.precision import RANK_DIGITS
+from frameeval.compare.results import OMNIBUS_SCHEMA, POST_HOC_SCHEMA, reject
 
 __all__ = [
     "FUNC",
@@ -88,50 +89,6 @@ TEST_NAMES = {
     "mcnemar": "McNemar test",
 }
 
-#: the columns of ``Comparison.design`` after the keys, before the split-design details
-DESIGN_COLUMNS = (
-    "procedure",
-    "omnibus_test",
-    "post_hoc_test",
-    "n_learners",
-    "n_blocks",
-    "n_missing",
-    "reason",
-)
-
-OMNIBUS_SCHEMA = {
-    "test": pl.String,
-    "n_learners": pl.Int64,
-    "n_blocks": pl.Int64,
-    "statistic": pl.Float64,
-    "df1": pl.Float64,
-    "df2": pl.Float64,
-    "p_value": pl.Float64,
-    "critical_value": pl.Float64,
-    "alpha": pl.Float64,
-    "reject": pl.Boolean,
-    "chi2": pl.Float64,
-    "chi2_p_value": pl.Float64,
-}
-POST_HOC_SCHEMA = {
-    "test": pl.String,
-    "a": pl.String,
-    "b": pl.String,
-    "difference": pl.Float64,
-    "statistic": pl.Float64,
-    "p_value": pl.Float64,
-    "p_adjusted": pl.Float64,
-    "critical_value": pl.Float64,
-    "alpha": pl.Float64,
-    "reject": pl.Boolean,
-    "better": pl.String,
-    "cohen_d": pl.Float64,
-    "cliff_delta": pl.Float64,
-    "p_a_better": pl.Float64,
-    "p_rope": pl.Float64,
-    "p_b_better": pl.Float64,
-}
-
 MEAN_BASED = {"t", "anova", *PAIR_PROCEDURES}
 
 
@@ -169,7 +126,7 @@ def posterior_decision(out: pl.DataFrame, test: str, alpha: float) -> pl.DataFra
         pl.lit(test).alias("test"),
         pl.col("mean_difference").alias("difference"),
         pl.lit(alpha).alias("alpha"),
-        ((pl.col("p_a_better") >= sure) | (pl.col("p_b_better") >= sure)).alias("reject"),
+        reject("posterior", alpha),
     ).with_columns(
         pl.when(pl.col("p_a_better") >= sure)
         .then(pl.col("a"))

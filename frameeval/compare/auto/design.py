@@ -13,7 +13,6 @@ import polars as pl
 
 from frameeval._validate import check_unique, enforce, failure, group_text
 from frameeval.compare.auto.context import (
-    DESIGN_COLUMNS,
     FUNC,
     VALUE,
     Context,
@@ -22,6 +21,8 @@ from frameeval.compare.auto.context import (
 )
 from frameeval.compare.door import learner_expr
 from frameeval.compare.guards import not_null_rows
+from frameeval.compare.plan import block_grid
+from frameeval.compare.results import DESIGN_COLUMNS
 from frameeval.compare.words import format_p_expr
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
@@ -58,13 +59,7 @@ def cell_table(
         ),
     )
     cell = lf.select(*keys, block, learner, value.fill_nan(None).alias(VALUE))
-    learners = cell.select(*keys, learner).unique()
-    blocks = cell.select(*keys, block).unique()
-    grid = (
-        learners.join(blocks, on=keys, how="inner", nulls_equal=True)
-        if keys
-        else learners.join(blocks, how="cross")
-    )
+    grid = block_grid(cell, keys, block, learner)
     out = grid.join(cell, on=[*keys, block, learner], how="left", nulls_equal=True)
     return out.sort([*keys, block, learner], nulls_last=True)
 

@@ -8,7 +8,6 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from frameeval.compare.auto.context import (
@@ -20,7 +19,7 @@ from frameeval.compare.auto.context import (
     sort,
 )
 from frameeval.compare.plan import block_pairs
-from frameeval.compare.scipy_step import decide
+from frameeval.compare.scipy_step import better_by
 
 __all__ = ["PROCEDURES", "ProcedureFn", "stack"]
 
@@ -123,133 +122,19 @@ def _run_t(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.DataFram
 
 
 def _run_anova(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Repeated-measures ANOVA (one within factor, the learner) + Tukey HSD.
+    """Repeated-measures ANOVA (one within factor, the learner) + Tukey HSD with the same,
+    repeated-measures error term: :func:`frameeval.compare.omnibus.rm_anova`,
+    :func:`frameeval.compare.post_hoc.tukey_hsd`."""
+    from frameeval.compare.omnibus import rm_anova
+    from frameeval.compare.post_hoc import tukey_hsd
 
-    With x_ij the value of learner j on block i, G the grand mean, m_j the learner means and
-    b_i the block means: SS_learner = N Σ_j (m_j − G)², SS_block = k Σ_i (b_i − G)²,
-    SS_error = Σ_ij (x_ij − G)² − SS_learner − SS_block, and
-    F = (SS_learner / (k − 1)) / (SS_error / ((k − 1)(N − 1))) ~ F(k − 1, (k − 1)(N − 1))
-    (statsmodels' ``AnovaRM``). Tukey HSD with the same, repeated-measures error term:
-    MS_error = SS_error / ((k − 1)(N − 1)), q = |m_a − m_b| / √(MS_error / N) against the
-    studentized range Q(k, (k − 1)(N − 1)), HSD = Q_{1−α} √(MS_error / N). (autorank, through
-    statsmodels' ``MultiComparison.tukeyhsd``, uses the one-way error — the pooled
-    within-learner variance on kN − k df — which keeps the between-block variation the ANOVA
-    removed, and so can contradict its own omnibus test: docs/compare-learners.md.)
-    """
-    from scipy import stats
-
-    keys, block, learner = ctx.keys, ctx.block, ctx.learner
-    x = pl.col(VALUE)
-    grand = x.mean().over(keys) if keys else x.mean()
-    data = cells.with_columns(
-        grand.alias("__g"),
-        x.mean().over([*keys, learner]).alias("__m"),
-        x.mean().over([*keys, block]).alias("__bm"),
+    keys, learner = ctx.keys, ctx.learner
+    anova = rm_anova(cells, keys, ctx.block, learner, VALUE, ctx.alpha)
+    post_hoc = tukey_hsd(cells, anova, keys, learner, VALUE, ctx.alpha, ctx.hib)
+    return (
+        anova.with_columns(pl.lit("rm_anova").alias("test")),
+        post_hoc.with_columns(pl.lit("tukey_hsd").alias("test")),
     )
-    aggs = [
-        pl.col(learner).n_unique().cast(pl.Int64).alias("n_learners"),
-        pl.col(block).n_unique().cast(pl.Int64).alias("n_blocks"),
-        ((x - pl.col("__g")) ** 2).sum().alias("__sst"),
-        ((pl.col("__m") - pl.col("__g")) ** 2).sum().alias("__ssl"),
-        ((pl.col("__bm") - pl.col("__g")) ** 2).sum().alias("__ssb"),
-    ]
-    g = data.group_by(keys).agg(aggs) if keys else data.select(aggs)
-    k = pl.col("n_learners").cast(pl.Float64)
-    n = pl.col("n_blocks").cast(pl.Float64)
-    sse = (pl.col("__sst") - pl.col("__ssl") - pl.col("__ssb")).clip(lower_bound=0.0)
-    df1, df2 = k - 1, (k - 1) * (n - 1)
-    msl = pl.col("__ssl") / df1
-    mse = sse / df2
-    f = (
-        pl.when(mse > 1e-12 * (pl.col("__sst") + 1e-300) / df2)
-        .then(msl / mse)
-        .when(pl.col("__ssl") > 0)
-        .then(float("inf"))
-    )
-    g = g.with_columns(
-        f.alias("statistic"),
-        df1.alias("df1"),
-        df2.alias("df2"),
-        mse.alias("__mse"),
-    )
-    stat = g.get_column("statistic").to_numpy().astype(float)
-    d1, d2 = g.get_column("df1").to_numpy(), g.get_column("df2").to_numpy()
-    with np.errstate(all="ignore"):
-        p = stats.f.sf(stat, d1, d2)
-        crit = stats.f.isf(ctx.alpha, d1, d2)
-    # statistic vs critical value: the documented rule here (not a p-value; see scipy_step.decide)
-    omnibus = g.with_columns(
-        pl.lit("rm_anova").alias("test"),
-        pl.Series("p_value", p).fill_nan(None),
-        pl.Series("critical_value", crit).fill_nan(None),
-        pl.lit(ctx.alpha).alias("alpha"),
-    ).with_columns((pl.col("statistic") > pl.col("critical_value")).alias("reject"))
-
-    means = cells.group_by(*keys, learner).agg(x.mean().alias("__mean"))
-    left = means.rename({learner: "a", "__mean": "__ma"})
-    right = means.rename({learner: "b", "__mean": "__mb"})
-    pairs = (
-        left.join(right, on=keys, nulls_equal=True) if keys else left.join(right, how="cross")
-    ).filter(pl.col("a") < pl.col("b"))
-    pairs = (
-        pairs.join(
-            g.select(*keys, "n_learners", "n_blocks", "__mse", "df2"),
-            on=keys,
-            nulls_equal=True,
-        )
-        if keys
-        else pairs.join(g.select("n_learners", "n_blocks", "__mse", "df2"), how="cross")
-    )
-    se = (pl.col("__mse") / pl.col("n_blocks").cast(pl.Float64)).sqrt()
-    pairs = pairs.with_columns(
-        (pl.col("__ma") - pl.col("__mb")).alias("difference"),
-        se.alias("__se"),
-    ).with_columns(
-        pl.when(pl.col("__se") > 0)
-        .then(pl.col("difference").abs() / pl.col("__se"))
-        .when(pl.col("difference") != 0)
-        .then(float("inf"))
-        .alias("statistic")
-    )
-    q = pairs.get_column("statistic").to_numpy().astype(float)
-    kk = pairs.get_column("n_learners").to_numpy().astype(float)
-    dfo = pairs.get_column("df2").to_numpy().astype(float)
-    sev = pairs.get_column("__se").to_numpy().astype(float)
-    with np.errstate(all="ignore"):
-        pq = _per_unique_sr_sf(q, kk, dfo)
-        qcrit = _per_unique_sr_ppf(1 - ctx.alpha, kk, dfo)
-    post_hoc = pairs.with_columns(
-        pl.lit("tukey_hsd").alias("test"),
-        pl.Series("p_value", pq).fill_nan(None),
-        pl.Series("critical_value", qcrit * sev).fill_nan(None),
-        pl.lit(ctx.alpha).alias("alpha"),
-    ).with_columns(
-        decide(pl.col("p_value"), pl.col("alpha")),
-        pl.col("statistic").fill_nan(None),
-    )
-    better = (pl.col("difference") > 0) if ctx.hib else (pl.col("difference") < 0)
-    post_hoc = post_hoc.with_columns(
-        pl.when(pl.col("reject"))
-        .then(pl.when(better).then(pl.col("a")).otherwise(pl.col("b")))
-        .alias("better")
-    )
-    return omnibus, post_hoc
-
-
-def _per_unique_sr_sf(q: np.ndarray, k: np.ndarray, df: np.ndarray) -> np.ndarray:
-    from scipy import stats
-
-    from frameeval.compare.scipy_step import per_unique
-
-    return per_unique(lambda q_, k_, d_: stats.studentized_range.sf(q_, k_, d_), q, k, df)
-
-
-def _per_unique_sr_ppf(p: float, k: np.ndarray, df: np.ndarray) -> np.ndarray:
-    from scipy import stats
-
-    from frameeval.compare.scipy_step import per_unique
-
-    return per_unique(lambda k_, d_: stats.studentized_range.ppf(p, k_, d_), k, df)
 
 
 def _run_skillings_mack(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -275,9 +160,7 @@ def _run_skillings_mack(cells: pl.DataFrame, ctx: Context) -> tuple[pl.DataFrame
         (pl.col("average_rank_a") - pl.col("average_rank_b")).alias("difference"),
         pl.col("p_adjusted").alias("p_value"),
         pl.lit(None, dtype=pl.Float64).alias("critical_value"),
-        pl.when(pl.col("reject"))
-        .then(pl.when(first).then(pl.col("a")).otherwise(pl.col("b")))
-        .alias("better"),
+        better_by(first),
     )
     return omnibus, post_hoc
 

@@ -262,23 +262,8 @@ def _verdict(
     if k == 2:
         pair = post_hoc.row(0, named=True)
         other = pair["b"] if best["learner"] == pair["a"] else pair["a"]
-        eff = effects_by.get(other)
-        eff_text = (
-            f"; effect size {_es_name(eff['method'])} = {_f(eff['effect_size'])} ({eff['magnitude']})"
-            if eff and eff["effect_size"] is not None
-            else ""
-        )
-        if om["reject"]:
-            sentences.append(
-                f"It is significantly better than {other} at {a} ({name}: {stat}{eff_text})."
-            )
-        else:
-            sentences.append(
-                f"The difference from {other} is not significant at {a} ({name}: {stat}"
-                f"{eff_text}){little}."
-            )
-        sentences.append(why)
-        return " ".join(sentences)
+        test = f"{name}: {stat}{_effect_text(effects_by.get(other))}"
+        return " ".join([*sentences, _two_sentence(om["reject"], other, a, test, little), why])
     post_name = (
         TEST_NAMES.get(str(post_hoc.item(0, "test")), "post-hoc test") if post_hoc.height else ""
     )
@@ -310,6 +295,22 @@ def _verdict(
         )
     sentences.append(why)
     return " ".join(sentences)
+
+
+def _effect_text(eff: dict[str, Any] | None) -> str:
+    """``"; effect size Cohen's d = 1.23 (large)"`` of the other learner, or nothing."""
+    if not eff or eff["effect_size"] is None:
+        return ""
+    return (
+        f"; effect size {_es_name(eff['method'])} = {_f(eff['effect_size'])} ({eff['magnitude']})"
+    )
+
+
+def _two_sentence(rejected: bool | None, other: Any, a: str, test: str, little: str) -> str:
+    """The verdict on the best of two learners against the ``other``."""
+    if rejected:
+        return f"It is significantly better than {other} at {a} ({test})."
+    return f"The difference from {other} is not significant at {a} ({test}){little}."
 
 
 def _bayes_sentence(post_hoc: pl.DataFrame, ctx: Context) -> str:

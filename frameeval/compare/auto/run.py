@@ -260,17 +260,8 @@ def compare_learners(
         )
     holdout = False
     if fold is None and block is None and procedure not in PROCEDURES:
-        # no fold and no data-set column: a single hold-out split whose rows are its test
-        # instances (an instance column and a 0/1 correctness metric) → McNemar per pair
-        found_block = infer_column(
-            names, "block", where=where, exclude=[*keys, metric, learner], required=False
-        )
-        if found_block is None:
-            instance = instance or infer_column(
-                names, "instance", where=where, exclude=[*keys, metric, learner], required=False
-            )
-            if instance is not None:
-                fold, holdout = instance, True
+        fold = _holdout_instance(names, [*keys, metric, learner], instance)
+        holdout = fold is not None
     if fold is not None:
         if repeat is None and not holdout:
             repeat = infer_column(
@@ -314,6 +305,18 @@ def compare_learners(
         data, lf, schema, eager, metric, keys, block, learner, higher_is_better, procedure,
         alpha, rope, seed, digits,
     )  # fmt: skip
+
+
+def _holdout_instance(names: list[str], exclude: list[str], instance: str | None) -> str | None:
+    """No fold and no data-set column: a single hold-out split whose rows are its test
+    instances (an instance column and a 0/1 correctness metric; McNemar per pair) — the
+    instance column, or None when there is a data-set column or no instance column."""
+    from frameeval._roles import infer_column
+
+    where = f"{FUNC}()"
+    if infer_column(names, "block", where=where, exclude=exclude, required=False) is not None:
+        return None
+    return instance or infer_column(names, "instance", where=where, exclude=exclude, required=False)
 
 
 def _check_options(procedure: Any, rope: Any, adjust: Any, test_train_ratio: Any) -> float | None:
@@ -426,25 +429,29 @@ def _over_blocks(
             "pair by the corrected resampled t test instead."
         )
         verdicts = verdicts.with_columns(pl.col("verdict") + pl.lit(note))
+    tables = {"checks": checks, "omnibus": omnibus, "post_hoc": post_hoc, "ranks": ranks}
+    more = {"effect_sizes": effects, "cliques": cliques}
+    return _comparison(design, verdicts, keys, metric, learner, block, alpha, hib, **tables, **more)
+
+
+def _comparison(
+    design: pl.DataFrame,
+    verdicts: pl.DataFrame,
+    keys: list[str],
+    metric: str,
+    learner: str,
+    block: str,
+    alpha: float,
+    hib: bool,
+    **tables: Any,
+) -> Comparison:
+    """The :class:`Comparison` of ``design`` with its ``verdicts`` and result ``tables``."""
     procs, text = _headline(design, verdicts, keys)
+    design = design.drop("all_tied", "__learners")
     return Comparison(
-        procedure=procs,
-        verdict=text,
-        design=design.drop("all_tied", "__learners"),
-        checks=checks,
-        omnibus=omnibus,
-        post_hoc=post_hoc,
-        ranks=ranks,
-        effect_sizes=effects,
-        cliques=cliques,
-        verdicts=verdicts,
-        metric=metric,
-        learner=learner,
-        block=block,
-        by=tuple(keys),
-        alpha=alpha,
-        higher_is_better=hib,
-    )
+        procs, text, design, **tables, verdicts=verdicts, metric=metric, learner=learner,
+        block=block, by=tuple(keys), alpha=alpha, higher_is_better=hib,
+    )  # fmt: skip
 
 
 def _headline(design: pl.DataFrame, verdicts: pl.DataFrame, keys: list[str]) -> tuple[str, str]:
@@ -615,22 +622,9 @@ def _split_comparison(
         [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
         how="horizontal",
     )
-    procs, text = _headline(design, verdicts, keys)
-    return Comparison(
-        procedure=procs,
-        verdict=text,
-        design=design.drop("all_tied", "__learners"),
-        checks=checks,
-        omnibus=stack([], keys, OMNIBUS_SCHEMA, ["test"]),
-        post_hoc=post_hoc,
-        ranks=ranks,
-        effect_sizes=effects,
-        cliques=cliques,
-        verdicts=verdicts,
-        metric=metric,
-        learner=learner,
-        block=sd.split,
-        by=tuple(keys),
-        alpha=args["alpha"],
-        higher_is_better=hib,
+    omnibus = stack([], keys, OMNIBUS_SCHEMA, ["test"])
+    tables = {"checks": checks, "omnibus": omnibus, "post_hoc": post_hoc, "ranks": ranks}
+    more = {"effect_sizes": effects, "cliques": cliques}
+    return _comparison(
+        design, verdicts, keys, metric, learner, sd.split, args["alpha"], hib, **tables, **more
     )

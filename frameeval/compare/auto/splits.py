@@ -25,7 +25,6 @@ from typing import Any
 import polars as pl
 
 from frameeval.compare.auto.context import (
-    DESIGN_COLUMNS,
     FUNC,
     PAIR_PROCEDURES,
     POST_HOC_SCHEMA,
@@ -40,7 +39,8 @@ from frameeval.compare.auto.context import (
 from frameeval.compare.auto.design import cell_table, describe_design
 from frameeval.compare.guards import not_null_rows, value_text
 from frameeval.compare.plan import block_pairs
-from frameeval.compare.scipy_step import decide
+from frameeval.compare.results import DESIGN_COLUMNS, SPLIT_DESIGN, reject
+from frameeval.compare.scipy_step import better_by
 from frameeval.compare.words import format_p, format_value
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.measure import display_name
@@ -185,10 +185,7 @@ def choose_split_procedures(
         design.select(
             *ctx.keys,
             *DESIGN_COLUMNS,
-            "n_repeats",
-            "n_folds",
-            "n_dropped",
-            "test_train_ratio",
+            *SPLIT_DESIGN,
             "all_tied",
             "__learners",
         ),
@@ -411,12 +408,8 @@ def _run_pair_tests(
         pl.lit(proc).alias("test"),
         pl.lit(None, dtype=pl.Float64).alias("critical_value"),
         pl.lit(ctx.alpha).alias("alpha"),
-        decide(pl.col("p_adjusted"), ctx.alpha),
-    ).with_columns(
-        pl.when(pl.col("reject"))
-        .then(pl.when(better).then(pl.col("a")).otherwise(pl.col("b")))
-        .alias("better")
-    )
+        reject("p_adjusted", ctx.alpha),
+    ).with_columns(better_by(better))
 
 
 def _run_bayes(
@@ -453,7 +446,7 @@ def run_split_procedures(
 ) -> pl.DataFrame:
     """The post-hoc frame (:data:`POST_HOC_SCHEMA`) of every tested group: one row per pair
     a < b with the raw and the adjusted p-value, ``reject`` (adjusted p < α by
-    :func:`frameeval.compare.scipy_step.decide`; for the Bayesian test a region's probability
+    :func:`frameeval.compare.results.reject`; for the Bayesian test a region's probability
     ≥ 1 − α), ``better``, ``difference`` (mean a − b over the splits), Cohen's d_z and
     Cliff's δ of the paired split values."""
     keys = ctx.keys
