@@ -18,11 +18,12 @@ Users register their own measure with :func:`register`; it then works wherever a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Any, Literal
 
 import polars as pl
 
+from frameeval._deprecation import keyword_only_after
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.builders import REQUIRED, make_builder, raw_value
 from frameeval.metrics.stats import (
@@ -56,9 +57,22 @@ COLUMNS = {
 }
 
 
+_KEYWORD_ONLY = (
+    "undefined", "references", "parameters", "check", "term", "macro", "rows", "aliases",
+    "example", "stats", "domain", "proportion", "display",
+)  # fmt: skip
+
+
+@keyword_only_after(9, *_KEYWORD_ONLY)
 @dataclass(frozen=True, eq=False)
 class Measure:
     """The declaration of one measure.
+
+    Declare it by keyword (``Measure(name="f1", kind="binary", formula=..., higher_is_better=True,
+    lower=0.0, upper=1.0, equation="2.11", description=..., formula_text=...)``). The nine
+    fields from ``name`` to ``formula_text`` may also be given by position; the fields after
+    them are keyword-only (by position they still work for one release, with a
+    DeprecationWarning).
 
     Parameters
     ----------
@@ -134,6 +148,7 @@ class Measure:
     equation: str
     description: str
     formula_text: str
+    _: KW_ONLY
     undefined: str = "never"
     references: tuple[str, ...] = ()
     parameters: Mapping[str, Any] = field(default_factory=dict)
@@ -262,8 +277,9 @@ def register(measure: Measure, *, replace_existing: bool = False) -> Measure:
     --------
     >>> import polars as pl, frameeval as fe
     >>> share = fe.Measure(
-    ...     "positive_share", "binary", lambda c: c.predicted / c.total, True, 0.0, 1.0, "—",
-    ...     "share of rows predicted positive", "(TP + FP) / m")
+    ...     name="positive_share", kind="binary", formula=lambda c: c.predicted / c.total,
+    ...     higher_is_better=True, lower=0.0, upper=1.0, equation="—",
+    ...     description="share of rows predicted positive", formula_text="(TP + FP) / m")
     >>> _ = fe.register(share)
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
     >>> fe.measures(df, truth="y", pred="p", measures=["positive_share"])["positive_share"][0]
@@ -279,6 +295,46 @@ def register(measure: Measure, *, replace_existing: bool = False) -> Measure:
             )
         MEASURES[name] = measure
     return measure
+
+
+def declare(**declaration: Any) -> Measure:
+    """A built-in measure: its :class:`Measure`, declared by keyword, registered."""
+    return register(Measure(**declaration))
+
+
+def publish(namespace: dict[str, Any], *helpers: str) -> list[str]:
+    """Give a module the expression builders of the measures it declares; returns its
+    ``__all__``.
+
+    ``namespace`` is the module's ``globals()``: each registered :class:`Measure` bound there
+    to an upper-case constant gets its builder under its name and under each alias (``tpr``,
+    ``specificity``: builders of their own name), and the builders' docstring examples become
+    the module's doctests (``__test__``). ``__all__`` is ``helpers``, the constants and the
+    builders: the measure's name is written once, in its declaration.
+    """
+    constants = {
+        key: value
+        for key, value in namespace.items()
+        if key.isupper() and isinstance(value, Measure) and MEASURES.get(value.name) is value
+    }
+    builders: dict[str, Callable[..., pl.Expr]] = {}
+    for measure in constants.values():
+        builders[measure.name] = measure.builder
+        builders.update({alias: make_builder(measure, alias) for alias in measure.aliases})
+    namespace.update(builders)
+    namespace["__test__"] = {name: builder.__doc__ or "" for name, builder in builders.items()}
+    return sorted([*helpers, *constants, *builders])
+
+
+def builders_of(*modules: Any) -> dict[str, Callable[..., pl.Expr]]:
+    """The expression builders ``modules`` publish (:func:`publish`), by public name."""
+    return {
+        name: value
+        for module in modules
+        for name in module.__all__
+        if callable(value := getattr(module, name))
+        and isinstance(getattr(value, "measure", None), Measure)
+    }
 
 
 def display_name(metric: str) -> str:
@@ -340,6 +396,8 @@ __all__ = [
     "Statistic",
     "Sums",
     "MEASURES",
+    "builders_of",
+    "declare",
     "REQUIRED",
     "BinaryCounts",
     "ClassCounts",
@@ -347,5 +405,6 @@ __all__ = [
     "ScoreTable",
     "lookup",
     "measure_table",
+    "publish",
     "register",
 ]
