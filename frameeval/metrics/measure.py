@@ -227,37 +227,16 @@ class Measure:
             object.__setattr__(self, "_builder", cached)  # frozen dataclass: cache once
         return cached
 
-    def value(
-        self,
-        truth: str,
-        other: str,
-        *,
-        weight: str | None = None,
-        pos_label: Any = None,
-        average: str = "binary",
-        zero_division: float | None = None,
-        classes: pl.Expr | None = None,
-        table: Any = None,
-        **parameters: Any,
-    ) -> pl.Expr:
+    def value(self, truth: str, other: str, **options: Any) -> pl.Expr:
         """The measure's value from the columns of a weighted long frame, without input checks.
 
         This is what the builder computes after its guard, and what the frame functions apply
         to the count tables they have already checked (``truth="actual", other="predicted",
-        weight="count"``).
+        weight="count"``). ``options``: ``weight``, ``pos_label``, ``average``,
+        ``zero_division``, ``classes``, ``table`` and the measure's parameters, as
+        :func:`~frameeval.metrics.builders.raw_value` takes them.
         """
-        return raw_value(
-            self,
-            truth,
-            other,
-            weight=weight,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
-            classes=classes,
-            table=table,
-            **parameters,
-        )
+        return raw_value(self, truth, other, **options)
 
     def __repr__(self) -> str:
         return f"Measure({self.name!r}, kind={self.kind!r}, eq {self.equation})"
