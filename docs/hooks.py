@@ -76,12 +76,6 @@ def builder_names(module: str | None = None) -> list[str]:
     return [name for name in fe.MEASURES if name in home.__all__]
 
 
-def _entry(name: str) -> str:
-    """The API entry of a builder: generated at import time, so read by inspection (its real
-    signature and docstring), not from the source."""
-    return f"::: frameeval.{name}\n    options:\n      force_inspection: true\n"
-
-
 def on_page_markdown(markdown: str, **_: Any) -> str:
     """Replace the measure markers with the generated table, API entries and names."""
     if MEASURE_TABLE in markdown:
@@ -89,7 +83,7 @@ def on_page_markdown(markdown: str, **_: Any) -> str:
     if MEASURE_NAMES in markdown:
         markdown = markdown.replace(MEASURE_NAMES, ", ".join(builder_names()))
     return MEASURE_BUILDERS.sub(
-        lambda m: "\n".join(_entry(name) for name in builder_names(m.group(1))),
+        lambda m: "\n".join(f"::: frameeval.{name}" for name in builder_names(m.group(1))),
         markdown,
     )
 
