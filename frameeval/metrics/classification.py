@@ -134,7 +134,9 @@ TNR = declare(
     lower=0.0,
     upper=1.0,
     equation="—",
-    description="true negative rate (specificity): of the negative rows, the share predicted negative",
+    description=(
+        "true negative rate (specificity): of the negative rows, the share predicted negative"
+    ),
     formula_text="TNR = TN / (TN + FP) = 1 − FPR",
     undefined="the group has no negative row (TN + FP = 0)",
     references=(FAWCETT,),
@@ -150,7 +152,9 @@ FNR = declare(
     lower=0.0,
     upper=1.0,
     equation="2.25",
-    description="false negative rate (miss rate): of the positive rows, the share predicted negative",
+    description=(
+        "false negative rate (miss rate): of the positive rows, the share predicted negative"
+    ),
     formula_text="FNR = FN / (TP + FN) = 1 − TPR  (the cost curve's FNR, eq 2.25)",
     undefined="the group has no positive row (TP + FN = 0)",
     references=(FAWCETT,),
@@ -165,7 +169,9 @@ NPV = declare(
     lower=0.0,
     upper=1.0,
     equation="—",
-    description="negative predictive value: of the rows predicted negative, the share that are negative",
+    description=(
+        "negative predictive value: of the rows predicted negative, the share that are negative"
+    ),
     formula_text="NPV = TN / (TN + FN)",
     undefined="no row is predicted negative (TN + FN = 0)",
     references=(POWERS,),
@@ -180,9 +186,13 @@ FBETA = declare(
     lower=0.0,
     upper=1.0,
     equation="2.11",
-    description="F-beta, the weighted harmonic mean of precision and recall (recall counts β times as much)",
-    formula_text="Fβ = (1+β²)·P·R / (β²·P + R) = (1+β²)·TP / ((1+β²)·TP + β²·FN + FP); macro: Fβ of "
-    "macro-P and macro-R (eq 2.14), macro_mean: the mean of per-class Fβ",
+    description=(
+        "F-beta, the weighted harmonic mean of precision and recall (recall counts β times as much)"
+    ),
+    formula_text=(
+        "Fβ = (1+β²)·P·R / (β²·P + R) = (1+β²)·TP / ((1+β²)·TP + β²·FN + FP); macro: Fβ of "
+        "macro-P and macro-R (eq 2.14), macro_mean: the mean of per-class Fβ"
+    ),
     undefined="TP + FP + FN = 0 (it is 0, not null, when TP = 0 but FP + FN > 0)",
     references=(SOKOLOVA,),
     parameters={"beta": 1.0},
@@ -199,8 +209,10 @@ YOUDEN_J = declare(
     lower=-1.0,
     upper=1.0,
     equation="—",
-    description="Youden's J (informedness, bookmaker informedness): TPR + TNR − 1, the height of the ROC "
-    "point above the diagonal",
+    description=(
+        "Youden's J (informedness, bookmaker informedness): TPR + TNR − 1, the height of the ROC "
+        "point above the diagonal"
+    ),
     formula_text="J = TP/(TP + FN) + TN/(TN + FP) − 1",
     undefined="the group lacks positive or negative rows",
     references=(
@@ -231,8 +243,10 @@ COST_ERROR = declare(
     lower=0.0,
     upper=None,
     equation="2.23",
-    description="cost-sensitive error rate of a binary task: misses cost cost01, false alarms cost10 "
-    "(the book's class 0 is pos_label); any cost matrix: fe.cost_sensitive_error",
+    description=(
+        "cost-sensitive error rate of a binary task: misses cost cost01, false alarms cost10 "
+        "(the book's class 0 is pos_label); any cost matrix: fe.cost_sensitive_error"
+    ),
     formula_text="E(f; D; cost) = (FN·cost01 + FP·cost10) / m",
     undefined="the group's total weight is 0",
     references=(
@@ -356,11 +370,15 @@ MCC = declare(
     lower=-1.0,
     upper=1.0,
     equation="—",
-    description="Matthews correlation coefficient (multiclass: Gorodkin's R_K), the correlation of truth "
-    "and prediction",
-    formula_text="MCC = (c·s − Σ_k p_k·t_k) / √((s² − Σ_k p_k²)(s² − Σ_k t_k²)) with c = Σ_k TP_k, s = Σ w, "
-    "t_k, p_k the actual and predicted totals of class k; two classes: (TP·TN − FP·FN) / "
-    "√((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+    description=(
+        "Matthews correlation coefficient (multiclass: Gorodkin's R_K), the correlation of truth "
+        "and prediction"
+    ),
+    formula_text=(
+        "MCC = (c·s − Σ_k p_k·t_k) / √((s² − Σ_k p_k²)(s² − Σ_k t_k²)) with c = Σ_k TP_k, s = Σ "
+        "w, t_k, p_k the actual and predicted totals of class k; two classes: (TP·TN − FP·FN) / "
+        "√((TP+FP)(TP+FN)(TN+FP)(TN+FN))"
+    ),
     undefined="truth or prediction holds one class only (a zero factor in the denominator; "
     "scikit-learn returns 0 there)",
     references=(
@@ -378,12 +396,16 @@ COHEN_KAPPA = declare(
     lower=-1.0,
     upper=1.0,
     equation="—",
-    description="Cohen's kappa: agreement of truth and prediction beyond chance (weights= for ordered "
-    "classes)",
-    formula_text="κ = 1 − Σ_ij w_ij·O_ij / Σ_ij w_ij·E_ij with O the confusion matrix, E_ij = t_i·p_j / s and "
-    "w_ij = [i ≠ j] (None), |i − j| ('linear') or (i − j)² ('quadratic'), i, j the positions of "
-    "the classes in sorted order (an Enum's own order when truth and pred share one Enum "
-    "dtype); unweighted: (p_o − p_e) / (1 − p_e)",
+    description=(
+        "Cohen's kappa: agreement of truth and prediction beyond chance (weights= for ordered "
+        "classes)"
+    ),
+    formula_text=(
+        "κ = 1 − Σ_ij w_ij·O_ij / Σ_ij w_ij·E_ij with O the confusion matrix, E_ij = t_i·p_j / s "
+        "and w_ij = [i ≠ j] (None), |i − j| ('linear') or (i − j)² ('quadratic'), i, j the "
+        "positions of the classes in sorted order (an Enum's own order when truth and pred share "
+        "one Enum dtype); unweighted: (p_o − p_e) / (1 − p_e)"
+    ),
     undefined="the chance disagreement is 0 (one class in truth and prediction alike)",
     references=(
         "Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and "
@@ -402,10 +424,14 @@ BALANCED_ACCURACY = declare(
     lower=0.0,
     upper=1.0,
     equation="—",
-    description="balanced accuracy: the mean over classes of per-class recall (adjusted=True rescales "
-    "chance to 0)",
-    formula_text="BA = (1/K) Σ_k TP_k / (TP_k + FN_k) over the K classes present in truth; adjusted: "
-    "(BA − 1/K) / (1 − 1/K)  (scikit-learn's balanced_accuracy_score)",
+    description=(
+        "balanced accuracy: the mean over classes of per-class recall (adjusted=True rescales "
+        "chance to 0)"
+    ),
+    formula_text=(
+        "BA = (1/K) Σ_k TP_k / (TP_k + FN_k) over the K classes present in truth; adjusted: (BA "
+        "− 1/K) / (1 − 1/K)  (scikit-learn's balanced_accuracy_score)"
+    ),
     undefined="the group's total weight is 0 (adjusted: also when truth holds one class)",
     references=(
         "Brodersen, K. H. et al. (2010). The balanced accuracy and its posterior distribution. "

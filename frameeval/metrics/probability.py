@@ -108,7 +108,9 @@ LOG_LOSS = declare(
     lower=0.0,
     upper=-math.log(EPS),
     equation="—",
-    description="log loss (cross-entropy): the mean negative log-probability given to the actual class",
+    description=(
+        "log loss (cross-entropy): the mean negative log-probability given to the actual class"
+    ),
     formula_text="LL = −Σ w·log q / Σ w, q = p for a positive row and 1 − p otherwise, clipped to "
     "[eps, 1 − eps] (eps = 2⁻⁵² by default, as scikit-learn); scores outside [0, 1] are an error",
     undefined="the group is empty or its total weight is 0",

@@ -196,10 +196,15 @@ ROC_AUC = declare(
     lower=0.0,
     upper=1.0,
     equation="2.22",
-    description="area under the ROC curve: the probability that a random positive scores above a random "
-    "negative, a tie counting one half",
-    formula_text="AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores t_k, "
-    "m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq 2.20)",
+    description=(
+        "area under the ROC curve: the probability that a random positive scores above a random "
+        "negative, a tie counting one half"
+    ),
+    formula_text=(
+        "AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores "
+        "t_k, m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq "
+        "2.20)"
+    ),
     undefined="the group has no positive or no negative row (or they weigh 0): no pair to rank",
     references=(HANLEY, FAWCETT),
     rows=_auc_rows,
@@ -216,7 +221,9 @@ RANK_LOSS = declare(
     equation="2.21",
     description="ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
     "counting one half",
-    formula_text="ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC",
+    formula_text=(
+        "ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC"
+    ),
     undefined="the group has only one class",
     references=(HANLEY,),
     rows=lambda *a: 1.0 - _auc_rows(*a),
@@ -230,9 +237,13 @@ AVERAGE_PRECISION = declare(
     lower=0.0,
     upper=1.0,
     equation="—",
-    description="average precision: precision averaged over the positives, step-wise (scikit-learn's "
-    "average_precision_score)",
-    formula_text="AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0",
+    description=(
+        "average precision: precision averaged over the positives, step-wise (scikit-learn's "
+        "average_precision_score)"
+    ),
+    formula_text=(
+        "AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0"
+    ),
     undefined="the group has no positive row (or they weigh 0)",
     references=(DAVIS,),
     rows=_average_precision_rows,
@@ -248,8 +259,10 @@ PR_AUC = declare(
     equation="2.20",
     description="area under the P-R curve by the trapezoid rule from (R, P) = (0, 1) (prefer "
     "average_precision to compare learners)",
-    formula_text="Σ_k (R_k − R_{k−1})·(P_k + P_{k−1}) / 2 with (R_0, P_0) = (0, 1)  (eq 2.20 on the P-R "
-    "curve)",
+    formula_text=(
+        "Σ_k (R_k − R_{k−1})·(P_k + P_{k−1}) / 2 with (R_0, P_0) = (0, 1)  (eq 2.20 on the P-R "
+        "curve)"
+    ),
     undefined="the group has no positive row",
     references=(DAVIS,),
     rows=_pr_auc_rows,
