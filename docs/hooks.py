@@ -14,6 +14,7 @@ cross-reference) still fails the strict build.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +59,33 @@ def measure_table_markdown() -> str:
     return head + "\n".join(rows) + "\n"
 
 
+#: ``<!-- measure-builders: regression -->``: the API entries of a measure module's builders;
+#: ``<!-- measure-names -->``: the names of every built-in builder, comma-separated
+MEASURE_BUILDERS = re.compile(r"<!-- measure-builders: (\w+) -->")
+MEASURE_NAMES = "<!-- measure-names -->"
+
+
+def builder_names(module: str | None = None) -> list[str]:
+    """The built-in builders (of one measure module), in the order of the registry: each
+    measure's name is written once, in its declaration, and the API pages list it from there."""
+    import importlib
+
+    import frameeval as fe
+
+    home = importlib.import_module(f"frameeval.metrics.{module or 'builtin'}")
+    return [name for name in fe.MEASURES if name in home.__all__]
+
+
 def on_page_markdown(markdown: str, **_: Any) -> str:
-    """Replace the measure-table marker with the generated table."""
+    """Replace the measure markers with the generated table, API entries and names."""
     if MEASURE_TABLE in markdown:
-        return markdown.replace(MEASURE_TABLE, measure_table_markdown())
-    return markdown
+        markdown = markdown.replace(MEASURE_TABLE, measure_table_markdown())
+    if MEASURE_NAMES in markdown:
+        markdown = markdown.replace(MEASURE_NAMES, ", ".join(builder_names()))
+    return MEASURE_BUILDERS.sub(
+        lambda m: "\n".join(f"::: frameeval.{name}" for name in builder_names(m.group(1))),
+        markdown,
+    )
 
 
 PENDING = frozenset({"roc.md", "pr.md", "cost-curves.md", "performance.md"})

@@ -3,31 +3,14 @@
 The registry (:data:`MEASURES`) maps each name (and alias) to its declaration — builder, kind,
 sufficient statistics, formula, direction, range, undefined cases, equation — so docs, reports,
 :func:`frameeval.measures` and the property tests iterate over one list: a measure registered
-here (built-in or the user's own) joins all of them.
+here (built-in or the user's own) joins all of them. The built-in builders (``accuracy``,
+``mse``…) come from :mod:`frameeval.metrics.builtin`, generated from the declarations.
 """
 
 from __future__ import annotations
 
-from frameeval.metrics.classification import (
-    accuracy,
-    balanced_accuracy,
-    cohen_kappa,
-    cost_error,
-    error_rate,
-    f1,
-    fbeta,
-    fnr,
-    fpr,
-    markedness,
-    mcc,
-    npv,
-    precision,
-    recall,
-    specificity,
-    tnr,
-    tpr,
-    youden_j,
-)
+from frameeval.metrics import builtin as _builtin
+from frameeval.metrics.builtin import *  # noqa: F403
 from frameeval.metrics.measure import (
     MEASURES,
     REQUIRED,
@@ -38,36 +21,7 @@ from frameeval.metrics.measure import (
     measure_table,
     register,
 )
-from frameeval.metrics.probability import brier_score, log_loss
-from frameeval.metrics.ranking import (
-    average_precision,
-    normalized_cost,
-    p_cost,
-    pr_auc,
-    rank_loss,
-    roc_auc,
-)
-from frameeval.metrics.regression import (
-    ccc,
-    explained_variance,
-    gamma_deviance,
-    huber_loss,
-    mae,
-    mape,
-    max_error,
-    mean_error,
-    median_absolute_error,
-    mse,
-    msle,
-    pearson_r,
-    pinball_loss,
-    poisson_deviance,
-    r2,
-    rmse,
-    rmsle,
-    smape,
-    tweedie_deviance,
-)
+from frameeval.metrics.ranking import normalized_cost, p_cost
 
 __all__ = [
     "MEASURES",
@@ -75,52 +29,10 @@ __all__ = [
     "Measure",
     "REQUIRED",
     "Statistic",
-    "accuracy",
-    "average_precision",
-    "balanced_accuracy",
-    "brier_score",
-    "ccc",
-    "cohen_kappa",
-    "cost_error",
-    "error_rate",
-    "explained_variance",
-    "f1",
-    "fbeta",
-    "fnr",
-    "fpr",
-    "gamma_deviance",
-    "huber_loss",
-    "log_loss",
     "lookup",
-    "mae",
-    "mape",
-    "markedness",
-    "max_error",
-    "mcc",
-    "mean_error",
     "measure_table",
-    "median_absolute_error",
-    "mse",
-    "msle",
     "normalized_cost",
-    "npv",
     "p_cost",
-    "pearson_r",
-    "pinball_loss",
-    "poisson_deviance",
-    "pr_auc",
-    "precision",
-    "r2",
-    "rank_loss",
-    "recall",
     "register",
-    "rmse",
-    "rmsle",
-    "roc_auc",
-    "smape",
-    "specificity",
-    "tnr",
-    "tpr",
-    "tweedie_deviance",
-    "youden_j",
 ]
+__all__ += _builtin.__all__

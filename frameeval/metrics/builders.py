@@ -574,7 +574,6 @@ _ROLE_TEXT = {
 
 
 def _docstring(measure: Measure, name: str) -> str:
-    a, b = measure.columns
     direction = "higher is better" if measure.higher_is_better else "lower is better"
     upper = "∞" if measure.upper is None else f"{measure.upper:g}"
     eq = f" (eq {measure.equation})" if measure.equation not in ("", "—") else ""
@@ -586,6 +585,28 @@ def _docstring(measure: Measure, name: str) -> str:
         "``group_by().agg()`` or ``.over()``; :func:`frameeval.measures` computes many measures "
         "from statistics counted once.",
         "",
+        *_parameters_section(measure),
+        "",
+        "Returns",
+        "-------",
+        "pl.Expr",
+        f"    Float64 aggregate named ``{name}``.",
+        "",
+        "Notes",
+        "-----",
+        f"{measure.formula_text}{eq}. Range [{measure.lower:g}, {upper}], {direction}. "
+        f"Null when {measure.undefined}.",
+    ]
+    if measure.references:
+        lines += ["", "References", "----------", *measure.references]
+    if measure.example:
+        lines += _examples_section(measure, name)
+    return "\n".join(lines) + "\n"
+
+
+def _parameters_section(measure: Measure) -> list[str]:
+    a, b = measure.columns
+    lines = [
         "Parameters",
         "----------",
         f"{a}, {b}",
@@ -624,37 +645,23 @@ def _docstring(measure: Measure, name: str) -> str:
     for param, default in measure.parameters.items():
         if param != "average":
             lines += [param, f"    Measure parameter (default {default!r})."]
-    lines += [
+    return lines
+
+
+def _examples_section(measure: Measure, name: str) -> list[str]:
+    frame, cols = _SIX_ROWS[measure.kind]
+    extra = "".join(
+        f", {param}=1" for param, default in measure.parameters.items() if default is REQUIRED
+    )
+    return [
         "",
-        "Returns",
-        "-------",
-        "pl.Expr",
-        f"    Float64 aggregate named ``{name}``.",
-        "",
-        "Notes",
-        "-----",
-        f"{measure.formula_text}{eq}. Range [{measure.lower:g}, {upper}], {direction}. "
-        f"Null when {measure.undefined}.",
+        "Examples",
+        "--------",
+        ">>> import polars as pl, frameeval as fe",
+        f">>> df = pl.DataFrame({frame})",
+        f">>> round(df.select(fe.{name}({cols}{extra})).item(), 4)",
+        measure.example,
     ]
-    if measure.references:
-        lines += ["", "References", "----------"]
-        lines += list(measure.references)
-    if measure.example:
-        frame, cols = _SIX_ROWS[measure.kind]
-        extra = ""
-        for param, default in measure.parameters.items():
-            if default is REQUIRED:
-                extra += f", {param}=1"
-        lines += [
-            "",
-            "Examples",
-            "--------",
-            ">>> import polars as pl, frameeval as fe",
-            f">>> df = pl.DataFrame({frame})",
-            f">>> round(df.select(fe.{name}({cols}{extra})).item(), 4)",
-            measure.example,
-        ]
-    return "\n".join(lines) + "\n"
 
 
 def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.Expr]:

@@ -18,11 +18,12 @@ Users register their own measure with :func:`register`; it then works wherever a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Any, Literal
 
 import polars as pl
 
+from frameeval._deprecation import keyword_only_after
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.builders import REQUIRED, make_builder, raw_value
 from frameeval.metrics.stats import (
@@ -56,9 +57,22 @@ COLUMNS = {
 }
 
 
+_KEYWORD_ONLY = (
+    "undefined", "references", "parameters", "check", "term", "macro", "rows", "aliases",
+    "example", "stats", "domain", "proportion", "display",
+)  # fmt: skip
+
+
+@keyword_only_after(9, *_KEYWORD_ONLY)
 @dataclass(frozen=True, eq=False)
 class Measure:
     """The declaration of one measure.
+
+    Declare it by keyword (``Measure(name="f1", kind="binary", formula=..., higher_is_better=True,
+    lower=0.0, upper=1.0, equation="2.11", description=..., formula_text=...)``). The nine
+    fields from ``name`` to ``formula_text`` may also be given by position; the fields after
+    them are keyword-only (by position they still work for one release, with a
+    DeprecationWarning).
 
     Parameters
     ----------
@@ -134,6 +148,7 @@ class Measure:
     equation: str
     description: str
     formula_text: str
+    _: KW_ONLY
     undefined: str = "never"
     references: tuple[str, ...] = ()
     parameters: Mapping[str, Any] = field(default_factory=dict)
@@ -212,37 +227,16 @@ class Measure:
             object.__setattr__(self, "_builder", cached)  # frozen dataclass: cache once
         return cached
 
-    def value(
-        self,
-        truth: str,
-        other: str,
-        *,
-        weight: str | None = None,
-        pos_label: Any = None,
-        average: str = "binary",
-        zero_division: float | None = None,
-        classes: pl.Expr | None = None,
-        table: Any = None,
-        **parameters: Any,
-    ) -> pl.Expr:
+    def value(self, truth: str, other: str, **options: Any) -> pl.Expr:
         """The measure's value from the columns of a weighted long frame, without input checks.
 
         This is what the builder computes after its guard, and what the frame functions apply
         to the count tables they have already checked (``truth="actual", other="predicted",
-        weight="count"``).
+        weight="count"``). ``options``: ``weight``, ``pos_label``, ``average``,
+        ``zero_division``, ``classes``, ``table`` and the measure's parameters, as
+        :func:`~frameeval.metrics.builders.raw_value` takes them.
         """
-        return raw_value(
-            self,
-            truth,
-            other,
-            weight=weight,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
-            classes=classes,
-            table=table,
-            **parameters,
-        )
+        return raw_value(self, truth, other, **options)
 
     def __repr__(self) -> str:
         return f"Measure({self.name!r}, kind={self.kind!r}, eq {self.equation})"
@@ -262,8 +256,9 @@ def register(measure: Measure, *, replace_existing: bool = False) -> Measure:
     --------
     >>> import polars as pl, frameeval as fe
     >>> share = fe.Measure(
-    ...     "positive_share", "binary", lambda c: c.predicted / c.total, True, 0.0, 1.0, "—",
-    ...     "share of rows predicted positive", "(TP + FP) / m")
+    ...     name="positive_share", kind="binary", formula=lambda c: c.predicted / c.total,
+    ...     higher_is_better=True, lower=0.0, upper=1.0, equation="—",
+    ...     description="share of rows predicted positive", formula_text="(TP + FP) / m")
     >>> _ = fe.register(share)
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
     >>> fe.measures(df, truth="y", pred="p", measures=["positive_share"])["positive_share"][0]
@@ -279,6 +274,46 @@ def register(measure: Measure, *, replace_existing: bool = False) -> Measure:
             )
         MEASURES[name] = measure
     return measure
+
+
+def declare(**declaration: Any) -> Measure:
+    """A built-in measure: its :class:`Measure`, declared by keyword, registered."""
+    return register(Measure(**declaration))
+
+
+def publish(namespace: dict[str, Any], *helpers: str) -> list[str]:
+    """Give a module the expression builders of the measures it declares; returns its
+    ``__all__``.
+
+    ``namespace`` is the module's ``globals()``: each registered :class:`Measure` bound there
+    to an upper-case constant gets its builder under its name and under each alias (``tpr``,
+    ``specificity``: builders of their own name), and the builders' docstring examples become
+    the module's doctests (``__test__``). ``__all__`` is ``helpers``, the constants and the
+    builders: the measure's name is written once, in its declaration.
+    """
+    constants = {
+        key: value
+        for key, value in namespace.items()
+        if key.isupper() and isinstance(value, Measure) and MEASURES.get(value.name) is value
+    }
+    builders: dict[str, Callable[..., pl.Expr]] = {}
+    for measure in constants.values():
+        builders[measure.name] = measure.builder
+        builders.update({alias: make_builder(measure, alias) for alias in measure.aliases})
+    namespace.update(builders)
+    namespace["__test__"] = {name: builder.__doc__ or "" for name, builder in builders.items()}
+    return sorted([*helpers, *constants, *builders])
+
+
+def builders_of(*modules: Any) -> dict[str, Callable[..., pl.Expr]]:
+    """The expression builders ``modules`` publish (:func:`publish`), by public name."""
+    return {
+        name: value
+        for module in modules
+        for name in module.__all__
+        if callable(value := getattr(module, name))
+        and isinstance(getattr(value, "measure", None), Measure)
+    }
 
 
 def display_name(metric: str) -> str:
@@ -340,6 +375,8 @@ __all__ = [
     "Statistic",
     "Sums",
     "MEASURES",
+    "builders_of",
+    "declare",
     "REQUIRED",
     "BinaryCounts",
     "ClassCounts",
@@ -347,5 +384,6 @@ __all__ = [
     "ScoreTable",
     "lookup",
     "measure_table",
+    "publish",
     "register",
 ]

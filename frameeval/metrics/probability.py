@@ -26,21 +26,8 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
-from frameeval.metrics.builders import make_builder
-from frameeval.metrics.measure import Measure, register
+from frameeval.metrics.measure import declare, publish
 from frameeval.metrics.stats import weight_expr, weight_total
-
-__all__ = [
-    "BRIER_SCORE",
-    "EPS",
-    "LOG_LOSS",
-    "brier_score",
-    "brier_terms",
-    "log_loss",
-    "log_loss_terms",
-    "loss_statistics",
-    "mean_loss_value",
-]
 
 EPS = 2.220446049250313e-16
 """The default clip of :func:`log_loss`: float64 machine epsilon 2⁻⁵² (scikit-learn's choice)."""
@@ -113,45 +100,42 @@ GOOD_1952 = (
     "B 14(1), 107–114."
 )
 
-LOG_LOSS = register(
-    Measure(
-        "log_loss",
-        "probability",
-        mean_loss_value,
-        False,
-        0.0,
-        -math.log(EPS),
-        "—",
-        "log loss (cross-entropy): the mean negative log-probability given to the actual class",
-        "LL = −Σ w·log q / Σ w, q = p for a positive row and 1 − p otherwise, clipped to "
-        "[eps, 1 − eps] (eps = 2⁻⁵² by default, as scikit-learn); scores outside [0, 1] are an error",
-        "the group is empty or its total weight is 0",
-        (GOOD_1952,),
-        parameters={"eps": EPS},
-        check=_check_eps,
-        term=_log_loss_term,
-        example="0.5527",
-    )
+LOG_LOSS = declare(
+    name="log_loss",
+    kind="probability",
+    formula=mean_loss_value,
+    higher_is_better=False,
+    lower=0.0,
+    upper=-math.log(EPS),
+    equation="—",
+    description=(
+        "log loss (cross-entropy): the mean negative log-probability given to the actual class"
+    ),
+    formula_text="LL = −Σ w·log q / Σ w, q = p for a positive row and 1 − p otherwise, clipped to "
+    "[eps, 1 − eps] (eps = 2⁻⁵² by default, as scikit-learn); scores outside [0, 1] are an error",
+    undefined="the group is empty or its total weight is 0",
+    references=(GOOD_1952,),
+    parameters={"eps": EPS},
+    check=_check_eps,
+    term=_log_loss_term,
+    example="0.5527",
 )
-BRIER_SCORE = register(
-    Measure(
-        "brier_score",
-        "probability",
-        mean_loss_value,
-        False,
-        0.0,
-        1.0,
-        "—",
-        "Brier score: the mean squared difference between the probability and the outcome",
-        "BS = Σ w·(y − p)² / Σ w with y = 1 for a positive row, 0 otherwise",
-        "the group is empty or its total weight is 0",
-        (BRIER_1950,),
-        term=_brier_term,
-        example="0.1917",
-    )
+BRIER_SCORE = declare(
+    name="brier_score",
+    kind="probability",
+    formula=mean_loss_value,
+    higher_is_better=False,
+    lower=0.0,
+    upper=1.0,
+    equation="—",
+    description="Brier score: the mean squared difference between the probability and the outcome",
+    formula_text="BS = Σ w·(y − p)² / Σ w with y = 1 for a positive row, 0 otherwise",
+    undefined="the group is empty or its total weight is 0",
+    references=(BRIER_1950,),
+    term=_brier_term,
+    example="0.1917",
 )
 
-log_loss = make_builder(LOG_LOSS)
-brier_score = make_builder(BRIER_SCORE)
-
-__test__ = {"log_loss": log_loss.__doc__ or "", "brier_score": brier_score.__doc__ or ""}
+__all__ = publish(
+    globals(), "EPS", "brier_terms", "log_loss_terms", "loss_statistics", "mean_loss_value"
+)

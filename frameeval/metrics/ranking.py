@@ -26,22 +26,8 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter
-from frameeval.metrics.builders import make_builder
-from frameeval.metrics.measure import Measure, register
+from frameeval.metrics.measure import declare, publish
 from frameeval.metrics.stats import ScoreTable, positive_part, ratio
-
-__all__ = [
-    "AVERAGE_PRECISION",
-    "PR_AUC",
-    "RANK_LOSS",
-    "ROC_AUC",
-    "average_precision",
-    "normalized_cost",
-    "p_cost",
-    "pr_auc",
-    "rank_loss",
-    "roc_auc",
-]
 
 HANLEY = (
     "Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a "
@@ -202,94 +188,87 @@ def _pr_auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) 
     return (mass * (precision + before)).sum() / 2.0 / positive_part(total)
 
 
-ROC_AUC = register(
-    Measure(
-        "roc_auc",
-        "score",
-        _auc,
-        True,
-        0.0,
-        1.0,
-        "2.22",
+ROC_AUC = declare(
+    name="roc_auc",
+    kind="score",
+    formula=_auc,
+    higher_is_better=True,
+    lower=0.0,
+    upper=1.0,
+    equation="2.22",
+    description=(
         "area under the ROC curve: the probability that a random positive scores above a random "
-        "negative, a tie counting one half",
-        "AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores t_k, "
-        "m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq 2.20)",
-        "the group has no positive or no negative row (or they weigh 0): no pair to rank",
-        (HANLEY, FAWCETT),
-        rows=_auc_rows,
-        example="0.8333",
-        display="ROC AUC",
-    )
+        "negative, a tie counting one half"
+    ),
+    formula_text=(
+        "AUC = 1 − ℓ_rank = Σ_k m⁺_k·(M⁻(< t_k) + ½·m⁻_k) / (M⁺·M⁻) over the distinct scores "
+        "t_k, m±_k the positive / negative mass at t_k (the trapezoid area of the ROC curve, eq "
+        "2.20)"
+    ),
+    undefined="the group has no positive or no negative row (or they weigh 0): no pair to rank",
+    references=(HANLEY, FAWCETT),
+    rows=_auc_rows,
+    example="0.8333",
+    display="ROC AUC",
 )
-RANK_LOSS = register(
-    Measure(
-        "rank_loss",
-        "score",
-        lambda t: 1.0 - _auc(t),
-        False,
-        0.0,
-        1.0,
-        "2.21",
-        "ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
-        "counting one half",
-        "ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC",
-        "the group has only one class",
-        (HANLEY,),
-        rows=lambda *a: 1.0 - _auc_rows(*a),
-        example="0.1667",
-    )
+RANK_LOSS = declare(
+    name="rank_loss",
+    kind="score",
+    formula=lambda t: 1.0 - _auc(t),
+    higher_is_better=False,
+    lower=0.0,
+    upper=1.0,
+    equation="2.21",
+    description="ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
+    "counting one half",
+    formula_text=(
+        "ℓ_rank = 1/(m⁺m⁻) Σ_{x⁺} Σ_{x⁻} (I(f(x⁺) < f(x⁻)) + ½·I(f(x⁺) = f(x⁻))) = 1 − AUC"
+    ),
+    undefined="the group has only one class",
+    references=(HANLEY,),
+    rows=lambda *a: 1.0 - _auc_rows(*a),
+    example="0.1667",
 )
-AVERAGE_PRECISION = register(
-    Measure(
-        "average_precision",
-        "score",
-        _average_precision,
-        True,
-        0.0,
-        1.0,
-        "—",
+AVERAGE_PRECISION = declare(
+    name="average_precision",
+    kind="score",
+    formula=_average_precision,
+    higher_is_better=True,
+    lower=0.0,
+    upper=1.0,
+    equation="—",
+    description=(
         "average precision: precision averaged over the positives, step-wise (scikit-learn's "
-        "average_precision_score)",
-        "AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0",
-        "the group has no positive row (or they weigh 0)",
-        (DAVIS,),
-        rows=_average_precision_rows,
-        example="0.8056",
-    )
+        "average_precision_score)"
+    ),
+    formula_text=(
+        "AP = Σ_k (R_k − R_{k−1})·P_k over the distinct scores in descending order, R_0 = 0"
+    ),
+    undefined="the group has no positive row (or they weigh 0)",
+    references=(DAVIS,),
+    rows=_average_precision_rows,
+    example="0.8056",
 )
-PR_AUC = register(
-    Measure(
-        "pr_auc",
-        "score",
-        _pr_auc,
-        True,
-        0.0,
-        1.0,
-        "2.20",
-        "area under the P-R curve by the trapezoid rule from (R, P) = (0, 1) (prefer "
-        "average_precision to compare learners)",
+PR_AUC = declare(
+    name="pr_auc",
+    kind="score",
+    formula=_pr_auc,
+    higher_is_better=True,
+    lower=0.0,
+    upper=1.0,
+    equation="2.20",
+    description="area under the P-R curve by the trapezoid rule from (R, P) = (0, 1) (prefer "
+    "average_precision to compare learners)",
+    formula_text=(
         "Σ_k (R_k − R_{k−1})·(P_k + P_{k−1}) / 2 with (R_0, P_0) = (0, 1)  (eq 2.20 on the P-R "
-        "curve)",
-        "the group has no positive row",
-        (DAVIS,),
-        rows=_pr_auc_rows,
-        example="0.8472",
-        display="P-R AUC",
-    )
+        "curve)"
+    ),
+    undefined="the group has no positive row",
+    references=(DAVIS,),
+    rows=_pr_auc_rows,
+    example="0.8472",
+    display="P-R AUC",
 )
-
-roc_auc = make_builder(ROC_AUC)
-rank_loss = make_builder(RANK_LOSS)
-average_precision = make_builder(AVERAGE_PRECISION)
-pr_auc = make_builder(PR_AUC)
-
-__test__ = {
-    "roc_auc": roc_auc.__doc__ or "",
-    "rank_loss": rank_loss.__doc__ or "",
-    "average_precision": average_precision.__doc__ or "",
-    "pr_auc": pr_auc.__doc__ or "",
-}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -410,3 +389,6 @@ def normalized_cost(
     c10 = _operand(cost10, func, "cost10", None)
     numerator = fn_rate * pp * c01 + fp_rate * (1.0 - pp) * c10
     return ratio(numerator, pp * c01 + (1.0 - pp) * c10, None).alias("norm_cost")
+
+
+__all__ = publish(globals(), "normalized_cost", "p_cost")

@@ -21,51 +21,9 @@ from typing import Any
 import polars as pl
 
 from frameeval._validate import check_parameter, finite
-from frameeval.metrics.builders import finite_number, make_builder
-from frameeval.metrics.measure import Bound, Measure, Statistic, register
+from frameeval.metrics.builders import finite_number
+from frameeval.metrics.measure import Bound, Measure, Statistic, declare, publish
 from frameeval.metrics.stats import positive_part, ratio
-
-__all__ = [
-    "CCC",
-    "EXPLAINED_VARIANCE",
-    "GAMMA_DEVIANCE",
-    "HUBER_LOSS",
-    "MAE",
-    "MAPE",
-    "MAX_ERROR",
-    "MEAN_ERROR",
-    "MEDIAN_ABSOLUTE_ERROR",
-    "MSE",
-    "MSLE",
-    "PEARSON_R",
-    "PINBALL_LOSS",
-    "POISSON_DEVIANCE",
-    "R2",
-    "RMSE",
-    "RMSLE",
-    "SMAPE",
-    "TWEEDIE_DEVIANCE",
-    "ccc",
-    "explained_variance",
-    "gamma_deviance",
-    "huber_loss",
-    "mae",
-    "mape",
-    "max_error",
-    "mean_error",
-    "median_absolute_error",
-    "mse",
-    "msle",
-    "pearson_r",
-    "pinball_loss",
-    "poisson_deviance",
-    "r2",
-    "rmse",
-    "rmsle",
-    "smape",
-    "tweedie_deviance",
-]
-
 
 # ---------------------------------------------------------------------------------------------
 # the shared statistics (one object each, so fe.measures computes each once per group)
@@ -302,21 +260,24 @@ def _mean_of(name: str) -> Any:
     return lambda s, **_: ratio(getattr(s, name), s.w)
 
 
-def _declare(name: str, formula: Any, stats: dict[str, Statistic], **kw: Any) -> Measure:
-    kw.setdefault("undefined", UNDEFINED_EMPTY)
-    return register(Measure(name, "regression", formula, stats=stats, **kw))
+#: the direction and range of an error measure: 0 for a perfect prediction, lower is better,
+#: unbounded above
+_LOSS = {"higher_is_better": False, "lower": 0.0, "upper": None}
+
+
+def _declare(**declaration: Any) -> Measure:
+    """A regression measure (``kind="regression"``; null on an empty group unless it says more)."""
+    return declare(**{"kind": "regression", "undefined": UNDEFINED_EMPTY, **declaration})
 
 
 # ---------------------------------------------------------------------------------------------
 # the declarations
 # ---------------------------------------------------------------------------------------------
 MSE = _declare(
-    "mse",
-    _mse,
-    {"w": W, "ee": EE},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="mse",
+    formula=_mse,
+    stats={"w": W, "ee": EE},
+    **_LOSS,
     equation="2.2",
     description="mean squared error",
     formula_text="E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
@@ -324,12 +285,10 @@ MSE = _declare(
     display="MSE",
 )
 RMSE = _declare(
-    "rmse",
-    _rmse,
-    {"w": W, "ee": EE, "ee_scaled": EE_SCALED},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="rmse",
+    formula=_rmse,
+    stats={"w": W, "ee": EE, "ee_scaled": EE_SCALED},
+    **_LOSS,
     equation="2.2",
     description="root mean squared error, √MSE (same units as the target)",
     formula_text="RMSE = √(Σ w·(f(x) − y)² / Σ w)",
@@ -337,12 +296,10 @@ RMSE = _declare(
     display="RMSE",
 )
 MAE = _declare(
-    "mae",
-    _mean_of("ae"),
-    {"w": W, "ae": AE},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="mae",
+    formula=_mean_of("ae"),
+    stats={"w": W, "ae": AE},
+    **_LOSS,
     equation="—",
     description="mean absolute error",
     formula_text="MAE = Σ w·|f(x) − y| / Σ w",
@@ -350,9 +307,9 @@ MAE = _declare(
     display="MAE",
 )
 R2 = _declare(
-    "r2",
-    _r2,
-    {**MOMENTS, "ee_scaled": EE_SCALED, "yy_scaled": YY_SCALED},
+    name="r2",
+    formula=_r2,
+    stats={**MOMENTS, "ee_scaled": EE_SCALED, "yy_scaled": YY_SCALED},
     higher_is_better=True,
     lower=-math.inf,
     upper=1.0,
@@ -369,9 +326,9 @@ R2 = _declare(
     display="R²",
 )
 EXPLAINED_VARIANCE = _declare(
-    "explained_variance",
-    _explained_variance,
-    {**MOMENTS, "f": F},
+    name="explained_variance",
+    formula=_explained_variance,
+    stats={**MOMENTS, "f": F},
     higher_is_better=True,
     lower=-math.inf,
     upper=1.0,
@@ -384,12 +341,10 @@ EXPLAINED_VARIANCE = _declare(
     example="0.8667",
 )
 MAPE = _declare(
-    "mape",
-    _mape,
-    {"w": W, "ape": APE, "zero": ZERO_TRUTH},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="mape",
+    formula=_mape,
+    stats={"w": W, "ape": APE, "zero": ZERO_TRUTH},
+    **_LOSS,
     equation="—",
     description="mean absolute percentage error, as a fraction (0.1 = 10 %)",
     formula_text="MAPE = Σ w·|f − y| / |y| / Σ w",
@@ -400,14 +355,14 @@ MAPE = _declare(
     references=(
         "de Myttenaere, A. et al. (2016). Mean absolute percentage error for regression "
         "models. *Neurocomputing* 192, 38–48.",
-    ),  # fmt: skip
+    ),
     example="0.1875",
     display="MAPE",
 )
 SMAPE = _declare(
-    "smape",
-    _mean_of("sape"),
-    {"w": W, "sape": SAPE},
+    name="smape",
+    formula=_mean_of("sape"),
+    stats={"w": W, "sape": SAPE},
     higher_is_better=False,
     lower=0.0,
     upper=2.0,
@@ -417,18 +372,16 @@ SMAPE = _declare(
     references=(
         "Makridakis, S. (1993). Accuracy measures: theoretical and practical concerns. "
         "*Int. J. Forecasting* 9, 527–529.",
-    ),  # fmt: skip
+    ),
     example="0.1786",
     display="SMAPE",
 )
 _LOG_DOMAIN = (Bound("truth", ">", -1.0, "(log1p)"), Bound("pred", ">", -1.0, "(log1p)"))
 MSLE = _declare(
-    "msle",
-    _mean_of("sle"),
-    {"w": W, "sle": SLE},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="msle",
+    formula=_mean_of("sle"),
+    stats={"w": W, "sle": SLE},
+    **_LOSS,
     equation="—",
     description="mean squared logarithmic error (of log(1 + y); truth and pred > −1)",
     formula_text="MSLE = Σ w·(log(1 + f) − log(1 + y))² / Σ w",
@@ -436,12 +389,10 @@ MSLE = _declare(
     example="0.0266",
 )
 RMSLE = _declare(
-    "rmsle",
-    lambda s: ratio(s.sle, s.w).sqrt(),
-    {"w": W, "sle": SLE},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="rmsle",
+    formula=lambda s: ratio(s.sle, s.w).sqrt(),
+    stats={"w": W, "sle": SLE},
+    **_LOSS,
     equation="—",
     description="root mean squared logarithmic error, √MSLE",
     formula_text="RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
@@ -450,12 +401,10 @@ RMSLE = _declare(
     display="RMSLE",
 )
 MEDIAN_ABSOLUTE_ERROR = _declare(
-    "median_absolute_error",
-    lambda s: s.median,
-    {"median": AE_MEDIAN},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="median_absolute_error",
+    formula=lambda s: s.median,
+    stats={"median": AE_MEDIAN},
+    **_LOSS,
     equation="—",
     description="median absolute error (robust to outliers; not a sum: on Dask the rows are "
     "shuffled by group)",
@@ -464,78 +413,68 @@ MEDIAN_ABSOLUTE_ERROR = _declare(
     example="0.5",
 )
 MAX_ERROR = _declare(
-    "max_error",
-    lambda s: s.max,
-    {"max": AE_MAX},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="max_error",
+    formula=lambda s: s.max,
+    stats={"max": AE_MAX},
+    **_LOSS,
     equation="—",
     description="maximum absolute error (over rows of positive weight; merges by max)",
     formula_text="max |f − y| over rows with w > 0",
     example="1.0",
 )
 HUBER_LOSS = _declare(
-    "huber_loss",
-    _mean_of("huber"),
-    {"w": W, "huber": Statistic(_huber, parametric=True)},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="huber_loss",
+    formula=_mean_of("huber"),
+    stats={"w": W, "huber": Statistic(_huber, parametric=True)},
+    **_LOSS,
     equation="—",
     description="mean Huber loss: squared for |e| ≤ delta, linear beyond",
     formula_text="Σ w·h(f − y) / Σ w,  h(e) = e²/2 if |e| ≤ δ else δ(|e| − δ/2)",
     references=(
         "Huber, P. J. (1964). Robust estimation of a location parameter. *Ann. Math. "
         "Statist.* 35, 73–101.",
-    ),  # fmt: skip
+    ),
     parameters={"delta": 1.0},
     check=_check_delta,
     example="0.2083",
 )
 PINBALL_LOSS = _declare(
-    "pinball_loss",
-    _mean_of("pinball"),
-    {"w": W, "pinball": Statistic(_pinball, parametric=True)},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="pinball_loss",
+    formula=_mean_of("pinball"),
+    stats={"w": W, "pinball": Statistic(_pinball, parametric=True)},
+    **_LOSS,
     equation="—",
     description="mean pinball (quantile) loss of a prediction of the alpha-quantile",
     formula_text="Σ w·ρ(y − f) / Σ w,  ρ(d) = α·d if d ≥ 0 else (α − 1)·d",
     references=(
         "Koenker, R. & Bassett, G. (1978). Regression quantiles. *Econometrica* 46, 33–50.",
-    ),  # fmt: skip
+    ),
     parameters={"alpha": 0.5},
     check=_check_alpha,
     example="0.25",
 )
 TWEEDIE_DEVIANCE = _declare(
-    "tweedie_deviance",
-    _mean_of("deviance"),
-    {"w": W, "deviance": Statistic(_tweedie, parametric=True)},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="tweedie_deviance",
+    formula=_mean_of("deviance"),
+    stats={"w": W, "deviance": Statistic(_tweedie, parametric=True)},
+    **_LOSS,
     equation="—",
     description="mean Tweedie deviance of power p (0: squared error, 1: Poisson, 2: Gamma)",
     formula_text="Σ w·d_p(y, f) / Σ w,  d_p = 2(max(y,0)^(2−p)/((1−p)(2−p)) − y·f^(1−p)/(1−p) "
     "+ f^(2−p)/(2−p)), with the limits at p = 0, 1, 2",
     references=(
         "Jørgensen, B. (1987). Exponential dispersion models. *J. R. Statist. Soc. B* 49, 127–162.",
-    ),  # fmt: skip
+    ),
     parameters={"power": 0.0},
     check=_check_power,
     domain=_tweedie_domain,
     example="0.4167",
 )
 POISSON_DEVIANCE = _declare(
-    "poisson_deviance",
-    _mean_of("deviance"),
-    {"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 1.0))},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="poisson_deviance",
+    formula=_mean_of("deviance"),
+    stats={"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 1.0))},
+    **_LOSS,
     equation="—",
     description="mean Poisson deviance (Tweedie power 1; truth >= 0, pred > 0)",
     formula_text="Σ w·2(y·log(y/f) − y + f) / Σ w",
@@ -543,12 +482,10 @@ POISSON_DEVIANCE = _declare(
     example="0.1383",
 )
 GAMMA_DEVIANCE = _declare(
-    "gamma_deviance",
-    _mean_of("deviance"),
-    {"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 2.0))},
-    higher_is_better=False,
-    lower=0.0,
-    upper=None,
+    name="gamma_deviance",
+    formula=_mean_of("deviance"),
+    stats={"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 2.0))},
+    **_LOSS,
     equation="—",
     description="mean Gamma deviance (Tweedie power 2; truth > 0, pred > 0)",
     formula_text="Σ w·2(log(f/y) + y/f − 1) / Σ w",
@@ -556,9 +493,9 @@ GAMMA_DEVIANCE = _declare(
     example="0.0615",
 )
 PEARSON_R = _declare(
-    "pearson_r",
-    _pearson,
-    {**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
+    name="pearson_r",
+    formula=_pearson,
+    stats={**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
     higher_is_better=True,
     lower=-1.0,
     upper=1.0,
@@ -569,13 +506,13 @@ PEARSON_R = _declare(
     references=(
         "Pearson, K. (1895). Notes on regression and inheritance in the case of two "
         "parents. *Proc. R. Soc. London* 58, 240–242.",
-    ),  # fmt: skip
+    ),
     example="0.9548",
 )
 CCC = _declare(
-    "ccc",
-    _ccc,
-    {**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
+    name="ccc",
+    formula=_ccc,
+    stats={**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
     higher_is_better=True,
     lower=-1.0,
     upper=1.0,
@@ -587,13 +524,13 @@ CCC = _declare(
     references=(
         "Lin, L. I.-K. (1989). A concordance correlation coefficient to evaluate "
         "reproducibility. *Biometrics* 45, 255–268.",
-    ),  # fmt: skip
+    ),
     example="0.9398",
 )
 MEAN_ERROR = _declare(
-    "mean_error",
-    lambda s: ratio(s.f - s.y, s.w),
-    {"w": W, "y": Y, "f": F},
+    name="mean_error",
+    formula=lambda s: ratio(s.f - s.y, s.w),
+    stats={"w": W, "y": Y, "f": F},
     higher_is_better=False,
     lower=-math.inf,
     upper=None,
@@ -604,28 +541,4 @@ MEAN_ERROR = _declare(
     example="0.1667",
 )
 
-mse = make_builder(MSE)
-rmse = make_builder(RMSE)
-mae = make_builder(MAE)
-r2 = make_builder(R2)
-explained_variance = make_builder(EXPLAINED_VARIANCE)
-mape = make_builder(MAPE)
-smape = make_builder(SMAPE)
-msle = make_builder(MSLE)
-rmsle = make_builder(RMSLE)
-median_absolute_error = make_builder(MEDIAN_ABSOLUTE_ERROR)
-max_error = make_builder(MAX_ERROR)
-huber_loss = make_builder(HUBER_LOSS)
-pinball_loss = make_builder(PINBALL_LOSS)
-tweedie_deviance = make_builder(TWEEDIE_DEVIANCE)
-poisson_deviance = make_builder(POISSON_DEVIANCE)
-gamma_deviance = make_builder(GAMMA_DEVIANCE)
-pearson_r = make_builder(PEARSON_R)
-ccc = make_builder(CCC)
-mean_error = make_builder(MEAN_ERROR)
-
-__test__ = {
-    name: globals()[name].__doc__ or ""
-    for name in __all__
-    if name.islower()  # the builders (the declarations are upper case)
-}
+__all__ = publish(globals())
