@@ -16,6 +16,7 @@ import polars as pl
 
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import require_positive
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import (
     Checks,
@@ -35,7 +36,6 @@ from frameeval._validate import (
 )
 from frameeval.confusion import count_table, prepare_labels
 from frameeval.curves import cumulated, prepare_scores, score_table
-from frameeval.curves.table import require_positive
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
 from frameeval.metrics.builders import (
     class_spread,

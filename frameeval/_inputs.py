@@ -1,0 +1,222 @@
+"""One way in: an entry point declares its input columns once, one compiler checks them.
+
+A declaration names, per input column, the keyword that passes it (its *role*: ``truth=``,
+``score=``, ``weight=``, ``by=``…), the *kind* of dtype it must have and the *rules* its rows
+must keep::
+
+    SCORES = Inputs(
+        Column("truth", "label"),
+        Column("score", "numeric_or_decimal", "finite", "unit"),
+        Column("by"),
+        WEIGHT_INPUT,
+    )
+
+:meth:`Inputs.compile` turns it into every check of the entry point, in the declared order:
+
+1. the columns exist (:func:`~frameeval._validate.require_columns`, each role once, a role
+   holding one column or several);
+2. ``by=`` does not use an output column name (``outputs=``);
+3. the dtype classes (:func:`~frameeval._validate.check_labels` for the label columns together —
+   one dtype family —, :func:`~frameeval._validate.check_numeric` /
+   :func:`~frameeval._validate.check_numeric_or_decimal`);
+4. the row rules, as one :class:`~frameeval._validate.Checks`: the same object gives the frame
+   face (:meth:`~Checks.aggs` + :meth:`~Checks.enforce`), the expression face
+   (:meth:`~Checks.guard`) and the Dask merge (:meth:`~Checks.merge`).
+
+:meth:`Inputs.open` is the door of a frame function: ``data`` opened lazily, the ``by=`` keys,
+the compiled checks, an eager empty frame refused, and — with ``pos_label=`` — the positive
+class, required to occur in the frame.
+
+>>> import polars as pl
+>>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.9, float("nan")]})
+>>> door = Inputs(Column("truth", "label"), Column("score", "numeric", "finite")).open(
+...     df, "auc", truth="y", score="s"
+... )
+>>> stats = door.lf.select(*door.checks.aggs())
+>>> door.checks.enforce(stats, []).collect()
+Traceback (most recent call last):
+...
+frameeval.exceptions.MissingValueError: auc(): column 's' (score=) must not contain NaN, got NaN (1 rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+
+from frameeval._frame import as_keys, to_lazy
+from frameeval._validate import (
+    Checks,
+    check_labels,
+    check_not_empty_eager,
+    check_numeric,
+    check_numeric_or_decimal,
+    check_parameter,
+    label_expr,
+    require_columns,
+    resolve_pos_label,
+)
+
+__all__ = ["WEIGHT_INPUT", "Column", "Door", "Inputs", "require_positive"]
+
+#: the dtype class a column must have: labels (one family with the other label columns),
+#: integer / float, integer / float / Decimal (read as Float64), or any dtype (keys)
+Kind = Literal["label", "numeric", "numeric_or_decimal", "any"]
+#: the row rules: complete and finite (NaN / ±inf for floats); the same with NaN and ±inf in
+#: one count; finite where not null; complete; in [0, 1]; >= 0; a weight (finite, >= 0);
+#: integer labels that fit Int64
+Rule = Literal[
+    "finite",
+    "finite_one_count",
+    "finite_or_null",
+    "not_null",
+    "unit",
+    "non_negative",
+    "weight",
+    "int64",
+]
+
+
+@dataclass(frozen=True, init=False)
+class Column:
+    """One input column: the ``role`` (the keyword naming it), its dtype ``kind`` and its row
+    ``rules``. A ``"label"`` column is complete and, stored as float, integral."""
+
+    role: str
+    kind: Kind
+    rules: tuple[Rule, ...]
+
+    def __init__(self, role: str, kind: Kind = "any", *rules: Rule) -> None:
+        object.__setattr__(self, "role", role)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "rules", rules)
+
+
+#: the ``weight=`` column of a frame function: numeric, complete, finite and >= 0
+WEIGHT_INPUT = Column("weight", "numeric", "weight")
+
+
+def _names(columns: str | Sequence[str] | None) -> list[str]:
+    if columns is None:
+        return []
+    return [columns] if isinstance(columns, str) else list(columns)
+
+
+def _add_rule(checks: Checks, rule: Rule, column: str, role: str, dtype: pl.DataType) -> None:
+    if rule == "finite":
+        checks.finite(column, role, dtype)
+    elif rule == "finite_one_count":
+        checks.finite(column, role, dtype, one_count=True)
+    elif rule == "finite_or_null":
+        checks.finite(column, role, dtype, nulls=True, one_count=True)
+    elif rule == "not_null":
+        checks.not_null(column, role)
+    elif rule == "unit":
+        checks.within_unit(column, role)
+    elif rule == "non_negative":
+        checks.non_negative(column, role)
+    elif rule == "weight":
+        checks.weight(column, dtype)
+    else:  # "int64"
+        checks.fits_int64(column, role, dtype)
+
+
+@dataclass
+class Door:
+    """An opened input: the lazy frame, whether the input was eager, the ``by=`` keys, the
+    schema, the compiled row checks and (with ``pos_label=``) the positive class and the
+    per-row expression "this row is positive"."""
+
+    lf: pl.LazyFrame
+    eager: bool
+    keys: list[str]
+    schema: pl.Schema
+    checks: Checks
+    positive: Any = None
+    is_positive: pl.Expr | None = None
+
+
+class Inputs:
+    """The input columns of an entry point, declared once (see the module's text)."""
+
+    def __init__(self, *columns: Column) -> None:
+        self.columns = columns
+
+    def __add__(self, other: Inputs) -> Inputs:
+        return Inputs(*self.columns, *other.columns)
+
+    def compile(
+        self,
+        schema: pl.Schema,
+        func: str,
+        outputs: Sequence[str] = (),
+        **names: str | Sequence[str] | None,
+    ) -> Checks:
+        """Check the schema of the columns ``names`` gives the roles (None: not passed) and
+        return their row rules. A schema rule raises at once (a typed ``FrameEvalError``)."""
+        given = [(c, _names(names.get(c.role))) for c in self.columns]
+        require_columns(schema, func, **{c.role: names.get(c.role) for c in self.columns})
+        keys = _names(names.get("by"))
+        for name in outputs:
+            check_parameter(
+                name not in keys, func, f"by= must not use the output column name {name!r}."
+            )
+        labels = {c.role: cols[0] for c, cols in given if c.kind == "label" and cols}
+        checked = False
+        for column, cols in given:
+            if column.kind == "label" and not checked:
+                check_labels(schema, func, **labels)
+                checked = True
+            elif column.kind in ("numeric", "numeric_or_decimal"):
+                check = check_numeric if column.kind == "numeric" else check_numeric_or_decimal
+                for col in cols:
+                    check(schema, func, **{column.role: col})
+        checks = Checks(func)
+        for column, cols in given:
+            for col in cols:
+                if column.kind == "label":
+                    checks.label(col, column.role, schema[col])
+                for rule in column.rules:
+                    _add_rule(checks, rule, col, column.role, schema[col])
+        return checks
+
+    def open(
+        self,
+        data: Any,
+        func: str,
+        *,
+        by: Any = None,
+        outputs: Sequence[str] = (),
+        pos_label: Any = None,
+        positive_of: str | None = None,
+        **names: str | Sequence[str] | None,
+    ) -> Door:
+        """The door of a frame function: ``data`` opened lazily, the schema checked
+        (:meth:`compile`), an eager empty frame refused; with ``positive_of`` (the truth
+        column) the positive class resolved from ``pos_label`` and required to occur."""
+        lf, eager = to_lazy(data, func)
+        keys = as_keys(by)
+        schema = lf.collect_schema()
+        checks = self.compile(schema, func, outputs, by=keys, **names)
+        check_not_empty_eager(data, eager, lf, func)
+        door = Door(lf, eager, keys, schema, checks)
+        if positive_of is not None:
+            door.positive = require_positive(checks, schema, func, positive_of, pos_label)
+            door.is_positive = label_expr(positive_of, schema) == door.positive
+        return door
+
+
+def require_positive(
+    checks: Checks, schema: pl.Schema, func: str, truth: str, pos_label: Any
+) -> Any:
+    """The positive class of ``truth`` (``pos_label`` or the dtype's default), with an in-plan
+    check that it occurs in the frame (a ranking measure needs a positive somewhere)."""
+    positive_label = resolve_pos_label(schema, func, truth, pos_label)
+    checks.present(
+        label_expr(truth, schema) == positive_label,
+        f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row",
+    )
+    return positive_label
