@@ -5,7 +5,7 @@ A declaration names, per input column, the keyword that passes it (its *role*: `
 must keep::
 
     SCORES = Inputs(
-        Column("truth", "label"),
+        Column("truth", "label", "label"),
         Column("score", "numeric_or_decimal", "finite", "unit"),
         Column("by"),
         WEIGHT_INPUT,
@@ -29,7 +29,7 @@ class, required to occur in the frame.
 
 >>> import polars as pl
 >>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.9, float("nan")]})
->>> door = Inputs(Column("truth", "label"), Column("score", "numeric", "finite")).open(
+>>> door = Inputs(Column("truth", "label", "label"), Column("score", "numeric", "finite")).open(
 ...     df, "auc", truth="y", score="s"
 ... )
 >>> stats = door.lf.select(*door.checks.aggs())
@@ -50,25 +50,28 @@ import polars as pl
 from frameeval._frame import as_keys, to_lazy
 from frameeval._validate import (
     Checks,
+    attach_guard,
     check_labels,
     check_not_empty_eager,
     check_numeric,
     check_numeric_or_decimal,
     check_parameter,
     label_expr,
+    planned,
     require_columns,
     resolve_pos_label,
 )
 
-__all__ = ["WEIGHT_INPUT", "Column", "Door", "Inputs", "require_positive"]
+__all__ = ["WEIGHT_INPUT", "Column", "Door", "Inputs", "guarded_numbers", "require_positive"]
 
 #: the dtype class a column must have: labels (one family with the other label columns),
 #: integer / float, integer / float / Decimal (read as Float64), or any dtype (keys)
 Kind = Literal["label", "numeric", "numeric_or_decimal", "any"]
-#: the row rules: complete and finite (NaN / ±inf for floats); the same with NaN and ±inf in
+#: the row rules: a label (complete; integral when stored as float); complete and finite (NaN / ±inf for floats); the same with NaN and ±inf in
 #: one count; finite where not null; complete; in [0, 1]; >= 0; a weight (finite, >= 0);
 #: integer labels that fit Int64
 Rule = Literal[
+    "label",
     "finite",
     "finite_one_count",
     "finite_or_null",
@@ -83,7 +86,7 @@ Rule = Literal[
 @dataclass(frozen=True, init=False)
 class Column:
     """One input column: the ``role`` (the keyword naming it), its dtype ``kind`` and its row
-    ``rules``. A ``"label"`` column is complete and, stored as float, integral."""
+    ``rules`` (applied in this order)."""
 
     role: str
     kind: Kind
@@ -106,7 +109,9 @@ def _names(columns: str | Sequence[str] | None) -> list[str]:
 
 
 def _add_rule(checks: Checks, rule: Rule, column: str, role: str, dtype: pl.DataType) -> None:
-    if rule == "finite":
+    if rule == "label":
+        checks.label(column, role, dtype)
+    elif rule == "finite":
         checks.finite(column, role, dtype)
     elif rule == "finite_one_count":
         checks.finite(column, role, dtype, one_count=True)
@@ -152,6 +157,7 @@ class Inputs:
         self,
         schema: pl.Schema,
         func: str,
+        *,
         outputs: Sequence[str] = (),
         **names: str | Sequence[str] | None,
     ) -> Checks:
@@ -177,8 +183,6 @@ class Inputs:
         checks = Checks(func)
         for column, cols in given:
             for col in cols:
-                if column.kind == "label":
-                    checks.label(col, column.role, schema[col])
                 for rule in column.rules:
                     _add_rule(checks, rule, col, column.role, schema[col])
         return checks
@@ -200,7 +204,7 @@ class Inputs:
         lf, eager = to_lazy(data, func)
         keys = as_keys(by)
         schema = lf.collect_schema()
-        checks = self.compile(schema, func, outputs, by=keys, **names)
+        checks = self.compile(schema, func, outputs=outputs, by=keys, **names)
         check_not_empty_eager(data, eager, lf, func)
         door = Door(lf, eager, keys, schema, checks)
         if positive_of is not None:
@@ -220,3 +224,34 @@ def require_positive(
         f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row",
     )
     return positive_label
+
+
+def guarded_numbers(
+    func: str,
+    value: pl.Expr,
+    numbers: Sequence[tuple[str, str]],
+    weight: str | None = None,
+    failures: Sequence[pl.Expr] = (),
+) -> pl.Expr:
+    """``value`` (an aggregate over numeric columns) with the frame functions' input rules,
+    for an expression builder: decided when Polars plans the query (``pl.pipe_with_dtype``).
+
+    ``numbers`` are ``(column, role)`` pairs: each must be numeric (a Decimal is allowed, so
+    ``value`` must read it as Float64), complete and finite (NaN / ±inf checked for float
+    columns only); ``weight`` also non-negative. ``failures`` (see :func:`failure`) are further
+    per-context rules. A schema rule raises at plan time, a data rule when the rows are read;
+    both as the typed error.
+    """
+    columns = [c for c, _ in numbers] + ([weight] if weight else [])
+    inputs = Inputs(
+        *(Column(role, "numeric_or_decimal", "finite") for _, role in numbers),
+        Column("weight", "numeric_or_decimal", "weight"),
+    )
+    names = {role: column for column, role in numbers}
+
+    def plan(given: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
+        schema = pl.Schema({c: dtype for c, (_, dtype) in zip(columns, given, strict=True)})
+        guard = inputs.compile(schema, func, weight=weight, **names).guard(*failures)
+        return value if guard is None else attach_guard(value, guard)
+
+    return planned(columns, plan)

@@ -55,8 +55,8 @@ __all__ = [
 OUTPUTS = ("actual", "predicted", "count")
 #: the inputs of every label frame function
 LABELS = Inputs(
-    Column("truth", "label", "int64"),
-    Column("pred", "label", "int64"),
+    Column("truth", "label", "label", "int64"),
+    Column("pred", "label", "label", "int64"),
     Column("by"),
     WEIGHT_INPUT,
     Column("across"),

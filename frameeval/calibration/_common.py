@@ -47,20 +47,22 @@ Strategy = Literal["uniform", "quantile"]
 
 #: the inputs of a binary task: truth labels, a probability (a Decimal read as Float64), weight
 BINARY = Inputs(
-    Column("truth", "label"),
+    Column("truth", "label", "label"),
     Column("score", "numeric_or_decimal", "finite", "unit"),
     Column("by"),
     WEIGHT_INPUT,
 )
 #: the inputs of a multiclass task with one probability column per class
 MULTICLASS = Inputs(
-    Column("truth", "label"),
+    Column("truth", "label", "label"),
     Column("score", "numeric", "finite", "unit"),
     Column("by"),
     WEIGHT_INPUT,
 )
 #: the inputs of a multiclass task with one list column of probabilities (checked per element)
-MULTICLASS_LIST = Inputs(Column("truth", "label"), Column("score"), Column("by"), WEIGHT_INPUT)
+MULTICLASS_LIST = Inputs(
+    Column("truth", "label", "label"), Column("score"), Column("by"), WEIGHT_INPUT
+)
 
 
 # ---------------------------------------------------------------------------------------------

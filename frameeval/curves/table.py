@@ -48,7 +48,7 @@ INF = float("inf")
 ALL = "__fe_all"  # constant key when by= is empty
 #: the inputs of a score task: truth labels, numeric scores (a Decimal read as Float64), weight
 SCORES = Inputs(
-    Column("truth", "label"),
+    Column("truth", "label", "label"),
     Column("score", "numeric_or_decimal", "finite"),
     Column("by"),
     WEIGHT_INPUT,
