@@ -62,7 +62,7 @@ from frameeval._validate import (
     resolve_pos_label,
 )
 
-__all__ = ["WEIGHT_INPUT", "Column", "Door", "Inputs", "guarded_numbers", "require_positive"]
+__all__ = ["WEIGHT_INPUT", "Column", "Door", "Inputs", "check_distinct", "guarded_numbers", "require_positive"]
 
 #: the dtype class a column must have: labels (one family with the other label columns),
 #: integer / float, integer / float / Decimal (read as Float64), or any dtype (keys)
@@ -147,11 +147,13 @@ class Door:
 class Inputs:
     """The input columns of an entry point, declared once (see the module's text)."""
 
-    def __init__(self, *columns: Column) -> None:
+    def __init__(self, *columns: Column, distinct: bool = False) -> None:
         self.columns = columns
+        self.distinct = distinct  # the role columns differ from each other and from by=
 
     def __add__(self, other: Inputs) -> Inputs:
-        return Inputs(*self.columns, *other.columns)
+        """Both declarations' columns, in order."""
+        return Inputs(*self.columns, *other.columns, distinct=self.distinct or other.distinct)
 
     def compile(
         self,
@@ -159,13 +161,16 @@ class Inputs:
         func: str,
         *,
         outputs: Sequence[str] = (),
-        **names: str | Sequence[str] | None,
+        **names: Any,
     ) -> Checks:
         """Check the schema of the columns ``names`` gives the roles (None: not passed) and
         return their row rules. A schema rule raises at once (a typed ``FrameEvalError``)."""
         given = [(c, _names(names.get(c.role))) for c in self.columns]
         require_columns(schema, func, **{c.role: names.get(c.role) for c in self.columns})
         keys = _names(names.get("by"))
+        if self.distinct:
+            roles = {c.role: names.get(c.role) for c in self.columns if c.role != "by"}
+            check_distinct(func, keys, **roles)
         for name in outputs:
             check_parameter(
                 name not in keys, func, f"by= must not use the output column name {name!r}."
@@ -196,7 +201,7 @@ class Inputs:
         outputs: Sequence[str] = (),
         pos_label: Any = None,
         positive_of: str | None = None,
-        **names: str | Sequence[str] | None,
+        **names: Any,
     ) -> Door:
         """The door of a frame function: ``data`` opened lazily, the schema checked
         (:meth:`compile`), an eager empty frame refused; with ``positive_of`` (the truth
@@ -211,6 +216,23 @@ class Inputs:
             door.positive = require_positive(checks, schema, func, positive_of, pos_label)
             door.is_positive = label_expr(positive_of, schema) == door.positive
         return door
+
+
+def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:
+    """Role columns must differ from each other and from the ``by=`` keys."""
+    named = {role: column for role, column in roles.items() if column is not None}
+    seen: dict[str, str] = {}
+    for role, column in named.items():
+        check_parameter(
+            column not in seen,
+            func,
+            f"{seen.get(column)}= and {role}= must name different columns, got {column!r} "
+            "for both.",
+        )
+        seen[column] = role
+        check_parameter(
+            column not in keys, func, f"by= must not contain the {role}= column, got by={keys}."
+        )
 
 
 def require_positive(

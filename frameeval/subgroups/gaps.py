@@ -11,6 +11,7 @@ import polars as pl
 
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, collect, finish, is_dask, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import Checks, check_alpha, check_parameter, require_columns
 from frameeval.compare.multiple import step_down
@@ -25,6 +26,14 @@ GAPS = ("difference", "ratio", "difference_to_overall", "ratio_to_overall")
 _B = "__fe_b"
 _RW = "__fe_rw"
 _MASK = (1 << 64) - 1
+
+
+#: the columns every subgroup function reads (their dtypes are the measures' business)
+SENSITIVE = Inputs(Column("sensitive", "any", "not_null"))
+SUBGROUPS = (
+    Inputs(Column("truth"), Column("pred"), Column("score"), Column("weight"), Column("by"))
+    + SENSITIVE
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -51,7 +60,7 @@ def _open(
     )
     keys = [*as_keys(by), *as_keys(control)]
     schema = lf.collect_schema()
-    require_columns(
+    SUBGROUPS.compile(
         schema, func, truth=truth, pred=pred, score=score, weight=weight, by=keys, sensitive=groups
     )
     both = sorted(set(keys) & set(groups))
@@ -74,11 +83,8 @@ def _group_label(groups: list[str]) -> pl.Expr:
     )
 
 
-def _sensitive_checks(func: str, groups: list[str]) -> Checks:
-    checks = Checks(func)
-    for g in groups:  # loop-ok: one check per sensitive column
-        checks.not_null(g, "sensitive")
-    return checks
+def _sensitive_checks(func: str, groups: list[str], lf: pl.LazyFrame) -> Checks:
+    return SENSITIVE.compile(lf.collect_schema(), func, sensitive=groups)
 
 
 def counted_path(
@@ -108,7 +114,7 @@ def count_cells(
 ) -> pl.LazyFrame:
     """Rows per ``*keys, *groups, truth, pred`` cell (``__fe_n``, Float64) with the sensitive
     columns' null-check counts (mergeable: partial tables of disjoint rows add up)."""
-    checks = _sensitive_checks(func, groups)
+    checks = _sensitive_checks(func, groups, lf)
     return lf.group_by([*keys, *groups, truth, pred]).agg(
         pl.len().cast(pl.Float64).alias("__fe_n"), *checks.aggs()
     )
@@ -118,7 +124,7 @@ def enforce_cells(
     cells: pl.LazyFrame, truth: str, pred: str, keys: list[str], groups: list[str], func: str
 ) -> pl.LazyFrame:
     """:func:`count_cells` with its checks enforced (a null sensitive value raises)."""
-    checks = _sensitive_checks(func, groups)
+    checks = _sensitive_checks(func, groups, cells)
     return checks.enforce(cells, [*keys, *groups, truth, pred], one_row=True)
 
 
@@ -141,7 +147,7 @@ def _values(
     """``(per group, overall)`` long frames: ``*keys, *groups, measure, value, n`` and
     ``*keys, measure, overall`` — each one ``fe.measures`` pass (every measure of every group
     at once), the rows per group and the sensitive columns' null check in a third pass."""
-    checks = _sensitive_checks(func, groups)
+    checks = _sensitive_checks(func, groups, lf)
     cell = [*keys, *groups]
     if cells is not None or counted_path(pred, score, needed, weight, ci):
         # label measures read the confusion counts only: one pass over the rows counts every
@@ -357,9 +363,7 @@ def _point_and_replicates(
     grouped ``fe.measures`` pass (per group, and once more overall); the rows per group and the
     sensitive columns' null check are one more ``group_by``. A stratified replicate keeps each
     group's size, so every replicate's group sizes are the data's."""
-    checks = Checks(func)
-    for g in groups:  # loop-ok: one check per sensitive column
-        checks.not_null(g, "sensitive")
+    checks = _sensitive_checks(func, groups, lf)
     cell = [*keys, *groups]
     sizes = lf.group_by(cell).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
     sizes = checks.enforce(sizes, cell, one_row=True)

@@ -10,8 +10,9 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, frame_function
-from frameeval._validate import Checks, check_parameter, require_columns
+from frameeval._validate import check_parameter
 from frameeval.subgroups.gaps import benjamini_hochberg
 
 __all__ = ["slices"]
@@ -26,6 +27,8 @@ OUTPUTS = (
     "rank", "slice", "level", "size", "errors", "value", "complement_size", "complement_value",
     "difference", "score", "statistic", "p_value", "p_adjusted",
 )  # fmt: skip
+#: the features: complete (a null is no slice)
+FEATURES = Inputs(Column("features", "any", "not_null"))
 _STATS = ("__size", "__errors", "__max_error", "__squares")
 
 
@@ -45,9 +48,7 @@ def _encode(
     per feature its ``code → label`` table. A numeric feature with more than ``bins`` distinct
     values is cut at its quantiles (``[left, right)`` labels), any other is taken as it is."""
     schema = lf.collect_schema()
-    checks = Checks(func)
-    for f in features:  # loop-ok: one check per feature
-        checks.not_null(f, "features")
+    checks = FEATURES.compile(schema, func, features=features)
     counts = collect(
         checks.enforce(
             lf.select(*(pl.col(f).n_unique().alias(f) for f in features), *checks.aggs()),
@@ -213,7 +214,9 @@ def slices(
     check_parameter(pred is not None, func, "slices() reads pred=, got pred=None.")
     assert pred is not None
     schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, pred=pred, features=features)
+    (Inputs(Column("truth"), Column("pred")) + FEATURES).compile(
+        schema, func, truth=truth, pred=pred, features=features
+    )
     error = ERRORS[measure](pl.col(truth), pl.col(pred))
     rows, tables = _encode(lf, features, error, bins, func)
     found = _search(rows, len(features), top, max_level, min_support, float(alpha))
