@@ -10,8 +10,9 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import finish, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import Checks, check_numeric, check_parameter, require_columns
+from frameeval._validate import check_parameter, require_columns
 
 __all__ = ["learning_curve_diagnosis"]
 
@@ -41,6 +42,11 @@ def _number(value: Any, func: str, name: str, positive: bool = False) -> float:
 def _fmt(column: str) -> pl.Expr:
     """A float as text with at most 3 decimals (``null`` as ``n/a``)."""
     return (pl.col(column).round(3) + 0.0).cast(pl.String).fill_null("n/a")  # no "-0.0"
+
+
+#: the columns of a learning / validation curve: the metric (a missing cell is allowed) and the
+#: training size
+CURVE = Inputs(Column("metric", "numeric", "finite_or_null"), Column("train_size", "numeric"))
 
 
 @frame_function
@@ -161,8 +167,7 @@ def learning_curve_diagnosis(
             f"{schema.names()}.",
         )
         metric = numeric[-1]
-    require_columns(schema, func, metric=metric)
-    check_numeric(schema, func, metric=metric, **({"train_size": train_size} if sized else {}))
+    checks = CURVE.compile(schema, func, metric=metric, train_size=train_size if sized else None)
     if higher_is_better is None:
         from frameeval.metrics import MEASURES
 
@@ -195,8 +200,6 @@ def learning_curve_diagnosis(
         pl.when(has_val).then(roles).otherwise(read).alias("__fe_role"),
         pl.col(metric).cast(pl.Float64).alias("__fe_metric"),
     )
-    checks = Checks(func)
-    checks.finite(metric, "metric", schema[metric], nulls=True, one_count=True)
     checks.within(role, "role", ROLES, pl.col(role).cast(pl.String), pl.String())
     per_size = lf.group_by([*keys, *size]).agg(
         *checks.aggs(),

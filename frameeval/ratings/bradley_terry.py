@@ -10,20 +10,16 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import finish
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
-    Checks,
-    check_not_empty_eager,
-    check_numeric,
     check_parameter,
     enforce,
     failure,
     group_text,
     is_label_dtype,
-    require_columns,
 )
-from frameeval.compare.door import check_distinct
 from frameeval.compare.plan import check_int, check_level, sort_by_keys
 from frameeval.exceptions import (
     DuplicateKeyError,
@@ -50,6 +46,22 @@ _FIT_SCHEMA = {
     "rank_low": pl.Int64,
     "rank_high": pl.Int64,
 }
+
+
+#: the columns of a battles table: two models and the winner, all complete
+BATTLES = Inputs(
+    Column("a", "any", "not_null"),
+    Column("b", "any", "not_null"),
+    Column("winner", "any", "not_null"),
+)
+#: the columns of an items table: a finite score per model and item
+ITEMS = Inputs(
+    Column("score", "numeric", "finite"),
+    Column("model", "any", "not_null"),
+    Column("item", "any", "not_null"),
+    Column("by"),
+    distinct=True,
+)
 
 
 def _check_options(
@@ -250,10 +262,7 @@ def _fit_battles(
         model_a, model_b = model_a.cast(pl.String), model_b.cast(pl.String)
     lf = lf.with_columns(model_a.alias(a), model_b.alias(b), pl.col(winner).cast(pl.String))
 
-    checks = Checks(func)
-    checks.not_null(a, "a")
-    checks.not_null(b, "b")
-    checks.not_null(winner, "winner")
+    checks = BATTLES.compile(schema, func, a=a, b=b, winner=winner)
     checks.rule(
         pl.col(winner).is_in(list(WINNERS)).not_(),
         UnknownLabelError,
@@ -438,12 +447,10 @@ def bradley_terry(
     """
     func = "bradley_terry"
     n, level, elo, anchor = _check_options(func, ties, n_resamples, seed, ci, scale, base, anchor)
-    lf, eager = to_lazy(battles, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, a=a, b=b, winner=winner, by=keys)
-    check_distinct(func, keys, a=a, b=b, winner=winner)
-    check_not_empty_eager(battles, eager, lf, func)
+    door = (BATTLES + Inputs(Column("by"), distinct=True)).open(
+        battles, func, a=a, b=b, winner=winner, by=by
+    )
+    lf, eager, keys = door.lf, door.eager, door.keys
     clash = sorted(set(keys) & set(OUTPUTS))
     check_parameter(not clash, func, f"by= keys must not use output column names, got {clash}.")
     out = _fit_battles(lf, func, keys, a, b, winner, ties, n, int(seed), level, elo, anchor)
@@ -509,19 +516,10 @@ def bradley_terry_from_items(
     """
     func = "bradley_terry_from_items"
     n, level, elo, anchor = _check_options(func, ties, n_resamples, seed, ci, scale, base, anchor)
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, score=score, model=model, item=item, by=keys)
-    check_distinct(func, keys, score=score, model=model, item=item)
-    check_numeric(schema, func, score=score)
-    check_not_empty_eager(data, eager, lf, func)
+    door = ITEMS.open(data, func, score=score, model=model, item=item, by=by)
+    lf, eager, keys, checks = door.lf, door.eager, door.keys, door.checks
     clash = sorted(set(keys) & {*OUTPUTS, "model_a", "model_b", "winner"})
     check_parameter(not clash, func, f"by= keys must not use output column names, got {clash}.")
-    checks = Checks(func)
-    checks.not_null(model, "model")
-    checks.not_null(item, "item")
-    checks.finite(score, "score", schema[score])
     at = [*keys, item, model]
     scores = lf.group_by(at).agg(
         pl.col(score).first().alias("__fe_s"), pl.len().alias("__fe_rows"), *checks.aggs()
