@@ -160,7 +160,7 @@ class Inputs:
         schema: pl.Schema,
         func: str,
         *,
-        outputs: Sequence[str] = (),
+        outputs: Sequence[str] | None = None,
         **names: Any,
     ) -> Checks:
         """Check the schema of the columns ``names`` gives the roles (None: not passed) and
@@ -171,7 +171,7 @@ class Inputs:
         if self.distinct:
             roles = {c.role: names.get(c.role) for c in self.columns if c.role != "by"}
             check_distinct(func, keys, **roles)
-        for name in outputs:
+        for name in outputs or ():
             check_parameter(
                 name not in keys, func, f"by= must not use the output column name {name!r}."
             )
@@ -198,7 +198,7 @@ class Inputs:
         func: str,
         *,
         by: Any = None,
-        outputs: Sequence[str] = (),
+        outputs: Sequence[str] | None = None,
         pos_label: Any = None,
         positive_of: str | None = None,
         **names: Any,

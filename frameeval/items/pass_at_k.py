@@ -8,10 +8,15 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import Checks, attach_guard, check_parameter, failure, planned
+from frameeval._inputs import Column, Inputs
+from frameeval._validate import attach_guard, check_parameter, failure, planned
 from frameeval.exceptions import InsufficientDataError, InvalidDtypeError, InvalidValueError
 
 __all__ = ["g_pass_at_k", "pass_at_k", "pass_hat_k"]
+
+
+#: the column of the pass@k family: a complete 0/1 flag (its dtype checked by the plan)
+CORRECT = Inputs(Column("correct", "any", "not_null"))
 
 
 def _check_k(func: str, k: Any) -> int:
@@ -34,8 +39,7 @@ def _guarded(func: str, correct: str, k: int, value: Any) -> pl.Expr:
         flag = pl.col(correct).cast(pl.Float64)
         n = pl.col(correct).count().cast(pl.Int64)
         c = flag.sum().round(0).cast(pl.Int64)
-        checks = Checks(func)
-        checks.not_null(correct, "correct")
+        checks = CORRECT.compile(pl.Schema({correct: dtype}), func, correct=correct)
         if dtype != pl.Boolean:
             checks.rule(
                 ~flag.is_in([0.0, 1.0]),
