@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import polars as pl
 
@@ -62,19 +62,29 @@ from frameeval._validate import (
     resolve_pos_label,
 )
 
-__all__ = ["WEIGHT_INPUT", "Column", "Door", "Inputs", "check_distinct", "guarded_numbers", "require_positive"]
+__all__ = [
+    "WEIGHT_INPUT",
+    "Column",
+    "Door",
+    "Inputs",
+    "check_distinct",
+    "guarded_numbers",
+    "require_positive",
+]
 
 #: the dtype class a column must have: labels (one family with the other label columns),
 #: integer / float, integer / float / Decimal (read as Float64), or any dtype (keys)
 Kind = Literal["label", "numeric", "numeric_or_decimal", "any"]
-#: the row rules: a label (complete; integral when stored as float); complete and finite (NaN / ±inf for floats); the same with NaN and ±inf in
-#: one count; finite where not null; complete; in [0, 1]; >= 0; a weight (finite, >= 0);
+#: the row rules: a label (complete; integral when stored as float); complete and finite
+#: (NaN / ±inf of a float in two counts, or in one); finite where not null (a null is a missing
+#: cell), in two counts or one; complete; in [0, 1]; >= 0; a weight (complete, finite, >= 0);
 #: integer labels that fit Int64
 Rule = Literal[
     "label",
     "finite",
     "finite_one_count",
     "finite_or_null",
+    "finite_or_null_one_count",
     "not_null",
     "unit",
     "non_negative",
@@ -91,11 +101,15 @@ class Column:
     role: str
     kind: Kind
     rules: tuple[Rule, ...]
+    hint: str | None  # the "Hint:" line of a NaN error
 
-    def __init__(self, role: str, kind: Kind = "any", *rules: Rule) -> None:
+    def __init__(
+        self, role: str, kind: Kind = "any", *rules: Rule, hint: str | None = None
+    ) -> None:
         object.__setattr__(self, "role", role)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "hint", hint)
 
 
 #: the ``weight=`` column of a frame function: numeric, complete, finite and >= 0
@@ -108,14 +122,18 @@ def _names(columns: str | Sequence[str] | None) -> list[str]:
     return [columns] if isinstance(columns, str) else list(columns)
 
 
-def _add_rule(checks: Checks, rule: Rule, column: str, role: str, dtype: pl.DataType) -> None:
+def _add_rule(
+    checks: Checks, rule: Rule, column: str, role: str, dtype: pl.DataType, hint: str | None
+) -> None:
     if rule == "label":
         checks.label(column, role, dtype)
     elif rule == "finite":
-        checks.finite(column, role, dtype)
+        checks.finite(column, role, dtype, nan_hint=hint)
     elif rule == "finite_one_count":
         checks.finite(column, role, dtype, one_count=True)
     elif rule == "finite_or_null":
+        checks.finite(column, role, dtype, nulls=True, nan_hint=hint)
+    elif rule == "finite_or_null_one_count":
         checks.finite(column, role, dtype, nulls=True, one_count=True)
     elif rule == "not_null":
         checks.not_null(column, role)
@@ -160,17 +178,21 @@ class Inputs:
         schema: pl.Schema,
         func: str,
         *,
-        outputs: Sequence[str] | None = None,
+        outputs: Any = None,  # Any: a **names mapping may be passed beside them
+        checks: Any = None,
         **names: Any,
     ) -> Checks:
         """Check the schema of the columns ``names`` gives the roles (None: not passed) and
-        return their row rules. A schema rule raises at once (a typed ``FrameEvalError``)."""
+        return their row rules (added to ``checks``, if given: the caller's own rules). A schema
+        rule raises at once (a typed ``FrameEvalError``)."""
         given = [(c, _names(names.get(c.role))) for c in self.columns]
         require_columns(schema, func, **{c.role: names.get(c.role) for c in self.columns})
         keys = _names(names.get("by"))
         if self.distinct:
             roles = {c.role: names.get(c.role) for c in self.columns if c.role != "by"}
-            check_distinct(func, keys, **roles)
+            check_distinct(
+                func, keys, **{r: c for r, c in roles.items() if c is None or isinstance(c, str)}
+            )
         for name in outputs or ():
             check_parameter(
                 name not in keys, func, f"by= must not use the output column name {name!r}."
@@ -185,11 +207,11 @@ class Inputs:
                 check = check_numeric if column.kind == "numeric" else check_numeric_or_decimal
                 for col in cols:
                     check(schema, func, **{column.role: col})
-        checks = Checks(func)
+        checks = Checks(func) if checks is None else cast(Checks, checks)
         for column, cols in given:
             for col in cols:
                 for rule in column.rules:
-                    _add_rule(checks, rule, col, column.role, schema[col])
+                    _add_rule(checks, rule, col, column.role, schema[col], column.hint)
         return checks
 
     def open(

@@ -46,7 +46,9 @@ def _fmt(column: str) -> pl.Expr:
 
 #: the columns of a learning / validation curve: the metric (a missing cell is allowed) and the
 #: training size
-CURVE = Inputs(Column("metric", "numeric", "finite_or_null"), Column("train_size", "numeric"))
+CURVE = Inputs(
+    Column("metric", "numeric", "finite_or_null_one_count"), Column("train_size", "numeric")
+)
 
 
 @frame_function
