@@ -17,6 +17,7 @@ import polars as pl
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, finish
 from frameeval._inputs import WEIGHT_INPUT, Column, Inputs
+from frameeval._params import POSITIVE
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
@@ -295,11 +296,7 @@ def classification_report(
             data, truth, pred, by=by, beta=beta, weight=weight, labels=labels,
             zero_division=zero_division, ci=ci, n_resamples=n_resamples, seed=seed,
         )  # fmt: skip
-    check_parameter(
-        isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < float("inf"),
-        func,
-        f"beta must be a finite number > 0, got {beta!r}.",
-    )
+    POSITIVE(func, "beta", beta)
     zero_division = check_zero_division(func, zero_division)
     labels = check_label_list(func, labels)
     f_name = "f1" if beta == 1 else "fbeta"

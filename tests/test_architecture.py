@@ -14,7 +14,7 @@ PACKAGE = ROOT / "frameeval"
 
 LAYERS = [
     {"exceptions", "_typing", "_version", "_deprecation", "_files", "_extensions", "_params"},
-    {"_frame", "_validate", "_roles", "_split_frame"},
+    {"_frame", "_validate", "_inputs", "_roles", "_split_frame"},
     {"metrics"},
     {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast", "io"},
     {"split", "evaluate", "decompose"},

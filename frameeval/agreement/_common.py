@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, to_lazy
 from frameeval._inputs import Column, Inputs
+from frameeval._params import NUMPY_SEED
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
@@ -101,11 +101,7 @@ def open_ratings(
     check_not_empty_eager(data, eager, lf, func)
     level = None if ci is None else check_level(ci, func, "ci")
     n_resamples = check_int(n_resamples, func, "n_resamples", 1)
-    check_parameter(
-        isinstance(seed, int | np.integer) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
+    NUMPY_SEED(func, "seed", seed)
     clash = sorted(set(keys) & set(OUTPUTS))
     check_parameter(not clash, func, f"by= keys must not use output column names, got {clash}.")
 

@@ -10,6 +10,7 @@ import polars as pl
 
 from frameeval._frame import to_lazy
 from frameeval._inputs import Inputs
+from frameeval._params import FRACTION
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     check_parameter,
@@ -215,11 +216,7 @@ def calibration_curve(
         func,
         f"ci must be 'wilson', 'clopper_pearson' or None, got {ci!r}.",
     )
-    check_parameter(
-        isinstance(alpha, float | int) and not isinstance(alpha, bool) and 0.0 < alpha < 1.0,
-        func,
-        f"alpha must be a number in (0, 1), got {alpha!r}.",
-    )
+    FRACTION(func, "alpha", alpha)
     outputs: tuple[str, ...] = (
         "bin",
         "bin_lower",

@@ -9,7 +9,8 @@ from typing import Any
 import polars as pl
 
 from frameeval._inputs import Column, Inputs
-from frameeval._validate import attach_guard, check_parameter, failure, planned
+from frameeval._params import COUNT, UP_TO_ONE
+from frameeval._validate import attach_guard, failure, planned
 from frameeval.exceptions import InsufficientDataError, InvalidDtypeError, InvalidValueError
 
 __all__ = ["g_pass_at_k", "pass_at_k", "pass_hat_k"]
@@ -20,9 +21,7 @@ CORRECT = Inputs(Column("correct", "any", "not_null"))
 
 
 def _check_k(func: str, k: Any) -> int:
-    ok = isinstance(k, int) and not isinstance(k, bool) and k >= 1
-    check_parameter(ok, func, f"k must be an integer >= 1, got {k!r}.")
-    return int(k)
+    return int(COUNT(func, "k", k))
 
 
 def _guarded(func: str, correct: str, k: int, value: Any) -> pl.Expr:
@@ -188,8 +187,7 @@ def g_pass_at_k(correct: str, k: int, tau: float) -> pl.Expr:
     """
     func = "g_pass_at_k"
     k = _check_k(func, k)
-    ok = isinstance(tau, int | float) and not isinstance(tau, bool) and 0.0 < tau <= 1.0
-    check_parameter(ok, func, f"tau must be in (0, 1], got {tau!r}.")
+    UP_TO_ONE(func, "tau", tau)
     low = max(1, math.ceil(tau * k - 1e-12))
 
     def value(n: pl.Expr, c: pl.Expr) -> pl.Expr:

@@ -12,6 +12,7 @@ import polars as pl
 
 from frameeval._frame import finish
 from frameeval._inputs import Column, Inputs
+from frameeval._params import NUMPY_SEED
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     check_parameter,
@@ -69,11 +70,7 @@ def _check_options(
 ) -> tuple[int, float, float, Any]:
     check_parameter(ties in TIES, func, f"ties must be one of {list(TIES)}, got {ties!r}.")
     n_resamples = check_int(n_resamples, func, "n_resamples", 0)
-    check_parameter(
-        isinstance(seed, int | np.integer) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
+    NUMPY_SEED(func, "seed", seed)
     level = check_level(ci, func, "ci")
 
     def number(x: Any) -> bool:

@@ -14,7 +14,7 @@ import polars as pl
 
 from frameeval._frame import to_lazy
 from frameeval._inputs import Column, Inputs
-from frameeval._params import Number
+from frameeval._params import FRACTION, Number
 from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, stream_salt
 from frameeval._typing import IntoFrame
 from frameeval._validate import (
@@ -273,5 +273,4 @@ def selected(pos: pl.Expr, frac: Fraction) -> pl.Expr:
 
 
 def check_fraction(value: Any, func: str, name: str) -> None:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1
-    check_parameter(ok, func, f"{name} must be a number in (0, 1), got {value!r}.")
+    FRACTION(func, name, value)

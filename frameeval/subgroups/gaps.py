@@ -12,6 +12,7 @@ import polars as pl
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, collect, finish, is_dask, to_lazy
 from frameeval._inputs import Column, Inputs
+from frameeval._params import CI, NUMPY_SEED, RESAMPLES
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import Checks, check_alpha, check_parameter, require_columns
 from frameeval.compare.multiple import step_down
@@ -275,22 +276,10 @@ def _criteria(table: pl.LazyFrame, keys: list[str], names: list[str]) -> pl.Lazy
 # the stratified, paired bootstrap
 # ---------------------------------------------------------------------------------------------
 def _check_ci(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
-    check_parameter(
-        isinstance(ci, float | int) and not isinstance(ci, bool) and 0 < ci < 1,
-        func,
-        f"ci must be a confidence level in (0, 1) or None, got {ci!r}.",
-    )
-    check_parameter(
-        isinstance(n_resamples, int) and not isinstance(n_resamples, bool) and n_resamples >= 2,
-        func,
-        f"n_resamples must be an integer >= 2, got {n_resamples!r}.",
-    )
-    check_parameter(
-        isinstance(seed, int) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
-    return float(ci)
+    level = CI(func, "ci", ci)
+    RESAMPLES(func, "n_resamples", n_resamples)
+    NUMPY_SEED(func, "seed", seed)
+    return float(level)
 
 
 def replicate_rows(

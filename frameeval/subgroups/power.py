@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._params import INSIDE_UNIT
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter
 from frameeval.measure_set import measures as measure_set
@@ -92,12 +93,8 @@ def power(
     [('F', 0.5, 388), ('M', 0.25, 328)]
     """
     func = "power"
-    for name, value in (("gap", gap), ("power", power)):
-        check_parameter(
-            isinstance(value, float | int) and not isinstance(value, bool) and 0 < value < 1,
-            func,
-            f"{name} must be in (0, 1), got {value!r}.",
-        )
+    INSIDE_UNIT(func, "gap", gap)
+    INSIDE_UNIT(func, "power", power)
     alpha = check_alpha(alpha, func)
     lf, eager = to_lazy(data, func)
     groups, keys = as_keys(sensitive), as_keys(by)

@@ -11,6 +11,7 @@ import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
 from frameeval._inputs import Column, Inputs
+from frameeval._params import COUNT, UP_TO_ONE, Number
 from frameeval._typing import Frame, frame_function
 from frameeval._validate import check_parameter
 from frameeval.subgroups.gaps import benjamini_hochberg
@@ -193,17 +194,10 @@ def slices(
     check_parameter(
         measure in ERRORS, func, f"measure must be one of {list(ERRORS)}, got {measure!r}."
     )
-    for name, value, low in (("top", top, 1), ("max_level", max_level, 1), ("bins", bins, 2)):
-        check_parameter(
-            isinstance(value, int) and not isinstance(value, bool) and value >= low,
-            func,
-            f"{name} must be an integer >= {low}, got {value!r}.",
-        )
-    check_parameter(
-        isinstance(alpha, float | int) and not isinstance(alpha, bool) and 0 < alpha <= 1,
-        func,
-        f"alpha must be in (0, 1], got {alpha!r}.",
-    )
+    COUNT(func, "top", top)
+    COUNT(func, "max_level", max_level)
+    Number(low=2, integer=True)(func, "bins", bins)
+    UP_TO_ONE(func, "alpha", alpha)
     check_parameter(
         isinstance(min_support, int | float)
         and not isinstance(min_support, bool)
