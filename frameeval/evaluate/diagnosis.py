@@ -4,13 +4,13 @@ improving (notes §2.5.3–2.5.4), from the frames of :func:`learning_curve` and
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import polars as pl
 
 from frameeval._frame import finish, to_lazy
 from frameeval._inputs import Column, Inputs
+from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, require_columns
 
@@ -27,16 +27,12 @@ MORE_DATA = "more data would help"
 ROLES = ("train", "validation", "test")
 
 
+_POSITIVE = Number(low=0.0, closed="neither", text="a positive finite number")
+_NON_NEGATIVE = Number(low=0.0, text="a non-negative finite number")
+
+
 def _number(value: Any, func: str, name: str, positive: bool = False) -> float:
-    ok = (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and (value > 0 if positive else value >= 0)
-    )
-    rule = "a positive" if positive else "a non-negative"
-    check_parameter(ok, func, f"{name} must be {rule} finite number, got {value!r}.")
-    return float(value)
+    return float((_POSITIVE if positive else _NON_NEGATIVE)(func, name, value))
 
 
 def _fmt(column: str) -> pl.Expr:

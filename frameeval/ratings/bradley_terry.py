@@ -12,7 +12,7 @@ import polars as pl
 
 from frameeval._frame import finish
 from frameeval._inputs import Column, Inputs
-from frameeval._params import NUMPY_SEED
+from frameeval._params import NUMPY_SEED, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     check_parameter,
@@ -73,11 +73,9 @@ def _check_options(
     NUMPY_SEED(func, "seed", seed)
     level = check_level(ci, func, "ci")
 
-    def number(x: Any) -> bool:
-        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-
-    check_parameter(number(scale) and scale > 0, func, f"scale must be > 0, got {scale!r}.")
-    check_parameter(number(base) and base > 1, func, f"base must be > 1, got {base!r}.")
+    number = Number().holds  # a finite number, not a bool
+    Number(low=0.0, closed="neither", text="> 0")(func, "scale", scale)
+    Number(low=1.0, closed="neither", text="> 1")(func, "base", base)
     ok = (
         anchor is None
         or number(anchor)

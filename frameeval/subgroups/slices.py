@@ -11,7 +11,7 @@ import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
 from frameeval._inputs import Column, Inputs
-from frameeval._params import COUNT, UP_TO_ONE, Number
+from frameeval._params import COUNT, FRACTION, UP_TO_ONE, Number
 from frameeval._typing import Frame, frame_function
 from frameeval._validate import check_parameter
 from frameeval.subgroups.gaps import benjamini_hochberg
@@ -194,17 +194,15 @@ def slices(
     check_parameter(
         measure in ERRORS, func, f"measure must be one of {list(ERRORS)}, got {measure!r}."
     )
-    COUNT(func, "top", top)
-    COUNT(func, "max_level", max_level)
-    Number(low=2, integer=True)(func, "bins", bins)
-    UP_TO_ONE(func, "alpha", alpha)
+    top, max_level = COUNT(func, "top", top), COUNT(func, "max_level", max_level)
+    bins = Number(low=2, integer=True)(func, "bins", bins)
+    alpha = UP_TO_ONE(func, "alpha", alpha)
     check_parameter(
-        isinstance(min_support, int | float)
-        and not isinstance(min_support, bool)
-        and (min_support >= 1 if isinstance(min_support, int) else 0 < min_support < 1),
+        COUNT.holds(min_support) or FRACTION.holds(min_support),
         func,
         f"min_support must be a count >= 1 or a fraction in (0, 1), got {min_support!r}.",
     )
+    min_support = int(min_support) if COUNT.holds(min_support) else float(min_support)
     check_parameter(pred is not None, func, "slices() reads pred=, got pred=None.")
     assert pred is not None
     schema = lf.collect_schema()
