@@ -24,8 +24,8 @@ must keep::
    (:meth:`~Checks.guard`) and the Dask merge (:meth:`~Checks.merge`).
 
 :meth:`Inputs.open` is the door of a frame function: ``data`` opened lazily, the ``by=`` keys,
-the compiled checks, an eager empty frame refused, and — with ``pos_label=`` — the positive
-class, required to occur in the frame.
+the compiled checks, an eager empty frame refused, and — with ``positive_of=`` (the truth
+column) — the positive class (``pos_label=`` or the dtype's default), required to occur.
 
 >>> import polars as pl
 >>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.9, float("nan")]})
@@ -41,7 +41,7 @@ frameeval.exceptions.MissingValueError: auc(): column 's' (score=) must not cont
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
@@ -122,35 +122,31 @@ def _names(columns: str | Sequence[str] | None) -> list[str]:
     return [columns] if isinstance(columns, str) else list(columns)
 
 
-def _add_rule(
-    checks: Checks, rule: Rule, column: str, role: str, dtype: pl.DataType, hint: str | None
-) -> None:
-    if rule == "label":
-        checks.label(column, role, dtype)
-    elif rule == "finite":
-        checks.finite(column, role, dtype, nan_hint=hint)
-    elif rule == "finite_one_count":
-        checks.finite(column, role, dtype, one_count=True)
-    elif rule == "finite_or_null":
-        checks.finite(column, role, dtype, nulls=True, nan_hint=hint)
-    elif rule == "finite_or_null_one_count":
-        checks.finite(column, role, dtype, nulls=True, one_count=True)
-    elif rule == "not_null":
-        checks.not_null(column, role)
-    elif rule == "unit":
-        checks.within_unit(column, role)
-    elif rule == "non_negative":
-        checks.non_negative(column, role)
-    elif rule == "weight":
-        checks.weight(column, dtype)
-    else:  # "int64"
-        checks.fits_int64(column, role, dtype)
+#: each rule as the :class:`Checks` method it compiles to: (checks, column, role, dtype, hint)
+_RULES: dict[str, Callable[[Checks, str, str, pl.DataType, str | None], None]] = {
+    "label": lambda c, col, role, dtype, hint: c.label(col, role, dtype),
+    "finite": lambda c, col, role, dtype, hint: c.finite(col, role, dtype, nan_hint=hint),
+    "finite_one_count": lambda c, col, role, dtype, hint: c.finite(
+        col, role, dtype, one_count=True
+    ),
+    "finite_or_null": lambda c, col, role, dtype, hint: c.finite(
+        col, role, dtype, nulls=True, nan_hint=hint
+    ),
+    "finite_or_null_one_count": lambda c, col, role, dtype, hint: c.finite(
+        col, role, dtype, nulls=True, one_count=True
+    ),
+    "not_null": lambda c, col, role, dtype, hint: c.not_null(col, role),
+    "unit": lambda c, col, role, dtype, hint: c.within_unit(col, role),
+    "non_negative": lambda c, col, role, dtype, hint: c.non_negative(col, role),
+    "weight": lambda c, col, role, dtype, hint: c.weight(col, dtype),
+    "int64": lambda c, col, role, dtype, hint: c.fits_int64(col, role, dtype),
+}
 
 
 @dataclass
 class Door:
     """An opened input: the lazy frame, whether the input was eager, the ``by=`` keys, the
-    schema, the compiled row checks and (with ``pos_label=``) the positive class and the
+    schema, the compiled row checks and (with ``positive_of=``) the positive class and the
     per-row expression "this row is positive"."""
 
     lf: pl.LazyFrame
@@ -186,13 +182,14 @@ class Inputs:
         return their row rules (added to ``checks``, if given: the caller's own rules). A schema
         rule raises at once (a typed ``FrameEvalError``)."""
         given = [(c, _names(names.get(c.role))) for c in self.columns]
-        require_columns(schema, func, **{c.role: names.get(c.role) for c in self.columns})
+        roles = {c.role: names.get(c.role) for c in self.columns}
+        require_columns(schema, func, **roles, **({} if "by" in roles else {"by": names.get("by")}))
         keys = _names(names.get("by"))
         if self.distinct:
-            roles = {c.role: names.get(c.role) for c in self.columns if c.role != "by"}
-            check_distinct(
-                func, keys, **{r: c for r, c in roles.items() if c is None or isinstance(c, str)}
-            )
+            single = {
+                r: c for r, c in roles.items() if r != "by" and not isinstance(c, list | tuple)
+            }
+            check_distinct(func, keys, **single)
         for name in outputs or ():
             check_parameter(
                 name not in keys, func, f"by= must not use the output column name {name!r}."
@@ -211,7 +208,7 @@ class Inputs:
         for column, cols in given:
             for col in cols:
                 for rule in column.rules:
-                    _add_rule(checks, rule, col, column.role, schema[col], column.hint)
+                    _RULES[rule](checks, col, column.role, schema[col], column.hint)
         return checks
 
     def open(
