@@ -34,7 +34,21 @@ from frameeval.exceptions import InvalidParameterError
 
 Closed = Literal["both", "left", "right", "neither"]
 
-__all__ = ["ALPHA", "LEVEL", "RESAMPLES", "SEED", "Number"]
+__all__ = [
+    "ALPHA",
+    "CI",
+    "COUNT",
+    "FRACTION",
+    "INSIDE_UNIT",
+    "LEVEL",
+    "NON_NEGATIVE",
+    "NUMPY_SEED",
+    "POSITIVE",
+    "RESAMPLES",
+    "SEED",
+    "UP_TO_ONE",
+    "Number",
+]
 
 
 def _bound(value: float) -> str:
@@ -118,3 +132,19 @@ LEVEL = Number(low=0.0, high=1.0, closed="neither", text="a confidence level in 
 SEED = Number(low=0, high=2**64, closed="left", integer=True)
 #: a number of bootstrap resamples
 RESAMPLES = Number(low=2, integer=True)
+#: the ``ci=`` level of a bootstrap interval (None is the caller's business)
+CI = Number(low=0.0, high=1.0, closed="neither", text="a confidence level in (0, 1) or None")
+#: a seed of NumPy's generators: any integer
+NUMPY_SEED = Number(integer=True)
+#: a count: an integer >= 1
+COUNT = Number(low=1, integer=True)
+#: a share strictly between 0 and 1 (a power, a gap)
+INSIDE_UNIT = Number(low=0.0, high=1.0, closed="neither", text="in (0, 1)")
+#: the same, worded "a number in (0, 1)" (a fraction of the rows, a significance level)
+FRACTION = Number(low=0.0, high=1.0, closed="neither", text="a number in (0, 1)")
+#: a share in (0, 1]
+UP_TO_ONE = Number(low=0.0, high=1.0, closed="right", text="in (0, 1]")
+#: a finite number > 0 (F-beta's beta)
+POSITIVE = Number(low=0.0, closed="neither")
+#: a finite number >= 0 (a cost)
+NON_NEGATIVE = Number(low=0.0)

@@ -630,39 +630,6 @@ def raise_first(texts: pl.Series) -> pl.Series:
     raise cls(match.group(2))
 
 
-def guarded_numbers(
-    func: str,
-    value: pl.Expr,
-    numbers: Sequence[tuple[str, str]],
-    weight: str | None = None,
-    failures: Sequence[pl.Expr] = (),
-) -> pl.Expr:
-    """``value`` (an aggregate over numeric columns) with the frame functions' input rules,
-    for an expression builder: decided when Polars plans the query (``pl.pipe_with_dtype``).
-
-    ``numbers`` are ``(column, role)`` pairs: each must be numeric (a Decimal is allowed, so
-    ``value`` must read it as Float64), complete and finite (NaN / ±inf checked for float
-    columns only); ``weight`` also non-negative. ``failures`` (see :func:`failure`) are further
-    per-context rules. A schema rule raises at plan time, a data rule when the rows are read;
-    both as the typed error.
-    """
-    columns = [c for c, _ in numbers] + ([weight] if weight else [])
-
-    def plan(inputs: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
-        schema = pl.Schema({c: dtype for c, (_, dtype) in zip(columns, inputs, strict=True)})
-        checks = Checks(func)
-        for column, role in numbers:
-            check_numeric_or_decimal(schema, func, **{role: column})
-            checks.finite(column, role, schema[column])
-        if weight is not None:
-            check_numeric_or_decimal(schema, func, weight=weight)
-            checks.weight(weight, schema[weight])
-        guard = checks.guard(*failures)
-        return value if guard is None else attach_guard(value, guard)
-
-    return planned(columns, plan)
-
-
 def planned(
     columns: Sequence[str],
     plan: Callable[[list[tuple[pl.Expr, pl.DataType]]], pl.Expr],
@@ -775,7 +742,6 @@ __all__ = [
     "check_zero_division",
     "dtype_family",
     "group_text",
-    "guarded_numbers",
     "failure",
     "finite",
     "enforce",

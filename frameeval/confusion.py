@@ -15,21 +15,19 @@ from typing import Any
 import polars as pl
 
 from frameeval._extensions import provider
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import as_keys, finish
+from frameeval._inputs import WEIGHT_INPUT, Column, Inputs
+from frameeval._params import POSITIVE
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_label_list,
-    check_labels,
-    check_not_empty_eager,
-    check_numeric,
     check_parameter,
     check_zero_division,
     enforce,
     failure,
     label_dtype,
     label_expr,
-    require_columns,
     resolve_pos_label,
 )
 from frameeval.exceptions import (
@@ -56,6 +54,14 @@ __all__ = [
 # the shared kernel
 # ---------------------------------------------------------------------------------------------
 OUTPUTS = ("actual", "predicted", "count")
+#: the inputs of every label frame function
+LABELS = Inputs(
+    Column("truth", "label", "label", "int64"),
+    Column("pred", "label", "label", "int64"),
+    Column("by"),
+    WEIGHT_INPUT,
+    Column("across"),
+)
 
 
 def prepare_labels(
@@ -70,28 +76,16 @@ def prepare_labels(
 ) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema, Checks]:
     """The door of every label frame function: schema checks (free) and the data checks that
     :func:`count_table` aggregates in its one pass."""
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, pred=pred, by=keys, weight=weight)
-    require_columns(schema, func, across=list(extra_keys))
-    clash = [name for name in keys if name in outputs]
+    door = LABELS.open(data, func, truth=truth, pred=pred, by=by, weight=weight, across=extra_keys)
+    clash = [name for name in door.keys if name in outputs]
     check_parameter(
         not clash,
         func,
-        f"by= must not use the output column name {clash[0]!r}, got by={keys}." if clash else "",
+        f"by= must not use the output column name {clash[0]!r}, got by={door.keys}."
+        if clash
+        else "",
     )
-    check_labels(schema, func, truth=truth, pred=pred)
-    check_numeric(schema, func, weight=weight)
-    check_not_empty_eager(data, eager, lf, func)
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    checks.label(pred, "pred", schema[pred])
-    for column, role in ((truth, "truth"), (pred, "pred")):
-        checks.fits_int64(column, role, schema[column])
-    if weight:
-        checks.weight(weight, schema[weight])
-    return lf, eager, keys, schema, checks
+    return door.lf, door.eager, door.keys, door.schema, door.checks
 
 
 def _count_expr(weight: str | None) -> pl.Expr:
@@ -302,11 +296,7 @@ def classification_report(
             data, truth, pred, by=by, beta=beta, weight=weight, labels=labels,
             zero_division=zero_division, ci=ci, n_resamples=n_resamples, seed=seed,
         )  # fmt: skip
-    check_parameter(
-        isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < float("inf"),
-        func,
-        f"beta must be a finite number > 0, got {beta!r}.",
-    )
+    POSITIVE(func, "beta", beta)
     zero_division = check_zero_division(func, zero_division)
     labels = check_label_list(func, labels)
     f_name = "f1" if beta == 1 else "fbeta"

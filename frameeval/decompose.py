@@ -19,13 +19,12 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
-    check_labels,
     check_not_empty_eager,
-    check_numeric,
     check_parameter,
     check_seed,
     enforce,
@@ -182,9 +181,9 @@ def bias_variance(
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    components = _door(func, schema, truth, pred, instance, repeat, label, loss, keys)
+    components, checks = _door(func, schema, truth, pred, instance, repeat, label, loss, keys)
     check_not_empty_eager(data, eager, lf, func)
-    per_x = _per_instance(lf, schema, func, truth, pred, instance, repeat, label, loss, keys)
+    per_x = _per_instance(lf, schema, checks, truth, pred, instance, repeat, label, loss, keys)
     tail = [*components, *(["noise"] if label else [])]
     if label or loss == "0-1":
         tail.append("remainder")
@@ -213,10 +212,16 @@ def _door(
     label: str | None,
     loss: str,
     keys: list[str],
-) -> list[str]:
-    """The schema checks of :func:`bias_variance`; returns the loss's components."""
+) -> tuple[list[str], Checks]:
+    """The schema checks of :func:`bias_variance`; returns the loss's components and the row
+    checks."""
     check_parameter(loss in _LOSSES, func, f"loss must be one of {list(_LOSSES)}, got {loss!r}.")
-    require_columns(
+    truth_, pred_, label_ = (
+        (Column(r, "numeric", "finite") if loss == "squared" else Column(r, "label", "label"))
+        for r in ("truth", "pred", "label")
+    )
+    keys_ = (Column("instance", "any", "not_null"), Column("repeat", "any", "not_null"))
+    checks = Inputs(truth_, pred_, *keys_, label_, Column("by")).compile(
         schema, func, truth=truth, pred=pred, instance=instance, repeat=repeat, label=label, by=keys
     )
     check_parameter(
@@ -236,11 +241,7 @@ def _door(
     check_parameter(
         not clash, func, f"by= and instance= must not use output column names, got {clash}."
     )
-    if loss == "squared":
-        check_numeric(schema, func, truth=truth, pred=pred, label=label)
-    else:
-        check_labels(schema, func, truth=truth, pred=pred, label=label)
-    return components
+    return components, checks
 
 
 def _squared_stats(truth: str, pred: str, label: str | None) -> dict[str, pl.Expr]:
@@ -294,7 +295,7 @@ def _zero_one_stats(
 def _per_instance(
     lf: pl.LazyFrame,
     schema: pl.Schema,
-    func: str,
+    checks: Checks,
     truth: str,
     pred: str,
     instance: str,
@@ -305,15 +306,6 @@ def _per_instance(
 ) -> pl.LazyFrame:
     """One row per (keys, instance) with its decomposition and ``n_repeats``, the data checks
     enforced in the same pass."""
-    checks = Checks(func)
-    roles = [(truth, "truth"), (pred, "pred")] + ([(label, "label")] if label else [])
-    for column, role in roles:
-        if loss == "squared":
-            checks.finite(column, role, schema[column])
-        else:
-            checks.label(column, role, schema[column])
-    checks.not_null(instance, "instance")
-    checks.not_null(repeat, "repeat")
     if loss == "squared":
         stats = _squared_stats(truth, pred, label)
         distinct_truth = pl.col(truth).cast(pl.Float64).n_unique()
@@ -340,7 +332,7 @@ def _per_instance(
         per_x = per_x.join(counts, on=keys, how="left", nulls_equal=True)
     else:
         per_x = per_x.join(lf.select(sets), how="cross")
-    failures = _instance_failures(func, truth, instance, repeat, keys)
+    failures = _instance_failures(checks.func, truth, instance, repeat, keys)
     return enforce(per_x, *failures).drop("__rows", "__truths", "__sets")
 
 

@@ -16,33 +16,26 @@ import polars as pl
 
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import WEIGHT_INPUT, Column, Inputs, require_positive
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import (
     Checks,
-    check_labels,
     check_not_empty_eager,
-    check_numeric,
-    check_numeric_or_decimal,
     check_parameter,
     check_zero_division,
     enforce,
     failure,
-    finite,
     group_text,
     label_expr,
-    require_columns,
     resolve_pos_label,
 )
 from frameeval.confusion import count_table, prepare_labels
 from frameeval.curves import cumulated, prepare_scores, score_table
-from frameeval.curves.table import require_positive
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
 from frameeval.metrics.builders import (
+    MEASURE_INPUTS,
     class_spread,
-    domain_error,
-    domain_message,
-    domain_rules,
-    outside,
+    domain_checks,
     raw_value,
     statistic_value,
 )
@@ -621,51 +614,23 @@ def sum_statistics(
     sums them) and :func:`sum_values` turns them into the measures.
     """
     schema = lf.collect_schema()
-    columns = {m.columns[1]: (pred if m.columns[1] == "pred" else score) for m in chosen}
-    require_columns(schema, func, truth=truth, weight=weight, by=keys, **columns)
-    check_numeric(schema, func, weight=weight)
-    # scores and predictions are read as Float64 below, so a Decimal is fine
-    check_numeric_or_decimal(schema, func, **{r: c for r, c in columns.items()})
+    columns: dict[str, Any] = {
+        m.columns[1]: (pred if m.columns[1] == "pred" else score) for m in chosen
+    }
     probability = any(m.kind == "probability" for m in chosen)
     regression = any(m.kind == "regression" for m in chosen)
-    if regression:  # read as Float64 below
-        check_numeric_or_decimal(schema, func, truth=truth)
-    if probability:
-        check_labels(schema, func, truth=truth)
+    checks = _sum_inputs(list(columns), probability, regression).compile(
+        schema, func, truth=truth, by=keys, weight=weight, **columns
+    )
     check_not_empty_eager(data, eager, lf, func)
-    checks = Checks(func)
-    for role, column in columns.items():
-        assert column is not None
-        checks.finite(column, role, schema[column], one_count=role == "pred")
-    if probability and score is not None:
-        checks.within_unit(score, "score")
-    if regression:
-        checks.finite(truth, "truth", schema[truth], one_count=True)
-    else:
-        checks.label(truth, "truth", schema[truth])
-    if weight:
-        checks.weight(weight, schema[weight])
     positive = resolve_pos_label(schema, func, truth, pos_label) if probability else None
     y, f = pl.col(truth).cast(pl.Float64), pl.col(pred or truth).cast(pl.Float64)
     ruled: set[tuple[str, str, float]] = set()
     for m in chosen:  # loop-ok: the parameters and domain rules of each requested measure
         if m.check is not None:
             m.check(func, **_parameters(m))
-        if m.kind != "regression":
-            continue
-        for rule in domain_rules(m, _parameters(m)):
-            column = truth if rule.role == "truth" else pred
-            assert column is not None
-            if (column, rule.op, rule.value) in ruled:
-                continue
-            ruled.add((column, rule.op, rule.value))
-            x = pl.col(column).cast(pl.Float64)
-            checks.rule(
-                outside(rule, x) & finite(x),
-                domain_error(rule),
-                domain_message(rule, column, m.name),
-                example=x,
-            )
+        if m.kind == "regression":
+            domain_checks(checks, m, _parameters(m), truth, pred, ruled, m.name)
     w = weight_expr(weight)
     sums = [weight_total(weight).alias(SUM_TOTAL)]
     for column, stat, params in statistic_plan(chosen)[0]:  # loop-ok: one per statistic
@@ -682,6 +647,18 @@ def sum_statistics(
         params = {k: v for k, v in m.parameters.items() if k != "average"}
         sums.append((w * m.term(actual, other, **params)).sum().alias(sum_column(m)))
     return checks, sums
+
+
+def _sum_inputs(roles: list[str], probability: bool, regression: bool) -> Inputs:
+    """The inputs of the sum measures: a truth of numbers (regression; labels too, unchecked per
+    row, when probability measures come with them) or of labels, the scores / predictions they
+    read (as Float64, so a Decimal is fine), the weight."""
+    truth = [MEASURE_INPUTS["regression"][0]] if regression else []
+    if probability:
+        truth.append(Column("truth", "label") if regression else MEASURE_INPUTS["probability"][0])
+    kind = {"pred": "regression", "score": "probability"}
+    others = [MEASURE_INPUTS[kind[role]][1] for role in roles]
+    return Inputs(*truth, Column("by"), *others, WEIGHT_INPUT)
 
 
 def _parameters(measure: Measure) -> dict[str, Any]:

@@ -14,7 +14,7 @@ PACKAGE = ROOT / "frameeval"
 
 LAYERS = [
     {"exceptions", "_typing", "_version", "_deprecation", "_files", "_extensions", "_params"},
-    {"_frame", "_validate", "_roles", "_split_frame"},
+    {"_frame", "_validate", "_inputs", "_roles", "_split_frame"},
     {"metrics"},
     {"confusion", "measure_set", "curves", "thresholds", "calibration", "forecast", "io"},
     {"split", "evaluate", "decompose"},
@@ -256,3 +256,54 @@ def test_every_form_of_importing_frameeval_is_seen(source: str, expected: list) 
     (node,) = ast.parse(source).body
     assert isinstance(node, ast.Import | ast.ImportFrom)
     assert _targets(node) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# one way in (issue 33 point 1): the input sequence is declared, not hand-written
+# ---------------------------------------------------------------------------------------------
+#: the schema rules of the input sequence; :mod:`frameeval._inputs` compiles them from a
+#: declaration (``Inputs(Column(role, kind, *rules))``)
+DTYPE_RULES = {"check_labels", "check_numeric", "check_numeric_or_decimal"}
+#: files that still call a dtype rule by hand, each with its reason
+DTYPE_BY_HAND = {
+    # compare/ is being re-shaped by another change of issue 33 (point 2); its doors resolve the
+    # block / learner roles between the schema checks
+    "compare/auto/run.py": "compare_learners' door: roles inferred between the checks",
+    "compare/table.py": "results_table's door: the interval columns found between the checks",
+    # a chart checks the columns it plots (schema only: no row rule, nothing to compile)
+    "charts/_base.py": "the shared chart door: numeric columns to plot",
+    "charts/threshold.py": "the plotted measure columns",
+    "charts/decompose.py": "the plotted components",
+}
+
+
+def _calls(name: str) -> set[str]:
+    """Files of the package that call ``name`` (a plain name or an attribute)."""
+    found = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                called = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
+                if called == name:
+                    found.add(path.relative_to(PACKAGE).as_posix())
+    return found
+
+
+def test_checks_are_built_only_by_the_compiler_of_input_declarations() -> None:
+    """Every entry point's row rules come from ``Inputs.compile``: nothing else builds a
+    ``Checks`` (a rule of the caller's own — a domain, a pairing — is added to the compiled
+    object, so the frame face, the expression face and the Dask merge stay one object)."""
+    assert _calls("Checks") == {"_inputs.py"}
+
+
+def test_dtype_rules_are_called_only_by_the_compiler() -> None:
+    """No hand-written ``require_columns`` → dtype check → ``Checks`` sequence: the dtype rules
+    run from a declaration, except in the files listed (each with its reason)."""
+    by_hand = set().union(*(_calls(name) for name in DTYPE_RULES)) - {"_inputs.py", "_validate.py"}
+    assert by_hand == set(DTYPE_BY_HAND)
+
+
+def test_the_call_finder_sees_names_and_attributes() -> None:
+    assert "_inputs.py" in _calls("require_columns")
+    assert "charts/regression.py" in _calls("require_columns")  # b.require_columns(...)

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, to_lazy
+from frameeval._inputs import Column, Inputs
+from frameeval._params import NUMPY_SEED
 from frameeval._validate import (
     Checks,
     check_not_empty_eager,
@@ -27,9 +28,7 @@ from frameeval._validate import (
     enforce,
     failure,
     group_text,
-    require_columns,
 )
-from frameeval.compare.door import check_distinct
 from frameeval.compare.plan import check_int, check_level, sort_by_keys
 from frameeval.exceptions import DuplicateKeyError, InvalidParameterError, InvalidValueError
 from frameeval.uncertainty.intervals import replicate_frame
@@ -63,6 +62,17 @@ class Ratings:
     seed: int
 
 
+#: the columns of a ratings table (the rating's dtype and domain are the statistic's ``rule``)
+RATINGS = Inputs(
+    Column("rater", "any", "not_null"),
+    Column("item", "any", "not_null"),
+    Column("rating"),
+    Column("by"),
+    Column("cluster", "any", "not_null"),
+    distinct=True,
+)
+
+
 def open_ratings(
     data: Any,
     func: str,
@@ -84,25 +94,17 @@ def open_ratings(
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, rater=rater, item=item, rating=rating, by=keys, cluster=cluster)
-    check_distinct(func, keys, rater=rater, item=item, rating=rating, cluster=cluster)
-    checks = Checks(func)
+    checks = RATINGS.compile(
+        schema, func, rater=rater, item=item, rating=rating, by=keys, cluster=cluster
+    )
     value = rule(schema, checks)
     check_not_empty_eager(data, eager, lf, func)
     level = None if ci is None else check_level(ci, func, "ci")
     n_resamples = check_int(n_resamples, func, "n_resamples", 1)
-    check_parameter(
-        isinstance(seed, int | np.integer) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
+    NUMPY_SEED(func, "seed", seed)
     clash = sorted(set(keys) & set(OUTPUTS))
     check_parameter(not clash, func, f"by= keys must not use output column names, got {clash}.")
 
-    checks.not_null(rater, "rater")
-    checks.not_null(item, "item")
-    if cluster is not None:
-        checks.not_null(cluster, "cluster")
     groups = keys or [ALL]
     if not keys:
         lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))

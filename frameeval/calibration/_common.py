@@ -13,21 +13,16 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import finish
+from frameeval._inputs import WEIGHT_INPUT, Column, Door, Inputs
 from frameeval._params import Number
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
     check_label_list,
-    check_labels,
-    check_not_empty_eager,
-    check_numeric,
-    check_numeric_or_decimal,
     check_parameter,
     label_dtype,
     label_expr,
-    require_columns,
-    resolve_pos_label,
 )
 from frameeval.exceptions import InvalidDtypeError, InvalidValueError, MissingValueError
 
@@ -49,6 +44,25 @@ COUNT, SUM_P, SUM_Y, SUM_SQ, WITHIN_VAR, WITHIN_COV, EDGES, FBAR = (
 WEIGHT, SUM_W, SUM_W2, MASS = "__fe_w", "__fe_sw", "__fe_sw2", "__fe_mass"
 
 Strategy = Literal["uniform", "quantile"]
+
+#: the inputs of a binary task: truth labels, a probability (a Decimal read as Float64), weight
+BINARY = Inputs(
+    Column("truth", "label", "label"),
+    Column("score", "numeric_or_decimal", "finite", "unit"),
+    Column("by"),
+    WEIGHT_INPUT,
+)
+#: the inputs of a multiclass task with one probability column per class
+MULTICLASS = Inputs(
+    Column("truth", "label", "label"),
+    Column("score", "numeric", "finite", "unit"),
+    Column("by"),
+    WEIGHT_INPUT,
+)
+#: the inputs of a multiclass task with one list column of probabilities (checked per element)
+MULTICLASS_LIST = Inputs(
+    Column("truth", "label", "label"), Column("score"), Column("by"), WEIGHT_INPUT
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,31 +88,31 @@ class Input:
 def _open(
     data: IntoFrame,
     func: str,
+    inputs: Inputs,
     truth: str,
-    columns: Sequence[str],
+    score: str | Sequence[str],
     by: Keys,
     weight: str | None,
     outputs: Sequence[str],
-) -> Input:
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, score=list(columns), by=keys, weight=weight)
-    for name in outputs:
-        check_parameter(
-            name not in keys, func, f"by= must not use the output column name {name!r}."
-        )
-    check_labels(schema, func, truth=truth)
-    check_numeric(schema, func, weight=weight)
-    check_not_empty_eager(data, eager, lf, func)
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    if weight:
-        checks.weight(weight, schema[weight])
+    pos_label: Any = None,
+    positive_of: str | None = None,
+) -> tuple[Input, Door]:
+    door = inputs.open(
+        data,
+        func,
+        truth=truth,
+        score=score,
+        by=by,
+        weight=weight,
+        outputs=outputs,
+        pos_label=pos_label,
+        positive_of=positive_of,
+    )
+    lf, keys = door.lf, door.keys
     gkeys = keys or [ALL]
     if not keys:
         lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
-    return Input(lf, eager, keys, gkeys, schema, checks)
+    return Input(lf, door.eager, keys, gkeys, door.schema, door.checks), door
 
 
 def _probability_rules(checks: Checks, column: str, value: pl.Expr | None = None) -> None:
@@ -131,15 +145,9 @@ def binary_input(
     """Validated input of a binary task with ``PROB`` (the score, Float64), ``OUTCOME`` (1.0 for a
     positive row, else 0.0) and, with ``weight``, ``WEIGHT`` (the weight, Float64; checked finite
     and non-negative in the plan)."""
-    inp = _open(data, func, truth, [score], by, weight, outputs)
-    check_numeric_or_decimal(inp.schema, func, score=score)  # read as Float64 (PROB)
-    positive_label = resolve_pos_label(inp.schema, func, truth, pos_label)
-    positive = label_expr(truth, inp.schema) == positive_label
-    inp.checks.finite(score, "score", inp.schema[score])
-    _probability_rules(inp.checks, score)
-    inp.checks.present(
-        positive, f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row"
-    )
+    inp, door = _open(data, func, BINARY, truth, score, by, weight, outputs, pos_label, truth)
+    positive = door.is_positive
+    assert positive is not None
     inp.lf = inp.lf.with_columns(
         (pl.col(score).cast(pl.Float64) + 0.0).alias(PROB),
         positive.cast(pl.Float64).alias(OUTCOME),
@@ -204,7 +212,8 @@ def multiclass_input(
     check_parameter(
         len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."
     )
-    inp = _open(data, func, truth, columns, by, weight, outputs)
+    inputs = MULTICLASS_LIST if list_column is not None else MULTICLASS
+    inp, _ = _open(data, func, inputs, truth, columns, by, weight, outputs)
     k = len(classes)
     dtype = label_dtype(inp.schema, truth)
     cast = pl.Series("label", classes).cast(dtype, strict=False)
@@ -238,10 +247,6 @@ def multiclass_input(
             _probability_rules(inp.checks, list_column, p)
         where = f"column {list_column!r}"
     else:
-        for column in columns:  # loop-ok: one rule set per class column
-            check_numeric(inp.schema, func, score=column)
-            inp.checks.finite(column, "score", inp.schema[column])
-            _probability_rules(inp.checks, column)
         probabilities = [pl.col(c).cast(pl.Float64) for c in columns]
         where = f"columns {list(columns)!r}"
     total = pl.sum_horizontal(probabilities)

@@ -9,9 +9,10 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import to_lazy
+from frameeval._inputs import Inputs
+from frameeval._params import FRACTION
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
-    Checks,
     check_parameter,
 )
 from frameeval.calibration._common import (
@@ -34,10 +35,13 @@ from frameeval.calibration._common import (
     multiclass_input,
 )
 
-
 # ---------------------------------------------------------------------------------------------
 # calibration curves and their intervals
 # ---------------------------------------------------------------------------------------------
+#: the one-vs-rest rows of the multiclass ECE are built from checked rows: no rules of their own
+NO_INPUTS = Inputs()
+
+
 def _wilson(k: pl.Expr, n: pl.Expr, alpha: float) -> tuple[pl.Expr, pl.Expr]:
     """Wilson score interval, statsmodels' arithmetic, clipped to [0, 1]."""
     from scipy import stats
@@ -212,11 +216,7 @@ def calibration_curve(
         func,
         f"ci must be 'wilson', 'clopper_pearson' or None, got {ci!r}.",
     )
-    check_parameter(
-        isinstance(alpha, float | int) and not isinstance(alpha, bool) and 0.0 < alpha < 1.0,
-        func,
-        f"alpha must be a number in (0, 1), got {alpha!r}.",
-    )
+    FRACTION(func, "alpha", alpha)
     outputs: tuple[str, ...] = (
         "bin",
         "bin_lower",
@@ -428,8 +428,9 @@ def calibration_error(
     ).explode(PROB, CLASS)
     long = long.with_columns((pl.col(CLASS) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME))
     stats = bin_stats(
-        long, [*inp.gkeys, CLASS], inp.keys, Checks(func), bins, strategy, weighted=weighted
-    )
+        long, [*inp.gkeys, CLASS], inp.keys, NO_INPUTS.compile(inp.schema, func), bins, strategy,
+        weighted=weighted,
+    )  # fmt: skip
     per_class = _errors(stats, [*inp.gkeys, CLASS])
     out = per_class.group_by(inp.gkeys).agg(
         pl.col("ece").mean().alias("ece"), pl.col("mce").max().alias("mce")

@@ -8,9 +8,9 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._inputs import Column, Inputs
 from frameeval._validate import (
     Checks,
-    check_numeric_or_decimal,
     check_parameter,
     check_unique,
     enforce,
@@ -27,17 +27,16 @@ from frameeval.exceptions import (
 
 #: The hint of a NaN metric value where a null is a missing cell.
 NAN_HINT = "a failed run is a missing cell: make it null (fill_nan(None)) or drop its row."
+#: the metric column (every caller reads it as Float64): complete and finite, or (``CELL``)
+#: finite where not null
+METRIC = Inputs(Column("metric", "numeric_or_decimal", "finite"))
+CELL = Inputs(Column("metric", "numeric_or_decimal", "finite_or_null", hint=NAN_HINT))
 
 
 def metric_checks(func: str, schema: pl.Schema, metric: str, *, nulls: bool = False) -> Checks:
     """The metric column's checks: numeric, no NaN or ±inf, and no null unless ``nulls`` (a
     null is then a missing cell, and the NaN error says how to write one)."""
-    check_numeric_or_decimal(schema, func, metric=metric)  # every caller reads it as Float64
-    checks = Checks(func)
-    checks.finite(
-        metric, "metric", schema[metric], nulls=nulls, nan_hint=NAN_HINT if nulls else None
-    )
-    return checks
+    return (CELL if nulls else METRIC).compile(schema, func, metric=metric)
 
 
 #: The hint of a missing cell in a test of all learners over blocks.

@@ -9,6 +9,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, to_lazy
+from frameeval._inputs import check_distinct as check_distinct  # the declaration's rule
 from frameeval._validate import (
     check_not_empty_eager,
     check_parameter,
@@ -19,23 +20,6 @@ from frameeval.exceptions import (
     InvalidDtypeError,
     InvalidParameterError,
 )
-
-
-def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:
-    """Role columns must differ from each other and from the ``by=`` keys."""
-    named = {role: column for role, column in roles.items() if column is not None}
-    seen: dict[str, str] = {}
-    for role, column in named.items():
-        check_parameter(
-            column not in seen,
-            func,
-            f"{seen.get(column)}= and {role}= must name different columns, got {column!r} "
-            "for both.",
-        )
-        seen[column] = role
-        check_parameter(
-            column not in keys, func, f"by= must not contain the {role}= column, got by={keys}."
-        )
 
 
 def check_outputs(

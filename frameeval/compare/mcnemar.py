@@ -14,17 +14,16 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import collect, finish
+from frameeval._inputs import Column, Inputs
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_alpha,
-    check_labels,
     check_parameter,
     enforce,
     failure,
     label_expr,
-    require_columns,
 )
 from frameeval.compare.cells import (
     gap_guard,
@@ -35,7 +34,7 @@ from frameeval.compare.cells import (
     pair_up,
     rows_guard,
 )
-from frameeval.compare.door import check_distinct, open_frame
+from frameeval.compare.door import open_frame
 from frameeval.compare.guards import value_text
 from frameeval.compare.one_learner import ratio
 from frameeval.compare.results import CONTINGENCY, MCNEMAR, Shape
@@ -44,15 +43,22 @@ from frameeval.exceptions import InvalidValueError
 
 __all__ = ["contingency_table", "mcnemar"]
 
+#: the labels compared (their dtypes checked at the door)
+LABELS = Inputs(Column("truth", "any", "label"), Column("pred", "any", "label"))
+#: the inputs of McNemar's test: the labels, paired by instance between two learners
+PAIRED = Inputs(
+    Column("truth", "label", "label"),
+    Column("pred", "label", "label"),
+    Column("learner"),
+    Column("instance"),
+    distinct=True,
+)
 _CELLS = ("e00", "e01", "e10", "e11")
 _GAPS = 5  # unpaired instances listed in the error message
 
 
 def _label_checks(func: str, schema: pl.Schema, truth: str, pred: str) -> Checks:
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    checks.label(pred, "pred", schema[pred])
-    return checks
+    return LABELS.compile(schema, func, truth=truth, pred=pred)
 
 
 def _pairing(schema: pl.Schema, truth: str) -> list[pl.Expr]:
@@ -113,10 +119,10 @@ def _counts(
     """``*keys, a, b, e00, e01, e10, e11`` (Int64) with the pairing and label checks in the
     plan."""
     lf, eager, keys, schema = open_frame(data, func, by)
-    require_columns(schema, func, truth=truth, pred=pred, learner=learner, instance=instance)
-    check_distinct(func, keys, truth=truth, pred=pred, learner=learner, instance=instance)
+    checks = PAIRED.compile(
+        schema, func, truth=truth, pred=pred, learner=learner, instance=instance, by=keys
+    )
     shape.check(func, keys)
-    check_labels(schema, func, truth=truth, pred=pred)
     piv = pair_up(
         lf,
         schema,
@@ -127,7 +133,7 @@ def _counts(
         a,
         b,
         value=_correct(schema, truth, pred),
-        checks=_label_checks(func, schema, truth, pred),
+        checks=checks,
         what="prediction",
         extra=_pairing(schema, truth),
     )

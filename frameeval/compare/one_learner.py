@@ -13,14 +13,12 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import finish
+from frameeval._inputs import Column, Inputs
 from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
-    Checks,
     check_alpha,
-    check_labels,
-    check_not_empty_eager,
     check_parameter,
     enforce,
     failure,
@@ -36,6 +34,12 @@ from frameeval.compare.scipy_step import mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
+
+
+#: the inputs of the binomial test of one learner: its predicted and true labels
+LABELS = Inputs(
+    Column("truth", "label", "label"), Column("pred", "label", "label"), Column("by"), distinct=True
+)
 
 
 def _check_eps(value: float, name: str, func: str) -> float:
@@ -201,17 +205,9 @@ def binomial_test(
         f"truth= and pred= are required with data=, got truth={truth!r}, pred={pred!r}.",
     )
     assert truth is not None and pred is not None  # for the type checker: checked just above
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, pred=pred, by=keys)
-    check_distinct(func, keys, truth=truth, pred=pred)
+    door = LABELS.open(data, func, truth=truth, pred=pred, by=by)
+    lf, eager, keys, schema, checks = door.lf, door.eager, door.keys, door.schema, door.checks
     BINOMIAL.check(func, keys)
-    check_labels(schema, func, truth=truth, pred=pred)
-    check_not_empty_eager(data, eager, lf, func)
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    checks.label(pred, "pred", schema[pred])
     wrong = label_expr(truth, schema) != label_expr(pred, schema)
     aggs = [
         pl.len().cast(pl.Int64).alias("m"),

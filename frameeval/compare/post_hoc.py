@@ -17,11 +17,11 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     check_alpha,
-    check_numeric,
     check_parameter,
     enforce,
     failure,
@@ -37,6 +37,11 @@ from frameeval.compare.scipy_step import better_by, better_expr, per_unique, sci
 from frameeval.exceptions import InsufficientDataError, InvalidValueError
 
 __all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q"]
+
+
+#: the input of the step-down adjustments: a numeric p-value column (its values are checked in
+#: the plan, with their group)
+P_VALUES = Inputs(Column("p_value", "numeric"), Column("by"))
 
 
 def _check_k(k: Any, func: str) -> int:
@@ -446,8 +451,7 @@ def holm(
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, p_value=p_value, by=keys)
-    check_numeric(schema, func, p_value=p_value)
+    P_VALUES.compile(schema, func, p_value=p_value, by=keys)
     clash = sorted({"p_adjusted", "__row"} & set(keys))
     check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
     p = pl.col(p_value).cast(pl.Float64)

@@ -15,21 +15,19 @@ import polars as pl
 
 from frameeval._deprecation import renamed_argument
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
-    Checks,
     check_not_empty_eager,
-    check_numeric,
     check_parameter,
     check_unique,
     enforce,
     failure,
     group_text,
-    require_columns,
 )
-from frameeval.compare.door import check_distinct, resolve_direction
 from frameeval.compare.door import learner_expr as _learner_expr
+from frameeval.compare.door import resolve_direction
 from frameeval.compare.effect_size import (
     attach_effects,
     effect_aggs,
@@ -52,6 +50,16 @@ from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["corrected_resampled_t_test", "cv5x2_f_test"]
 
+#: the inputs of a resampled test: a finite metric per learner and split (``block=`` columns,
+#: complete)
+SPLITS = Inputs(
+    Column("by"),
+    Column("metric", "numeric", "finite"),
+    Column("learner"),
+    Column("block", "any", "not_null"),
+    distinct=True,
+)
+
 
 # ---------------------------------------------------------------------------------------------
 # tests for resampling designs
@@ -73,9 +81,7 @@ def _paired_metric(
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, by=keys, metric=metric, learner=learner)
-    require_columns(schema, func, block=block)
-    check_distinct(func, keys, metric=metric, learner=learner)
+    checks = SPLITS.compile(schema, func, by=keys, metric=metric, learner=learner, block=block)
     for column in block:
         check_parameter(
             column not in keys and column not in (metric, learner),
@@ -83,13 +89,8 @@ def _paired_metric(
             f"block columns must differ from by=, metric= and learner=, got {column!r}.",
         )
     shape.check(func, keys)
-    check_numeric(schema, func, metric=metric)
     check_learners(schema, func, learner, a, b)
     check_not_empty_eager(data, eager, lf, func)
-    checks = Checks(func)
-    checks.finite(metric, "metric", schema[metric])
-    for column in block:
-        checks.not_null(column, "block")
     name = _learner_expr(learner, schema)
     is_a, is_b = name == pl.lit(a), name == pl.lit(b)
     counts = agg_by_keys(

@@ -7,9 +7,9 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
-    Checks,
     check_label_list,
     check_parameter,
     label_dtype,
@@ -28,6 +28,10 @@ __all__ = ["multiclass_roc_auc"]
 # ---------------------------------------------------------------------------------------------
 # multiclass AUC
 # ---------------------------------------------------------------------------------------------
+
+
+#: one class's score column (the others' are checked with the first table)
+SCORE = Inputs(Column("score", "any", "finite"))
 
 
 @frame_function
@@ -228,9 +232,8 @@ def _pair_sums(
     k = len(columns)
     wide: pl.LazyFrame | None = None
     for i, column in enumerate(columns):  # loop-ok: one aggregation per class column
-        checks = setup.checks if i == 0 else Checks(func)
-        if i > 0:
-            checks.finite(column, "score", setup.schema[column])
+        # the first table carries the door's checks, each other one its column's
+        checks = setup.checks if i == 0 else SCORE.compile(setup.schema, func, score=column)
         s = (pl.col(column).cast(pl.Float64) + 0.0).alias("__fe_s")
         counts = [
             (w * (actual == cast[j]).cast(pl.Float64)).sum().alias(f"__fe_c{j}") for j in range(k)

@@ -14,18 +14,12 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import finish
+from frameeval._inputs import WEIGHT_INPUT, Column, Inputs, require_positive
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
-    check_labels,
-    check_not_empty_eager,
-    check_numeric,
-    check_numeric_or_decimal,
-    check_parameter,
     label_expr,
-    require_columns,
-    resolve_pos_label,
 )
 from frameeval.metrics.stats import ScoreTable
 
@@ -52,6 +46,13 @@ __all__ = [
 
 INF = float("inf")
 ALL = "__fe_all"  # constant key when by= is empty
+#: the inputs of a score task: truth labels, numeric scores (a Decimal read as Float64), weight
+SCORES = Inputs(
+    Column("truth", "label", "label"),
+    Column("score", "numeric_or_decimal", "finite"),
+    Column("by"),
+    WEIGHT_INPUT,
+)
 # internal columns of the per-distinct-score table
 POS, NEG, TP, FP, P, N = "__fe_pos", "__fe_neg", "__fe_tp", "__fe_fp", "__fe_P", "__fe_N"
 # the per-distinct-score count table is built in this many disjoint parts (by a hash of the
@@ -101,33 +102,16 @@ def prepare_scores(
     """Open ``data`` and check the schema of a score task (truth labels, numeric scores and
     weight, the output names against ``by``); the in-plan row checks (finite scores and
     weights, non-null labels, non-negative weights) are returned in ``checks``."""
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, score=list(scores), by=keys, weight=weight)
-    for name in outputs:
-        check_parameter(
-            name not in keys, func, f"by= must not use the output column name {name!r}."
-        )
-    check_labels(schema, func, truth=truth)
-    for column in scores:
-        check_numeric_or_decimal(schema, func, score=column)
-    check_numeric(schema, func, weight=weight)
-    check_not_empty_eager(data, eager, lf, func)
+    door = SCORES.open(data, func, truth=truth, score=scores, by=by, weight=weight, outputs=outputs)
+    lf, eager, keys, schema = door.lf, door.eager, door.keys, door.schema
     decimal = [c for c in scores if schema[c].is_decimal()]
     if decimal:  # a Decimal score is read as Float64 (its exact value, for 15 digits or fewer)
         lf = lf.with_columns(pl.col(decimal).cast(pl.Float64))
         schema = lf.collect_schema()
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    for column in scores:
-        checks.finite(column, "score", schema[column])
-    if weight:
-        checks.weight(weight, schema[weight])
     gkeys = keys or [ALL]
     if not keys:
         lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
-    return Setup(lf, eager, keys, gkeys, schema, checks, truth, weight)
+    return Setup(lf, eager, keys, gkeys, schema, door.checks, truth, weight)
 
 
 def score_counts(
@@ -161,19 +145,6 @@ def score_counts(
         ],  # loop-ok: 8 plan pieces
         parallel=False,
     )
-
-
-def require_positive(
-    checks: Checks, schema: pl.Schema, func: str, truth: str, pos_label: Any
-) -> Any:
-    """The positive class of ``truth`` (``pos_label`` or the dtype's default), with an in-plan
-    check that it occurs in the frame (a ranking measure needs a positive somewhere)."""
-    positive_label = resolve_pos_label(schema, func, truth, pos_label)
-    checks.present(
-        label_expr(truth, schema) == positive_label,
-        f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row",
-    )
-    return positive_label
 
 
 def score_table(

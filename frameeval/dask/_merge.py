@@ -13,6 +13,7 @@ import polars as pl
 from dask import delayed
 
 from frameeval._frame import as_keys, collect
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Keys
 from frameeval._validate import Checks, check_not_empty_eager, label_dtype, label_expr
 from frameeval.exceptions import InvalidParameterError
@@ -52,13 +53,13 @@ def row_checks(
 ) -> Checks:
     """The row checks of the single-machine function, in its order (group-scoped ones only;
     presence of ``pos_label`` is checked exactly by the final step)."""
-    checks = Checks(func)
-    for column, role in labels_of:
-        checks.label(column, role, schema[column])
-    for column, role in numbers:
-        checks.finite(column, role, schema[column])
-    if weight:
-        checks.weight(weight, schema[weight])
+    inputs = Inputs(
+        *(Column(role, "any", "label") for _, role in labels_of),
+        *(Column(role, "any", "finite") for _, role in numbers),
+        Column("weight", "any", "weight"),  # its dtype checked by the client
+    )
+    names = {role: column for column, role in [*labels_of, *numbers]}
+    checks = inputs.compile(schema, func, weight=weight, **names)
     if labels is not None:
         for column, role in labels_of:
             checks.within(

@@ -4,14 +4,15 @@ improving (notes §2.5.3–2.5.4), from the frames of :func:`learning_curve` and
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import polars as pl
 
 from frameeval._frame import finish, to_lazy
+from frameeval._inputs import Column, Inputs
+from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import Checks, check_numeric, check_parameter, require_columns
+from frameeval._validate import check_parameter, require_columns
 
 __all__ = ["learning_curve_diagnosis"]
 
@@ -26,21 +27,24 @@ MORE_DATA = "more data would help"
 ROLES = ("train", "validation", "test")
 
 
+_POSITIVE = Number(low=0.0, closed="neither", text="a positive finite number")
+_NON_NEGATIVE = Number(low=0.0, text="a non-negative finite number")
+
+
 def _number(value: Any, func: str, name: str, positive: bool = False) -> float:
-    ok = (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and (value > 0 if positive else value >= 0)
-    )
-    rule = "a positive" if positive else "a non-negative"
-    check_parameter(ok, func, f"{name} must be {rule} finite number, got {value!r}.")
-    return float(value)
+    return float((_POSITIVE if positive else _NON_NEGATIVE)(func, name, value))
 
 
 def _fmt(column: str) -> pl.Expr:
     """A float as text with at most 3 decimals (``null`` as ``n/a``)."""
     return (pl.col(column).round(3) + 0.0).cast(pl.String).fill_null("n/a")  # no "-0.0"
+
+
+#: the columns of a learning / validation curve: the metric (a missing cell is allowed) and the
+#: training size
+CURVE = Inputs(
+    Column("metric", "numeric", "finite_or_null_one_count"), Column("train_size", "numeric")
+)
 
 
 @frame_function
@@ -161,8 +165,7 @@ def learning_curve_diagnosis(
             f"{schema.names()}.",
         )
         metric = numeric[-1]
-    require_columns(schema, func, metric=metric)
-    check_numeric(schema, func, metric=metric, **({"train_size": train_size} if sized else {}))
+    checks = CURVE.compile(schema, func, metric=metric, train_size=train_size if sized else None)
     if higher_is_better is None:
         from frameeval.metrics import MEASURES
 
@@ -195,8 +198,6 @@ def learning_curve_diagnosis(
         pl.when(has_val).then(roles).otherwise(read).alias("__fe_role"),
         pl.col(metric).cast(pl.Float64).alias("__fe_metric"),
     )
-    checks = Checks(func)
-    checks.finite(metric, "metric", schema[metric], nulls=True, one_count=True)
     checks.within(role, "role", ROLES, pl.col(role).cast(pl.String), pl.String())
     per_size = lf.group_by([*keys, *size]).agg(
         *checks.aggs(),

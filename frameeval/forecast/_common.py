@@ -19,21 +19,28 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import as_keys, finish
+from frameeval._inputs import WEIGHT_INPUT, Column, Inputs
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
-    check_not_empty_eager,
-    check_numeric,
     check_parameter,
     enforce,
     failure,
     group_text,
-    require_columns,
 )
 from frameeval.exceptions import InvalidValueError
 
 ALL = "__fe_all"  # constant key when by= is empty
+#: the inputs of a forecast: numeric truth, predictions, quantile levels and weight
+FORECASTS = Inputs(
+    Column("truth", "numeric", "finite"),
+    Column("pred", "numeric", "finite"),
+    Column("quantile", "numeric", "finite"),
+    Column("instance"),
+    Column("by"),
+    WEIGHT_INPUT,
+)
 TRUTH, PRED, LEVEL, WEIGHT = "__fe_y", "__fe_x", "__fe_q", "__fe_w"
 
 Crossing = Literal["error", "sort"]
@@ -123,34 +130,21 @@ def open_forecast(
     weight: str | None = None,
 ) -> Door:
     """Validated input: schema checks now, row rules declared for the plan."""
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
     inst = as_keys(instance)
-    schema = lf.collect_schema()
-    require_columns(
-        schema,
+    door = FORECASTS.open(
+        data,
         func,
         truth=truth,
         pred=pred,
         quantile=quantile,
         instance=inst,
-        by=keys,
+        by=by,
         weight=weight,
+        outputs=outputs,
     )
-    check_numeric(schema, func, truth=truth, pred=pred, quantile=quantile, weight=weight)
-    for name in outputs:
-        check_parameter(
-            name not in keys, func, f"by= must not use the output column name {name!r}."
-        )
+    lf, eager, keys, checks = door.lf, door.eager, door.keys, door.checks
     overlap = [c for c in inst if c in keys]
     check_parameter(not overlap, func, f"instance= and by= must not share a column, got {overlap}.")
-    check_not_empty_eager(data, eager, lf, func)
-    checks = Checks(func)
-    for column, role in ((truth, "truth"), (pred, "pred"), (quantile, "quantile")):
-        if column is not None:
-            checks.finite(column, role, schema[column])
-    if weight:
-        checks.weight(weight, schema[weight])
     columns = [
         pl.col(truth).cast(pl.Float64).alias(TRUTH),
         pl.col(pred).cast(pl.Float64).alias(PRED),

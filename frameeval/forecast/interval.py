@@ -2,7 +2,7 @@
 
 Each builder returns a ``pl.Expr`` aggregate, so it works in any ``select``, ``group_by().agg()``
 or ``.over()``, weighted with ``weight=``. Inputs are checked by the measures' rules
-(:func:`frameeval._validate.guarded_numbers`, decided when Polars plans the query): ``truth``, ``lower``,
+(:func:`frameeval._inputs.guarded_numbers`, decided when Polars plans the query): ``truth``, ``lower``,
 ``upper`` and ``weight`` must be numeric, complete and finite, weights ≥ 0, and every row must
 have ``lower <= upper``; a failure is a typed ``FrameEvalError`` naming the function, the
 column and the value. ``alpha`` must lie in (0, 1).
@@ -14,12 +14,8 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import (
-    check_alpha,
-    check_parameter,
-    failure,
-    guarded_numbers,
-)
+from frameeval._inputs import guarded_numbers
+from frameeval._validate import check_alpha, check_parameter, failure
 from frameeval.exceptions import InvalidValueError
 from frameeval.metrics.stats import positive_part
 

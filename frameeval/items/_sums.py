@@ -22,16 +22,15 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import translate
+from frameeval._inputs import Column, Inputs
 from frameeval._validate import (
     Checks,
-    check_numeric,
     check_parameter,
     enforce,
     failure,
     group_text,
-    require_columns,
 )
-from frameeval.compare.door import check_distinct, check_outputs, open_frame
+from frameeval.compare.door import check_outputs, open_frame
 from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import DuplicateKeyError, InsufficientDataError, InvalidValueError
 from frameeval.uncertainty.intervals import poisson_draw
@@ -74,6 +73,18 @@ class Design:
         return self.cluster if self.cluster is not None else self.item
 
 
+_KEYS = (
+    Column("model", "any", "not_null"),
+    Column("item", "any", "not_null"),
+    Column("cluster", "any", "not_null"),
+    Column("sample", "any", "not_null"),
+)
+#: the columns of an item table: a finite score per model and item (and cluster, sample)
+ITEMS = Inputs(Column("score", "numeric", "finite"), *_KEYS, distinct=True)
+#: the same, the score a proportion in [0, 1] (Wilson's interval)
+PROPORTIONS = Inputs(Column("score", "numeric", "finite", "unit"), *_KEYS, distinct=True)
+
+
 def open_design(
     data: Any,
     func: str,
@@ -88,12 +99,9 @@ def open_design(
 ) -> Design:
     """Open the frame and run the schema checks (free: no data is read)."""
     lf, eager, keys, schema = open_frame(data, func, by)
-    require_columns(
-        schema, func, score=score, model=model, item=item, cluster=cluster, sample=sample
-    )
-    check_distinct(func, keys, score=score, model=model, item=item, cluster=cluster, sample=sample)
+    roles = dict(score=score, model=model, item=item, cluster=cluster, sample=sample)
+    ITEMS.compile(schema, func, by=keys, **roles)
     check_outputs(func, keys, outputs)
-    check_numeric(schema, func, score=score)
     return Design(func, lf, eager, keys, model, item, score, cluster, sample, schema)
 
 
@@ -106,17 +114,11 @@ def _model_expr(design: Design) -> pl.Expr:
 
 
 def _row_checks(design: Design, proportion: bool) -> Checks:
-    checks = Checks(design.func)
-    checks.finite(design.score, "score", design.schema[design.score])
-    checks.not_null(design.model, "model")
-    checks.not_null(design.item, "item")
-    if design.cluster is not None:
-        checks.not_null(design.cluster, "cluster")
-    if design.sample is not None:
-        checks.not_null(design.sample, "sample")
-    if proportion:
-        checks.within_unit(design.score, "score")
-    return checks
+    d = design
+    return (PROPORTIONS if proportion else ITEMS).compile(
+        d.schema, d.func, score=d.score, model=d.model, item=d.item, cluster=d.cluster,
+        sample=d.sample,
+    )  # fmt: skip
 
 
 def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFrame, Checks]:

@@ -8,16 +8,20 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import Checks, attach_guard, check_parameter, failure, planned
+from frameeval._inputs import Column, Inputs
+from frameeval._params import COUNT, UP_TO_ONE
+from frameeval._validate import attach_guard, failure, planned
 from frameeval.exceptions import InsufficientDataError, InvalidDtypeError, InvalidValueError
 
 __all__ = ["g_pass_at_k", "pass_at_k", "pass_hat_k"]
 
 
+#: the column of the pass@k family: a complete 0/1 flag (its dtype checked by the plan)
+CORRECT = Inputs(Column("correct", "any", "not_null"))
+
+
 def _check_k(func: str, k: Any) -> int:
-    ok = isinstance(k, int) and not isinstance(k, bool) and k >= 1
-    check_parameter(ok, func, f"k must be an integer >= 1, got {k!r}.")
-    return int(k)
+    return int(COUNT(func, "k", k))
 
 
 def _guarded(func: str, correct: str, k: int, value: Any) -> pl.Expr:
@@ -34,8 +38,7 @@ def _guarded(func: str, correct: str, k: int, value: Any) -> pl.Expr:
         flag = pl.col(correct).cast(pl.Float64)
         n = pl.col(correct).count().cast(pl.Int64)
         c = flag.sum().round(0).cast(pl.Int64)
-        checks = Checks(func)
-        checks.not_null(correct, "correct")
+        checks = CORRECT.compile(pl.Schema({correct: dtype}), func, correct=correct)
         if dtype != pl.Boolean:
             checks.rule(
                 ~flag.is_in([0.0, 1.0]),
@@ -184,8 +187,7 @@ def g_pass_at_k(correct: str, k: int, tau: float) -> pl.Expr:
     """
     func = "g_pass_at_k"
     k = _check_k(func, k)
-    ok = isinstance(tau, int | float) and not isinstance(tau, bool) and 0.0 < tau <= 1.0
-    check_parameter(ok, func, f"tau must be in (0, 1], got {tau!r}.")
+    UP_TO_ONE(func, "tau", tau)
     low = max(1, math.ceil(tau * k - 1e-12))
 
     def value(n: pl.Expr, c: pl.Expr) -> pl.Expr:

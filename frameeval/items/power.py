@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import math
 from statistics import NormalDist
 from typing import Any
 
 import polars as pl
 
+from frameeval._params import INSIDE_UNIT, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter
 from frameeval.compare.plan import check_int
@@ -37,14 +37,7 @@ _OUT = [
 def _difference(value: Any, func: str) -> float | None:
     if value is None:
         return None
-    ok = (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and value > 0
-    )
-    check_parameter(ok, func, f"difference must be a number > 0, got {value!r}.")
-    return float(value)
+    return float(Number(low=0.0, closed="neither", text="a number > 0")(func, "difference", value))
 
 
 @frame_function
@@ -117,11 +110,7 @@ def power(
     """
     func = "power"
     alpha = check_alpha(alpha, func)
-    check_parameter(
-        isinstance(power, int | float) and not isinstance(power, bool) and 0.0 < power < 1.0,
-        func,
-        f"power must be in (0, 1), got {power!r}.",
-    )
+    INSIDE_UNIT(func, "power", power)
     delta = _difference(difference, func)
     if samples is not None:
         samples = check_int(samples, func, "samples", 1)

@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
+from frameeval._inputs import Column, Inputs
 from frameeval._validate import (
     Checks,
     Shared,
     attach_guard,
-    check_labels,
-    check_numeric_or_decimal,
     check_parameter,
     check_zero_division,
     failure,
@@ -295,6 +294,34 @@ def domain_message(rule: Bound, column: str, measure: str | None = None) -> str:
     return f"column {column!r} ({rule.role}=) must be {rule.op} {rule.value:g}{of}{why}, got"
 
 
+def domain_checks(
+    checks: Checks,
+    measure: Measure,
+    params: dict[str, Any],
+    truth: str,
+    pred: str | None,
+    ruled: set[tuple[str, str, float]] | None = None,
+    name: str | None = None,
+) -> None:
+    """Add the measure's domain rules (``y > 0`` for a Poisson deviance…) to ``checks``, each
+    once per column (``ruled``: the rules already added, shared by the measures of one call);
+    ``name`` names the measure in the message."""
+    ruled = set() if ruled is None else ruled
+    for rule in domain_rules(measure, params):
+        column = truth if rule.role == "truth" else pred
+        assert column is not None
+        if (column, rule.op, rule.value) in ruled:
+            continue
+        ruled.add((column, rule.op, rule.value))
+        x = pl.col(column).cast(pl.Float64)
+        checks.rule(
+            outside(rule, x) & finite(x),
+            domain_error(rule),
+            domain_message(rule, column, name),
+            example=x,
+        )
+
+
 def domain_error(rule: Bound) -> type[FrameEvalError]:
     return NegativeValueError if (rule.op, rule.value) == (">=", 0.0) else InvalidValueError
 
@@ -380,6 +407,26 @@ def guarded_value(
     return planned(columns, plan, lambda inputs: plan(inputs, share=True)).alias(func)
 
 
+#: the input columns of a measure, by kind: its truth and the column it compares it with (the
+#: builders and :func:`frameeval.measures` read scores and predictions as Float64, so a Decimal
+#: is fine; NaN and ±inf of a regression column in one count, as its statistics check them)
+MEASURE_INPUTS: dict[str, tuple[Column, Column]] = {
+    "label": (Column("truth", "label", "label"), Column("pred", "label", "label")),
+    "binary": (Column("truth", "label", "label"), Column("pred", "label", "label")),
+    "score": (Column("truth", "label", "label"), Column("score", "numeric_or_decimal", "finite")),
+    "probability": (
+        Column("truth", "label", "label"),
+        Column("score", "numeric_or_decimal", "finite", "unit"),
+    ),
+    "regression": (
+        Column("truth", "numeric_or_decimal", "finite_one_count"),
+        Column("pred", "numeric_or_decimal", "finite_one_count"),
+    ),
+}
+#: a builder's weight (read as Float64: a Decimal is fine)
+BUILDER_WEIGHT = Column("weight", "numeric_or_decimal", "weight")
+
+
 def input_rules(
     measure: Measure,
     func: str,
@@ -401,37 +448,14 @@ def input_rules(
     class under ``average="binary"``) and the positive class (None where the measure has none).
     """
     kind = measure.kind
-    checks = Checks(func)
+    other_role = "pred" if kind in ("label", "binary", "regression") else "score"
+    checks = Inputs(*MEASURE_INPUTS[kind], BUILDER_WEIGHT).compile(
+        schema, func, truth=truth, weight=weight, **{other_role: other}
+    )
+    if kind == "regression":
+        domain_checks(checks, measure, params or {}, truth, other)
     failures: list[pl.Expr] = []
     positive = None
-    if kind in ("label", "binary"):
-        check_labels(schema, func, truth=truth, pred=other)
-        checks.label(truth, "truth", schema[truth])
-        checks.label(other, "pred", schema[other])
-    elif kind in ("score", "probability"):
-        check_labels(schema, func, truth=truth)
-        checks.label(truth, "truth", schema[truth])
-        check_numeric_or_decimal(schema, func, score=other)
-        checks.finite(other, "score", schema[other])
-        if kind == "probability":
-            checks.within_unit(other, "score")
-    else:
-        check_numeric_or_decimal(schema, func, truth=truth, pred=other)
-        # NaN and ±inf in one count, as fe.measures' regression statistics check them
-        checks.finite(truth, "truth", schema[truth], one_count=True)
-        checks.finite(other, "pred", schema[other], one_count=True)
-        for rule in domain_rules(measure, params or {}):
-            column = truth if rule.role == "truth" else other
-            x = pl.col(column).cast(pl.Float64)
-            checks.rule(
-                outside(rule, x) & finite(x),
-                domain_error(rule),
-                domain_message(rule, column),
-                example=x,
-            )
-    if weight is not None:
-        check_numeric_or_decimal(schema, func, weight=weight)
-        checks.weight(weight, schema[weight])
     binary = kind == "binary" and average == "binary"
     if kind in ("score", "probability") or binary:
         positive = resolve_pos_label(schema, func, truth, pos_label)

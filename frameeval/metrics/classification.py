@@ -14,12 +14,12 @@ A 0/0 is ``null`` (``zero_division=`` replaces it), never NaN.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 import polars as pl
 
+from frameeval._params import NON_NEGATIVE, POSITIVE
 from frameeval._validate import check_parameter
 from frameeval.metrics.measure import REQUIRED, Measure, declare, publish, register
 from frameeval.metrics.stats import BinaryCounts, ClassCounts, ratio
@@ -53,19 +53,12 @@ def harmonic(p: pl.Expr, r: pl.Expr, beta: float) -> pl.Expr:
 
 
 def _check_beta(func: str, beta: Any, **_: Any) -> None:
-    ok = isinstance(beta, int | float) and not isinstance(beta, bool) and 0 < beta < math.inf
-    check_parameter(ok, func, f"beta must be a finite number > 0, got {beta!r}.")
+    POSITIVE(func, "beta", beta)
 
 
 def check_costs(func: str, cost01: Any, cost10: Any, **_: Any) -> None:
-    for label, value in (("cost01", cost01), ("cost10", cost10)):
-        ok = (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and value >= 0
-        )
-        check_parameter(ok, func, f"{label} must be a finite number >= 0, got {value!r}.")
+    NON_NEGATIVE(func, "cost01", cost01)
+    NON_NEGATIVE(func, "cost10", cost10)
 
 
 def _fbeta(c: BinaryCounts, beta: float = 1.0) -> pl.Expr:

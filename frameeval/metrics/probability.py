@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import check_parameter
+from frameeval._params import Number
 from frameeval.metrics.measure import declare, publish
 from frameeval.metrics.stats import weight_expr, weight_total
 
@@ -33,16 +33,13 @@ EPS = 2.220446049250313e-16
 """The default clip of :func:`log_loss`: float64 machine epsilon 2⁻⁵² (scikit-learn's choice)."""
 
 
+#: the clipping of a probability
+EPS_RULE = Number(low=0.0, high=0.5, closed="neither", text="a number in (0, 0.5)")
+
+
 def check_eps(func: str, eps: Any) -> float:
     """``eps=``: a number in (0, 0.5)."""
-    ok = (
-        isinstance(eps, int | float)
-        and not isinstance(eps, bool)
-        and math.isfinite(eps)
-        and 0.0 < eps < 0.5
-    )
-    check_parameter(ok, func, f"eps must be a number in (0, 0.5), got {eps!r}.")
-    return float(eps)
+    return float(EPS_RULE(func, "eps", eps))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,20 +10,17 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import finish
+from frameeval._inputs import Column, Inputs
+from frameeval._params import NUMPY_SEED, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
-    Checks,
-    check_not_empty_eager,
-    check_numeric,
     check_parameter,
     enforce,
     failure,
     group_text,
     is_label_dtype,
-    require_columns,
 )
-from frameeval.compare.door import check_distinct
 from frameeval.compare.plan import check_int, check_level, sort_by_keys
 from frameeval.exceptions import (
     DuplicateKeyError,
@@ -52,23 +49,33 @@ _FIT_SCHEMA = {
 }
 
 
+#: the columns of a battles table: two models and the winner, all complete
+BATTLES = Inputs(
+    Column("a", "any", "not_null"),
+    Column("b", "any", "not_null"),
+    Column("winner", "any", "not_null"),
+)
+#: the columns of an items table: a finite score per model and item
+ITEMS = Inputs(
+    Column("score", "numeric", "finite"),
+    Column("model", "any", "not_null"),
+    Column("item", "any", "not_null"),
+    Column("by"),
+    distinct=True,
+)
+
+
 def _check_options(
     func: str, ties: Any, n_resamples: Any, seed: Any, ci: Any, scale: Any, base: Any, anchor: Any
 ) -> tuple[int, float, float, Any]:
     check_parameter(ties in TIES, func, f"ties must be one of {list(TIES)}, got {ties!r}.")
     n_resamples = check_int(n_resamples, func, "n_resamples", 0)
-    check_parameter(
-        isinstance(seed, int | np.integer) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
+    NUMPY_SEED(func, "seed", seed)
     level = check_level(ci, func, "ci")
 
-    def number(x: Any) -> bool:
-        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-
-    check_parameter(number(scale) and scale > 0, func, f"scale must be > 0, got {scale!r}.")
-    check_parameter(number(base) and base > 1, func, f"base must be > 1, got {base!r}.")
+    number = Number().holds  # a finite number, not a bool
+    Number(low=0.0, closed="neither", text="> 0")(func, "scale", scale)
+    Number(low=1.0, closed="neither", text="> 1")(func, "base", base)
     ok = (
         anchor is None
         or number(anchor)
@@ -311,10 +318,7 @@ def _fit_battles(
         model_a, model_b = model_a.cast(pl.String), model_b.cast(pl.String)
     lf = lf.with_columns(model_a.alias(a), model_b.alias(b), pl.col(winner).cast(pl.String))
 
-    checks = Checks(func)
-    checks.not_null(a, "a")
-    checks.not_null(b, "b")
-    checks.not_null(winner, "winner")
+    checks = BATTLES.compile(schema, func, a=a, b=b, winner=winner)
     checks.rule(
         pl.col(winner).is_in(list(WINNERS)).not_(),
         UnknownLabelError,
@@ -457,12 +461,10 @@ def bradley_terry(
     """
     func = "bradley_terry"
     n, level, elo, anchor = _check_options(func, ties, n_resamples, seed, ci, scale, base, anchor)
-    lf, eager = to_lazy(battles, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, a=a, b=b, winner=winner, by=keys)
-    check_distinct(func, keys, a=a, b=b, winner=winner)
-    check_not_empty_eager(battles, eager, lf, func)
+    door = (BATTLES + Inputs(Column("by"), distinct=True)).open(
+        battles, func, a=a, b=b, winner=winner, by=by
+    )
+    lf, eager, keys = door.lf, door.eager, door.keys
     clash = sorted(set(keys) & set(OUTPUTS))
     check_parameter(not clash, func, f"by= keys must not use output column names, got {clash}.")
     out = _fit_battles(lf, func, keys, a, b, winner, ties, n, int(seed), level, elo, anchor)
@@ -528,19 +530,10 @@ def bradley_terry_from_items(
     """
     func = "bradley_terry_from_items"
     n, level, elo, anchor = _check_options(func, ties, n_resamples, seed, ci, scale, base, anchor)
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, score=score, model=model, item=item, by=keys)
-    check_distinct(func, keys, score=score, model=model, item=item)
-    check_numeric(schema, func, score=score)
-    check_not_empty_eager(data, eager, lf, func)
+    door = ITEMS.open(data, func, score=score, model=model, item=item, by=by)
+    lf, eager, keys, checks = door.lf, door.eager, door.keys, door.checks
     clash = sorted(set(keys) & {*OUTPUTS, "model_a", "model_b", "winner"})
     check_parameter(not clash, func, f"by= keys must not use output column names, got {clash}.")
-    checks = Checks(func)
-    checks.not_null(model, "model")
-    checks.not_null(item, "item")
-    checks.finite(score, "score", schema[score])
     at = [*keys, item, model]
     scores = lf.group_by(at).agg(
         pl.col(score).first().alias("__fe_s"), pl.len().alias("__fe_rows"), *checks.aggs()

@@ -13,17 +13,16 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import to_lazy
-from frameeval._params import Number
+from frameeval._inputs import Column, Inputs
+from frameeval._params import FRACTION, Number
 from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, stream_salt
 from frameeval._typing import IntoFrame
 from frameeval._validate import (
-    Checks,
     check_not_empty_eager,
     check_parameter,
     check_seed,
     enforce,
     failure,
-    require_columns,
 )
 from frameeval.exceptions import DuplicateKeyError
 
@@ -100,6 +99,15 @@ class Plan:
     key_column: str  # the column behind KEY (instance / row index / group)
 
 
+#: the columns of a split: the unit (an instance, complete and unique; or a group of rows,
+#: complete) and the strata (complete)
+SPLIT = Inputs(
+    Column("instance"), Column("stratify", "any", "not_null"), Column("group", "any", "not_null")
+)
+INSTANCE = Inputs(Column("instance", "any", "finite"))
+STRATA = Inputs(Column("stratify", "any", "not_null"))
+
+
 def check_int(value: Any, func: str, name: str, low: int) -> None:
     Number(low=low, integer=True)(func, name, value)
 
@@ -116,7 +124,7 @@ def prepare(
 ) -> Plan:
     lf, eager = to_lazy(data, func)
     schema = lf.collect_schema()
-    require_columns(schema, func, instance=instance, stratify=stratify, group=group)
+    grouped = SPLIT.compile(schema, func, instance=instance, stratify=stratify, group=group)
     check_seed(seed, func)
     check_int(repeats, func, "repeats", 1)
     for name in SPLIT_COLUMNS:
@@ -141,7 +149,6 @@ def prepare(
         lf = unique_instance(lf, func, instance, schema[instance])
     schema = lf.collect_schema()
     columns = list(schema.names())
-    checks = Checks(func)
     if group is None:
         units = lf.with_columns(
             key_expr(key_column, schema[key_column], func, "instance").alias(KEY)
@@ -151,10 +158,9 @@ def prepare(
         unit_word = "rows"
     else:
         key_expr(group, schema[group], func, "group")  # dtype check
-        checks.not_null(group, "group")
+        checks = grouped
         aggs: list[pl.Expr] = []
         if stratify is not None:
-            checks.not_null(stratify, "stratify")
             # a group's stratum: its most frequent class (the smallest on ties)
             aggs.append(sortable(stratify, schema[stratify]).mode().min().alias(STRATUM))
         units = lf.group_by(group).agg(*aggs, *checks.aggs())
@@ -178,8 +184,7 @@ def prepare(
 
 def unique_instance(lf: pl.LazyFrame, func: str, instance: str, dtype: pl.DataType) -> pl.LazyFrame:
     """Instance keys must be complete and unique (checked in the plan by one group-by)."""
-    checks = Checks(func)
-    checks.finite(instance, "instance", dtype)
+    checks = INSTANCE.compile(pl.Schema({instance: dtype}), func, instance=instance)
     stats = lf.group_by(instance).agg(pl.len().cast(pl.Int64).alias(N), *checks.aggs())
     stats = checks.enforce(stats, [])
     dup = pl.col(N) > 1
@@ -208,9 +213,8 @@ def stratum_sizes(plan: Plan) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     totals = plan.units.select(pl.len().cast(pl.Int64).alias(TOTAL))
     if not plan.strata:
         return pl.LazyFrame(), totals
-    checks = Checks(plan.func)
-    if plan.group is None and plan.stratify is not None:
-        checks.not_null(plan.stratify, "stratify")
+    stratify = plan.stratify if plan.group is None else None  # a group's: checked per row
+    checks = STRATA.compile(plan.units.collect_schema(), plan.func, stratify=stratify)
     sizes = plan.units.group_by(STRATUM).agg(pl.len().cast(pl.Int64).alias(N), *checks.aggs())
     sizes = checks.enforce(sizes, []).sort(STRATUM)
     sizes = sizes.with_columns((pl.col(N).cum_sum() - pl.col(N)).alias(OFFSET))
@@ -269,5 +273,4 @@ def selected(pos: pl.Expr, frac: Fraction) -> pl.Expr:
 
 
 def check_fraction(value: Any, func: str, name: str) -> None:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1
-    check_parameter(ok, func, f"{name} must be a number in (0, 1), got {value!r}.")
+    FRACTION(func, name, value)

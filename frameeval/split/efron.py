@@ -8,10 +8,17 @@ from collections.abc import Sequence
 import polars as pl
 
 from frameeval._frame import finish, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import Checks, require_columns
+from frameeval._validate import Checks
 
 __all__ = ["efron632", "no_information_rate"]
+
+
+#: the inputs of the no-information rate: complete labels
+GAMMA = Inputs(
+    Column("truth", "label", "not_null"), Column("pred", "label", "not_null"), Column("by")
+)
 
 
 @frame_function
@@ -39,15 +46,15 @@ def no_information_rate(
     [0.5]
     """
     from frameeval._frame import as_keys
-    from frameeval._validate import check_labels, label_expr
+    from frameeval._validate import label_expr
 
     func = "no_information_rate"
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, pred=pred, by=keys)
-    check_labels(schema, func, truth=truth, pred=pred)
-    out = _gamma(lf, keys, label_expr(truth, schema), label_expr(pred, schema), func, truth, pred)
+    checks = GAMMA.compile(schema, func, truth=truth, pred=pred, by=keys)
+    actual, predicted = label_expr(truth, schema), label_expr(pred, schema)
+    out = _gamma(lf, keys, actual, predicted, checks, truth, pred)
     return finish(out.sort(keys) if keys else out, eager)
 
 
@@ -56,13 +63,10 @@ def _gamma(
     keys: list[str],
     actual: pl.Expr,
     predicted: pl.Expr,
-    func: str,
+    checks: Checks,
     truth: str,
     pred: str,
 ) -> pl.LazyFrame:
-    checks = Checks(func)
-    checks.not_null(truth, "truth")
-    checks.not_null(pred, "pred")
     base = lf.select(
         *keys, actual.alias("__fe_a"), predicted.alias("__fe_p"), pl.col(truth), pl.col(pred)
     )
@@ -163,14 +167,15 @@ def efron632(
     [0.316]
     """
     from frameeval._frame import as_keys
-    from frameeval._validate import check_labels, label_expr
+    from frameeval._validate import label_expr
 
     func = "efron632"
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, pred=pred, by=keys, role=role, instance=instance)
-    check_labels(schema, func, truth=truth, pred=pred)
+    checks = (GAMMA + Inputs(Column("role"), Column("instance"))).compile(
+        schema, func, truth=truth, pred=pred, by=keys, role=role, instance=instance
+    )
     actual, predicted = label_expr(truth, schema), label_expr(pred, schema)
     is_train = pl.col(role) == "train"
     loss = (actual != predicted).cast(pl.Float64)
@@ -187,7 +192,7 @@ def efron632(
         per_instance = test
     oob_agg = pl.col("__fe_loss").mean().alias("oob_error")
     oob = per_instance.group_by(keys).agg(oob_agg) if keys else per_instance.select(oob_agg)
-    gamma = _gamma(train, keys, actual, predicted, func, truth, pred)
+    gamma = _gamma(train, keys, actual, predicted, checks, truth, pred)
     if keys:
         out = apparent.join(oob, on=keys, how="full", coalesce=True, nulls_equal=True).join(
             gamma, on=keys, how="left", nulls_equal=True

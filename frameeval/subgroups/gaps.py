@@ -11,13 +11,14 @@ import polars as pl
 
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, collect, finish, is_dask, to_lazy
+from frameeval._inputs import Column, Inputs
+from frameeval._params import CI, NUMPY_SEED, RESAMPLES
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import Checks, check_alpha, check_parameter, require_columns
 from frameeval.compare.multiple import step_down
 from frameeval.measure_set import measures as measure_set
 from frameeval.metrics.measure import Measure
 from frameeval.subgroups._measures import FAIRNESS, components, resolve
-from frameeval.uncertainty.intervals import check_ci_resamples
 
 __all__ = ["by_group", "compare_gaps", "gaps"]
 
@@ -26,6 +27,14 @@ GAPS = ("difference", "ratio", "difference_to_overall", "ratio_to_overall")
 _B = "__fe_b"
 _RW = "__fe_rw"
 _MASK = (1 << 64) - 1
+
+
+#: the columns every subgroup function reads (their dtypes are the measures' business)
+SENSITIVE = Inputs(Column("sensitive", "any", "not_null"))
+SUBGROUPS = (
+    Inputs(Column("truth"), Column("pred"), Column("score"), Column("weight"), Column("by"))
+    + SENSITIVE
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -52,7 +61,7 @@ def _open(
     )
     keys = [*as_keys(by), *as_keys(control)]
     schema = lf.collect_schema()
-    require_columns(
+    SUBGROUPS.compile(
         schema, func, truth=truth, pred=pred, score=score, weight=weight, by=keys, sensitive=groups
     )
     both = sorted(set(keys) & set(groups))
@@ -75,11 +84,8 @@ def _group_label(groups: list[str]) -> pl.Expr:
     )
 
 
-def _sensitive_checks(func: str, groups: list[str]) -> Checks:
-    checks = Checks(func)
-    for g in groups:  # loop-ok: one check per sensitive column
-        checks.not_null(g, "sensitive")
-    return checks
+def _sensitive_checks(func: str, groups: list[str], lf: pl.LazyFrame) -> Checks:
+    return SENSITIVE.compile(lf.collect_schema(), func, sensitive=groups)
 
 
 def counted_path(
@@ -109,7 +115,7 @@ def count_cells(
 ) -> pl.LazyFrame:
     """Rows per ``*keys, *groups, truth, pred`` cell (``__fe_n``, Float64) with the sensitive
     columns' null-check counts (mergeable: partial tables of disjoint rows add up)."""
-    checks = _sensitive_checks(func, groups)
+    checks = _sensitive_checks(func, groups, lf)
     return lf.group_by([*keys, *groups, truth, pred]).agg(
         pl.len().cast(pl.Float64).alias("__fe_n"), *checks.aggs()
     )
@@ -119,7 +125,7 @@ def enforce_cells(
     cells: pl.LazyFrame, truth: str, pred: str, keys: list[str], groups: list[str], func: str
 ) -> pl.LazyFrame:
     """:func:`count_cells` with its checks enforced (a null sensitive value raises)."""
-    checks = _sensitive_checks(func, groups)
+    checks = _sensitive_checks(func, groups, cells)
     return checks.enforce(cells, [*keys, *groups, truth, pred], one_row=True)
 
 
@@ -142,7 +148,7 @@ def _values(
     """``(per group, overall)`` long frames: ``*keys, *groups, measure, value, n`` and
     ``*keys, measure, overall`` — each one ``fe.measures`` pass (every measure of every group
     at once), the rows per group and the sensitive columns' null check in a third pass."""
-    checks = _sensitive_checks(func, groups)
+    checks = _sensitive_checks(func, groups, lf)
     cell = [*keys, *groups]
     if cells is not None or counted_path(pred, score, needed, weight, ci):
         # label measures read the confusion counts only: one pass over the rows counts every
@@ -270,13 +276,10 @@ def _criteria(table: pl.LazyFrame, keys: list[str], names: list[str]) -> pl.Lazy
 # the stratified, paired bootstrap
 # ---------------------------------------------------------------------------------------------
 def _check_ci(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
-    level = check_ci_resamples(func, ci, n_resamples)
-    check_parameter(
-        isinstance(seed, int) and not isinstance(seed, bool),
-        func,
-        f"seed must be an integer, got {seed!r}.",
-    )
-    return level
+    level = CI(func, "ci", ci)
+    RESAMPLES(func, "n_resamples", n_resamples)
+    NUMPY_SEED(func, "seed", seed)
+    return float(level)
 
 
 def replicate_rows(
@@ -349,9 +352,7 @@ def _point_and_replicates(
     grouped ``fe.measures`` pass (per group, and once more overall); the rows per group and the
     sensitive columns' null check are one more ``group_by``. A stratified replicate keeps each
     group's size, so every replicate's group sizes are the data's."""
-    checks = Checks(func)
-    for g in groups:  # loop-ok: one check per sensitive column
-        checks.not_null(g, "sensitive")
+    checks = _sensitive_checks(func, groups, lf)
     cell = [*keys, *groups]
     sizes = lf.group_by(cell).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
     sizes = checks.enforce(sizes, cell, one_row=True)

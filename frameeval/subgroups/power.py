@@ -11,11 +11,13 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._params import INSIDE_UNIT
 from frameeval._typing import Frame, Keys, frame_function
-from frameeval._validate import Checks, check_alpha, check_parameter, require_columns
+from frameeval._validate import check_alpha, check_parameter
 from frameeval.measure_set import measures as measure_set
 from frameeval.metrics.measure import Measure
 from frameeval.subgroups._measures import counters, resolve
+from frameeval.subgroups.gaps import SUBGROUPS
 
 __all__ = ["power"]
 
@@ -91,19 +93,17 @@ def power(
     [('F', 0.5, 388), ('M', 0.25, 328)]
     """
     func = "power"
-    for name, value in (("gap", gap), ("power", power)):
-        check_parameter(
-            isinstance(value, float | int) and not isinstance(value, bool) and 0 < value < 1,
-            func,
-            f"{name} must be in (0, 1), got {value!r}.",
-        )
+    INSIDE_UNIT(func, "gap", gap)
+    INSIDE_UNIT(func, "power", power)
     alpha = check_alpha(alpha, func)
     lf, eager = to_lazy(data, func)
     groups, keys = as_keys(sensitive), as_keys(by)
     check_parameter(
         bool(groups), func, f"sensitive= must name one column or more, got {sensitive!r}."
     )
-    require_columns(lf.collect_schema(), func, truth=truth, pred=pred, by=keys, sensitive=groups)
+    checks = SUBGROUPS.compile(
+        lf.collect_schema(), func, truth=truth, pred=pred, by=keys, sensitive=groups
+    )
     names, chosen = resolve(func, [measure], pred, None)
     check_parameter(
         len(chosen) == 1, func, f"measure must be one rate, got {names[0]!r} ({len(chosen)} rates)."
@@ -114,9 +114,6 @@ def power(
         lf, truth, pred, None, by=[*keys, *groups], measures=[rate, successes, trials],
         pos_label=pos_label,
     )  # fmt: skip
-    checks = Checks(func)
-    for g in groups:  # loop-ok: one check per sensitive column
-        checks.not_null(g, "sensitive")
     sizes = lf.group_by([*keys, *groups]).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
     sizes = checks.enforce(sizes, [*keys, *groups], one_row=True)
     out = values.lazy().join(sizes, on=[*keys, *groups], how="left", nulls_equal=True)

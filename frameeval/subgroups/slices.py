@@ -10,8 +10,10 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
+from frameeval._inputs import Column, Inputs
+from frameeval._params import COUNT, FRACTION, UP_TO_ONE, Number
 from frameeval._typing import Frame, frame_function
-from frameeval._validate import Checks, check_parameter, require_columns
+from frameeval._validate import check_parameter
 from frameeval.subgroups.gaps import benjamini_hochberg
 
 __all__ = ["slices"]
@@ -26,6 +28,8 @@ OUTPUTS = (
     "rank", "slice", "level", "size", "errors", "value", "complement_size", "complement_value",
     "difference", "score", "statistic", "p_value", "p_adjusted",
 )  # fmt: skip
+#: the features: complete (a null is no slice)
+FEATURES = Inputs(Column("features", "any", "not_null"))
 _STATS = ("__size", "__errors", "__max_error", "__squares")
 
 
@@ -45,9 +49,7 @@ def _encode(
     per feature its ``code → label`` table. A numeric feature with more than ``bins`` distinct
     values is cut at its quantiles (``[left, right)`` labels), any other is taken as it is."""
     schema = lf.collect_schema()
-    checks = Checks(func)
-    for f in features:  # loop-ok: one check per feature
-        checks.not_null(f, "features")
+    checks = FEATURES.compile(schema, func, features=features)
     counts = collect(
         checks.enforce(
             lf.select(*(pl.col(f).n_unique().alias(f) for f in features), *checks.aggs()),
@@ -192,28 +194,21 @@ def slices(
     check_parameter(
         measure in ERRORS, func, f"measure must be one of {list(ERRORS)}, got {measure!r}."
     )
-    for name, value, low in (("top", top, 1), ("max_level", max_level, 1), ("bins", bins, 2)):
-        check_parameter(
-            isinstance(value, int) and not isinstance(value, bool) and value >= low,
-            func,
-            f"{name} must be an integer >= {low}, got {value!r}.",
-        )
+    top, max_level = COUNT(func, "top", top), COUNT(func, "max_level", max_level)
+    bins = Number(low=2, integer=True)(func, "bins", bins)
+    alpha = UP_TO_ONE(func, "alpha", alpha)
     check_parameter(
-        isinstance(alpha, float | int) and not isinstance(alpha, bool) and 0 < alpha <= 1,
-        func,
-        f"alpha must be in (0, 1], got {alpha!r}.",
-    )
-    check_parameter(
-        isinstance(min_support, int | float)
-        and not isinstance(min_support, bool)
-        and (min_support >= 1 if isinstance(min_support, int) else 0 < min_support < 1),
+        COUNT.holds(min_support) or FRACTION.holds(min_support),
         func,
         f"min_support must be a count >= 1 or a fraction in (0, 1), got {min_support!r}.",
     )
+    min_support = int(min_support) if COUNT.holds(min_support) else float(min_support)
     check_parameter(pred is not None, func, "slices() reads pred=, got pred=None.")
     assert pred is not None
     schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, pred=pred, features=features)
+    (Inputs(Column("truth"), Column("pred")) + FEATURES).compile(
+        schema, func, truth=truth, pred=pred, features=features
+    )
     error = ERRORS[measure](pl.col(truth), pl.col(pred))
     rows, tables = _encode(lf, features, error, bins, func)
     found = _search(rows, len(features), top, max_level, min_support, float(alpha))

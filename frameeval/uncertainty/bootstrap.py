@@ -14,6 +14,7 @@ import polars as pl
 
 from frameeval._deprecation import renamed_argument
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
@@ -22,9 +23,7 @@ from frameeval._validate import (
     check_seed,
     enforce,
     failure,
-    require_columns,
 )
-from frameeval.compare.door import check_distinct
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import agg_by_keys, check_int, check_level, join_on_keys, sort_by_keys
 from frameeval.compare.scipy_step import scipy_step
@@ -41,6 +40,17 @@ _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 _ROWS_PER_PASS = 1 << 22  # DataFrame inputs: tiled rows per pass (bounds memory, ~0.3 GB)
 _LAZY_PASS = 10  # LazyFrame inputs (row count unknown): replicates per pass
+
+
+#: the columns of a bootstrap: the keys, the resampling unit and the strata (complete, and
+#: different columns), the measures' columns
+RESAMPLED = Inputs(
+    Column("by"),
+    Column("instance", "any", "not_null"),
+    Column("stratify", "any", "not_null"),
+    Column("measure"),
+    distinct=True,
+)
 
 
 def _splitmix64(x: int) -> int:
@@ -143,9 +153,9 @@ def open_bootstrap(
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, by=keys, instance=instance, stratify=stratify)
-    require_columns(schema, func, measure=columns)
-    check_distinct(func, keys, instance=instance, stratify=stratify)
+    checks = RESAMPLED.compile(
+        schema, func, by=keys, instance=instance, stratify=stratify, measure=columns, checks=checks
+    )
     clash = sorted((set(keys) | set(names)) & {*outputs, "replicate"})
     check_parameter(
         not clash,
@@ -157,10 +167,8 @@ def open_bootstrap(
     check_not_empty_eager(data, eager, lf, func)
     _check_measure_schema(lf, keys, exprs, names, func)
 
-    checks = checks if checks is not None else Checks(func)
     extra: list[pl.Expr] = []
     if instance is not None:
-        checks.not_null(instance, "instance")
         # one row per instance in each group, checked in the same aggregation
         unit = pl.col(instance)
         first_dup = unit.filter(unit.is_duplicated()).min()
@@ -168,8 +176,6 @@ def open_bootstrap(
             first_dup.cast(pl.String).alias("__fe_dup"),
             (unit == first_dup).sum().cast(pl.Int64).alias("__fe_dup_rows"),
         ]
-    if stratify is not None:
-        checks.not_null(stratify, "stratify")
     size = pl.len().cast(pl.Int64).alias("__fe_n")
     measures = [e.cast(pl.Float64) for e in exprs]
     estimate = agg_by_keys(lf, keys, [*measures, size, *extra, *checks.aggs()])

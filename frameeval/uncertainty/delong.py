@@ -11,23 +11,19 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._frame import finish
+from frameeval._inputs import Column, Inputs
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
-    check_labels,
-    check_not_empty_eager,
-    check_numeric,
     check_unique,
     enforce,
     failure,
     group_text,
     label_expr,
-    require_columns,
-    resolve_pos_label,
 )
-from frameeval.compare.door import check_distinct, check_outputs
+from frameeval.compare.door import check_outputs
 from frameeval.compare.door import learner_expr as _learner_expr
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import (
@@ -49,26 +45,26 @@ __all__ = ["delong_ci", "delong_test"]
 # ---------------------------------------------------------------------------------------------
 # DeLong
 # ---------------------------------------------------------------------------------------------
+#: the inputs of DeLong's functions: binary labels and scores, the keys and (for the test) the
+#: learner and instance columns, all different columns
+SCORES = Inputs(
+    Column("truth", "label", "label"),
+    Column("score", "numeric", "finite"),
+    Column("by"),
+    Column("learner"),
+    Column("instance"),
+    distinct=True,
+)
+
+
 def _open_scores(
-    data: Any, func: str, truth: str, score: str, by: Keys, pos_label: Any, **more: str | None
+    data: Any, func: str, truth: str, score: str, by: Keys, pos_label: Any, **more: Any
 ) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema, pl.Expr, Checks]:
-    lf, eager = to_lazy(data, func)
-    keys = as_keys(by)
-    schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, score=score, by=keys, **more)
-    check_distinct(func, keys, truth=truth, score=score, **more)
-    check_labels(schema, func, truth=truth)
-    check_numeric(schema, func, score=score)
-    positive = resolve_pos_label(schema, func, truth, pos_label)
-    check_not_empty_eager(data, eager, lf, func)
-    is_pos = label_expr(truth, schema) == positive
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    checks.finite(score, "score", schema[score])
-    checks.present(
-        is_pos, f"pos_label {positive!r} must occur in column {truth!r}, got no such row"
+    door = SCORES.open(
+        data, func, truth=truth, score=score, by=by, **more, pos_label=pos_label, positive_of=truth
     )
-    return lf, eager, keys, schema, is_pos, checks
+    assert door.is_positive is not None
+    return door.lf, door.eager, door.keys, door.schema, door.is_positive, door.checks
 
 
 def _placements(lf: pl.LazyFrame, keys: list[str], score: str) -> pl.LazyFrame:

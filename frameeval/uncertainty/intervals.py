@@ -31,6 +31,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._params import CI, RESAMPLES
 from frameeval._typing import Frame, Keys
 from frameeval._validate import check_parameter, check_seed
 from frameeval.metrics.measure import Measure
@@ -245,26 +246,12 @@ def _methods(
     return out
 
 
-def check_ci_resamples(func: str, ci: Any, n_resamples: Any) -> float:
-    """The confidence level, after checking ``ci`` (in (0, 1)) and ``n_resamples`` (>= 2)."""
-    check_parameter(
-        isinstance(ci, float | int) and not isinstance(ci, bool) and 0 < ci < 1,
-        func,
-        f"ci must be a confidence level in (0, 1) or None, got {ci!r}.",
-    )
-    check_parameter(
-        isinstance(n_resamples, int) and not isinstance(n_resamples, bool) and n_resamples >= 2,
-        func,
-        f"n_resamples must be an integer >= 2, got {n_resamples!r}.",
-    )
-    return float(ci)
-
-
 def _check_options(func: str, ci: Any, n_resamples: Any, seed: Any) -> float:
     """The confidence level, after checking ``ci``, ``n_resamples`` and ``seed``."""
-    level = check_ci_resamples(func, ci, n_resamples)
+    level = CI(func, "ci", ci)
+    RESAMPLES(func, "n_resamples", n_resamples)
     check_seed(seed, func)
-    return level
+    return float(level)
 
 
 def measures_with_intervals(

@@ -8,21 +8,21 @@ import polars as pl
 
 from frameeval._deprecation import renamed_argument
 from frameeval._frame import finish, to_lazy
+from frameeval._inputs import Column, Inputs, require_positive
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
-    Checks,
-    check_labels,
-    check_numeric,
     check_parameter,
     label_expr,
-    require_columns,
-    resolve_pos_label,
 )
 from frameeval.compare.door import check_distinct
 from frameeval.compare.plan import check_int, check_level
 from frameeval.uncertainty.bootstrap import INTERVAL_OUT, bootstrap_intervals, open_bootstrap
 
 __all__ = ["roc_band"]
+
+
+#: the inputs of the ROC band: binary labels and scores
+BAND = Inputs(Column("truth", "label", "label"), Column("score", "numeric", "finite"))
 
 
 def _tpr_at(is_pos: pl.Expr, score: str, fpr: float) -> pl.Expr:
@@ -159,17 +159,8 @@ def roc_band(
     )
     lf, _ = to_lazy(data, func)
     schema = lf.collect_schema()
-    require_columns(schema, func, truth=truth, score=score)
-    check_labels(schema, func, truth=truth)
-    check_numeric(schema, func, score=score)
-    positive = resolve_pos_label(schema, func, truth, pos_label)
-    is_pos = label_expr(truth, schema) == positive
-    checks = Checks(func)
-    checks.label(truth, "truth", schema[truth])
-    checks.finite(score, "score", schema[score])
-    checks.present(
-        is_pos, f"pos_label {positive!r} must occur in column {truth!r}, got no such row"
-    )
+    checks = BAND.compile(schema, func, truth=truth, score=score)
+    is_pos = label_expr(truth, schema) == require_positive(checks, schema, func, truth, pos_label)
     grid = [i / (points - 1) for i in range(points)]
     names = [f"__fe_tpr_{i}" for i in range(points)]
     measures = [_tpr_at(is_pos, score, f).alias(name) for f, name in zip(grid, names, strict=True)]

@@ -1,0 +1,298 @@
+"""One way in: an entry point declares its input columns once, one compiler checks them.
+
+A declaration names, per input column, the keyword that passes it (its *role*: ``truth=``,
+``score=``, ``weight=``, ``by=``…), the *kind* of dtype it must have and the *rules* its rows
+must keep::
+
+    SCORES = Inputs(
+        Column("truth", "label", "label"),
+        Column("score", "numeric_or_decimal", "finite", "unit"),
+        Column("by"),
+        WEIGHT_INPUT,
+    )
+
+:meth:`Inputs.compile` turns it into every check of the entry point, in the declared order:
+
+1. the columns exist (:func:`~frameeval._validate.require_columns`, each role once, a role
+   holding one column or several);
+2. ``by=`` does not use an output column name (``outputs=``);
+3. the dtype classes (:func:`~frameeval._validate.check_labels` for the label columns together —
+   one dtype family —, :func:`~frameeval._validate.check_numeric` /
+   :func:`~frameeval._validate.check_numeric_or_decimal`);
+4. the row rules, as one :class:`~frameeval._validate.Checks`: the same object gives the frame
+   face (:meth:`~Checks.aggs` + :meth:`~Checks.enforce`), the expression face
+   (:meth:`~Checks.guard`) and the Dask merge (:meth:`~Checks.merge`).
+
+:meth:`Inputs.open` is the door of a frame function: ``data`` opened lazily, the ``by=`` keys,
+the compiled checks, an eager empty frame refused, and — with ``positive_of=`` (the truth
+column) — the positive class (``pos_label=`` or the dtype's default), required to occur.
+
+>>> import polars as pl
+>>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.9, float("nan")]})
+>>> door = Inputs(Column("truth", "label", "label"), Column("score", "numeric", "finite")).open(
+...     df, "auc", truth="y", score="s"
+... )
+>>> stats = door.lf.select(*door.checks.aggs())
+>>> door.checks.enforce(stats, []).collect()
+Traceback (most recent call last):
+...
+frameeval.exceptions.MissingValueError: auc(): column 's' (score=) must not contain NaN, got NaN (1 rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+import polars as pl
+
+from frameeval._frame import as_keys, to_lazy
+from frameeval._validate import (
+    Checks,
+    attach_guard,
+    check_labels,
+    check_not_empty_eager,
+    check_numeric,
+    check_numeric_or_decimal,
+    check_parameter,
+    label_expr,
+    planned,
+    require_columns,
+    resolve_pos_label,
+)
+
+__all__ = [
+    "WEIGHT_INPUT",
+    "Column",
+    "Door",
+    "Inputs",
+    "check_distinct",
+    "guarded_numbers",
+    "require_positive",
+]
+
+#: the dtype class a column must have: labels (one family with the other label columns),
+#: integer / float, integer / float / Decimal (read as Float64), or any dtype (keys)
+Kind = Literal["label", "numeric", "numeric_or_decimal", "any"]
+#: the row rules: a label (complete; integral when stored as float); complete and finite
+#: (NaN / ±inf of a float in two counts, or in one); finite where not null (a null is a missing
+#: cell), in two counts or one; complete; in [0, 1]; >= 0; a weight (complete, finite, >= 0);
+#: integer labels that fit Int64
+Rule = Literal[
+    "label",
+    "finite",
+    "finite_one_count",
+    "finite_or_null",
+    "finite_or_null_one_count",
+    "not_null",
+    "unit",
+    "non_negative",
+    "weight",
+    "int64",
+]
+
+
+@dataclass(frozen=True, init=False)
+class Column:
+    """One input column: the ``role`` (the keyword naming it), its dtype ``kind`` and its row
+    ``rules`` (applied in this order)."""
+
+    role: str
+    kind: Kind
+    rules: tuple[Rule, ...]
+    hint: str | None  # the "Hint:" line of a NaN error
+
+    def __init__(
+        self, role: str, kind: Kind = "any", *rules: Rule, hint: str | None = None
+    ) -> None:
+        object.__setattr__(self, "role", role)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "hint", hint)
+
+
+#: the ``weight=`` column of a frame function: numeric, complete, finite and >= 0
+WEIGHT_INPUT = Column("weight", "numeric", "weight")
+
+
+def _names(columns: str | Sequence[str] | None) -> list[str]:
+    if columns is None:
+        return []
+    return [columns] if isinstance(columns, str) else list(columns)
+
+
+#: each rule as the :class:`Checks` method it compiles to: (checks, column, role, dtype, hint)
+_RULES: dict[str, Callable[[Checks, str, str, pl.DataType, str | None], None]] = {
+    "label": lambda c, col, role, dtype, hint: c.label(col, role, dtype),
+    "finite": lambda c, col, role, dtype, hint: c.finite(col, role, dtype, nan_hint=hint),
+    "finite_one_count": lambda c, col, role, dtype, hint: c.finite(
+        col, role, dtype, one_count=True
+    ),
+    "finite_or_null": lambda c, col, role, dtype, hint: c.finite(
+        col, role, dtype, nulls=True, nan_hint=hint
+    ),
+    "finite_or_null_one_count": lambda c, col, role, dtype, hint: c.finite(
+        col, role, dtype, nulls=True, one_count=True
+    ),
+    "not_null": lambda c, col, role, dtype, hint: c.not_null(col, role),
+    "unit": lambda c, col, role, dtype, hint: c.within_unit(col, role),
+    "non_negative": lambda c, col, role, dtype, hint: c.non_negative(col, role),
+    "weight": lambda c, col, role, dtype, hint: c.weight(col, dtype),
+    "int64": lambda c, col, role, dtype, hint: c.fits_int64(col, role, dtype),
+}
+
+
+@dataclass
+class Door:
+    """An opened input: the lazy frame, whether the input was eager, the ``by=`` keys, the
+    schema, the compiled row checks and (with ``positive_of=``) the positive class and the
+    per-row expression "this row is positive"."""
+
+    lf: pl.LazyFrame
+    eager: bool
+    keys: list[str]
+    schema: pl.Schema
+    checks: Checks
+    positive: Any = None
+    is_positive: pl.Expr | None = None
+
+
+class Inputs:
+    """The input columns of an entry point, declared once (see the module's text)."""
+
+    def __init__(self, *columns: Column, distinct: bool = False) -> None:
+        self.columns = columns
+        self.distinct = distinct  # the role columns differ from each other and from by=
+
+    def __add__(self, other: Inputs) -> Inputs:
+        """Both declarations' columns, in order."""
+        return Inputs(*self.columns, *other.columns, distinct=self.distinct or other.distinct)
+
+    def compile(
+        self,
+        schema: pl.Schema,
+        func: str,
+        *,
+        outputs: Any = None,  # Any: a **names mapping may be passed beside them
+        checks: Any = None,
+        **names: Any,
+    ) -> Checks:
+        """Check the schema of the columns ``names`` gives the roles (None: not passed) and
+        return their row rules (added to ``checks``, if given: the caller's own rules). A schema
+        rule raises at once (a typed ``FrameEvalError``)."""
+        given = [(c, _names(names.get(c.role))) for c in self.columns]
+        roles = {c.role: names.get(c.role) for c in self.columns}
+        require_columns(schema, func, **roles, **({} if "by" in roles else {"by": names.get("by")}))
+        keys = _names(names.get("by"))
+        if self.distinct:
+            single = {
+                r: c for r, c in roles.items() if r != "by" and not isinstance(c, list | tuple)
+            }
+            check_distinct(func, keys, **single)
+        for name in outputs or ():
+            check_parameter(
+                name not in keys, func, f"by= must not use the output column name {name!r}."
+            )
+        labels = {c.role: cols[0] for c, cols in given if c.kind == "label" and cols}
+        checked = False
+        for column, cols in given:
+            if column.kind == "label" and not checked:
+                check_labels(schema, func, **labels)
+                checked = True
+            elif column.kind in ("numeric", "numeric_or_decimal"):
+                check = check_numeric if column.kind == "numeric" else check_numeric_or_decimal
+                for col in cols:
+                    check(schema, func, **{column.role: col})
+        checks = Checks(func) if checks is None else cast(Checks, checks)
+        for column, cols in given:
+            for col in cols:
+                for rule in column.rules:
+                    _RULES[rule](checks, col, column.role, schema[col], column.hint)
+        return checks
+
+    def open(
+        self,
+        data: Any,
+        func: str,
+        *,
+        by: Any = None,
+        outputs: Sequence[str] | None = None,
+        pos_label: Any = None,
+        positive_of: str | None = None,
+        **names: Any,
+    ) -> Door:
+        """The door of a frame function: ``data`` opened lazily, the schema checked
+        (:meth:`compile`), an eager empty frame refused; with ``positive_of`` (the truth
+        column) the positive class resolved from ``pos_label`` and required to occur."""
+        lf, eager = to_lazy(data, func)
+        keys = as_keys(by)
+        schema = lf.collect_schema()
+        checks = self.compile(schema, func, outputs=outputs, by=keys, **names)
+        check_not_empty_eager(data, eager, lf, func)
+        door = Door(lf, eager, keys, schema, checks)
+        if positive_of is not None:
+            door.positive = require_positive(checks, schema, func, positive_of, pos_label)
+            door.is_positive = label_expr(positive_of, schema) == door.positive
+        return door
+
+
+def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:
+    """Role columns must differ from each other and from the ``by=`` keys."""
+    named = {role: column for role, column in roles.items() if column is not None}
+    seen: dict[str, str] = {}
+    for role, column in named.items():
+        check_parameter(
+            column not in seen,
+            func,
+            f"{seen.get(column)}= and {role}= must name different columns, got {column!r} "
+            "for both.",
+        )
+        seen[column] = role
+        check_parameter(
+            column not in keys, func, f"by= must not contain the {role}= column, got by={keys}."
+        )
+
+
+def require_positive(
+    checks: Checks, schema: pl.Schema, func: str, truth: str, pos_label: Any
+) -> Any:
+    """The positive class of ``truth`` (``pos_label`` or the dtype's default), with an in-plan
+    check that it occurs in the frame (a ranking measure needs a positive somewhere)."""
+    positive_label = resolve_pos_label(schema, func, truth, pos_label)
+    checks.present(
+        label_expr(truth, schema) == positive_label,
+        f"pos_label {positive_label!r} must occur in column {truth!r}, got no such row",
+    )
+    return positive_label
+
+
+def guarded_numbers(
+    func: str,
+    value: pl.Expr,
+    numbers: Sequence[tuple[str, str]],
+    weight: str | None = None,
+    failures: Sequence[pl.Expr] = (),
+) -> pl.Expr:
+    """``value`` (an aggregate over numeric columns) with the frame functions' input rules,
+    for an expression builder: decided when Polars plans the query (``pl.pipe_with_dtype``).
+
+    ``numbers`` are ``(column, role)`` pairs: each must be numeric (a Decimal is allowed, so
+    ``value`` must read it as Float64), complete and finite (NaN / ±inf checked for float
+    columns only); ``weight`` also non-negative. ``failures`` (see :func:`failure`) are further
+    per-context rules. A schema rule raises at plan time, a data rule when the rows are read;
+    both as the typed error.
+    """
+    columns = [c for c, _ in numbers] + ([weight] if weight else [])
+    inputs = Inputs(
+        *(Column(role, "numeric_or_decimal", "finite") for _, role in numbers),
+        Column("weight", "numeric_or_decimal", "weight"),
+    )
+    names = {role: column for column, role in numbers}
+
+    def plan(given: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
+        schema = pl.Schema({c: dtype for c, (_, dtype) in zip(columns, given, strict=True)})
+        guard = inputs.compile(schema, func, weight=weight, **names).guard(*failures)
+        return value if guard is None else attach_guard(value, guard)
+
+    return planned(columns, plan)

@@ -1,0 +1,285 @@
+"""The compiler of input declarations (frameeval/_inputs.py): a declaration gives exactly the
+checks the hand-written sequence gave (the oracle: ``require_columns`` → dtype checks →
+``Checks`` built rule by rule), in the declared order, and one compiled object serves the frame
+face, the expression face and the Dask merge."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from frameeval._inputs import WEIGHT_INPUT, Column, Inputs, check_distinct
+from frameeval._validate import Checks, check_labels, check_numeric, require_columns
+from frameeval.exceptions import (
+    ColumnNotFoundError,
+    EmptyFrameError,
+    FrameEvalError,
+    InvalidDtypeError,
+    InvalidParameterError,
+    InvalidValueError,
+    MissingValueError,
+    NegativeValueError,
+    UnknownLabelError,
+)
+
+SCORES = Inputs(
+    Column("truth", "label", "label"),
+    Column("score", "numeric", "finite", "unit"),
+    Column("by"),
+    WEIGHT_INPUT,
+)
+
+
+def _frame(**columns: list) -> pl.DataFrame:
+    return pl.DataFrame(columns, strict=False)
+
+
+def _same(a: Checks, b: Checks) -> None:
+    """Two Checks hold the same rules: names, errors, messages, hints, scopes and row
+    expressions."""
+    assert a.func == b.func
+    assert len(a._checks) == len(b._checks)
+    for x, y in zip(a._checks, b._checks, strict=True):
+        assert (x.name, x.error, x.message, x.scope, x.hint) == (
+            y.name,
+            y.error,
+            y.message,
+            y.scope,
+            y.hint,
+        )
+        assert x.bad.meta.eq(y.bad)
+        assert (x.example is None) == (y.example is None)
+        if x.example is not None:
+            assert x.example.meta.eq(y.example)
+
+
+def test_a_declaration_compiles_to_the_hand_written_checks() -> None:
+    df = _frame(y=[0, 1], s=[0.2, 0.8], w=[1.0, 2.0], g=["a", "b"])
+    compiled = SCORES.compile(df.schema, "auc", truth="y", score="s", by=["g"], weight="w")
+    oracle = Checks("auc")
+    oracle.label("y", "truth", pl.Int64)
+    oracle.finite("s", "score", pl.Float64)
+    oracle.within_unit("s", "score")
+    oracle.weight("w", pl.Float64)
+    _same(compiled, oracle)
+
+
+@pytest.mark.parametrize(
+    ("rule", "build"),
+    [
+        ("label", lambda c: c.label("x", "x", pl.Float64)),
+        ("finite", lambda c: c.finite("x", "x", pl.Float64)),
+        ("finite_one_count", lambda c: c.finite("x", "x", pl.Float64, one_count=True)),
+        ("finite_or_null", lambda c: c.finite("x", "x", pl.Float64, nulls=True)),
+        (
+            "finite_or_null_one_count",
+            lambda c: c.finite("x", "x", pl.Float64, nulls=True, one_count=True),
+        ),
+        ("not_null", lambda c: c.not_null("x", "x")),
+        ("unit", lambda c: c.within_unit("x", "x")),
+        ("non_negative", lambda c: c.non_negative("x", "x")),
+        ("int64", lambda c: c.fits_int64("x", "x", pl.Float64)),
+    ],
+)
+def test_each_rule_is_its_checks_method(rule: str, build) -> None:
+    schema = pl.Schema({"x": pl.Float64})
+    oracle = Checks("f")
+    build(oracle)
+    _same(Inputs(Column("x", "any", rule)).compile(schema, "f", x="x"), oracle)  # type: ignore[arg-type]
+
+
+def test_a_hint_reaches_the_nan_error() -> None:
+    schema = pl.Schema({"m": pl.Float64})
+    oracle = Checks("f")
+    oracle.finite("m", "metric", pl.Float64, nulls=True, nan_hint="make it null")
+    column = Column("metric", "numeric", "finite_or_null", hint="make it null")
+    _same(Inputs(column).compile(schema, "f", metric="m"), oracle)
+
+
+def test_the_weight_rule_skips_non_negativity_for_an_unsigned_weight() -> None:
+    schema = pl.Schema({"w": pl.UInt32})
+    oracle = Checks("f")
+    oracle.weight("w", pl.UInt32)
+    _same(Inputs(WEIGHT_INPUT).compile(schema, "f", weight="w"), oracle)
+
+
+def test_roles_not_passed_and_roles_of_several_columns() -> None:
+    schema = pl.Schema({"y": pl.Int64, "a": pl.Float64, "b": pl.Float64})
+    compiled = SCORES.compile(schema, "f", truth="y", score=["a", "b"], by=None, weight=None)
+    oracle = Checks("f")
+    oracle.label("y", "truth", pl.Int64)
+    for c in ("a", "b"):
+        oracle.finite(c, "score", pl.Float64)
+        oracle.within_unit(c, "score")
+    _same(compiled, oracle)
+
+
+def test_rules_are_added_to_the_callers_checks() -> None:
+    schema = pl.Schema({"x": pl.Float64})
+    mine = Checks("f")
+    mine.not_null("x", "first")
+    out = Inputs(Column("x", "any", "unit")).compile(schema, "f", x="x", checks=mine)
+    assert out is mine
+    assert [c.message for c in mine._checks] == [
+        "f(): column 'x' (first=) must not contain nulls, got null",
+        "f(): column 'x' (x=) must be a probability in [0, 1], got",
+    ]
+
+
+# -- schema rules: the hand-written calls' errors, in the declared order ---------------------
+def _error(call) -> tuple[type, str]:
+    with pytest.raises(FrameEvalError) as info:
+        call()
+    return type(info.value), str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("columns", "names"),
+    [
+        ({"y": [0], "s": [0.5]}, {"truth": "y", "score": "zz", "by": ["g"]}),  # score first
+        ({"y": [0], "s": [0.5]}, {"truth": "yy", "score": "s", "by": ["g"]}),
+        ({"y": [0], "s": [0.5]}, {"truth": "y", "score": "s", "by": ["g"]}),
+        ({"y": [0], "s": [0.5]}, {"truth": "y", "score": "s", "weight": "w"}),
+        ({"y": [0], "s": [0.5]}, {"truth": "y", "score": "s", "by": [1]}),
+    ],
+)
+def test_missing_columns_are_the_hand_written_errors(columns: dict, names: dict) -> None:
+    schema = _frame(**columns).schema
+    roles = {r: names.get(r) for r in ("truth", "score", "by", "weight")}
+    got = _error(lambda: SCORES.compile(schema, "f", **names))
+    assert got == _error(lambda: require_columns(schema, "f", **roles))
+    assert got[0] in (ColumnNotFoundError, InvalidParameterError)
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        {"y": [[0]], "s": [0.5]},  # a list is no label
+        {"y": ["a"], "p": [1]},  # two families
+        {"y": [0], "p": [1], "s": ["x"]},  # a string score
+        {"y": [0], "p": [1], "s": [Decimal("0.5")]},  # a Decimal where only numbers are read
+    ],
+)
+def test_dtype_errors_are_the_hand_written_ones(columns: dict) -> None:
+    df = _frame(**{"p": [0], "s": [0.5], **columns})
+    inputs = Inputs(
+        Column("truth", "label", "label"),
+        Column("pred", "label", "label"),
+        Column("score", "numeric", "finite"),
+    )
+
+    def by_hand() -> None:
+        check_labels(df.schema, "f", truth="y", pred="p")
+        check_numeric(df.schema, "f", score="s")
+
+    got = _error(lambda: inputs.compile(df.schema, "f", truth="y", pred="p", score="s"))
+    assert got == _error(by_hand)
+    assert got[0] is InvalidDtypeError
+
+
+def test_a_decimal_is_a_number_where_it_is_read_as_float() -> None:
+    df = _frame(s=[Decimal("0.5")])
+    compiled = Inputs(Column("score", "numeric_or_decimal", "finite")).compile(
+        df.schema, "f", score="s"
+    )
+    assert len(compiled._checks) == 1  # complete; a Decimal holds no NaN
+
+
+def test_outputs_and_distinct_columns() -> None:
+    schema = pl.Schema({"y": pl.Int64, "s": pl.Float64, "bin": pl.Int64})
+    with pytest.raises(
+        InvalidParameterError, match=r"^f\(\): by= must not use the output column name 'bin'\.$"
+    ):
+        SCORES.compile(schema, "f", truth="y", score="s", by=["bin"], outputs=["bin"])
+    distinct = Inputs(Column("truth", "label"), Column("score", "numeric"), distinct=True)
+    got = _error(lambda: distinct.compile(schema, "f", truth="s", score="s"))
+    assert got == _error(lambda: check_distinct("f", [], truth="s", score="s"))
+    got = _error(lambda: distinct.compile(schema, "f", truth="y", score="s", by=["y"]))
+    assert got == (
+        InvalidParameterError,
+        "f(): by= must not contain the truth= column, got by=['y'].",
+    )
+
+
+# -- the door ---------------------------------------------------------------------------------
+def test_open_refuses_an_eager_empty_frame_and_finds_the_positive_class() -> None:
+    empty = pl.DataFrame(schema={"y": pl.Int64, "s": pl.Float64})
+    with pytest.raises(EmptyFrameError, match=r"^auc\(\): data must have at least one row"):
+        SCORES.open(empty, "auc", truth="y", score="s")
+    df = _frame(y=["no", "yes", "no"], s=[0.1, 0.9, 0.4])
+    door = SCORES.open(df, "auc", truth="y", score="s", pos_label="yes", positive_of="y")
+    assert (door.eager, door.keys, door.positive) == (True, [], "yes")
+    assert door.is_positive is not None
+    assert df.select(door.is_positive)["y"].to_list() == [False, True, False]
+    with pytest.raises(UnknownLabelError, match=r"pos_label 'maybe' must occur in column 'y'"):
+        door = SCORES.open(df, "auc", truth="y", score="s", pos_label="maybe", positive_of="y")
+        door.checks.enforce(door.lf.select(*door.checks.aggs()), []).collect()
+
+
+# -- one object, three faces ------------------------------------------------------------------
+rows = st.lists(
+    st.tuples(
+        st.sampled_from([0, 1, None]),
+        st.sampled_from([0.1, 0.5, 0.9, 1.5, -0.2, math.nan, math.inf, None]),
+        st.sampled_from([1.0, 2.0, -1.0, None]),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+def _outcome(run) -> tuple[type, str] | None:
+    try:
+        run()
+    except FrameEvalError as e:
+        return type(e), str(e).split(" (")[0].split(" in group")[0]
+    return None
+
+
+@settings(max_examples=25, deadline=None)
+@given(rows)
+def test_frame_face_expression_face_and_merge_agree(data: list) -> None:
+    """The compiled checks fail (or pass) alike when enforced on the frame's counts, when
+    compiled into an expression (:meth:`Checks.guard`) and when the counts of two halves are
+    merged (the Dask form): the same error class and message head."""
+    y, s, w = zip(*data, strict=True)
+    df = pl.DataFrame(
+        {"y": list(y), "s": list(s), "w": list(w)},
+        schema={"y": pl.Int64, "s": pl.Float64, "w": pl.Float64},
+    )
+    checks = SCORES.compile(df.schema, "auc", truth="y", score="s", weight="w")
+
+    def frame() -> None:
+        checks.enforce(df.lazy().select(*checks.aggs()), []).collect()
+
+    def expression() -> None:
+        guard = checks.guard()
+        assert guard is not None
+        df.select(guard)
+
+    def merged() -> None:
+        half = len(df) // 2
+        parts = [df[:half].select(*checks.aggs()), df[half:].select(*checks.aggs())]
+        both = pl.concat(parts).lazy().select(*checks.merge())
+        checks.enforce(both, []).collect()
+
+    outcome = _outcome(frame)
+    assert _outcome(expression) == outcome
+    assert _outcome(merged) == outcome
+    # the oracle: the declared rules, in order, on the Python values
+    if None in y or any(v is None or math.isnan(v) or math.isinf(v) for v in s):
+        expected: type | None = MissingValueError
+    elif any(v < 0 or v > 1 for v in s):
+        expected = InvalidValueError
+    elif None in w:
+        expected = MissingValueError
+    elif any(v < 0 for v in w):
+        expected = NegativeValueError
+    else:
+        expected = None
+    assert (outcome[0] if outcome else None) is expected
