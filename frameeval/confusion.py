@@ -155,7 +155,8 @@ def _full_grid(counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | No
     )
 
 
-def _parameters(measure: Measure) -> dict[str, Any]:
+def own_parameters(measure: Measure) -> dict[str, Any]:
+    """The parameters ``measure`` was configured with, but ``average`` (the call's choice)."""
     return {k: v for k, v in measure.parameters.items() if k != "average"}
 
 
@@ -322,7 +323,7 @@ def classification_report(
     measures = {"precision": PRECISION, "recall": RECALL, f_name: fbeta}
 
     def per_class(measure: Measure) -> pl.Expr:
-        values = measure.formula(summary.one_vs_rest(), **_parameters(measure))
+        values = measure.formula(summary.one_vs_rest(), **own_parameters(measure))
         return values if zero_division is None else values.fill_null(zero_division)
 
     def averaged(measure: Measure, average: str) -> pl.Expr:

@@ -35,6 +35,7 @@ from frameeval._validate import (
     resolve_pos_label,
 )
 from frameeval.confusion import count_table, prepare_labels
+from frameeval.confusion import own_parameters as _parameters
 from frameeval.curves import cumulated, prepare_scores, score_table
 from frameeval.curves.table import require_positive
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
@@ -644,13 +645,9 @@ def sum_statistics(
             actual = (label_expr(truth, schema) == positive).cast(pl.Float64)
         else:
             actual = pl.col(truth).cast(pl.Float64)
-        params = {k: v for k, v in m.parameters.items() if k != "average"}
+        params = _parameters(m)
         sums.append((w * m.term(actual, other, **params)).sum().alias(sum_column(m)))
     return checks, sums
-
-
-def _parameters(measure: Measure) -> dict[str, Any]:
-    return {k: v for k, v in measure.parameters.items() if k != "average"}
 
 
 def statistic_plan(
