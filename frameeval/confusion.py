@@ -448,7 +448,6 @@ def macro_micro(
         **{c: pl.col(c).mean() for c in ("tp", "fp", "fn", "tn")},
     )
     averaged = matrices.group_by(keys).agg(**exprs) if keys else matrices.select(**exprs)
-    micro = BinaryCounts(*(pl.col(c) for c in ("tp", "fp", "fn", "tn")))
     out = averaged.select(
         *keys,
         "n_matrices",
@@ -456,10 +455,10 @@ def macro_micro(
         "macro_recall",
         harmonic(pl.col("macro_precision"), pl.col("macro_recall"), 1.0).alias("macro_f1"),
         "macro_mean_f1",
-        PRECISION.formula(micro).alias("micro_precision"),
-        RECALL.formula(micro).alias("micro_recall"),
+        PRECISION.formula(cells).alias("micro_precision"),
+        RECALL.formula(cells).alias("micro_recall"),
         # eq 2.17: F1 of micro-P and micro-R (null where either is)
-        harmonic(PRECISION.formula(micro), RECALL.formula(micro), 1.0).alias("micro_f1"),
+        harmonic(PRECISION.formula(cells), RECALL.formula(cells), 1.0).alias("micro_f1"),
     )
     return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
 
