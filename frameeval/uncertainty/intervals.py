@@ -262,7 +262,7 @@ def measures_with_intervals(
     ci_method: Mapping[str, str] | None,
 ) -> Frame:
     """:func:`frameeval.measures` with ``<measure>_low``, ``<measure>_high`` (see its ``ci=``)."""
-    from frameeval.measure_set import chosen_measures
+    from frameeval.measure_set import assemble, chosen_measures
     from frameeval.measure_set import measures as measure_set
 
     func = "measures"
@@ -309,17 +309,8 @@ def measures_with_intervals(
 
         auc = delong_ci(lf, truth, score, by=keys or None, pos_label=pos_label, level=level)
         extra.append(auc.select(*keys, roc_auc_low="lower", roc_auc_high="upper"))
-    out = point
-    for part in extra:
-        out = (
-            out.join(part, on=keys, how="left", nulls_equal=True)
-            if keys
-            else pl.concat([out, part], how="horizontal")
-        )
     columns = [c for n in names for c in (n, f"{n}_low", f"{n}_high")]
-    out = out.select(*keys, *columns)
-    if keys:
-        out = out.sort(keys, nulls_last=True)
+    out = assemble([point, *extra], keys, columns, long=False)
     if long:
         pieces = [
             out.select(
