@@ -40,17 +40,10 @@ COMMON_NAMES: dict[str, tuple[str, ...]] = {
     "instance": ("instance", "row_id", "instance_id", "id"),
 }
 
-#: names that win over the other common names of their role
-PREFERRED: dict[str, tuple[str, ...]] = {
-    "truth": ("truth",),
-    "pred": ("pred",),
-    "score": ("score",),
-    "learner": ("learner",),
-    "block": ("block", "dataset"),
-    "fold": ("fold",),
-    "repeat": ("repeat",),
-    "instance": ("instance",),
-}
+#: names that win over the other common names of their role: the role's own, and ``dataset``
+#: for the block
+PREFERRED: dict[str, tuple[str, ...]] = {role: (role,) for role in COMMON_NAMES}
+PREFERRED["block"] = ("block", "dataset")
 
 
 def keyword(role: str) -> str:

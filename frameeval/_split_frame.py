@@ -19,7 +19,10 @@ __all__ = [
     "key_expr",
     "mix_column",
     "split_kind",
+    "splitmix64",
+    "splitmix_column",
     "stream_salt",
+    "u64",
 ]
 
 SPLIT_COLUMNS = ("repeat", "fold", "role", "count")
@@ -50,6 +53,11 @@ def _mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
+def splitmix64(x: int) -> int:
+    """One SplitMix64 step of a Python int: the finaliser of ``x`` + the golden gamma."""
+    return _mix((x + GOLDEN) & MASK)
+
+
 def stream_salt(seed: int, salt: int, *parts: int) -> int:
     """A 64-bit salt for one stream (``seed`` × purpose × repeat × …), computed in Python."""
     state = _mix(seed ^ salt)
@@ -69,6 +77,22 @@ def mix_column(lf: pl.LazyFrame, column: str) -> pl.LazyFrame:
         .with_columns(c * _M2)
         .with_columns(c ^ (c // (1 << 31)))
     )
+
+
+def u64(value: int) -> pl.Expr:
+    """``value`` (wrapped to 64 bits) as a UInt64 literal."""
+    return pl.lit(value & MASK, dtype=pl.UInt64)
+
+
+def splitmix_column(lf: pl.LazyFrame, source: str, target: str) -> pl.LazyFrame:
+    """``target`` = one SplitMix64 step of the UInt64 column ``source`` (``source`` + the golden
+    gamma, then the finaliser; wrapping arithmetic), one stage per step so that no
+    sub-expression is evaluated twice."""
+    z = pl.col(target)
+    lf = lf.with_columns((pl.col(source) + u64(GOLDEN)).alias(target))
+    lf = lf.with_columns((z.xor(z // u64(1 << 30)) * u64(_M1)).alias(target))
+    lf = lf.with_columns((z.xor(z // u64(1 << 27)) * u64(_M2)).alias(target))
+    return lf.with_columns(z.xor(z // u64(1 << 31)).alias(target))
 
 
 def key_expr(column: str, dtype: pl.DataType, func: str, role: str) -> pl.Expr:

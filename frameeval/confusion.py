@@ -149,7 +149,8 @@ def _full_grid(counts: pl.LazyFrame, keys: list[str], labels: Sequence[Any] | No
     )
 
 
-def _parameters(measure: Measure) -> dict[str, Any]:
+def own_parameters(measure: Measure) -> dict[str, Any]:
+    """The parameters ``measure`` was configured with, but ``average`` (the call's choice)."""
     return {k: v for k, v in measure.parameters.items() if k != "average"}
 
 
@@ -312,7 +313,7 @@ def classification_report(
     measures = {"precision": PRECISION, "recall": RECALL, f_name: fbeta}
 
     def per_class(measure: Measure) -> pl.Expr:
-        values = measure.formula(summary.one_vs_rest(), **_parameters(measure))
+        values = measure.formula(summary.one_vs_rest(), **own_parameters(measure))
         return values if zero_division is None else values.fill_null(zero_division)
 
     def averaged(measure: Measure, average: str) -> pl.Expr:
@@ -437,7 +438,6 @@ def macro_micro(
         **{c: pl.col(c).mean() for c in ("tp", "fp", "fn", "tn")},
     )
     averaged = matrices.group_by(keys).agg(**exprs) if keys else matrices.select(**exprs)
-    micro = BinaryCounts(*(pl.col(c) for c in ("tp", "fp", "fn", "tn")))
     out = averaged.select(
         *keys,
         "n_matrices",
@@ -445,10 +445,10 @@ def macro_micro(
         "macro_recall",
         harmonic(pl.col("macro_precision"), pl.col("macro_recall"), 1.0).alias("macro_f1"),
         "macro_mean_f1",
-        PRECISION.formula(micro).alias("micro_precision"),
-        RECALL.formula(micro).alias("micro_recall"),
+        PRECISION.formula(cells).alias("micro_precision"),
+        RECALL.formula(cells).alias("micro_recall"),
         # eq 2.17: F1 of micro-P and micro-R (null where either is)
-        harmonic(PRECISION.formula(micro), RECALL.formula(micro), 1.0).alias("micro_f1"),
+        harmonic(PRECISION.formula(cells), RECALL.formula(cells), 1.0).alias("micro_f1"),
     )
     return finish(out.sort(keys, nulls_last=True) if keys else out, eager)
 

@@ -10,6 +10,7 @@ applied to the statistic — the same code that the expression builders run on r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
@@ -30,6 +31,7 @@ from frameeval._validate import (
     resolve_pos_label,
 )
 from frameeval.confusion import count_table, prepare_labels
+from frameeval.confusion import own_parameters as _parameters
 from frameeval.curves import cumulated, prepare_scores, score_table
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
 from frameeval.metrics.builders import (
@@ -192,26 +194,13 @@ def measures(
             )
 
     lf, eager = to_lazy(data, func)
+    call = _Call(
+        data, lf, eager, truth, pred, score, keys, weight, pos_label, average, zero_division
+    )
     parts: list[pl.LazyFrame] = []
     label = [m for m in chosen if m.kind in ("label", "binary")]
     if label:
-        assert pred is not None
-        parts.append(
-            _label_part(
-                data,
-                lf,
-                eager,
-                func,
-                truth,
-                pred,
-                keys,
-                weight,
-                label,
-                pos_label,
-                average,
-                zero_division,
-            )
-        )
+        parts.append(_label_part(call, label))
     ranking = [m for m in chosen if m.kind == "score"]
     sums = [m for m in chosen if m.kind in ("probability", "regression")]
     if (
@@ -222,21 +211,31 @@ def measures(
         and all(m.kind == "probability" for m in sums)
     ):
         # AUC and log loss / Brier of many groups: one aggregation over the rows
-        assert score is not None
-        parts.append(
-            _score_and_sum_part(
-                data, lf, eager, func, truth, score, keys, weight, ranking, sums, pos_label
-            )
-        )
+        parts.append(_sums_part(call, sums, ranking))
         ranking = sums = []
     if ranking:
-        assert score is not None
-        parts.append(_score_part(data, func, truth, score, keys, weight, ranking, pos_label))
+        parts.append(_score_part(call, ranking))
     if sums:
-        parts.append(
-            _sum_part(data, lf, eager, func, truth, pred, score, keys, weight, sums, pos_label)
-        )
+        parts.append(_sums_part(call, sums))
     return finish(assemble(parts, keys, names, long), eager)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call of :func:`measures`: its frame and the arguments its parts read."""
+
+    data: Any
+    lf: pl.LazyFrame
+    eager: bool
+    truth: str
+    pred: str | None
+    score: str | None
+    keys: list[str]
+    weight: str | None
+    pos_label: Any
+    average: str
+    zero_division: float | None
+    func: str = "measures"
 
 
 def chosen_measures(func: str, measures: Any, pred: str | None, score: str | None) -> list[Measure]:
@@ -281,39 +280,24 @@ def assemble(
     return out
 
 
-def _label_part(
-    data: Any,
-    lf: pl.LazyFrame,
-    eager: bool,
-    func: str,
-    truth: str,
-    pred: str,
-    keys: list[str],
-    weight: str | None,
-    chosen: list[Measure],
-    pos_label: Any,
-    average: str,
-    zero_division: float | None,
-) -> pl.LazyFrame:
+def _label_part(call: _Call, chosen: list[Measure]) -> pl.LazyFrame:
+    """Label and binary measures: from the rows (:func:`_label_rows_part`) when they allow it,
+    else from the confusion-count table with its class rules (:func:`_class_rules`)."""
+    func, truth, pred, keys, average = call.func, call.truth, call.pred, call.keys, call.average
+    assert pred is not None
     _, _, _, schema, checks = prepare_labels(
-        lf if not eager else data, func, truth, pred, keys, weight, outputs=()
+        call.lf if not call.eager else call.data, func, truth, pred, keys, call.weight, outputs=()
     )
-    rows = _label_rows_part(
-        lf, schema, checks, func, truth, pred, keys, weight, chosen, pos_label, average,
-        zero_division,
-    )  # fmt: skip
+    rows = _label_rows_part(call, schema, checks, chosen)
     if rows is not None:
         return rows
-    counts = count_table(lf, schema, keys, truth, pred, weight, checks, None)
+    counts = count_table(call.lf, schema, keys, truth, pred, call.weight, checks, None)
     if isinstance(schema[truth], pl.Enum) and schema[truth] == schema[pred]:
         # one class order on both faces: an Enum's own (the expressions sort the Enum itself);
         # the count table holds its labels as strings, which would sort alphabetically
         counts = counts.with_columns(pl.col("actual", "predicted").cast(schema[truth]))
-    binary = pos_label is None and any(
-        m.kind == "binary" and (m.parameters.get("average") or average) == "binary" for m in chosen
-    )
     positive = (
-        resolve_pos_label(schema, func, truth, pos_label)
+        resolve_pos_label(schema, func, truth, call.pos_label)
         if any(m.kind == "binary" for m in chosen)
         else None
     )
@@ -325,21 +309,38 @@ def _label_part(
             "actual",
             "predicted",
             pos_label=positive,
-            average=m.parameters.get("average") or average,
-            zero_division=zero_division,
+            average=_average(m, average),
+            zero_division=call.zero_division,
             table=summary,
         ).alias(m.name)
         for m in chosen
     ]
-    binary_average = any(
-        m.kind == "binary" and (m.parameters.get("average") or average) == "binary" for m in chosen
-    )
+    binary_average = any(m.kind == "binary" and _average(m, average) == "binary" for m in chosen)
+    extra, failures = _class_rules(call, positive, binary_average)
+    stats = table.group_by(keys).agg(*values, *extra) if keys else table.select(*values, *extra)
+    if failures:
+        stats = enforce(stats, *failures).drop([e.meta.output_name() for e in extra])
+    return stats
+
+
+def _average(measure: Measure, average: str) -> str:
+    """The ``average=`` of ``measure``: its own when configured with one, else the call's."""
+    return measure.parameters.get("average") or average
+
+
+def _class_rules(
+    call: _Call, positive: Any, binary_average: bool
+) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """The class rules of the count-table path: the per-group columns they read and their
+    failures. With ``average="binary"``, the default positive class must be a class of every
+    group holding two or more classes (the expression builders' rule, scikit-learn's
+    "pos_label=1 is not a valid label") and at most one other class; an explicit one must occur
+    somewhere in the frame (a fold may lack it)."""
+    func, truth, pred, keys, pos_label = call.func, call.truth, call.pred, call.keys, call.pos_label
+    binary = binary_average and pos_label is None
     label = pl.col("label")
     extra: list[pl.Expr] = []
     if binary_average:
-        # the default positive class must be a class of every group holding two or more
-        # classes (the expression builders' rule, scikit-learn's "pos_label=1 is not a valid
-        # label"); an explicit one must occur somewhere in the frame (a fold may lack it)
         extra += [
             (label == positive).any().alias("__fe_hit"),
             label.min().cast(pl.String).alias("__fe_min"),
@@ -351,7 +352,6 @@ def _label_part(
             others.min().cast(pl.String).alias("__fe_low"),
             others.max().cast(pl.String).alias("__fe_high"),
         ]
-    stats = table.group_by(keys).agg(*values, *extra) if keys else table.select(*values, *extra)
     failures = []
     if binary_average and pos_label is not None:
         failures.append(
@@ -390,9 +390,7 @@ def _label_part(
                 group_text(keys),
             )
         )
-    if failures:
-        stats = enforce(stats, *failures).drop([e.meta.output_name() for e in extra])
-    return stats
+    return extra, failures
 
 
 class _RowScalars:
@@ -412,18 +410,7 @@ class _NeedsTable(Exception):
 
 
 def _label_rows_part(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    checks: Checks,
-    func: str,
-    truth: str,
-    pred: str,
-    keys: list[str],
-    weight: str | None,
-    chosen: list[Measure],
-    pos_label: Any,
-    average: str,
-    zero_division: float | None,
+    call: _Call, schema: pl.Schema, checks: Checks, chosen: list[Measure]
 ) -> pl.LazyFrame | None:
     """Binary measures (``average="binary"``) and accuracy-like label measures (the trace and
     total of the confusion table) straight from the rows: one ``group_by(*by)`` with the
@@ -440,8 +427,11 @@ def _label_rows_part(
     positive class and how many labels are not positive (the count-table path also names two
     of the classes). An explicit ``pos_label`` must occur somewhere in the frame.
     """
+    func, truth, pred, keys, weight = call.func, call.truth, call.pred, call.keys, call.weight
+    pos_label, zero_division = call.pos_label, call.zero_division
+    assert pred is not None
     binary = [m for m in chosen if m.kind == "binary"]
-    if any((m.parameters.get("average") or average) != "binary" for m in binary):
+    if any(_average(m, call.average) != "binary" for m in binary):
         return None
     values = []
     for m in chosen:
@@ -506,50 +496,31 @@ def _label_rows_part(
             ),
         ]
     aggs = [*values, *checks.aggs(), *extra]
-    stats = lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
+    stats = call.lf.group_by(keys).agg(aggs) if keys else call.lf.select(aggs)
     stats = checks.enforce(stats, keys, *failures, one_row=True)
     return stats.drop([e.meta.output_name() for e in extra])
 
 
-def _score_part(
-    data: Any,
-    func: str,
-    truth: str,
-    score: str,
-    keys: list[str],
-    weight: str | None,
-    chosen: list[Measure],
-    pos_label: Any,
-) -> pl.LazyFrame:
-    if keys and all(m.rows is not None for m in chosen):
-        return _score_rows_part(data, func, truth, score, keys, weight, chosen, pos_label)
-    setup, table = score_table(data, func, truth, score, keys, weight, pos_label)
-    ordered, t = cumulated(table, setup.gkeys)
-    out = ordered.group_by(setup.gkeys).agg(m.formula(t).alias(m.name) for m in chosen)
-    return out if keys else out.drop(setup.gkeys)
+def _score_part(call: _Call, chosen: list[Measure]) -> pl.LazyFrame:
+    """Ranking measures: of many groups from their rows, of one group from the
+    per-distinct-score table.
 
-
-def _score_rows_part(
-    data: Any,
-    func: str,
-    truth: str,
-    score: str,
-    keys: list[str],
-    weight: str | None,
-    chosen: list[Measure],
-    pos_label: Any,
-) -> pl.LazyFrame:
-    """Ranking measures of many groups from their rows: one ``group_by(*by).agg`` of each
-    measure's row form (the rank-sum of AUC, the ranks of AP), the same expression as the
-    builder's, with the score table's checks in the same pass.
-
-    Why not the per-distinct-score table: with many small groups of continuous scores it holds
-    a row per input row, grouped by a wide (keys, score) hash and re-read in pieces; the
-    per-group ranks are ~5× faster there (1,000 groups × 1,000 rows). One group (``by=None``)
-    keeps the table, which is faster for a few large groups and bounded in memory.
+    Why not the per-distinct-score table for many groups: with many small groups of continuous
+    scores it holds a row per input row, grouped by a wide (keys, score) hash and re-read in
+    pieces; the per-group ranks (each measure's row form: the rank-sum of AUC, the ranks of AP,
+    the same expression as the builder's) are ~5× faster there (1,000 groups × 1,000 rows). One
+    group (``by=None``) keeps the table, which is faster for a few large groups and bounded in
+    memory.
     """
-    setup = prepare_scores(data, func, truth, [score], keys, weight, ())
-    positive_label = require_positive(setup.checks, setup.schema, func, truth, pos_label)
+    func, truth, score, keys, weight = call.func, call.truth, call.score, call.keys, call.weight
+    assert score is not None
+    if not (keys and all(m.rows is not None for m in chosen)):
+        setup, table = score_table(call.data, func, truth, score, keys, weight, call.pos_label)
+        ordered, t = cumulated(table, setup.gkeys)
+        out = ordered.group_by(setup.gkeys).agg(m.formula(t).alias(m.name) for m in chosen)
+        return out if keys else out.drop(setup.gkeys)
+    setup = prepare_scores(call.data, func, truth, [score], keys, weight, ())
+    positive_label = require_positive(setup.checks, setup.schema, func, truth, call.pos_label)
     values = [
         raw_value(m, truth, score, weight=weight, pos_label=positive_label).alias(m.name)
         for m in chosen
@@ -558,30 +529,25 @@ def _score_rows_part(
     return setup.checks.enforce(stats, keys).select(*keys, *(m.name for m in chosen))
 
 
-def _score_and_sum_part(
-    data: Any,
-    lf: pl.LazyFrame,
-    eager: bool,
-    func: str,
-    truth: str,
-    score: str,
-    keys: list[str],
-    weight: str | None,
-    ranking: list[Measure],
-    sums: list[Measure],
-    pos_label: Any,
-) -> pl.LazyFrame:
-    """Ranking measures' row forms and the probability measures' sums in one
-    ``group_by(*by).agg`` (one pass instead of two and a join), with the checks of both."""
-    checks, sum_exprs = sum_statistics(
-        data, lf, eager, func, truth, None, score, keys, weight, sums, pos_label
+def _sums_part(call: _Call, sums: list[Measure], ranking: Sequence[Measure] = ()) -> pl.LazyFrame:
+    """Probability and regression measures from their sums (:func:`sum_statistics`), with the
+    ranking measures' row forms (AUC and log loss of many groups) in the same
+    ``group_by(*by).agg`` when ``ranking`` is given (one pass instead of two and a join)."""
+    func, truth, keys, weight, lf = call.func, call.truth, call.keys, call.weight, call.lf
+    pred = None if ranking else call.pred
+    checks, exprs = sum_statistics(
+        call.data, lf, call.eager, func, truth, pred, call.score, keys, weight, sums, call.pos_label
     )
-    positive_label = require_positive(checks, lf.collect_schema(), func, truth, pos_label)
-    values = [
-        raw_value(m, truth, score, weight=weight, pos_label=positive_label).alias(m.name)
-        for m in ranking
-    ]
-    stats = lf.group_by(keys).agg(*values, *sum_exprs, *checks.aggs())
+    if ranking:
+        assert call.score is not None
+        positive = require_positive(checks, lf.collect_schema(), func, truth, call.pos_label)
+        exprs += [
+            raw_value(m, truth, call.score, weight=weight, pos_label=positive).alias(m.name)
+            for m in ranking
+        ]
+    stats = (
+        lf.group_by(keys).agg(*exprs, *checks.aggs()) if keys else lf.select(*exprs, *checks.aggs())
+    )
     return checks.enforce(stats, keys).select(*keys, *(m.name for m in ranking), *sum_values(sums))
 
 
@@ -644,7 +610,7 @@ def sum_statistics(
             actual = (label_expr(truth, schema) == positive).cast(pl.Float64)
         else:
             actual = pl.col(truth).cast(pl.Float64)
-        params = {k: v for k, v in m.parameters.items() if k != "average"}
+        params = _parameters(m)
         sums.append((w * m.term(actual, other, **params)).sum().alias(sum_column(m)))
     return checks, sums
 
@@ -659,10 +625,6 @@ def _sum_inputs(roles: list[str], probability: bool, regression: bool) -> Inputs
     kind = {"pred": "regression", "score": "probability"}
     others = [MEASURE_INPUTS[kind[role]][1] for role in roles]
     return Inputs(*truth, Column("by"), *others, WEIGHT_INPUT)
-
-
-def _parameters(measure: Measure) -> dict[str, Any]:
-    return {k: v for k, v in measure.parameters.items() if k != "average"}
 
 
 def statistic_plan(
@@ -709,25 +671,3 @@ def sum_values(chosen: list[Measure]) -> list[pl.Expr]:
                 m.formula(pl.col(sum_column(m)), pl.col(SUM_TOTAL), **_parameters(m)).alias(m.name)
             )
     return out
-
-
-def _sum_part(
-    data: Any,
-    lf: pl.LazyFrame,
-    eager: bool,
-    func: str,
-    truth: str,
-    pred: str | None,
-    score: str | None,
-    keys: list[str],
-    weight: str | None,
-    chosen: list[Measure],
-    pos_label: Any,
-) -> pl.LazyFrame:
-    checks, sums = sum_statistics(
-        data, lf, eager, func, truth, pred, score, keys, weight, chosen, pos_label
-    )
-    stats = (
-        lf.group_by(keys).agg(*sums, *checks.aggs()) if keys else lf.select(*sums, *checks.aggs())
-    )
-    return checks.enforce(stats, keys).select(*keys, *sum_values(chosen))

@@ -41,7 +41,7 @@ COUNT, SUM_P, SUM_Y, SUM_SQ, WITHIN_VAR, WITHIN_COV, EDGES, FBAR = (
     "__fe_edges",
     "__fe_fbar",
 )
-WEIGHT, SUM_W, SUM_W2, MASS = "__fe_w", "__fe_sw", "__fe_sw2", "__fe_mass"
+WEIGHT, SUM_W2, MASS = "__fe_w", "__fe_sw2", "__fe_mass"
 
 Strategy = Literal["uniform", "quantile"]
 

@@ -114,45 +114,8 @@ from frameeval.dask import (
     items,  # noqa: F401 - the submodule: fed.items.means / .compare
     subgroups,  # noqa: F401 - the submodule: fed.subgroups.by_group / gaps
 )
-from frameeval.dask._forms import (
-    best_threshold,
-    bootstrap_ci,
-    bootstrap_replicates,
-    break_even_point,
-    classification_report,
-    confusion_matrix,
-    contingency_table,
-    cost_curve,
-    cost_lines,
-    cost_sensitive_error,
-    expected_total_cost,
-    macro_micro,
-    mcnemar,
-    measures,
-    pr_curve,
-    ranking_report,
-    roc_convex_hull,
-    roc_curve,
-)
 
-# the top-level functions with a Dask form (``_frame.DASK_FORMS``); ``items`` is a submodule
-__all__ = [
-    "best_threshold",
-    "bootstrap_ci",
-    "bootstrap_replicates",
-    "break_even_point",
-    "classification_report",
-    "confusion_matrix",
-    "contingency_table",
-    "cost_curve",
-    "cost_lines",
-    "cost_sensitive_error",
-    "expected_total_cost",
-    "macro_micro",
-    "mcnemar",
-    "measures",
-    "pr_curve",
-    "ranking_report",
-    "roc_convex_hull",
-    "roc_curve",
-]
+# the top-level functions with a Dask form (``_frame.DASK_FORMS``), one per name of the form
+# table; ``items`` and ``subgroups`` are submodules
+from frameeval.dask._forms import *  # noqa: F403
+from frameeval.dask._forms import __all__  # noqa: F401

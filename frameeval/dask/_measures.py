@@ -11,6 +11,7 @@ from dask import delayed
 
 import frameeval.measure_set as _measure_set
 from frameeval._frame import as_keys, collect
+from frameeval._validate import Checks
 from frameeval.dask._merge import (
     check_split,
     combine_partials,
@@ -27,15 +28,20 @@ __all__ = ["run_measures"]
 # ---------------------------------------------------------------------------------------------
 # the Dask form of fe.measures: count table (label and ranking measures) and sums (the rest)
 # ---------------------------------------------------------------------------------------------
-def _sums_partial(part: Any, spec: dict[str, Any]) -> pl.DataFrame:
-    """Step 1 (on a worker): Σ w·term per measure, Σ w and the check counts, per group."""
+def _sum_statistics(lf: pl.LazyFrame, spec: dict[str, Any]) -> tuple[Checks, list[pl.Expr]]:
+    """:func:`frameeval.measure_set.sum_statistics` of ``lf`` for the call ``spec``."""
     from frameeval.measure_set import sum_statistics
 
-    lf = scan(part)
-    checks, sums = sum_statistics(
+    return sum_statistics(
         None, lf, False, "measures", spec["truth"], spec["pred"], spec["score"], spec["keys"],
         spec["weight"], spec["measures"], spec["pos_label"],
     )  # fmt: skip
+
+
+def _sums_partial(part: Any, spec: dict[str, Any]) -> pl.DataFrame:
+    """Step 1 (on a worker): Σ w·term per measure, Σ w and the check counts, per group."""
+    lf = scan(part)
+    checks, sums = _sum_statistics(lf, spec)
     keys = spec["keys"]
     stats = (
         lf.group_by(keys).agg(*sums, *checks.aggs()) if keys else lf.select(*sums, *checks.aggs())
@@ -47,26 +53,15 @@ def _sums(
     data: Any, arguments: dict[str, Any], chosen: list[Any], client: Any, split_every: int
 ) -> pl.LazyFrame:
     """The sum measures: per-partition sums, summed in a tree, checks enforced, formulas."""
-    from frameeval.measure_set import sum_statistics, sum_values
+    from frameeval.measure_set import sum_values
 
     tasks, schema = partition_tasks(data, "measures")
     keys = as_keys(arguments["by"])
-    spec = {
-        "truth": arguments["truth"],
-        "pred": arguments["pred"],
-        "score": arguments["score"],
-        "keys": keys,
-        "weight": arguments["weight"],
-        "measures": chosen,
-        "pos_label": arguments["pos_label"],
-    }
+    spec = {k: arguments[k] for k in ("truth", "pred", "score", "weight", "pos_label")}
+    spec |= {"keys": keys, "measures": chosen}
     level = [delayed(_sums_partial)(task, spec) for task in tasks]
     merged = compute_on(tree_reduce(level, combine_partials, split_every, keys), client)
-    empty = pl.LazyFrame(schema=schema)
-    checks, _ = sum_statistics(
-        None, empty, False, "measures", spec["truth"], spec["pred"], spec["score"], keys,
-        spec["weight"], chosen, spec["pos_label"],
-    )  # fmt: skip
+    checks, _ = _sum_statistics(pl.LazyFrame(schema=schema), spec)
     return checks.enforce(merged.lazy(), keys).select(*keys, *sum_values(chosen))
 
 

@@ -213,7 +213,10 @@ def learning_curve_diagnosis(
     named = train_size if sized else None
     out = _at_last_size(per_size, keys, named, sign)
     out = out.with_columns((sign * (pl.col("train") - pl.col("validation"))).alias("gap"))
-    out = _diagnosed(out, metric, named, higher_is_better, acceptable, max_gap, min_slope)
+    diagnosis = _diagnosis(higher_is_better, acceptable, max_gap, min_slope)
+    out = out.with_columns(diagnosis.alias("diagnosis"))  # the sentence reads the diagnosis
+    why = _explanation(metric, named, higher_is_better, acceptable, max_gap, min_slope)
+    out = out.with_columns(why.alias("explanation"))
     columns = [*keys, *size, "train", "validation", "gap", "slope", "diagnosis", "explanation"]
     out = out.select(columns)
     if keys:
@@ -241,23 +244,6 @@ def _at_last_size(
         ]
         return per_size.group_by(keys).agg(reads) if keys else per_size.select(reads)
     return per_size.with_columns(pl.lit(None, pl.Float64).alias("slope"))
-
-
-def _diagnosed(
-    out: pl.LazyFrame,
-    metric: str,
-    train_size: str | None,
-    higher_is_better: bool,
-    acceptable: float,
-    max_gap: float,
-    min_slope: float,
-) -> pl.LazyFrame:
-    """``out`` (with ``gap``, ``slope``, ``validation``) with its diagnosis and explanation."""
-    out = out.with_columns(
-        _diagnosis(higher_is_better, acceptable, max_gap, min_slope).alias("diagnosis")
-    )
-    explanation = _explanation(metric, train_size, higher_is_better, acceptable, max_gap, min_slope)
-    return out.with_columns(explanation.alias("explanation"))
 
 
 def _diagnosis(

@@ -38,7 +38,6 @@ __all__ = [
     "RANK",
     "SALT_DRAW",
     "SALT_ORDER",
-    "SALT_SUBSET",
     "STRATUM",
     "TOTAL",
     "assemble",
@@ -61,7 +60,6 @@ __all__ = [
 # train/validation/test share one, so a seed gives nested-compatible orders
 SALT_ORDER = 0x5EED_0F0D_5EED_0F0D
 SALT_DRAW = 0xB007_57A9_B007_57A9
-SALT_SUBSET = 0x1EA9_4C04_7E00_0001
 MAX_DENOMINATOR = 1_000_000
 
 KEY = "__fe_key"

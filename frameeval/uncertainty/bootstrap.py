@@ -15,6 +15,7 @@ import polars as pl
 from frameeval._deprecation import renamed_argument
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._inputs import Column, Inputs
+from frameeval._split_frame import splitmix64, splitmix_column, u64
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
@@ -31,13 +32,6 @@ from frameeval.exceptions import DuplicateKeyError, InvalidDtypeError, InvalidPa
 
 __all__ = ["bootstrap_ci", "bootstrap_replicates"]
 
-# ---------------------------------------------------------------------------------------------
-# the counter-based generator (SplitMix64 finaliser on UInt64 columns, wrapping arithmetic)
-# ---------------------------------------------------------------------------------------------
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
 _ROWS_PER_PASS = 1 << 22  # DataFrame inputs: tiled rows per pass (bounds memory, ~0.3 GB)
 _LAZY_PASS = 10  # LazyFrame inputs (row count unknown): replicates per pass
 
@@ -51,28 +45,6 @@ RESAMPLED = Inputs(
     Column("measure"),
     distinct=True,
 )
-
-
-def _splitmix64(x: int) -> int:
-    """SplitMix64 of a Python int (used for the seed; the columns use :func:`_mix`)."""
-    z = (x + _GOLDEN) & _MASK
-    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-    return z ^ (z >> 31)
-
-
-def _u64(value: int) -> pl.Expr:
-    return pl.lit(value & _MASK, dtype=pl.UInt64)
-
-
-def _mix(lf: pl.LazyFrame, source: str, target: str) -> pl.LazyFrame:
-    """``target`` = SplitMix64(``source``), one stage per step (each stage reads the previous
-    column once, so no sub-expression is evaluated twice)."""
-    z = pl.col(target)
-    lf = lf.with_columns((pl.col(source) + _u64(_GOLDEN)).alias(target))
-    lf = lf.with_columns((z.xor(z // _u64(1 << 30)) * _u64(_MIX1)).alias(target))
-    lf = lf.with_columns((z.xor(z // _u64(1 << 27)) * _u64(_MIX2)).alias(target))
-    return lf.with_columns(z.xor(z // _u64(1 << 31)).alias(target))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -261,7 +233,7 @@ def _units(
         position = (order.rank("ordinal").over(gid) - 1).cast(pl.UInt64)
     else:
         position = order.cast(pl.UInt64)  # row order: the row number sorts like its rank
-    key = gid.cast(pl.UInt64) * _u64(1 << 32) + position
+    key = gid.cast(pl.UInt64) * u64(1 << 32) + position
     units = base.with_columns(key.alias("__fe_sort")).sort("__fe_sort")
     row = pl.int_range(pl.len(), dtype=pl.Int64)
     units = units.with_columns((row - pl.col("__fe_start")).alias("__fe_slot"))
@@ -297,12 +269,12 @@ def _replicate_pass(
     lean = units.select(*carried, "__fe_gid", "__fe_behind", "__fe_size", "__fe_slot")
     tiled = reps.join(lean, how="cross", maintain_order="left_right")
     slot = pl.col("__fe_slot")
-    word = (pl.col("__fe_r") * _u64(1 << 32) + slot.cast(pl.UInt64)).xor(_u64(seed_word))
-    tiled = _mix(tiled.with_columns(word.alias("__fe_word")), "__fe_word", "__fe_z")
+    word = (pl.col("__fe_r") * u64(1 << 32) + slot.cast(pl.UInt64)).xor(u64(seed_word))
+    tiled = splitmix_column(tiled.with_columns(word.alias("__fe_word")), "__fe_word", "__fe_z")
     # the drawn unit: ⌊(z ≫ 32) · size ≫ 32⌋ in [0, size) within the slot's stratum; its row in
     # the tiled frame is this row − (this unit − stratum start) + that offset
-    high = pl.col("__fe_z") // _u64(1 << 32)
-    offset = (high * pl.col("__fe_size") // _u64(1 << 32)).cast(pl.UInt32)
+    high = pl.col("__fe_z") // u64(1 << 32)
+    offset = (high * pl.col("__fe_size") // u64(1 << 32)).cast(pl.UInt32)
     row = pl.int_range(pl.len(), dtype=pl.UInt32)
     tiled = tiled.with_columns(
         (row - pl.col("__fe_behind") + offset).alias("__fe_take"),
@@ -331,7 +303,7 @@ def _replicates(parts: dict[str, Any], instance: str | None, stratify: str | Non
     groups = _groups(parts)
     units = _units(parts["lf"], groups, keys, carried, instance, stratify)
     n, step = parts["n"], parts["batch_size"]
-    seed_word = _splitmix64(parts["seed"] & _MASK)
+    seed_word = splitmix64(parts["seed"])
     passes = [
         _replicate_pass(units, carried, parts["exprs"], first, min(first + step, n), seed_word)
         for first in range(0, n, step)  # passes over replicate batches (bounded memory)

@@ -32,6 +32,7 @@ import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._params import CI, RESAMPLES
+from frameeval._split_frame import GOLDEN, splitmix64, splitmix_column, u64
 from frameeval._typing import Frame, Keys
 from frameeval._validate import check_parameter, check_seed
 from frameeval.metrics.measure import Measure
@@ -46,10 +47,6 @@ __all__ = [
 
 METHODS = ("wilson", "bootstrap", "delong")
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
 #: Poisson(λ) by its exact inverse CDF up to this mean, by a normal approximation above
 _EXACT_UP_TO = 30
 
@@ -78,23 +75,9 @@ def wilson_interval(successes: pl.Expr, trials: pl.Expr, level: float) -> tuple[
     return low, high
 
 
-def _u64(value: int) -> pl.Expr:
-    return pl.lit(value & _MASK, dtype=pl.UInt64)
-
-
-def _splitmix(lf: pl.LazyFrame, source: str, target: str) -> pl.LazyFrame:
-    """``target`` = SplitMix64's finaliser of the UInt64 column ``source`` (wrapping
-    arithmetic), one stage per step so that no sub-expression is evaluated twice."""
-    z = pl.col(target)
-    lf = lf.with_columns((pl.col(source) + _u64(_GOLDEN)).alias(target))
-    lf = lf.with_columns((z.xor(z // _u64(1 << 30)) * _u64(_MIX1)).alias(target))
-    lf = lf.with_columns((z.xor(z // _u64(1 << 27)) * _u64(_MIX2)).alias(target))
-    return lf.with_columns(z.xor(z // _u64(1 << 31)).alias(target))
-
-
 def _uniform(word: pl.Expr) -> pl.Expr:
     """A uniform in (0, 1) from the top 53 bits of a UInt64."""
-    return ((word // _u64(1 << 11)).cast(pl.Float64) + 0.5) / float(1 << 53)
+    return ((word // u64(1 << 11)).cast(pl.Float64) + 0.5) / float(1 << 53)
 
 
 @functools.cache
@@ -122,8 +105,8 @@ def poisson_draw(lf: pl.LazyFrame, word: str, mean: str, out: str) -> pl.LazyFra
     k = max(0, ⌊λ + √λ·z + (z² − 1)/6 + ½⌋), z from Box–Muller (tail probabilities within
     ~1 % of the Poisson's there, invisible in a percentile interval).
     """
-    lf = _splitmix(lf, word, "__fe_w1")
-    lf = _splitmix(lf, "__fe_w1", "__fe_w2")
+    lf = splitmix_column(lf, word, "__fe_w1")
+    lf = splitmix_column(lf, "__fe_w1", "__fe_w2")
     lf = lf.with_columns(
         _uniform(pl.col("__fe_w1")).alias("__fe_u"), _uniform(pl.col("__fe_w2")).alias("__fe_u2")
     )
@@ -138,13 +121,6 @@ def poisson_draw(lf: pl.LazyFrame, word: str, mean: str, out: str) -> pl.LazyFra
     normal = (lam + lam.sqrt() * z + (z * z - 1.0) / 6.0 + 0.5).floor().clip(lower_bound=0.0)
     draw = pl.when(lam <= _EXACT_UP_TO).then(exact).otherwise(normal)
     return lf.with_columns(draw.alias(out)).drop("__fe_w1", "__fe_w2", "__fe_u", "__fe_u2")
-
-
-def _seed_word(seed: int) -> int:
-    z = (seed + _GOLDEN) & _MASK
-    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-    return z ^ (z >> 31)
 
 
 def replicate_frame(
@@ -167,7 +143,7 @@ def replicate_frame(
     units = units.with_columns(pl.struct(read).hash(0).alias("__fe_id"))
     reps = pl.LazyFrame({"__fe_b": pl.Series(range(n), dtype=pl.UInt64)})
     tiled = units.join(reps, how="cross")
-    word = (pl.col("__fe_id") ^ _u64(_seed_word(seed))) + pl.col("__fe_b") * _u64(_GOLDEN)
+    word = (pl.col("__fe_id") ^ u64(splitmix64(seed))) + pl.col("__fe_b") * u64(GOLDEN)
     tiled = poisson_draw(
         tiled.with_columns(word.alias("__fe_word")), "__fe_word", "__fe_n", "__fe_k"
     )
@@ -273,7 +249,7 @@ def measures_with_intervals(
     ci_method: Mapping[str, str] | None,
 ) -> Frame:
     """:func:`frameeval.measures` with ``<measure>_low``, ``<measure>_high`` (see its ``ci=``)."""
-    from frameeval.measure_set import chosen_measures
+    from frameeval.measure_set import assemble, chosen_measures
     from frameeval.measure_set import measures as measure_set
 
     func = "measures"
@@ -320,17 +296,8 @@ def measures_with_intervals(
 
         auc = delong_ci(lf, truth, score, by=keys or None, pos_label=pos_label, level=level)
         extra.append(auc.select(*keys, roc_auc_low="lower", roc_auc_high="upper"))
-    out = point
-    for part in extra:
-        out = (
-            out.join(part, on=keys, how="left", nulls_equal=True)
-            if keys
-            else pl.concat([out, part], how="horizontal")
-        )
     columns = [c for n in names for c in (n, f"{n}_low", f"{n}_high")]
-    out = out.select(*keys, *columns)
-    if keys:
-        out = out.sort(keys, nulls_last=True)
+    out = assemble([point, *extra], keys, columns, long=False)
     if long:
         pieces = [
             out.select(
