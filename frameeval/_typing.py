@@ -11,7 +11,7 @@ so ``inspect.signature`` and ``help()`` show the real parameters.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar, cast, overload
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast, overload
 
 import polars as pl
 
@@ -24,12 +24,9 @@ IntoFrame = Any
 Frame = pl.DataFrame | pl.LazyFrame
 """What a frame function returns before its input's kind is known (see :func:`frame_function`)."""
 
-ColumnName = str
 Keys = str | Sequence[str] | None
 """``by=``: one column name, several, or ``None`` for the whole frame."""
 
-Label = int | str | bool
-Average = Literal["binary", "macro", "micro", "weighted"]
 
 P = ParamSpec("P")
 

@@ -19,8 +19,6 @@ import polars as pl
 
 from frameeval.compare.results import decide  # noqa: F401 - the p-value rule, kept importable
 
-Arrays = Mapping[str, np.ndarray]
-
 
 def scipy_step(
     frame: pl.LazyFrame,

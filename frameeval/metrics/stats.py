@@ -460,13 +460,6 @@ class ScoreTable:
         return ScoreTable(positive_mass.filter(carries), negative_mass.filter(carries))
 
     @staticmethod
-    def from_masses(positive: pl.Expr, negative: pl.Expr) -> ScoreTable:
-        """From a per-distinct-score table's mass columns (in descending score order): a
-        threshold whose rows all weigh 0 is dropped, as :meth:`of` does."""
-        carries = (positive + negative) > 0
-        return ScoreTable(positive.filter(carries), negative.filter(carries))
-
-    @staticmethod
     def from_columns(positive: str, negative: str, tp: str, fp: str) -> ScoreTable:
         """From a per-distinct-score table sorted by group and threshold (descending) that
         already holds the cumulative masses (``tp``, ``fp``: a window ``cum_sum`` per group,
