@@ -10,9 +10,8 @@ from frameeval import charts
 from frameeval.calibration import calibration_curve, calibration_error
 from frameeval.measure_set import measures
 from frameeval.metrics import brier_score, log_loss
-from frameeval.report.classification import ClassificationStudy, folded
+from frameeval.report.classification import ClassificationStudy, folded, section
 from frameeval.report.curves import skipped_lines
-from frameeval.report.sections import Section
 from frameeval.report.tables import REFERENCES, STEPS, N, collect, keys_of, positive, unscored
 from frameeval.thresholds import best_threshold
 
@@ -130,12 +129,6 @@ def _why_not(study: ClassificationStudy) -> str | None:
     )
 
 
-CALIBRATION = Section(
-    "calibration",
-    _calibration,
-    task="classification",
-    step=STEPS.calibration,
-    title="Calibration and operating point",
-    reference=REFERENCES["calibration"],
-    why_not=_why_not,
+CALIBRATION = section(
+    "calibration", _calibration, STEPS.calibration, "Calibration and operating point", _why_not
 )

@@ -23,7 +23,7 @@ from frameeval.curves import ranking_report
 from frameeval.metrics import accuracy, error_rate
 from frameeval.report.answer import Answer, answer, draw_answers
 from frameeval.report.roles import WITHOUT, ReportRoles, quoted
-from frameeval.report.sections import Section, Study, task_line
+from frameeval.report.sections import Section, Study, applies_always, task_line
 from frameeval.report.tables import (
     ACCURACY_INTERVAL,
     AUC_INTERVAL,
@@ -43,6 +43,7 @@ from frameeval.report.tables import (
 )
 
 __all__ = ["ANSWER", "DATA", "MEASURES", "ClassificationStudy", "answers_of", "over_datasets"]
+__all__ += ["folded", "section"]
 
 #: Tables show at most this many rows (the rest: a CSV download).
 MAX_ROWS = 200
@@ -336,14 +337,15 @@ def _without_pred(study: Study) -> str | None:
     )
 
 
-ANSWER = Section("answer", _answer, task="classification")
-DATA = Section("data", _data, task="classification", step=STEPS.summary)
-MEASURES = Section(
-    "measures",
-    _measures,
-    task="classification",
-    step=STEPS.measures,
-    title="Performance measures",
-    reference=REFERENCES["measures"],
-    why_not=_without_pred,
-)
+def section(
+    name: str, render: Any, step: str | None, title: str = "", why_not: Any = applies_always
+) -> Section:
+    """A section of the classification page: its reference (written under ``title`` with the
+    reason it does not apply, ``why_not``) is :data:`REFERENCES`' entry of its ``name``."""
+    reference = REFERENCES.get(name)
+    return Section(name, render, "classification", (), step, title, reference, why_not)
+
+
+ANSWER = section("answer", _answer, None)
+DATA = section("data", _data, STEPS.summary)
+MEASURES = section("measures", _measures, STEPS.measures, "Performance measures", _without_pred)

@@ -27,10 +27,10 @@ from frameeval.compare import (
 )
 from frameeval.compare.auto import TEST_NAMES
 from frameeval.report.answer import Answer, reader_caveat, split_words
-from frameeval.report.classification import ClassificationStudy, over_datasets
+from frameeval.report.classification import ClassificationStudy, over_datasets, section
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles
-from frameeval.report.sections import Section, Study
+from frameeval.report.sections import Study
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -393,12 +393,4 @@ def _without_pred(study: Study) -> str | None:
     return f"The tests on accuracy need hard predictions: {study.unused.why('pred')}."
 
 
-COMPARISON = Section(
-    "compare",
-    _compare,
-    task="classification",
-    step=STEPS.compare,
-    title="Comparing learners",
-    reference=REFERENCES["compare"],
-    why_not=_without_pred,
-)
+COMPARISON = section("compare", _compare, STEPS.compare, "Comparing learners", _without_pred)

@@ -18,8 +18,8 @@ from frameeval.curves import (
     roc_curve,
 )
 from frameeval.metrics import cost_error
-from frameeval.report.classification import ClassificationStudy
-from frameeval.report.sections import Section, Study
+from frameeval.report.classification import ClassificationStudy, section
+from frameeval.report.sections import Study
 from frameeval.report.tables import (
     REFERENCES,
     STEPS,
@@ -167,12 +167,4 @@ def _without_score(study: Study) -> str | None:
     return f"ROC, P-R and cost curves: {study.unused.why('score')}."
 
 
-CURVES = Section(
-    "curves",
-    _curves,
-    task="classification",
-    step=STEPS.curves,
-    title="ROC, P-R and cost curves",
-    reference=REFERENCES["curves"],
-    why_not=_without_score,
-)
+CURVES = section("curves", _curves, STEPS.curves, "ROC, P-R and cost curves", _without_score)

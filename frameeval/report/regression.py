@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any
 
 import polars as pl
 
@@ -36,19 +36,6 @@ __all__ = ["REGRESSION", "REGRESSION_MEASURES", "REGRESSION_STEPS", "RegressionS
 REGRESSION_MEASURES = ("rmse", "mae", "r2", "mape", "max_error", "mean_error", "ccc")
 
 
-class RegressionSteps(NamedTuple):
-    """The progress steps of a regression report, in order (a section names its step)."""
-
-    answer: str = "comparing regressors on RMSE"
-    summary: str = "data summary"
-    measures: str = "regression measures"
-    residuals: str = "residuals"
-    intervals: str = "prediction intervals"
-    quantiles: str = "quantile forecasts"
-
-
-#: The progress steps of a regression report.
-REGRESSION_STEPS = RegressionSteps()
 REFERENCES = {
     "summary": "Zhou, Machine Learning, §2.2 (evaluation methods: hold-out, cross-validation, "
     "bootstrap).",
@@ -386,25 +373,16 @@ def _quantiles_section(page: Page, study: RegressionStudy) -> None:
 
 
 #: The regression page, in order.
-REGRESSION: tuple[Section, ...] = (
-    Section("regression-answer", _answer_section, task="regression", step=REGRESSION_STEPS.answer),
-    Section("regression-data", _data_section, task="regression", step=REGRESSION_STEPS.summary),
-    Section(
-        "regression-measures", _measures_section, task="regression", step=REGRESSION_STEPS.measures
-    ),
-    Section("residuals", _residuals_section, task="regression", step=REGRESSION_STEPS.residuals),
-    Section(
-        "intervals",
-        _intervals_section,
-        task="regression",
-        needs=("lower", "upper"),
-        step=REGRESSION_STEPS.intervals,
-    ),
-    Section(
-        "quantiles",
-        _quantiles_section,
-        task="regression",
-        needs=("quantile",),
-        step=REGRESSION_STEPS.quantiles,
-    ),
+REGRESSION: tuple[Section, ...] = tuple(
+    Section(name, render, "regression", needs, step)
+    for name, render, needs, step in (
+        ("regression-answer", _answer_section, (), "comparing regressors on RMSE"),
+        ("regression-data", _data_section, (), "data summary"),
+        ("regression-measures", _measures_section, (), "regression measures"),
+        ("residuals", _residuals_section, (), "residuals"),
+        ("intervals", _intervals_section, ("lower", "upper"), "prediction intervals"),
+        ("quantiles", _quantiles_section, ("quantile",), "quantile forecasts"),
+    )
 )
+#: The progress steps of a regression report: its sections', in order.
+REGRESSION_STEPS: tuple[str, ...] = tuple(str(section.step) for section in REGRESSION)
