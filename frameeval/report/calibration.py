@@ -10,7 +10,7 @@ from frameeval import charts
 from frameeval.calibration import calibration_curve, calibration_error
 from frameeval.measure_set import measures
 from frameeval.metrics import brier_score, log_loss
-from frameeval.report.classification import ClassificationStudy, folded, section
+from frameeval.report.classification import ClassificationStudy, per_dataset, section
 from frameeval.report.curves import skipped_lines
 from frameeval.report.tables import REFERENCES, STEPS, N, collect, keys_of, positive, unscored
 from frameeval.thresholds import best_threshold
@@ -93,19 +93,19 @@ def _diagrams(page: Any, study: ClassificationStudy, curve: pl.DataFrame) -> Non
     roles = study.roles
     # the count table's weights are rows: the histogram shows rows per bin
     shown = curve.drop("count").rename({"weight": "count"})
-    datasets = sorted(shown[roles.dataset].unique().to_list())
-    titles = [f"Reliability diagrams (Wilson 95% intervals): {dataset}" for dataset in datasets]
-    folded(
+    per_dataset(
         page,
-        titles,
-        lambda i: charts.calibration(
-            shown.filter(pl.col(roles.dataset) == datasets[i]).drop(roles.dataset),
+        shown,
+        roles.dataset,
+        lambda dataset: f"Reliability diagrams (Wilson 95% intervals): {dataset}",
+        lambda rows, title: charts.calibration(
+            rows,
             facet=roles.learner,
-            title=titles[i],
+            title=title,
             width=CALIBRATION_SIZE,
             height=CALIBRATION_SIZE,
             histogram_height=60,
-        ),  # fmt: skip
+        ),
     )
 
 

@@ -12,6 +12,7 @@ calibration and the comparison sections are in :mod:`~frameeval.report.curves`,
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -43,7 +44,7 @@ from frameeval.report.tables import (
 )
 
 __all__ = ["ANSWER", "DATA", "MEASURES", "ClassificationStudy", "answers_of", "over_datasets"]
-__all__ += ["folded", "section"]
+__all__ += ["per_dataset", "section"]
 
 #: Tables show at most this many rows (the rest: a CSV download).
 MAX_ROWS = 200
@@ -295,14 +296,22 @@ def _over_folds(page: Any, study: ClassificationStudy) -> None:
         )
 
 
-def folded(page: Any, titles: list[str], draw: Any) -> None:
-    """One chart per title (``draw(i)``); past :data:`MAX_FACETS` each inside a ``<details>``
-    (opened by its title)."""
-    fold = len(titles) > MAX_FACETS
-    for i, title in enumerate(titles):  # loop-ok: one chart per data set
+def per_dataset(
+    page: Any,
+    table: pl.DataFrame,
+    dataset: str,
+    title: Callable[[Any], str],
+    draw: Callable[[pl.DataFrame, str], Any],
+) -> None:
+    """One chart per data set of ``table`` (sorted): ``draw(its rows, title(data set))``;
+    past :data:`MAX_FACETS` data sets each inside a ``<details>`` (opened by its title)."""
+    datasets = sorted(table[dataset].unique().to_list())
+    fold = len(datasets) > MAX_FACETS
+    for value in datasets:  # loop-ok: one chart per data set
+        heading = title(value)
         if fold:
-            page.raw(f"<details><summary>{html.escape(title)}</summary>")
-        page.chart(draw(i))
+            page.raw(f"<details><summary>{html.escape(heading)}</summary>")
+        page.chart(draw(table.filter(pl.col(dataset) == value).drop(dataset), heading))
         if fold:
             page.raw("</details>")
 
@@ -313,19 +322,17 @@ def _confusion_matrices(page: Any, counts: Counts, roles: ReportRoles) -> None:
     matrix = confusion_matrix(
         counts.labels, truth=roles.truth, pred=roles.pred, by=keys_of(roles), weight=N
     )
-    datasets = sorted(counts.labels[roles.dataset].unique().to_list())
-    if len(datasets) > MAX_FACETS:
-        page.text(f"Confusion matrices of the {len(datasets)} data sets: open one below.")
-    titles = [f"Confusion matrices (row-normalised): {dataset}" for dataset in datasets]
-    folded(
+    n = counts.labels[roles.dataset].n_unique()
+    if n > MAX_FACETS:
+        page.text(f"Confusion matrices of the {n} data sets: open one below.")
+    per_dataset(
         page,
-        titles,
-        lambda i: charts.confusion_heatmap(
-            matrix.filter(pl.col(roles.dataset) == datasets[i]).drop(roles.dataset),
-            normalize="true",
-            facet=roles.learner,
-            title=titles[i],
-        ),  # fmt: skip
+        matrix,
+        roles.dataset,
+        lambda dataset: f"Confusion matrices (row-normalised): {dataset}",
+        lambda rows, title: charts.confusion_heatmap(
+            rows, normalize="true", facet=roles.learner, title=title
+        ),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._roles import COMMON_NAMES, infer_column
-from frameeval._validate import require_columns
+from frameeval._validate import dtype_family, require_columns
 from frameeval.exceptions import (
     ColumnNotFoundError,
     InvalidDtypeError,
@@ -420,8 +420,8 @@ def check_roles(
             f"positive), got {schema[roles.score]}."
         )
     truth = schema[roles.truth] if roles.truth else None
-    family = _family(truth) if truth is not None else None
-    if roles.pred is not None and _family(schema[roles.pred]) != family:
+    family = dtype_family(truth) if truth is not None else None
+    if roles.pred is not None and dtype_family(schema[roles.pred]) != family:
         raise InvalidDtypeError(
             f"{where}: {spell('pred')} column {roles.pred!r} must hold labels like "
             f"{spell('truth')} column {roles.truth!r} ({truth}), got {schema[roles.pred]}."
@@ -471,19 +471,11 @@ def numeric_score(data: pl.LazyFrame, roles: Roles) -> pl.LazyFrame:
     return data.with_columns(pl.col(roles.score).cast(pl.Float64))
 
 
-def _family(dtype: pl.DataType) -> str:
-    if dtype == pl.String or isinstance(dtype, pl.Categorical | pl.Enum):
-        return "string"
-    if dtype == pl.Boolean:
-        return "boolean"
-    return "numeric"
-
-
 def _as_label(value: Any, dtype: pl.DataType | None, where: str, spell: Any) -> Any:
     """``pos_label`` (a string from the command line, or any label) in the truth's dtype."""
     if value is None or dtype is None or not isinstance(value, str):
         return value
-    family = _family(dtype)
+    family = dtype_family(dtype)
     if family == "string":
         return value
     if family == "boolean":
