@@ -245,12 +245,7 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
     given ones exist. With ``cli=True`` errors name the flags (``--by``, ``--truth``) and say
     ``frameeval report: error:``; else the keywords of :func:`frameeval.write_report`."""
     names = list(schema.names())
-    where = "frameeval report: error" if cli else "report()"
-
-    def spell(role: str) -> str:
-        role = "dataset" if role == "block" else role
-        return flag(role) if cli else f"{role}="
-
+    where, spell = _voice(cli)
     roles = Roles(**{f.name: getattr(given, f.name) for f in fields(given)})
     for f in fields(roles):
         value = getattr(roles, f.name)
@@ -404,11 +399,7 @@ def check_roles(
     A regression (``task``: the task :func:`check_task` found; None: detected here) has no
     labels: ``None``.
     """
-    where = "frameeval report: error" if cli else "report()"
-
-    def spell(role: str) -> str:
-        return flag(role) if cli else f"{role}="
-
+    where, spell = _voice(cli)
     schema = data.collect_schema()
     if (
         roles.score is not None
@@ -603,11 +594,14 @@ class Resolved:
 
 
 def _voice(cli: bool) -> tuple[str, Callable[[str], str]]:
-    """Where an error comes from and how a role is spelled: the command line's flags or
-    ``write_report``'s keywords."""
-    if cli:
-        return "frameeval report: error", flag
-    return "report()", lambda role: f"{role}="
+    """Where an error comes from and how a role is spelled (the data set's ``block`` too): the
+    command line's flags or ``write_report``'s keywords."""
+
+    def spell(role: str) -> str:
+        role = "dataset" if role == "block" else role
+        return flag(role) if cli else f"{role}="
+
+    return ("frameeval report: error" if cli else "report()"), spell
 
 
 def resolve(
