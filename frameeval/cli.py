@@ -68,7 +68,6 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _items_report(args)
 
     from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
-    from frameeval.report.roles import unused_columns
 
     examples = {"classification": EXAMPLE_RESULTS, "regression": REGRESSION_RESULTS}
     source = str(examples[args.example]) if args.example else args.results
@@ -76,111 +75,76 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         raise _UsageError(
             f"RESULTS {source!r} must name a file or a glob of files, got no such file."
         )
-    data, roles, inferred, task, pos_label, forecast = _checked_input(args, source)
+    data, resolved, pos_label = _checked_input(args, source)
     # no column is ignored silently: a role without one, and the unused columns (even with -q)
-    taken = {c for c in forecast.values() if c is not None}
-    names = [n for n in data.collect_schema().names() if n not in taken]
-    for line in unused_columns(names, roles).warnings():
-        if task == "regression" and ("--score" in line or "--pred " in line):
+    for line in resolved.unused(data.collect_schema().names()).warnings():
+        if resolved.task == "regression" and ("--score" in line or "--pred " in line):
             continue  # a regression has no score (and its pred is required)
         print(f"{parser.prog}: warning: {line}", file=sys.stderr)
 
+    from frameeval.report import write
     from frameeval.report.build import STEPS
     from frameeval.report.progress import ConsoleProgress
     from frameeval.report.regression import REGRESSION_STEPS
+    from frameeval.report.sections import Options
 
-    steps = REGRESSION_STEPS if task == "regression" else STEPS
+    steps = REGRESSION_STEPS if resolved.task == "regression" else STEPS
     progress = ConsoleProgress(steps, quiet=args.quiet)  # a tqdm bar on a TTY, else lines
     args.progress = progress  # an error is said with the step it happened in
-    described = roles.describe(inferred)
-    extra = [
-        f"{role}={column!r} ({'inferred' if role in inferred else 'given'})"
-        for role, column in forecast.items()
-        if column is not None
-    ]
-    progress(f"task: {task}; columns: {', '.join([described, *extra])}")
-    from frameeval.report import report
-
+    progress(f"task: {resolved.task}; columns: {_described(resolved)}")
+    options = Options(
+        args.alpha, args.rope, args.cost01, args.cost10, pos_label, args.score_decimals,
+        Path(source).name if args.example else source, tuple(args.sensitive or ()),
+    )  # fmt: skip
     with progress:
-        path = report(
-            data,
-            args.output,
-            truth=roles.truth,
-            pred=roles.pred,
-            score=roles.score,
-            learner=roles.learner,
-            dataset=roles.dataset,
-            fold=roles.fold,
-            repeat=roles.repeat,
-            instance=roles.instance,
-            alpha=args.alpha,
-            rope=args.rope,
-            cost01=args.cost01,
-            cost10=args.cost10,
-            pos_label=pos_label,
-            title=args.title,
-            force=args.force,
+        path = write(
+            data, args.output, resolved, options, title=args.title, force=args.force,
             progress=progress,
-            score_decimals=args.score_decimals,
-            task=args.task,  # the page says whether it was given or detected
-            level=args.level,
-            source=Path(source).name if args.example else source,
-            sensitive=args.sensitive,
-            **forecast,
-        )
+        )  # fmt: skip
     print(f"frameeval: wrote {path}", file=sys.stderr)
     return EXIT_OK
 
 
+def _described(resolved: Any) -> str:
+    """The columns by role and the forecast columns, each said inferred or given."""
+    inferred = resolved.inferred
+    extra = [
+        f"{role}={column!r} ({'inferred' if role in inferred else 'given'})"
+        for role, column in resolved.forecast.columns().items()
+        if column is not None
+    ]
+    return ", ".join([resolved.roles.describe(set(inferred)), *extra])
+
+
 def _checked_input(args: argparse.Namespace, source: str) -> tuple[Any, ...]:
-    """Everything the user typed, checked on the schema and a cheap scan: ``(data, roles,
-    inferred, task, pos_label, forecast)``; an error is a usage error (exit 2) naming the flag."""
-    from frameeval._validate import require_columns
+    """Everything the user typed, checked on the schema and a cheap scan — the roles inferred
+    and the task checked once: ``(data, resolved, pos_label)``; an error is a usage error
+    (exit 2) naming the flag."""
     from frameeval.exceptions import FrameEvalError
-    from frameeval.report import check_level
     from frameeval.report.roles import (
         Roles,
         check_roles,
-        check_task,
-        flag,
-        infer_forecast,
-        infer_roles,
         numeric_score,
         read_results,
+        resolve,
+        with_forecast,
     )
 
     try:  # everything the user typed is checked here, on the schema and a cheap scan
         data = read_results(source)
         given = Roles(
-            truth=args.truth,
-            pred=args.pred,
-            score=args.score,
-            learner=args.learner,
-            dataset=args.by,
-            fold=args.fold,
-            repeat=args.repeat,
-            instance=args.instance,
-        )
-        roles, inferred = infer_roles(data.collect_schema(), given, cli=True)
-        require_columns(data.collect_schema(), "report", sensitive=args.sensitive)
-        where = "frameeval report: error"
-        task = check_task(data, roles, where, flag, args.task)
-        pos_label = check_roles(data, roles, args.pos_label, cli=True, task=task)
+            args.truth, args.pred, args.score, args.learner, args.by, args.fold, args.repeat,
+            args.instance,
+        )  # fmt: skip
+        resolved = resolve(data, given, task=args.task, sensitive=args.sensitive or (), cli=True)
+        roles = resolved.roles
+        pos_label = check_roles(data, roles, args.pos_label, cli=True, task=resolved.task)
         data = numeric_score(data, roles)
-        forecast: dict[str, str | None] = {"lower": None, "upper": None, "quantile": None}
-        if task == "regression":
-            check_level(args.level, where, "--level")
-            forecast, found = infer_forecast(
-                data.collect_schema(),
-                roles,
-                {"lower": args.lower, "upper": args.upper, "quantile": args.quantile},
-                where,
-                flag,
-            )
-            inferred |= found
+        forecast = {"lower": args.lower, "upper": args.upper, "quantile": args.quantile}
+        resolved = with_forecast(data, resolved, forecast, args.level, cli=True)
     except FrameEvalError as err:
         raise _UsageError(_first_line(err).removeprefix("frameeval report: error: ")) from None
-    return data, roles, inferred, task, pos_label, forecast
+    return data, resolved, pos_label
 
 
 def _items_report(args: argparse.Namespace) -> int:

@@ -6,27 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from frameeval.report.build import Progress, build_report
+from frameeval.report.build import Progress, build_page, build_report
 from frameeval.report.page import Page, write_atomic
 from frameeval.report.roles import (
+    Resolved,
     Roles,
-    check_task,
-    infer_forecast,
+    check_level,
     infer_roles,
     read_results,
+    resolve,
+    with_forecast,
 )
-from frameeval.report.sections import Forecast
+from frameeval.report.sections import Options
 
-__all__ = ["Page", "Roles", "build_report", "infer_roles", "read_results", "report"]
-
-
-def check_level(level: float, where: str = "report()", flag: str = "level=") -> None:
-    """A prediction interval's nominal coverage must lie in (0, 1)."""
-    from frameeval.exceptions import InvalidParameterError
-
-    ok = isinstance(level, int | float) and not isinstance(level, bool) and 0 < level < 1
-    if not ok:
-        raise InvalidParameterError(f"{where}: {flag} must be in (0, 1), got {level!r}.")
+__all__ = ["Page", "Roles", "build_report", "infer_roles", "read_results", "report", "write"]
+__all__ += ["check_level"]
 
 
 def report(
@@ -99,7 +93,7 @@ def report(
     'report.html'
     """
     from frameeval._frame import as_keys, to_lazy
-    from frameeval._validate import check_alpha, check_rope, require_columns
+    from frameeval._validate import check_alpha, check_rope
     from frameeval.exceptions import InvalidParameterError
 
     if Path(path).exists() and not force:  # fail before the work, not after it
@@ -111,46 +105,32 @@ def report(
     if rope is not None:
         check_rope(rope, "report")
     lf, _ = to_lazy(data, "report")
-    given = Roles(
-        truth=truth,
-        pred=pred,
-        score=score,
-        learner=learner,
-        dataset=dataset,
-        fold=fold,
-        repeat=repeat,
-        instance=instance,
+    given = Roles(truth, pred, score, learner, dataset, fold, repeat, instance)
+    keys = as_keys(sensitive)
+    resolved = resolve(lf, given, task=task, sensitive=keys)  # before any work
+    forecast = {"lower": lower, "upper": upper, "quantile": quantile}
+    resolved = with_forecast(lf, resolved, forecast, level)
+    options = Options(
+        alpha, rope, cost01, cost10, pos_label, score_decimals, source or "", tuple(keys)
     )
-    roles, _ = infer_roles(lf.collect_schema(), given)
-    require_columns(lf.collect_schema(), "report", sensitive=as_keys(sensitive))
-    spell = lambda role: f"{role}="  # noqa: E731
-    found = check_task(lf, roles, "report()", spell, task)  # before any work
-    forecast = Forecast(level=level)
-    if found == "regression":
-        check_level(level)
-        columns, _ = infer_forecast(
-            lf.collect_schema(),
-            roles,
-            {"lower": lower, "upper": upper, "quantile": quantile},
-            "report()",
-            spell,
-        )
-        forecast = Forecast(**columns, level=level)
-    page = build_report(
-        lf,
-        roles,
-        alpha=alpha,
-        rope=rope,
-        cost01=cost01,
-        cost10=cost10,
-        pos_label=pos_label,
-        title=title,
-        progress=progress,
-        score_decimals=score_decimals,
-        task=found,
-        forecast=forecast,
-        task_detected=task is None,
-        source=source or "",
-        sensitive=tuple(as_keys(sensitive)),
-    )
+    return write(lf, path, resolved, options, title=title, force=force, progress=progress)
+
+
+def write(
+    data: Any,
+    path: str | Path,
+    resolved: Resolved,
+    options: Options,
+    *,
+    title: str = "frameeval report",
+    force: bool = False,
+    progress: Progress | None = None,
+) -> Path:
+    """Write the report of results whose columns were resolved once
+    (:func:`~frameeval.report.roles.resolve`: the roles inferred, the task checked) to
+    ``path``: :func:`report` and the command line both end here."""
+    from frameeval._frame import to_lazy
+
+    lf, _ = to_lazy(data, "report")
+    page = build_page(lf, resolved, options, title=title, progress=progress)
     return write_atomic(path, page.render(), force=force)

@@ -280,6 +280,28 @@ def friedman_caveat(n_blocks: int) -> str:
     )
 
 
+@dataclass
+class _Decision:
+    """What the tests decided for one measure: the verdict, the comparison result behind it
+    (None when nothing was tested), and what the table shows."""
+
+    verdict: str
+    table_data: pl.DataFrame
+    interval_name: str
+    result: Any = None
+    #: the procedure ``compare_learners`` chose (``"none"`` when nothing was tested)
+    procedure: str = "none"
+    ranks: pl.DataFrame | None = None
+    cd: float | None = None
+    bayes: pl.DataFrame | None = None
+    pairs: pl.DataFrame | None = None
+    split_procedure: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.result is not None:
+            self.procedure = self.result.procedure
+
+
 def _decide(
     per_block: pl.DataFrame,
     metric: str,
@@ -297,111 +319,118 @@ def _decide(
     """:func:`answer`'s body (its warnings caught by :func:`answer`)."""
     from frameeval.compare import compare_learners
     from frameeval.compare.auto.display import headlines
-    from frameeval.compare.words import format_interval, format_value
 
     learners = per_block[learner].n_unique()
     blocks = per_block[block].n_unique()
-    stem = f"results-{metric}"
-    result = None
-    ranks: pl.DataFrame | None = None
-    cd: float | None = None
-    procedure = "none"
-    bayes: pl.DataFrame | None = None
-    pairs: pl.DataFrame | None = None
-    split_procedure: str | None = None
+    tested: dict[str, Any] = dict(
+        learner=learner, higher_is_better=higher_is_better, alpha=alpha, rope=rope
+    )
     splits_ok = per_split is not None and fold is not None
-    table_data = per_block
     if learners < 2:
         verdict = f"Only one learner: nothing to compare on {metric}."
-    elif splits_ok:
-        assert per_split is not None
+        decided = _Decision(verdict, per_block, interval_name)
+    elif per_split is not None and fold is not None:
         one = blocks < 2
         result = compare_learners(
-            per_split.drop(block) if one else per_split,
-            metric,
-            block=None if one else block,
-            learner=learner,
-            fold=fold,
-            repeat=repeat,
-            higher_is_better=higher_is_better,
-            alpha=alpha,
-            rope=rope,
-        )
-        verdict, procedure = for_reader(result.verdict), result.procedure
-        split = result if one else result.per_data_set
-        if split is not None and set(split.design["procedure"]) != {"none"}:
-            pairs = split.post_hoc
-            split_procedure = ", ".join(sorted(set(split.design["procedure"]) - {"none"}))
-        if one:
-            table_data = per_split
-            ratios = result.design.get_column("test_train_ratio", default=None)
-            words = SPLIT_INTERVALS.get(procedure)
-            if words is not None and ratios is not None and ratios.drop_nulls().len() == 1:
-                # the mean over the splits with the interval of the test that compares them
-                # (a 5×2cv F or t test has none: the cells show the mean alone)
-                table_data = corrected_mean_interval(
-                    per_split, metric, block, learner, float(ratios.drop_nulls()[0]), alpha
-                )
-                interval_name = f"{1 - alpha:.0%} {words}"
-            if procedure == "bayes_correlated_t":
-                bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
-            if procedure == "none":
-                result = None
-        else:
-            ranks, cd, bayes, result = _over_blocks(result, per_block, learner, procedure)
+            per_split.drop(block) if one else per_split, metric, block=None if one else block,
+            fold=fold, repeat=repeat, **tested,
+        )  # fmt: skip
+        decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
+        _on_splits(decided, per_split, metric, block, learner, alpha)
     elif blocks < 2:
-        top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
-        value = format_interval(top[metric], top.get(f"{metric}_low"), top.get(f"{metric}_high"))
-        verdict = (
-            f"{top[learner]} has the best {display_name(metric)} ({value}) on the one {block}. "
-            f"Comparing learners over {block}s (Friedman, Nemenyi) needs at least two; the "
-            "per-split tests are in the drill-down below."
-        )
+        decided = _Decision(_one_block(per_block, metric, block, learner, higher_is_better),
+                            per_block, interval_name)  # fmt: skip
     else:
-        result = compare_learners(
-            per_block,
-            metric,
-            block=block,
-            learner=learner,
-            higher_is_better=higher_is_better,
-            alpha=alpha,
-            rope=rope,
-        )
-        verdict, procedure = for_reader(result.verdict), result.procedure
-        ranks, cd, bayes, result = _over_blocks(result, per_block, learner, procedure)
+        result = compare_learners(per_block, metric, block=block, **tested)
+        decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
+        _over_blocks(decided, per_block, learner)
     table, latex = _tables(
-        table_data, metric, block, learner, higher_is_better, description, result, interval_name
-    )
+        decided.table_data, metric, block, learner, higher_is_better, description,
+        decided.result, decided.interval_name,
+    )  # fmt: skip
     headline, reason = "", ""
-    if result is not None:
-        headline = " ".join(headlines(result))
-        design = result.design.filter(pl.col("procedure") == procedure)
+    if decided.result is not None:
+        design = decided.result.design.filter(pl.col("procedure") == decided.procedure)
         reason = str(design["reason"][0]) if design.height else ""
+        headline = " ".join(headlines(decided.result))
     elif learners >= 2 and blocks < 2 and not splits_ok:
-        top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
-        headline = (
-            f"{top[learner]} is best on {display_name(metric)} ({format_value(top[metric])}); one {block} "
-            "and no splits: nothing is tested."
-        )
+        headline = _untested(per_block, metric, block, learner, higher_is_better)
     elif learners >= 2:
-        headline = verdict.split(". ")[0].rstrip(".") + "."
+        headline = decided.verdict.split(". ")[0].rstrip(".") + "."
+    stem = f"results-{metric}"
     downloads = {
-        f"{stem}.csv": ("text/csv", _long_csv(per_block, metric, block, learner, ranks)),
+        f"{stem}.csv": ("text/csv", _long_csv(per_block, metric, block, learner, decided.ranks)),
         f"{stem}.tex": ("application/x-latex", latex),
     }
+    d = decided
     return Answer(
-        metric,
-        verdict,
-        table,
-        ranks,
-        cd,
-        downloads,
-        procedure,
-        bayes,
-        pairs,
-        split_procedure,
-        headline,
-        reason,
+        metric, d.verdict, table, d.ranks, d.cd, downloads, d.procedure, d.bayes, d.pairs,
+        d.split_procedure, headline, reason,
+    )  # fmt: skip
+
+
+def _on_splits(
+    decided: _Decision,
+    per_split: pl.DataFrame,
+    metric: str,
+    block: str,
+    learner: str,
+    alpha: float,
+) -> None:
+    """Into ``decided``, the decision of a comparison with splits: on one data set the
+    split-level one (the table shows each learner's mean over the splits with the interval of
+    the test that compares them); over several, the tests over data sets plus each data set's
+    pairs."""
+    result, procedure = decided.result, decided.procedure
+    one = decided.table_data[block].n_unique() < 2
+    split = result if one else result.per_data_set
+    if split is not None and set(split.design["procedure"]) != {"none"}:
+        decided.pairs = split.post_hoc
+        decided.split_procedure = ", ".join(sorted(set(split.design["procedure"]) - {"none"}))
+    if not one:
+        _over_blocks(decided, decided.table_data, learner)
+        return
+    decided.table_data = per_split
+    ratios = result.design.get_column("test_train_ratio", default=None)
+    words = SPLIT_INTERVALS.get(procedure)
+    if words is not None and ratios is not None and ratios.drop_nulls().len() == 1:
+        # the mean over the splits with the interval of the test that compares them
+        # (a 5×2cv F or t test has none: the cells show the mean alone)
+        decided.table_data = corrected_mean_interval(
+            per_split, metric, block, learner, float(ratios.drop_nulls()[0]), alpha
+        )
+        decided.interval_name = f"{1 - alpha:.0%} {words}"
+    if procedure == "bayes_correlated_t":
+        decided.bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
+    if procedure == "none":
+        decided.result = None
+
+
+def _one_block(
+    per_block: pl.DataFrame, metric: str, block: str, learner: str, higher_is_better: bool
+) -> str:
+    """The verdict on one data set without splits: the best value, nothing tested."""
+    from frameeval.compare.words import format_interval
+
+    top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
+    value = format_interval(top[metric], top.get(f"{metric}_low"), top.get(f"{metric}_high"))
+    return (
+        f"{top[learner]} has the best {display_name(metric)} ({value}) on the one {block}. "
+        f"Comparing learners over {block}s (Friedman, Nemenyi) needs at least two; the "
+        "per-split tests are in the drill-down below."
+    )
+
+
+def _untested(
+    per_block: pl.DataFrame, metric: str, block: str, learner: str, higher_is_better: bool
+) -> str:
+    """The headline on one data set without splits: the winner and its value."""
+    from frameeval.compare.words import format_value
+
+    top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
+    return (
+        f"{top[learner]} is best on {display_name(metric)} ({format_value(top[metric])}); "
+        f"one {block} and no splits: nothing is tested."
     )
 
 
@@ -427,23 +456,23 @@ def reader_caveat(message: str) -> str:
     )
 
 
-def _over_blocks(
-    result: Any, per_block: pl.DataFrame, learner: str, procedure: str
-) -> tuple[pl.DataFrame | None, float | None, pl.DataFrame | None, Any]:
-    """The CD diagram's ranks and CD, the Bayesian pairs, and the result (None when nothing
-    was tested) of a comparison over blocks."""
-    if procedure == "none":
-        return None, None, None, None
+def _over_blocks(decided: _Decision, per_block: pl.DataFrame, learner: str) -> None:
+    """The CD diagram's ranks and CD and the Bayesian pairs of a comparison over blocks into
+    ``decided`` (its result dropped when nothing was tested)."""
+    if decided.procedure == "none":
+        decided.result = None
+        return
     ranks = (
-        result.ranks.sort("average_rank", "learner")
+        decided.result.ranks.sort("average_rank", "learner")
         .select(pl.col("learner").alias(learner), "average_rank", "n_blocks", "cd")
         .with_columns(pl.col(learner).cast(per_block.schema[learner]))
     )
-    cd = ranks["cd"][0]
-    bayes = None
-    if procedure == "bayes_signed_rank":
-        bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
-    return ranks.drop("cd"), cd, bayes, result
+    decided.cd = ranks["cd"][0]
+    decided.ranks = ranks.drop("cd")
+    if decided.procedure == "bayes_signed_rank":
+        decided.bayes = decided.result.post_hoc.select(
+            "a", "b", "p_a_better", "p_rope", "p_b_better"
+        )
 
 
 def draw_answers(

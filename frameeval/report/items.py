@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
@@ -29,14 +29,19 @@ from frameeval.report.page import Page, write_atomic
 
 __all__ = ["ITEM_STEPS", "ItemRoles", "build_items_report", "infer_item_roles", "items_report"]
 
+
+class ItemSteps(NamedTuple):
+    """The progress steps of an item-level report, in order."""
+
+    compare: str = "comparing models item by item"
+    leaderboard: str = "leaderboard"
+    means: str = "means and standard errors"
+    power: str = "power"
+    ranks: str = "rank tests across benchmarks"
+
+
 #: The progress steps of an item-level report.
-ITEM_STEPS = (
-    "comparing models item by item",
-    "leaderboard",
-    "means and standard errors",
-    "power",
-    "rank tests across benchmarks",
-)
+ITEM_STEPS = ItemSteps()
 #: Common column names of each role, first match wins.
 COMMON = {
     "score": ("correct", "score", "accuracy", "acc", "value"),
@@ -134,19 +139,19 @@ def _tables(
     common: dict[str, Any] = {"model": roles.model, "item": roles.item, "by": roles.benchmark}
     common["sample"] = roles.sample
     data = collect(lf)
-    say(ITEM_STEPS[0])
+    say(ITEM_STEPS.compare)
     pairs = items.compare(data, roles.score, cluster=roles.cluster, alpha=alpha, **common)
-    say(ITEM_STEPS[1])
+    say(ITEM_STEPS.leaderboard)
     keys = [k for k in (roles.benchmark, roles.model, roles.cluster or roles.item) if k]
     units = data.select(keys).n_unique()
     resamples = max(MIN_RESAMPLES, min(N_RESAMPLES, MAX_REPLICATE_ROWS // max(units, 1)))
     board = items.leaderboard(
         data, roles.score, cluster=roles.cluster, n_resamples=resamples, seed=0, **common
     )
-    say(ITEM_STEPS[2])
+    say(ITEM_STEPS.means)
     means = items.means(data, roles.score, cluster=roles.cluster, level=1 - alpha, **common)
     naive = items.means(data, roles.score, method="clt", level=1 - alpha, **common)
-    say(ITEM_STEPS[3])
+    say(ITEM_STEPS.power)
     power = items.power(data, roles.score, alpha=alpha, **common)
     flat = None
     if roles.cluster is not None:
@@ -322,7 +327,7 @@ def build_items_report(
     page = Page(title=title)
     _answer(page, t, roles, alpha)
     _leaderboard(page, t, roles)
-    say(ITEM_STEPS[4])
+    say(ITEM_STEPS.ranks)
     _rank_tests(page, t, roles, alpha)
     _means(page, t, roles)
     _pairs(page, t, roles)

@@ -14,6 +14,8 @@ predicted quantile): the point measures and the answer use the median's rows (le
 from __future__ import annotations
 
 import math
+from functools import cached_property
+from typing import Any
 
 import polars as pl
 
@@ -25,22 +27,15 @@ from frameeval.report.page import Page
 from frameeval.report.sections import Section, Study, task_line
 from frameeval.report.tables import MAX_FACETS, collect, names
 
-__all__ = ["REGRESSION", "REGRESSION_MEASURES", "REGRESSION_STEPS"]
+__all__ = ["REGRESSION", "REGRESSION_MEASURES", "REGRESSION_STEPS", "RegressionStudy"]
 
 #: The measures of the measures table, in this order (those of :data:`frameeval.MEASURES`).
 #: All stream in bounded memory (sums, and the maximum); the median absolute error is left
 #: out: it needs every residual of a group at once (on a 20M-row study the page's peak memory
 #: went from about 1 to over 3 GiB with it).
 REGRESSION_MEASURES = ("rmse", "mae", "r2", "mape", "max_error", "mean_error", "ccc")
-#: The progress steps of a regression report.
-REGRESSION_STEPS = (
-    "comparing regressors on RMSE",
-    "data summary",
-    "regression measures",
-    "residuals",
-    "prediction intervals",
-    "quantile forecasts",
-)
+
+
 REFERENCES = {
     "summary": "Zhou, Machine Learning, §2.2 (evaluation methods: hold-out, cross-validation, "
     "bootstrap).",
@@ -62,44 +57,76 @@ MAX_CELLS = 4_500
 MEDIAN_TOLERANCE = 1e-9
 
 
-def _point(study: Study) -> pl.LazyFrame:
-    """The point predictions: every row, or with a quantile column the median's rows."""
-    q = study.forecast.quantile
-    if q is None:
-        return study.lf
-    return study.lf.filter((pl.col(q).cast(pl.Float64) - 0.5).abs() <= MEDIAN_TOLERANCE)
+class RegressionStudy(Study):
+    """A regression's study: the tables several sections share, as typed attributes computed
+    on first use."""
+
+    @property
+    def point(self) -> pl.LazyFrame:
+        """The point predictions: every row, or with a quantile column the median's rows."""
+        q = self.forecast.quantile
+        if q is None:
+            return self.lf
+        return self.lf.filter((pl.col(q).cast(pl.Float64) - 0.5).abs() <= MEDIAN_TOLERANCE)
+
+    @property
+    def splits(self) -> list[str]:
+        return [c for c in (self.roles.repeat, self.roles.fold) if c]
+
+    @property
+    def keys(self) -> list[str]:
+        return [self.roles.dataset, self.roles.learner]
+
+    @cached_property
+    def rmse_per_split(self) -> pl.DataFrame | None:
+        """RMSE per data set × learner × split, with its row count (None without folds)."""
+        if not self.splits:
+            return None
+        keys = [*self.keys, *self.splits]
+        (per_split,) = collect(self.point.group_by(keys).agg(*_rmse(self)).sort(keys))
+        return per_split
+
+    @cached_property
+    def rmse(self) -> pl.DataFrame:
+        """RMSE per data set × learner (the mean over the splits, or over all predictions
+        without folds), with its interval when affordable."""
+        if self.rmse_per_split is None:
+            (counted,) = collect(self.point.group_by(self.keys).agg(*_rmse(self)).sort(self.keys))
+            return _with_intervals(self, counted.drop(_ROWS), counted)
+        per_dataset = (
+            self.rmse_per_split.group_by(self.keys).agg(pl.col("rmse").mean()).sort(self.keys)
+        )
+        return _with_intervals(self, per_dataset, self.rmse_per_split)
+
+    @cached_property
+    def answer(self) -> Answer | None:
+        """The answer on RMSE (None when there is no point prediction: a quantile column
+        without the median)."""
+        if self.rmse.height == 0:
+            return None
+        roles, o = self.roles, self.options
+        splits: dict[str, object] = {}
+        if roles.fold is not None and self.rmse_per_split is not None:
+            per_split = self.rmse_per_split.drop(_ROWS)
+            splits = dict(per_split=per_split, fold=roles.fold, repeat=roles.repeat)
+        no_interval = "; no intervals: too many rows " + (
+            f"for {RMSE_RESAMPLES} bootstrap replicates in the report's time"
+        )
+        return answer(
+            self.rmse, "rmse", block=roles.dataset, learner=roles.learner,
+            higher_is_better=False, alpha=o.alpha, rope=o.rope,
+            description=("mean over the folds" if splits else "all predictions")
+            + ("" if "rmse_low" in self.rmse.columns else no_interval),
+            interval_name=RMSE_INTERVAL,
+            **splits,  # type: ignore[arg-type]
+        )  # fmt: skip
 
 
-def _splits(study: Study) -> list[str]:
-    return [c for c in (study.roles.repeat, study.roles.fold) if c]
-
-
-def _keys(study: Study) -> list[str]:
-    return [study.roles.dataset, study.roles.learner]
-
-
-def _rmse_tables(study: Study) -> dict[str, pl.DataFrame]:
-    """RMSE per split (with folds) and per data set × learner (the mean over the splits, or
-    over all predictions without folds)."""
+def _rmse(study: RegressionStudy) -> tuple[pl.Expr, pl.Expr]:
     from frameeval.metrics import rmse
 
-    def make() -> dict[str, pl.DataFrame]:
-        roles, keys, splits = study.roles, _keys(study), _splits(study)
-        value = rmse(roles.truth, str(roles.pred))
-        rows = pl.len().cast(pl.Int64).alias(_ROWS)
-        if not splits:
-            (per_dataset,) = collect(_point(study).group_by(keys).agg(value, rows).sort(keys))
-            out = {"rmse": _with_intervals(study, per_dataset.drop(_ROWS), per_dataset)}
-            return out
-        (per_split,) = collect(
-            _point(study).group_by(*keys, *splits).agg(value, rows).sort(*keys, *splits)
-        )
-        per_dataset = per_split.group_by(keys).agg(pl.col("rmse").mean()).sort(keys)
-        per_dataset = _with_intervals(study, per_dataset, per_split)
-        return {"rmse": per_dataset, "per_split": per_split.drop(_ROWS)}
-
-    result: dict[str, pl.DataFrame] = study.memo("rmse", make)
-    return result
+    roles = study.roles
+    return rmse(roles.truth, str(roles.pred)), pl.len().cast(pl.Int64).alias(_ROWS)
 
 
 _ROWS = "__fe_rows"
@@ -113,7 +140,9 @@ RMSE_INTERVAL = (
 )
 
 
-def _with_intervals(study: Study, per_dataset: pl.DataFrame, counted: pl.DataFrame) -> pl.DataFrame:
+def _with_intervals(
+    study: RegressionStudy, per_dataset: pl.DataFrame, counted: pl.DataFrame
+) -> pl.DataFrame:
     """``per_dataset`` with ``rmse_low, rmse_high`` (:func:`~frameeval.uncertainty.intervals.
     split_mean_intervals`: the interval of the value shown, the mean of the per-split RMSE)
     when the rows (``counted``'s row counts) × :data:`RMSE_RESAMPLES` fit
@@ -123,13 +152,13 @@ def _with_intervals(study: Study, per_dataset: pl.DataFrame, counted: pl.DataFra
     total = int(counted[_ROWS].sum() or 0)
     if total * RMSE_RESAMPLES > RMSE_BUDGET:
         return per_dataset
-    roles, keys = study.roles, _keys(study)
+    roles, keys = study.roles, study.keys
     bounds = split_mean_intervals(
-        _point(study),
+        study.point,
         roles.truth,
         str(roles.pred),
         by=keys,
-        splits=_splits(study),
+        splits=study.splits,
         measure="rmse",
         n_resamples=RMSE_RESAMPLES,
         seed=0,
@@ -138,40 +167,8 @@ def _with_intervals(study: Study, per_dataset: pl.DataFrame, counted: pl.DataFra
     return per_dataset.join(found, on=keys, how="left", nulls_equal=True)
 
 
-def _answer_of(study: Study) -> Answer | None:
-    def make() -> Answer | None:
-        tables = _rmse_tables(study)
-        if tables["rmse"].height == 0:
-            return None
-        roles, o = study.roles, study.options
-        splits: dict[str, object] = {}
-        if roles.fold is not None:
-            splits = dict(per_split=tables["per_split"], fold=roles.fold, repeat=roles.repeat)
-        return answer(
-            tables["rmse"],
-            "rmse",
-            block=roles.dataset,
-            learner=roles.learner,
-            higher_is_better=False,
-            alpha=o.alpha,
-            rope=o.rope,
-            description=("mean over the folds" if splits else "all predictions")
-            + (
-                ""
-                if "rmse_low" in tables["rmse"].columns
-                else "; no intervals: too many rows "
-                f"for {RMSE_RESAMPLES} bootstrap replicates in the report's time"
-            ),
-            interval_name=RMSE_INTERVAL,
-            **splits,  # type: ignore[arg-type]
-        )
-
-    found: Answer | None = study.memo("rmse_answer", make)
-    return found
-
-
-def _answer_section(page: Page, study: Study) -> None:
-    found = _answer_of(study)
+def _answer_section(page: Page, study: RegressionStudy) -> None:
+    found = study.answer
     nothing = "No point predictions to compare: the quantile column has no median (level 0.5) rows."
     draw_answers(page, [] if found is None else [found], study.roles, study.unused, nothing)
     if found is not None:
@@ -182,7 +179,7 @@ def _answer_section(page: Page, study: Study) -> None:
         )
 
 
-def _data_section(page: Page, study: Study) -> None:
+def _data_section(page: Page, study: RegressionStudy) -> None:
     roles, present = study.roles, study.present
     page.heading("Data", REFERENCES["summary"])
     described = ", ".join(
@@ -197,7 +194,7 @@ def _data_section(page: Page, study: Study) -> None:
     truth = pl.col(roles.truth).cast(pl.Float64)
     exprs = [
         pl.col(roles.learner).n_unique().cast(pl.Int64).alias("learners"),
-        *[pl.col(c).n_unique().cast(pl.Int64).alias(f"{c}s") for c in _splits(study)],
+        *[pl.col(c).n_unique().cast(pl.Int64).alias(f"{c}s") for c in study.splits],
         *(
             [pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances")]
             if roles.instance
@@ -238,7 +235,7 @@ def _data_section(page: Page, study: Study) -> None:
     page.table(table)
 
 
-def _measures_section(page: Page, study: Study) -> None:
+def _measures_section(page: Page, study: RegressionStudy) -> None:
     from frameeval.measure_set import measures
     from frameeval.metrics import MEASURES
 
@@ -247,12 +244,12 @@ def _measures_section(page: Page, study: Study) -> None:
     chosen = [m for m in REGRESSION_MEASURES if m in MEASURES]
     (table,) = collect(
         measures(
-            _point(study),
+            study.point,
             truth=roles.truth,
             pred=str(roles.pred),
-            by=_keys(study),
+            by=study.keys,
             measures=chosen,
-        ).sort(_keys(study))
+        ).sort(study.keys)
     )
     if "mean_error" in table.columns:  # one residual sign on the page: truth − pred
         table = table.with_columns((-pl.col("mean_error")).alias("mean_error")).rename(
@@ -272,7 +269,7 @@ def _measures_section(page: Page, study: Study) -> None:
     page.download(
         "regression-measures.csv", "text/csv", table.write_csv(), "Download the table as CSV"
     )
-    found = _answer_of(study)
+    found = study.answer
     if found is not None and found.pairs is not None:
         keys = [roles.dataset] if roles.dataset in found.pairs.columns else []
         wanted = ["a", "b", "test", "difference", "p_value", "p_adjusted", "reject", "better"]
@@ -284,13 +281,13 @@ def _measures_section(page: Page, study: Study) -> None:
         )
 
 
-def _datasets(study: Study) -> list[object]:
+def _datasets(study: RegressionStudy) -> list[object]:
     (table,) = collect(study.lf.select(pl.col(study.roles.dataset).unique().sort()))
     values: list[object] = table.to_series().to_list()
     return values
 
 
-def _residuals_section(page: Page, study: Study) -> None:
+def _residuals_section(page: Page, study: RegressionStudy) -> None:
     roles = study.roles
     page.heading("Residuals", REFERENCES["residuals"])
     datasets = _datasets(study)
@@ -301,37 +298,18 @@ def _residuals_section(page: Page, study: Study) -> None:
             f"({names([str(d) for d in shown])}); the measures table has them all.",
             css="note",
         )
-    learners = collect(_point(study).select(pl.col(roles.learner).n_unique()))[0].item()
+    learners = collect(study.point.select(pl.col(roles.learner).n_unique()))[0].item()
     width = 200 if learners > 3 else 240
     bins = max(5, min(MAX_BINS, math.isqrt(MAX_CELLS // max(learners, 1))))
     pred = str(roles.pred)
+    binned: dict[str, Any] = dict(facet=roles.learner, bins=bins, width=width, height=width)
     for dataset in shown:  # loop-ok: at most MAX_FACETS data sets, one chart each
-        rows = _point(study).filter(pl.col(roles.dataset) == dataset)
+        rows = study.point.filter(pl.col(roles.dataset) == dataset)
         page.heading(f"{dataset}", level=3)
-        page.chart(
-            charts.predicted_actual(
-                rows,
-                roles.truth,
-                pred,
-                facet=roles.learner,
-                bins=bins,
-                title=f"Predicted against actual on {dataset} (count per bin; diagonal y = x)",
-                width=width,
-                height=width,
-            )
-        )
-        page.chart(
-            charts.residuals(
-                rows,
-                roles.truth,
-                pred,
-                facet=roles.learner,
-                bins=bins,
-                title=f"Residuals against predicted on {dataset}",
-                width=width,
-                height=width,
-            )
-        )
+        title = f"Predicted against actual on {dataset} (count per bin; diagonal y = x)"
+        page.chart(charts.predicted_actual(rows, roles.truth, pred, title=title, **binned))
+        title = f"Residuals against predicted on {dataset}"
+        page.chart(charts.residuals(rows, roles.truth, pred, title=title, **binned))
         page.chart(
             charts.residual_distribution(
                 rows,
@@ -343,16 +321,15 @@ def _residuals_section(page: Page, study: Study) -> None:
         )
 
 
-def _intervals_section(page: Page, study: Study) -> None:
+def _intervals_section(page: Page, study: RegressionStudy) -> None:
     from frameeval.forecast import interval_coverage, interval_score, interval_width
 
     roles, f = study.roles, study.forecast
     assert f.lower is not None and f.upper is not None  # the section needs them
     page.heading("Prediction intervals", REFERENCES["intervals"])
-    keys = _keys(study)
+    keys = study.keys
     (table,) = collect(
-        _point(study)
-        .group_by(keys)
+        study.point.group_by(keys)
         .agg(
             interval_coverage(roles.truth, f.lower, f.upper),
             interval_width(f.lower, f.upper),
@@ -368,13 +345,13 @@ def _intervals_section(page: Page, study: Study) -> None:
     page.table(table)
 
 
-def _quantiles_section(page: Page, study: Study) -> None:
+def _quantiles_section(page: Page, study: RegressionStudy) -> None:
     from frameeval.forecast import quantile_scores
 
     roles, q = study.roles, study.forecast.quantile
     assert q is not None  # the section needs it
     page.heading("Quantile forecasts", REFERENCES["quantiles"])
-    keys = _keys(study)
+    keys = study.keys
     (table,) = collect(
         quantile_scores(study.lf, truth=roles.truth, pred=str(roles.pred), quantile=q, by=keys)
     )
@@ -396,23 +373,16 @@ def _quantiles_section(page: Page, study: Study) -> None:
 
 
 #: The regression page, in order.
-REGRESSION: tuple[Section, ...] = (
-    Section("regression-answer", _answer_section, task="regression", step=REGRESSION_STEPS[0]),
-    Section("regression-data", _data_section, task="regression", step=REGRESSION_STEPS[1]),
-    Section("regression-measures", _measures_section, task="regression", step=REGRESSION_STEPS[2]),
-    Section("residuals", _residuals_section, task="regression", step=REGRESSION_STEPS[3]),
-    Section(
-        "intervals",
-        _intervals_section,
-        task="regression",
-        needs=("lower", "upper"),
-        step=REGRESSION_STEPS[4],
-    ),
-    Section(
-        "quantiles",
-        _quantiles_section,
-        task="regression",
-        needs=("quantile",),
-        step=REGRESSION_STEPS[5],
-    ),
+REGRESSION: tuple[Section, ...] = tuple(
+    Section(name, render, "regression", needs, step)
+    for name, render, needs, step in (
+        ("regression-answer", _answer_section, (), "comparing regressors on RMSE"),
+        ("regression-data", _data_section, (), "data summary"),
+        ("regression-measures", _measures_section, (), "regression measures"),
+        ("residuals", _residuals_section, (), "residuals"),
+        ("intervals", _intervals_section, ("lower", "upper"), "prediction intervals"),
+        ("quantiles", _quantiles_section, ("quantile",), "quantile forecasts"),
+    )
 )
+#: The progress steps of a regression report: its sections', in order.
+REGRESSION_STEPS: tuple[str, ...] = tuple(str(section.step) for section in REGRESSION)

@@ -12,13 +12,14 @@ import difflib
 import glob
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from frameeval._roles import COMMON_NAMES, infer_column
+from frameeval._validate import dtype_family, require_columns
 from frameeval.exceptions import (
     ColumnNotFoundError,
     InvalidDtypeError,
@@ -189,6 +190,22 @@ class ReportRoles(Roles):
     dataset: str = "dataset"
 
 
+def filled(roles: Roles, names: Sequence[str]) -> ReportRoles:
+    """``roles`` as the report builds with them: a role with no data-set or learner column
+    names the constant column added for it (``dataset``, ``learner``, or with a ``_`` more
+    when the results have a column of that name playing another role)."""
+
+    def free(name: str) -> str:
+        while name in names:
+            name += "_"
+        return name
+
+    return ReportRoles(
+        **vars(roles)
+        | {"dataset": roles.dataset or free("dataset"), "learner": roles.learner or free("learner")}
+    )
+
+
 def read_results(path: str) -> pl.LazyFrame:
     """Scan Parquet (a file or a glob of files) or CSV lazily; read lm-evaluation-harness samples
     files (``.jsonl``) into the item-level long table (``benchmark, model, item, filter, target,
@@ -228,12 +245,7 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
     given ones exist. With ``cli=True`` errors name the flags (``--by``, ``--truth``) and say
     ``frameeval report: error:``; else the keywords of :func:`frameeval.write_report`."""
     names = list(schema.names())
-    where = "frameeval report: error" if cli else "report()"
-
-    def spell(role: str) -> str:
-        role = "dataset" if role == "block" else role
-        return flag(role) if cli else f"{role}="
-
+    where, spell = _voice(cli)
     roles = Roles(**{f.name: getattr(given, f.name) for f in fields(given)})
     for f in fields(roles):
         value = getattr(roles, f.name)
@@ -384,13 +396,10 @@ def check_roles(
     Raises when the score is not numeric, truth and pred are of different families (numbers,
     strings, booleans), or a binary data set's positive class is unknown: string labels need
     ``pos_label``, numeric ones default to 1 (``True`` for booleans), and it must be a label.
-    A regression (``task``, or detected by :func:`check_task`) has no labels: ``None``.
+    A regression (``task``: the task :func:`check_task` found; None: detected here) has no
+    labels: ``None``.
     """
-    where = "frameeval report: error" if cli else "report()"
-
-    def spell(role: str) -> str:
-        return flag(role) if cli else f"{role}="
-
+    where, spell = _voice(cli)
     schema = data.collect_schema()
     if (
         roles.score is not None
@@ -402,14 +411,14 @@ def check_roles(
             f"positive), got {schema[roles.score]}."
         )
     truth = schema[roles.truth] if roles.truth else None
-    family = _family(truth) if truth is not None else None
-    if roles.pred is not None and _family(schema[roles.pred]) != family:
+    family = dtype_family(truth) if truth is not None else None
+    if roles.pred is not None and dtype_family(schema[roles.pred]) != family:
         raise InvalidDtypeError(
             f"{where}: {spell('pred')} column {roles.pred!r} must hold labels like "
             f"{spell('truth')} column {roles.truth!r} ({truth}), got {schema[roles.pred]}."
         )
     assert roles.truth is not None  # resolve_roles() requires a truth column
-    if check_task(data, roles, where, spell, task) == "regression":
+    if (task if task is not None else check_task(data, roles, where, spell)) == "regression":
         return None
     column = pl.col(roles.truth)
     per_set = data.group_by(roles.dataset or pl.lit(0)).agg(column.drop_nulls().n_unique())
@@ -453,19 +462,11 @@ def numeric_score(data: pl.LazyFrame, roles: Roles) -> pl.LazyFrame:
     return data.with_columns(pl.col(roles.score).cast(pl.Float64))
 
 
-def _family(dtype: pl.DataType) -> str:
-    if dtype == pl.String or isinstance(dtype, pl.Categorical | pl.Enum):
-        return "string"
-    if dtype == pl.Boolean:
-        return "boolean"
-    return "numeric"
-
-
 def _as_label(value: Any, dtype: pl.DataType | None, where: str, spell: Any) -> Any:
     """``pos_label`` (a string from the command line, or any label) in the truth's dtype."""
     if value is None or dtype is None or not isinstance(value, str):
         return value
-    family = _family(dtype)
+    family = dtype_family(dtype)
     if family == "string":
         return value
     if family == "boolean":
@@ -544,3 +545,99 @@ def infer_forecast(
                 f"two bounds), got only {spell(have)} {found[have]!r}."
             )
     return found, inferred
+
+
+def check_level(level: float, where: str = "report()", flag: str = "level=") -> None:
+    """A prediction interval's nominal coverage must lie in (0, 1)."""
+    ok = isinstance(level, int | float) and not isinstance(level, bool) and 0 < level < 1
+    if not ok:
+        raise InvalidParameterError(f"{where}: {flag} must be in (0, 1), got {level!r}.")
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """The columns of interval and quantile forecasts (``None`` where the results have none)."""
+
+    #: lower and upper bounds of a central prediction interval, on each prediction's row
+    lower: str | None = None
+    upper: str | None = None
+    #: the level of a predicted quantile (one row per instance × level; ``pred`` is the quantile)
+    quantile: str | None = None
+    #: the nominal coverage of the ``lower``–``upper`` intervals
+    level: float = 0.9
+
+    def columns(self) -> dict[str, str | None]:
+        """``lower, upper, quantile`` by name (``None`` where absent)."""
+        return {"lower": self.lower, "upper": self.upper, "quantile": self.quantile}
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The results' columns resolved once for a report: the roles (given, or inferred from
+    common names), the task (checked or detected once, by :func:`check_task`) and the forecast
+    columns. :func:`resolve` makes it; it flows unchanged from the caller (``report()`` or the
+    command line) to the page."""
+
+    roles: Roles
+    task: str
+    #: how the task was found: ``"given"`` (task= / --task) or ``"detected"``
+    task_source: str = "detected"
+    forecast: Forecast = Forecast()
+    #: the roles and forecast columns inferred from common names (the command line says so)
+    inferred: frozenset[str] = frozenset()
+
+    def unused(self, names: Sequence[str]) -> Unused:
+        """:func:`unused_columns` of the results' column ``names`` (the forecast columns play a
+        role)."""
+        taken = {c for c in self.forecast.columns().values() if c is not None}
+        return unused_columns([n for n in names if n not in taken], self.roles)
+
+
+def _voice(cli: bool) -> tuple[str, Callable[[str], str]]:
+    """Where an error comes from and how a role is spelled (the data set's ``block`` too): the
+    command line's flags or ``write_report``'s keywords."""
+
+    def spell(role: str) -> str:
+        role = "dataset" if role == "block" else role
+        return flag(role) if cli else f"{role}="
+
+    return ("frameeval report: error" if cli else "report()"), spell
+
+
+def resolve(
+    data: pl.LazyFrame,
+    given: Roles,
+    *,
+    task: str | None = None,
+    sensitive: Sequence[str] = (),
+    cli: bool = False,
+) -> Resolved:
+    """The roles inferred (:func:`infer_roles`), the sensitive columns required, and the task
+    checked or detected (:func:`check_task`) — each once, before any work."""
+    schema = data.collect_schema()
+    roles, inferred = infer_roles(schema, given, cli=cli)
+    require_columns(schema, "report", sensitive=list(sensitive))
+    where, spell = _voice(cli)
+    found = check_task(data, roles, where, spell, task)
+    source = "detected" if task is None else "given"
+    return Resolved(roles, found, source, inferred=frozenset(inferred))
+
+
+def with_forecast(
+    data: pl.LazyFrame,
+    resolved: Resolved,
+    given: dict[str, str | None],
+    level: float,
+    *,
+    cli: bool = False,
+) -> Resolved:
+    """``resolved`` with the forecast columns of a regression (:func:`infer_forecast`; its
+    ``level`` checked) — a classification keeps none."""
+    if resolved.task != "regression":
+        return replace(resolved, forecast=Forecast(level=level))
+    where, spell = _voice(cli)
+    check_level(level, where, "--level" if cli else "level=")
+    columns, found = infer_forecast(data.collect_schema(), resolved.roles, given, where, spell)
+    return replace(
+        resolved, forecast=Forecast(**columns, level=level), inferred=resolved.inferred | found
+    )

@@ -1,41 +1,35 @@
-"""The report's sections as objects: each declares when it applies and draws itself.
+"""The report's sections as objects: each declares when it belongs, when it applies, and draws
+itself.
 
 A :class:`Section` names the task it belongs to (``"classification"``, ``"regression"``, or
-``None`` for every task), the columns it needs (roles such as ``"pred"``, or the forecast
-columns ``"lower"``, ``"upper"``, ``"quantile"``), the progress step it reports, and a
-``render(page, study)`` function. :func:`frameeval.report.build.build_report` only orders them:
-it builds one :class:`Study` and renders, in order, every section that applies. A new kind of
-result table joins the report with its own sections, without editing the others.
+``None`` for every task), the columns it needs (roles such as ``"pred"``, the forecast columns
+``"lower"``, ``"upper"``, ``"quantile"``, or ``"sensitive"``: the columns of ``--sensitive``),
+the progress step it reports, and a ``render(page, study)`` function.
+:func:`frameeval.report.build.build_report` only orders them: it builds one :class:`Study` (of
+its task's kind: the shared tables are its typed attributes) and :func:`render` draws, in
+order, every section that belongs to it. A new kind of result table joins the report with its
+own sections, without editing the others.
 
-A section that applies but finds nothing to show says why on the page (a ``skip`` line); a
-section that does not apply (another task, a forecast column the results lack) is absent.
+A section that belongs but does not apply (no pred column for the label measures…) says why:
+its ``applies`` returns the reason, which :func:`render` — the one place that writes it — prints
+under the section's heading as a ``skip`` line. A section that does not belong (another task, a
+forecast column the results lack) is absent.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
+from frameeval.report.answer import reader_caveat
 from frameeval.report.page import Page
-from frameeval.report.roles import ReportRoles, Roles, Unused
+from frameeval.report.roles import Forecast, ReportRoles, Roles, Unused
 
 __all__ = ["Forecast", "Options", "Section", "Study", "render", "task_line"]
-
-
-@dataclass(frozen=True)
-class Forecast:
-    """The columns of interval and quantile forecasts (``None`` where the results have none)."""
-
-    #: lower and upper bounds of a central prediction interval, on each prediction's row
-    lower: str | None = None
-    upper: str | None = None
-    #: the level of a predicted quantile (one row per instance × level; ``pred`` is the quantile)
-    quantile: str | None = None
-    #: the nominal coverage of the ``lower``–``upper`` intervals
-    level: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -56,8 +50,8 @@ class Options:
 @dataclass
 class Study:
     """What every section reads: the task, the results (lazy), the columns by role and the
-    options; :meth:`memo` holds the tables that several sections share (computed once, by the
-    first section that asks)."""
+    options. A task's sections read a subclass whose shared tables are typed attributes,
+    computed once, by the first section that asks (``ClassificationStudy.counts``…)."""
 
     task: str
     lf: pl.LazyFrame
@@ -73,51 +67,75 @@ class Study:
     #: a warning for the console (the CLI prints it on stderr, even with -q); the page says it
     #: beside the section it affects
     warn: Callable[[str], None] = lambda message: None
-    _memo: dict[str, Any] = field(default_factory=dict)
+    #: the tests' caveats already printed (each once per page)
+    said: set[str] = field(default_factory=set)
 
     def has(self, column: str) -> bool:
-        """Whether the results have a column for ``column`` (a role or a forecast column)."""
+        """Whether the results have a column for ``column`` (a role, a forecast column, or
+        ``"sensitive"``: columns given to compare groups on)."""
+        if column == "sensitive":
+            return bool(self.options.sensitive)
         if column in ("lower", "upper", "quantile"):
             return getattr(self.forecast, column) is not None
         return getattr(self.present, column, None) is not None
 
-    def memo(self, name: str, make: Callable[[], Any]) -> Any:
-        """The shared table ``name``, made by ``make()`` the first time it is asked for."""
-        if name not in self._memo:
-            self._memo[name] = make()
-        return self._memo[name]
+
+def applies_always(study: Any) -> str | None:
+    """A section with nothing that keeps it from applying."""
+    return None
 
 
 @dataclass(frozen=True)
 class Section:
-    """One section of the page: when it applies, what it needs, and how it draws itself."""
+    """One section of the page: when it belongs, when it applies, and how it draws itself."""
 
     name: str
-    render: Callable[[Page, Study], None]
+    render: Callable[[Page, Any], None]
     #: the task it belongs to; None: every task
     task: str | None = None
     #: columns it needs (roles or forecast columns); without one of them it is absent
     needs: tuple[str, ...] = ()
     #: the progress step said before it is drawn (None: none)
     step: str | None = None
+    #: its heading and reference, written over the reason when it does not apply
+    title: str = ""
+    reference: str | None = None
+    #: why it does not apply to a study (None: it does)
+    why_not: Callable[[Any], str | None] = applies_always
 
-    def applies(self, study: Study) -> bool:
-        """Whether this section belongs on ``study``'s page."""
+    def belongs(self, study: Study) -> bool:
+        """Whether this section is on ``study``'s page at all."""
         return (self.task is None or self.task == study.task) and all(
             study.has(column) for column in self.needs
         )
 
+    def applies(self, study: Study) -> str | None:
+        """The reason this section shows nothing on ``study``'s page, or None when it applies."""
+        return self.why_not(study)
+
 
 def render(page: Page, study: Study, sections: tuple[Section, ...]) -> list[str]:
-    """Draw, in order, every section of ``sections`` that applies to ``study``; return their
-    names."""
+    """Draw, in order, every section of ``sections`` that belongs to ``study`` — the reason it
+    does not apply under its heading, or its body with its tests' warnings for a reader at its
+    end (next to the tables they qualify, once per page); return their names."""
     drawn = []
     for section in sections:  # loop-ok: a dozen sections
-        if not section.applies(study):
+        if not section.belongs(study):
             continue
         if section.step is not None:
             study.say(section.step)
-        section.render(page, study)
+        reason = section.applies(study)
+        if reason is not None:  # the one place that writes why a section shows nothing
+            page.heading(section.title, section.reference)
+            page.text(reason, css="skip")
+        else:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                section.render(page, study)
+            for note in dict.fromkeys(reader_caveat(str(w.message)) for w in caught):
+                if note not in study.said:
+                    study.said.add(note)
+                    page.text(note, css="note")
         drawn.append(section.name)
     return drawn
 

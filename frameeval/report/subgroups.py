@@ -39,13 +39,6 @@ REFERENCE = (
 )
 
 
-class SubgroupSection(Section):
-    """A section drawn only when the report was asked for sensitive columns."""
-
-    def applies(self, study: Study) -> bool:
-        return bool(study.options.sensitive) and super().applies(study)
-
-
 def _measures(study: Study) -> tuple[str, ...]:
     roles = study.roles
     (classes,) = collect(
@@ -54,7 +47,8 @@ def _measures(study: Study) -> tuple[str, ...]:
     return BINARY if classes["k"].max() <= 2 else MULTICLASS  # type: ignore[operator]
 
 
-def _tables(study: Study) -> dict[str, Any]:
+def _tables(study: Study) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Each group's values, the gaps between groups, and the learners' gaps compared."""
     roles, sensitive = study.roles, list(study.options.sensitive)
     assert roles.pred is not None
     common: dict[str, Any] = dict(
@@ -67,7 +61,7 @@ def _tables(study: Study) -> dict[str, Any]:
         measures = MULTICLASS
         plans = _plans(study, measures, common)
     values, gaps, compared = collect(*plans)
-    return {"measures": measures, "values": values, "gaps": gaps, "compared": compared}
+    return values, gaps, compared
 
 
 def _plans(study: Study, measures: tuple[str, ...], common: dict[str, Any]) -> list[pl.LazyFrame]:
@@ -140,8 +134,7 @@ def _section(page: Page, study: Study) -> None:
     sensitive = list(study.options.sensitive)
     groups = " × ".join(sensitive)
     page.heading("Subgroups", REFERENCE)
-    found = _tables(study)
-    gaps, values, compared = found["gaps"], found["values"], found["compared"]
+    values, gaps, compared = _tables(study)
     for line in headline(gaps, compared, roles, groups):
         page.text(line, css="headline")
     undefined = gaps.filter(pl.col("undefined").list.len() > 0)
@@ -232,7 +225,11 @@ def _slices(page: Page, study: Study, gaps: pl.DataFrame, datasets: list[Any]) -
 
 #: The section, drawn for both tasks' classification results when --sensitive is given.
 SUBGROUPS: tuple[Section, ...] = (
-    SubgroupSection(
-        "subgroups", _section, task="classification", needs=("pred",), step=SUBGROUPS_STEP
+    Section(
+        "subgroups",
+        _section,
+        task="classification",
+        needs=("pred", "sensitive"),
+        step=SUBGROUPS_STEP,
     ),
 )

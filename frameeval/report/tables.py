@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
@@ -22,17 +22,23 @@ from frameeval.report.roles import ReportRoles
 
 Progress = Callable[[str], None]
 
+
+class Steps(NamedTuple):
+    """The steps of a classification report, announced to ``progress`` in this order (the
+    CLI's progress bar counts them); a section names its step."""
+
+    counting: str = "counting predictions per data set, learner and split"
+    scoring: str = "counting scores per data set and learner"
+    answer: str = "comparing learners"
+    summary: str = "data summary"
+    measures: str = "performance measures"
+    curves: str = "ROC, P-R and cost curves"
+    calibration: str = "calibration and operating points"
+    compare: str = "comparison tests"
+
+
 #: The steps announced to ``progress`` (in order); the CLI's progress bar counts them.
-STEPS = (
-    "counting predictions per data set, learner and split",
-    "counting scores per data set and learner",
-    "comparing learners",
-    "data summary",
-    "performance measures",
-    "ROC, P-R and cost curves",
-    "calibration and operating points",
-    "comparison tests",
-)
+STEPS = Steps()
 
 #: The weight column of the count tables.
 N = "__fe_n"
@@ -154,7 +160,7 @@ def count_tables(
     ``score_decimals`` first when given)."""
     dataset, learner, truth = roles.dataset, roles.learner, roles.truth
     splits = [c for c in (roles.repeat, roles.fold) if c]
-    say(STEPS[0])
+    say(STEPS.counting)
     label_keys = [dataset, learner, *splits, truth, *([roles.pred] if roles.pred else [])]
     per_dataset = [pl.len().cast(pl.Int64).alias("predictions")]
     counted = [pl.len().cast(pl.Int64).alias(N)]
@@ -196,7 +202,7 @@ def count_tables(
         some = summary.filter(pl.col("missing_scores") < pl.col("predictions"))[dataset]
         scored = [d for d in binary if d in set(some.to_list())]
     counts = Counts(labels, summary, splits, binary, scored, null_scores=null_scores)
-    say(STEPS[1])
+    say(STEPS.scoring)
     if scored and roles.score:  # scored data sets exist only with a score column
         keys = [dataset, learner, truth]
         value = pl.col(roles.score)

@@ -221,7 +221,7 @@ def test_auc_intervals_are_left_out_past_the_budget(small_results, monkeypatch) 
     """A score count table too long for the report's time: no bootstrap, and the answer's
     table title says why (the values are shown alone)."""
     import frameeval.report.tables as tables
-    from frameeval.report.build import _answers
+    from frameeval.report.classification import answers_of
 
     roles = ReportRoles(**ROLES)
     counts = count_tables(small_results.lazy(), roles)
@@ -236,7 +236,7 @@ def test_auc_intervals_are_left_out_past_the_budget(small_results, monkeypatch) 
         ]
     )
     ranking = fe.ranking_report(two, truth="truth", score="score", by=["dataset", "learner"])
-    found = _answers({"ranking": ranking}, roles, 0.05, None)
+    found = answers_of(roles, 0.05, None, ranking=ranking)
     (auc,) = found
     assert "no intervals: the score count table is too long" in html.unescape(auc.table_html)
     assert "[" not in auc.downloads["results-roc_auc.csv"][1]
