@@ -422,6 +422,9 @@ def input_rules(
         for rule in domain_rules(measure, params or {}):
             column = truth if rule.role == "truth" else other
             x = pl.col(column).cast(pl.Float64)
+            if weight is None:
+                failures.append(domain_failure(func, rule, column, shared))
+                continue
             checks.rule(
                 outside(rule, x) & finite(x),
                 domain_error(rule),
@@ -446,6 +449,24 @@ def input_rules(
         if shared is None or shared.carries(text):
             failures.append(third_class(func, truth, other, positive, schema, shared))
     return checks, failures, positive
+
+
+def domain_failure(func: str, rule: Bound, column: str, shared: Shared | None = None) -> pl.Expr:
+    """A domain rule of an unweighted regression measure, as a failure after the null and
+    finiteness checks of both columns (its place among the checks: no weight check follows).
+
+    Those fail first whenever a value is null, NaN or ±inf, so where this one is read every
+    value is finite, and some value breaks ``rule`` (``x >= v`` or ``x > v``) exactly when the
+    smallest one does, which is then the smallest offending value the message reports: one
+    ``min`` instead of a count and a filtered ``min`` over the rows (four comparisons each)."""
+    read = shared if shared is not None else _same
+    least = read(pl.col(column).cast(pl.Float64).min())
+    return failure(
+        outside(rule, least),
+        domain_error(rule),
+        f"{func}(): {domain_message(rule, column)} {{}}.",
+        least,
+    )
 
 
 def absent_positive(func: str, truth: str, positive: Any, shared: Shared | None = None) -> pl.Expr:

@@ -86,3 +86,53 @@ def test_builders_of_different_columns_check_their_own_rules() -> None:
         InvalidParameterError, match=r"^recall\(\): .* columns 'y' \(truth=\) and 'q'"
     ):
         fe.collect(df.select(fe.precision("y", "p"), fe.recall("y", "q")))
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+@pytest.mark.parametrize(
+    ("t", "f", "error", "message"),
+    [
+        # a domain rule reports the smallest offending value
+        (
+            [2.0, -1.0, -3.0],
+            [1.0, 1.0, 1.0],
+            "NegativeValueError",
+            r"'t' \(truth=\) must be >= 0.* -3\.0\.",
+        ),
+        (
+            [2.0, 1.0, 3.0],
+            [1.0, 0.0, -2.0],
+            "InvalidValueError",
+            r"'f' \(pred=\) must be > 0.* -2\.0\.",
+        ),
+        # the finiteness of both columns is checked before the domain rules
+        (
+            [2.0, -1.0, 3.0],
+            [1.0, float("nan"), 1.0],
+            "MissingValueError",
+            r"'f' \(pred=\) must be finite",
+        ),
+        (
+            [float("-inf"), 1.0, 3.0],
+            [1.0, 1.0, 1.0],
+            "MissingValueError",
+            r"'t' \(truth=\) must be finite",
+        ),
+        (
+            [None, -1.0, 3.0],
+            [1.0, 1.0, 1.0],
+            "MissingValueError",
+            r"'t' \(truth=\) must not contain nulls",
+        ),
+    ],
+)
+def test_a_domain_rule_keeps_its_place_and_its_example(lazy, t, f, error, message) -> None:
+    from frameeval import exceptions
+
+    df = pl.DataFrame({"g": [1, 1, 1], "t": t, "f": f}, schema_overrides={"t": pl.Float64})
+    frame = df.lazy() if lazy else df
+    cls = getattr(exceptions, error)
+    with pytest.raises(cls, match=r"^poisson_deviance\(\): column " + message):
+        fe.collect(frame.select(fe.poisson_deviance("t", "f")))
+    with pytest.raises(cls, match=r"^poisson_deviance\(\): column " + message):
+        fe.collect(frame.group_by("g").agg(fe.poisson_deviance("t", "f")))
