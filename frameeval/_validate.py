@@ -18,6 +18,8 @@ import difflib
 import math
 import re
 import sys
+import threading
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -443,7 +445,8 @@ class Checks:
         per-context rules checked with them. Checks of ``scope="total"`` (presence in the
         whole frame) cannot be decided per group and are left out. With ``shared`` every count
         and example is one of its fields (the guard is then evaluated by :meth:`Shared.bind`,
-        on one row per group).
+        on one row per group), and a check that ``shared`` says another builder of the same
+        eager query carries (:meth:`Shared.carries`) is left out.
         """
         read = shared if shared is not None else _same
         cases = []
@@ -451,11 +454,16 @@ class Checks:
             if c.scope != "group":
                 continue
             bad = c.bad.fill_null(False)
-            count = read(c.count if c.count is not None else bad.sum())
+            total = c.count if c.count is not None else bad.sum()
+            least = None if c.example is None else c.example.filter(bad).min()
+            rule = (c.error, c.message[len(self.func) + 3 :], c.hint)
+            if shared is not None and not shared.carries(rule, total, least):
+                continue  # checked by another builder of the same eager query
+            count = read(total)
             message, args = c.message, []
-            if c.example is not None:
+            if least is not None:
                 message += " {}"
-                args.append(read(c.example.filter(bad).min()))
+                args.append(read(least))
             tail = f"\nHint: {c.hint}" if c.hint else ""
             cases.append(failure(count > 0, c.error, f"{message}.{tail}", *args))
         cases += failures
@@ -633,7 +641,7 @@ def raise_first(texts: pl.Series) -> pl.Series:
 def planned(
     columns: Sequence[str],
     plan: Callable[[list[tuple[pl.Expr, pl.DataType]]], pl.Expr],
-    eager_plan: Callable[[list[tuple[pl.Expr, pl.DataType]]], pl.Expr] | None = None,
+    eager_plan: Callable[[list[tuple[pl.Expr, pl.DataType]], Shared], pl.Expr] | None = None,
 ) -> pl.Expr:
     """``pl.pipe_with_dtype(columns, plan)`` with ``plan`` run once per set of column dtypes.
 
@@ -646,17 +654,37 @@ def planned(
     ``eager_plan``, if given, replaces ``plan`` when the query is an eager DataFrame operation
     (``df.group_by().agg()``, ``df.select``; see :func:`planning_eagerly`): Polars runs those
     on its in-memory engine without common-subexpression elimination, where a plan that
-    evaluates each aggregate once (:class:`Shared`) is several times faster — and the streaming
-    engine of a lazy ``collect()`` would fall back to the in-memory one for it.
+    evaluates each aggregate once (the :class:`Shared` it is given) is several times faster —
+    and the streaming engine of a lazy ``collect()`` would fall back to the in-memory one for
+    it. When every builder of that eager query stands at its top level (see
+    :func:`shared_rules`), a rule that several builders declare is checked by the first of
+    them only: the :class:`Shared` tells ``eager_plan`` which rules this builder carries, and
+    each choice of rules is planned once.
     """
     built: dict[tuple[Any, ...], pl.Expr] = {}
+    rules: dict[tuple[pl.DataType, ...], list[_Rule]] = {}
 
     def remembered(inputs: list[tuple[pl.Expr, pl.DataType]]) -> pl.Expr:
-        eager = eager_plan is not None and planning_eagerly()
-        key = (eager, *(dtype for _, dtype in inputs))
-        expr = built.get(key)
+        dtypes = tuple(dtype for _, dtype in inputs)
+        if eager_plan is None or not planning_eagerly():
+            expr = built.get(dtypes)
+            if expr is None:
+                expr = built[dtypes] = plan(inputs)
+            return expr
+        query = shared_rules()
+        if dtypes not in rules:  # the first eager plan: every rule carried, and recorded
+            recorder = Shared()
+            built[(True, dtypes, None)] = eager_plan(inputs, recorder)
+            rules[dtypes] = recorder.rules
+        if query is None:
+            return built[(True, dtypes, None)]
+        carried = tuple(query.claim(rule, remembered) for rule in rules[dtypes])
+        if all(carried):
+            return built[(True, dtypes, None)]
+        expr = built.get((True, dtypes, carried))
         if expr is None:
-            expr = built[key] = (eager_plan if eager and eager_plan else plan)(inputs)
+            chosen = dict(zip(range(len(carried)), carried, strict=True))
+            expr = built[(True, dtypes, carried)] = eager_plan(inputs, Shared(chosen))
         return expr
 
     return pl.pipe_with_dtype(list(columns), remembered)
@@ -671,16 +699,136 @@ def planning_eagerly() -> bool:
     ``pl.pipe_with_dtype`` run inside that call, so its frame is on the Python stack. If a
     Polars version names it otherwise, every plan is the lazy one (correct, not as fast).
     """
-    frame = sys._getframe(1)
+    return _eager_frame(sys._getframe(1)) is not None
+
+
+def _eager_frame(frame: Any) -> Any:
+    """The frame of ``LazyFrame._collect_eager`` on the stack from ``frame`` down, or None."""
     while frame is not None:
         if frame.f_code.co_name == "_collect_eager" and "polars" in frame.f_code.co_filename:
+            return frame
+        frame = frame.f_back
+    return None
+
+
+# the builders' expressions as returned to the caller, by the text of their root (weakly; see
+# :func:`top_level`)
+_BUILDERS: dict[str, list[weakref.ref[pl.Expr]]] = {}
+# per thread: the eager query being planned and the rules its builders have claimed
+_QUERIES = threading.local()
+# the eager DataFrame methods whose expressions all run in one context, and their arguments
+_CONTEXTS = {
+    "agg": ("aggs", "named_aggs"),  # GroupBy / RollingGroupBy / DynamicGroupBy.agg
+    "select": ("exprs", "named_exprs"),
+    "with_columns": ("exprs", "named_exprs"),
+}
+
+
+def top_level(expr: pl.Expr) -> pl.Expr:
+    """``expr`` (an expression builder's result), remembered as one: when it is passed to an
+    eager ``agg`` / ``select`` as it is (or renamed), it runs in that query's own context (see
+    :func:`shared_rules`)."""
+    known = _BUILDERS.setdefault(str(expr.meta.undo_aliases()), [])
+    known[:] = [ref for ref in known if ref() is not None]
+    known.append(weakref.ref(expr))
+    return expr
+
+
+def _is_builder(expr: pl.Expr) -> bool:
+    """``expr`` is a builder's result, perhaps renamed (``meta.eq`` compares the plan
+    callbacks by identity)."""
+    root = expr.meta.undo_aliases()
+    for ref in _BUILDERS.get(str(root), ()):
+        builder = ref()
+        if builder is not None and builder.meta.undo_aliases().meta.eq(root):
             return True
-        frame = frame.f_back  # type: ignore[assignment]
     return False
 
 
-def _same(expr: pl.Expr) -> pl.Expr:
-    return expr
+def _in_context(items: Iterable[Any]) -> bool:
+    """Every builder among ``items`` (a query's expressions) stands at the top level: the
+    expression itself (perhaps renamed), not nested in another (a window ``.over()``, an
+    ``Expr.rolling``, a list evaluation could run it on fewer rows). Anything unknown (a
+    generator) is not."""
+    for item in items:
+        if item is None or isinstance(item, str | int | float | pl.Series):
+            continue  # a column name or a literal
+        if isinstance(item, pl.Expr):
+            if "pipe_with_dtype" in str(item) and not _is_builder(item):
+                return False
+        elif isinstance(item, list | tuple):
+            if not _in_context(item):
+                return False
+        else:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """One data rule of a builder's guard, as :meth:`Shared.carries` compares them: the text
+    of the rule (error class, message without the function's name, hint) and its aggregates
+    (compared with ``meta.eq``)."""
+
+    text: tuple[Any, ...]
+    aggregates: tuple[pl.Expr | None, ...] = ()
+
+    def same(self, other: _Rule) -> bool:
+        return (
+            self.text == other.text
+            and len(self.aggregates) == len(other.aggregates)
+            and all(
+                (a is None and b is None) or (a is not None and b is not None and a.meta.eq(b))
+                for a, b in zip(self.aggregates, other.aggregates, strict=True)
+            )
+        )
+
+
+@dataclass
+class _Query:
+    """The eager query being planned (its LazyFrame, weakly) and who checks which rule."""
+
+    frame: weakref.ref[Any]
+    shareable: bool
+    owners: list[tuple[_Rule, object]] = field(default_factory=list)
+
+    def claim(self, rule: _Rule, owner: object) -> bool:
+        """Whether ``owner`` checks ``rule``: the first builder planned with it does."""
+        for known, who in self.owners:
+            if known.same(rule):
+                return who is owner
+        self.owners.append((rule, owner))
+        return True
+
+
+def shared_rules() -> _Query | None:
+    """The eager query being planned, if its builders may share their rules, else None.
+
+    An eager ``df.group_by().agg()`` (or ``df.select`` / ``with_columns``) stops at the first
+    rule broken anywhere in it: a rule that two builders of the query declare on the same rows
+    (``precision`` and ``recall`` on the same columns: no null, two classes) needs checking
+    once. The rows are the same only for builders of one context, so the query shares only
+    when each builder in it is one of the query's own expressions (see :func:`_in_context`),
+    read from the arguments of the DataFrame method on the stack. The error then names the
+    builder that checked the rule; a query whose rules hold is unchanged.
+    """
+    eager = _eager_frame(sys._getframe(1))
+    caller = eager.f_back if eager is not None else None
+    if caller is None or "polars" not in caller.f_code.co_filename:
+        return None
+    names = _CONTEXTS.get(caller.f_code.co_name)
+    frame = eager.f_locals.get("self")
+    if names is None or frame is None:
+        return None
+    query: _Query | None = getattr(_QUERIES, "query", None)
+    if query is None or query.frame() is not frame:
+        arguments = caller.f_locals
+        positional = arguments.get(names[0], ())
+        named = arguments.get(names[1]) or {}
+        shareable = isinstance(positional, tuple) and isinstance(named, dict)
+        shareable = shareable and _in_context([*positional, *named.values()])
+        query = _QUERIES.query = _Query(weakref.ref(frame), shareable)
+    return query if query.shareable else None
 
 
 class Shared:
@@ -691,30 +839,52 @@ class Shared:
     total sum of squares and in its finiteness rule, precision's Σ[p = pos] in the value and in
     the ``average="binary"`` class rule — is summed twice over the rows. ``shared(agg)`` returns
     a field standing for the aggregate ``agg`` (one field per distinct aggregate, compared with
-    ``meta.eq``); :meth:`bind` then evaluates every aggregate once, as the fields of one struct,
-    and the expression written over the fields on the struct's rows (one per group), where a
-    formula, a ``when/then`` and an error text cost nothing next to the rows. An expression
-    bound this way must read the rows only through ``shared``.
+    ``meta.eq``); :meth:`bind` then evaluates every aggregate that the expression reads once,
+    as the fields of one struct, and the expression written over the fields on the struct's
+    rows (one per group), where a formula, a ``when/then`` and an error text cost nothing next
+    to the rows. An expression bound this way must read the rows only through ``shared``.
+
+    :meth:`carries` says whether this plan checks a data rule (``chosen``: by the rule's
+    position among the rules the builder declares; default every rule), and records the rules
+    declared (:attr:`rules`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, chosen: dict[int, bool] | None = None) -> None:
         self._aggregates: list[pl.Expr] = []
+        self._chosen = chosen
+        self.rules: list[_Rule] = []
 
     def __call__(self, aggregate: pl.Expr) -> pl.Expr:
         for i, known in enumerate(self._aggregates):
             if known.meta.eq(aggregate):
-                return pl.field(f"__fe_{i}")
+                return pl.field(f"__fe_{i}__")
         self._aggregates.append(aggregate)
-        return pl.field(f"__fe_{len(self._aggregates) - 1}")
+        return pl.field(f"__fe_{len(self._aggregates) - 1}__")
+
+    def carries(self, text: tuple[Any, ...], *aggregates: pl.Expr | None) -> bool:
+        """Whether the guard of this plan checks the rule ``text`` (error class, message
+        without the function's name) over ``aggregates``: False when another builder of the
+        same eager query checks it (see :func:`planned`)."""
+        position = len(self.rules)
+        self.rules.append(_Rule(text, aggregates))
+        return True if self._chosen is None else self._chosen[position]
 
     def bind(self, expr: pl.Expr) -> pl.Expr:
-        """``expr`` (written over the fields) evaluated on the aggregates, computed once."""
-        fields = [a.alias(f"__fe_{i}") for i, a in enumerate(self._aggregates)]
+        """``expr`` (written over the fields) evaluated on the aggregates it reads, computed
+        once each."""
+        text = str(expr)
+        fields = [
+            a.alias(f"__fe_{i}__") for i, a in enumerate(self._aggregates) if f"__fe_{i}__" in text
+        ]
         return (
             pl.struct(fields)
             .struct.with_fields(expr.alias("__fe_value"))
             .struct.field("__fe_value")
         )
+
+
+def _same(expr: pl.Expr) -> pl.Expr:
+    return expr
 
 
 def attach_guard(value: pl.Expr, guard: pl.Expr) -> pl.Expr:

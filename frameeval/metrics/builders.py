@@ -28,6 +28,7 @@ from frameeval._validate import (
     planned,
     positive_of,
     resolve_pos_label,
+    top_level,
 )
 from frameeval.exceptions import (
     FrameEvalError,
@@ -368,16 +369,14 @@ def guarded_value(
     average = measure.parameters.get("average") or average
     columns = [truth, other, *([weight] if weight else [])]
 
-    def plan(inputs: list[tuple[pl.Expr, pl.DataType]], share: bool = False) -> pl.Expr:
+    def plan(inputs: list[tuple[pl.Expr, pl.DataType]], shared: Shared | None = None) -> pl.Expr:
         # run by Polars at plan time, once the dtypes are known: a schema rule raises here
         # (typed, before any data is read); a data rule is declared only for the dtypes that
         # can break it (an Int8 column is never scanned for NaN)
         schema = pl.Schema({c: dtype for c, (_, dtype) in zip(columns, inputs, strict=True)})
-        shared: Shared | None = None
-        if share:
+        if shared is not None:
             # every aggregate of the value and of its guard computed once (a Shared), where
             # the value reads only per-group scalars: an eager query shares nothing by itself
-            shared = Shared()
             try:
                 return _planned_value(shared, schema)
             except NotShareable:
@@ -404,7 +403,7 @@ def guarded_value(
         guarded = value if guard is None else attach_guard(value, guard)
         return guarded if shared is None else shared.bind(guarded)
 
-    return planned(columns, plan, lambda inputs: plan(inputs, share=True)).alias(func)
+    return top_level(planned(columns, plan, plan).alias(func))
 
 
 #: the input columns of a measure, by kind: its truth and the column it compares it with (the
@@ -452,9 +451,14 @@ def input_rules(
     checks = Inputs(*MEASURE_INPUTS[kind], BUILDER_WEIGHT).compile(
         schema, func, truth=truth, weight=weight, **{other_role: other}
     )
-    if kind == "regression":
-        domain_checks(checks, measure, params or {}, truth, other)
     failures: list[pl.Expr] = []
+    if kind == "regression" and weight is None:
+        # unweighted: one min per rule, read after the null and finiteness checks
+        for rule in domain_rules(measure, params or {}):
+            column = truth if rule.role == "truth" else other
+            failures.append(domain_failure(func, rule, column, shared))
+    elif kind == "regression":
+        domain_checks(checks, measure, params or {}, truth, other)
     positive = None
     binary = kind == "binary" and average == "binary"
     if kind in ("score", "probability") or binary:
@@ -465,9 +469,30 @@ def input_rules(
         failures.append(absent_positive(func, truth, positive, shared))
     if binary and pos_label is None and schema[truth] != pl.Boolean:
         # a third class is an error only when the positive class is the default one: an
-        # explicit pos_label on a multiclass column asks for that class's one-vs-rest value
-        failures.append(third_class(func, truth, other, positive, schema, shared))
+        # explicit pos_label on a multiclass column asks for that class's one-vs-rest value;
+        # in an eager query one builder checks it for every builder of the same columns
+        text = ("third class", truth, other, repr(positive), str(schema[truth]), str(schema[other]))
+        if shared is None or shared.carries(text):
+            failures.append(third_class(func, truth, other, positive, schema, shared))
     return checks, failures, positive
+
+
+def domain_failure(func: str, rule: Bound, column: str, shared: Shared | None = None) -> pl.Expr:
+    """A domain rule of an unweighted regression measure, as a failure after the null and
+    finiteness checks of both columns (its place among the checks: no weight check follows).
+
+    Those fail first whenever a value is null, NaN or ±inf, so where this one is read every
+    value is finite, and some value breaks ``rule`` (``x >= v`` or ``x > v``) exactly when the
+    smallest one does, which is then the smallest offending value the message reports: one
+    ``min`` instead of a count and a filtered ``min`` over the rows (four comparisons each)."""
+    read = shared if shared is not None else _same
+    least = read(pl.col(column).cast(pl.Float64).min())
+    return failure(
+        outside(rule, least),
+        domain_error(rule),
+        f"{func}(): {domain_message(rule, column)} {{}}.",
+        least,
+    )
 
 
 def absent_positive(func: str, truth: str, positive: Any, shared: Shared | None = None) -> pl.Expr:
@@ -503,18 +528,18 @@ def class_spread(
     if pl.UInt64 in (schema[truth], schema[pred]) and not unsigned:
         return None  # a signed column beside a UInt64 one: no common 64-bit type
     wide: pl.DataType = pl.UInt64() if unsigned else pl.Int64()
-    offsets = []
-    for c in (truth, pred):
-        y = pl.col(c) if schema[c] == wide else pl.col(c).cast(wide)
-        offsets.append(y - pl.lit(positive, dtype=wide))
+    labels = [pl.col(c) if schema[c] == wide else pl.col(c).cast(wide) for c in (truth, pred)]
+    pos = pl.lit(positive, dtype=wide)
     read = shared if shared is not None else _same
     n = read(pl.len()).cast(wide)
     # the value's own positive counts (the same expressions, so Polars computes them once; in
     # an eager group_by, where it does not, the same fields of ``shared``)
     k = [read((pl.col(c) == pl.lit(positive)).sum()).cast(wide) for c in (truth, pred)]
     others = n + n - k[0] - k[1]
-    bits = read((offsets[0] | offsets[1]).bitwise_or())
-    return others * bits - read((offsets[0] + offsets[1]).sum()), others, n + n
+    bits = read(((labels[0] - pos) | (labels[1] - pos)).bitwise_or())
+    # Σ offsets = Σ labels − 2n·pos (mod 2^64): one addition per row instead of three
+    offsets = read((labels[0] + labels[1]).sum()) - (n + n) * pos
+    return others * bits - offsets, others, n + n
 
 
 def third_class(
