@@ -1,11 +1,18 @@
-"""Shared test configuration: hypothesis profiles and helpers.
+"""Shared test configuration: hypothesis profiles, the suite's order and its shared fixtures.
 
 Profiles: ``ci`` (derandomized, bounded examples, no deadline — the 2-core CI machine) and
 ``dev`` (more examples). Select with ``--hypothesis-profile=ci``.
+
+Speed (issue 33, docs/architecture.md "The suite"): tests marked ``slow`` run first, so that
+xdist's ``loadgroup`` hands the long ones out before the short ones fill the gaps; once the
+tests are collected, the objects alive then (modules, the collected items) are frozen out of the
+garbage collector, so a full collection — statsmodels' Holm runs ``gc.collect()`` on every
+call — scans only what the tests create.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -23,6 +30,17 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=150, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The ``slow`` tests first (a stable sort: the rest keep their order)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection left alive out of the garbage collector's full passes."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")

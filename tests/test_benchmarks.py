@@ -37,6 +37,7 @@ def test_peak_memory_sees_native_allocations() -> None:
         assert peak > 300 * 2**20
 
 
+@pytest.mark.slow
 def test_suite_command_prints_times_and_measured_memory(capsys: pytest.CaptureFixture[str]) -> None:
     """``python -m benchmarks`` end to end at the tiny scale, with the child memory pass (one
     child for all the tasks, a JSON line per task)."""

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import frameeval as fe
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +53,7 @@ def _external_assets(site: Path) -> list[tuple[str, str]]:
     return found
 
 
+@pytest.mark.slow
 def test_mkdocs_build_strict_with_full_api_reference(tmp_path: Path) -> None:
     site = tmp_path / "site"
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")

@@ -90,6 +90,7 @@ def _run(script: str, out: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", sorted(EXPECTED))
 def test_example_runs_and_writes_outputs(script: str, tmp_path: Path) -> None:
     out = tmp_path / "out"

@@ -51,6 +51,7 @@ fe.confusion_matrix(df, "y")  # wrong: pred is required
 WRONG = {"bogus=1", 'fe.confusion_matrix(df, "y")  #'}
 
 
+@pytest.mark.slow
 def test_mypy_sees_lazy_in_lazy_out(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
     snippet = tmp_path / "snippet.py"

@@ -132,6 +132,7 @@ def wilcoxon_tables(draw):
     return pl.concat(frames)
 
 
+@pytest.mark.slow
 @given(df=wilcoxon_tables())
 def test_wilcoxon_holm_cliques_inputs_match_scipy_and_statsmodels(df):
     """The Wilcoxon–Holm CD diagram on randomized grouped tables: per group, the p-values of
@@ -187,27 +188,6 @@ def test_wilcoxon_holm_cliques_on_a_fixed_table():
     r = dict(ranks.select("learner", "average_rank").rows())
     assert found(out) == brute_force(r, rejected)
     assert out.height > 0 and len(found(out)) > 1
-
-
-def test_cliques_grouped_equal_per_group():
-    df = pl.concat(
-        [
-            table(paper_order=True).with_columns(metric=pl.lit("auc")),
-            table(paper_order=True).with_columns(metric=pl.lit("noisy"), auc=pl.col("auc") * 0),
-        ]
-    )
-    pairs = fe.nemenyi(df, "auc", block="data_set", by="metric", alpha=0.10, higher_is_better=True)
-    together = fe.cliques(pairs, by="metric")
-    alone = pl.concat(
-        [
-            fe.cliques(p.drop("metric")).with_columns(metric=pl.lit(m))
-            for (m,), p in pairs.partition_by("metric", as_dict=True).items()
-        ]
-    ).select(together.columns)
-    assert together.sort("metric", "clique", "learner").equals(
-        alone.sort("metric", "clique", "learner")
-    )
-    assert together.columns[0] == "metric"
 
 
 def test_cliques_errors():

@@ -5,7 +5,6 @@ Oracles: mlxtend's mcnemar_table / mcnemar and statsmodels' mcnemar, per group.
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given
@@ -165,20 +164,3 @@ def test_mcnemar_pairing_checks():
         r"contain nulls, got null\.",
     ):
         fe.mcnemar(df.with_columns(instance=pl.lit(None, pl.Int64)), "y", "p", **kw)
-
-
-def test_mcnemar_lazy_in_lazy_out_and_grouped_equals_alone():
-    rng = np.random.default_rng(1)
-    rows = [
-        (g, i, learner, int(y), int(rng.integers(0, 2)))
-        for g in (1, 2)
-        for i, y in enumerate(rng.integers(0, 2, size=30))
-        for learner in ("A", "B")
-    ]
-    df = pl.DataFrame(rows, schema=["g", "instance", "learner", "y", "p"], orient="row")
-    out = fe.mcnemar(df, "y", "p", a="A", b="B", by="g")
-    lazy = fe.mcnemar(df.lazy(), "y", "p", a="A", b="B", by="g")
-    assert isinstance(lazy, pl.LazyFrame) and lazy.collect().equals(out)
-    alone = fe.mcnemar(df.filter(pl.col("g") == 2).drop("g"), "y", "p", a="A", b="B")
-    assert out.filter(pl.col("g") == 2).drop("g").equals(alone)
-    assert fe.mcnemar(df.to_pandas(), "y", "p", a="A", b="B", by="g").equals(out)

@@ -14,7 +14,6 @@ import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from scipy import stats
 
 import frameeval as fe
@@ -275,16 +274,6 @@ def test_rank_errors_name_the_problem():
         r"\['rank'\]",
     ):
         fe.rank_table(df.rename({"g": "rank"}), "error_rate", by="rank")
-
-
-@given(df=metric_tables(ties=True), hib=st.booleans())
-def test_grouped_equals_each_group_alone(df, hib):
-    kw = {"higher_is_better": hib}
-    grouped = fe.average_ranks(df, "value", by="g", **kw)
-    for (g,), part in df.partition_by("g", as_dict=True).items():
-        alone = fe.average_ranks(part.drop("g"), "value", **kw)
-        assert_frames_close(grouped.filter(pl.col("g") == g).drop("g"), alone)
-    assert fe.average_ranks(df.lazy(), "value", by="g", **kw).collect().equals(grouped)
 
 
 def test_categorical_learners_and_pandas_input():

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -178,6 +178,18 @@ def scaled(frame: pl.DataFrame, factor: float) -> pl.DataFrame:
     return frame.with_columns(pl.col("value") * factor)
 
 
+def scales(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (scale 1) above ``frame`` × 100 (scale 100): one group each."""
+    return pl.concat(
+        [frame.with_columns(scale=pl.lit(1)), scaled(frame, 100.0).with_columns(scale=pl.lit(100))]
+    )
+
+
+def halves(out: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The scale-1 and the scale-100 rows of a result grouped by ``scale``."""
+    return tuple(out.filter(pl.col("scale") == s).drop("scale") for s in (1, 100))
+
+
 def close(x, y) -> bool:
     if x is None or y is None:
         return x is None and y is None
@@ -221,6 +233,7 @@ def test_aligned_ranks_equal_rational_arithmetic(case):
         assert (ra, rb) == pytest.approx((float(average[a]), float(average[b])), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(decimal_tables(k_range=(2, 4)))
 def test_quade_equals_rational_arithmetic(case):
@@ -242,8 +255,7 @@ def test_skillings_mack_equals_rational_ranks(case):
     frame, exact = case
     blocks, learners, x = table(exact)
     shared = [b for b in blocks if sum((b, j) in x for j in learners) >= 2]
-    if len(learners) < 2 or len(shared) < 2:
-        return
+    assume(len(learners) >= 2 and len(shared) >= 2)
     out = skillings_mack(frame, "value", **KW)
     assert close(out["p_value"][0], skillings_mack_oracle(exact))
 
@@ -257,6 +269,7 @@ def test_wilcoxon_equals_rational_arithmetic(zero_method, case):
     assert close(out["p_value"][0], wilcoxon_oracle(exact, "A", "B", zero_method))
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(decimal_tables(k_range=(2, 3), n_range=(3, 8)))
 def test_comparison_matrix_equals_rational_arithmetic(case):
@@ -294,23 +307,30 @@ def test_compare_learners_ranks_equal_rational_arithmetic(case):
 # ---------------------------------------------------------------------------------------------
 # (b) invariance to scaling by 100
 # ---------------------------------------------------------------------------------------------
-@settings(max_examples=20)
-@given(decimal_tables(k_range=(3, 4)))
-def test_rank_procedures_invariant_to_scaling_by_100(case):
-    frame, _ = case
-    big = scaled(frame, 100.0)
+@pytest.mark.slow
+@settings(max_examples=8)
+@given(st.lists(decimal_tables(k_range=(3, 4)), min_size=2, max_size=4))
+def test_rank_procedures_invariant_to_scaling_by_100(cases):
+    """Each table and the table × 100 give the same p-values. All sit in one frame, a group
+    per table and scale, so one call per procedure compares them: ``digits=`` rounds each value
+    on its own (``frameeval.compare.precision.rounded``), and grouped = each group alone is
+    tests/compare/test_properties.py's. 8 examples of 2–4 tables check as many tables (≈ 24)
+    as the 20 examples of one table did."""
+    both = pl.concat(
+        [scales(frame).with_columns(case=pl.lit(i)) for i, (frame, _) in enumerate(cases)]
+    )
+    kw = {"by": ["case", "scale"], **KW}
     for test in (fe.friedman, friedman_aligned_ranks, quade, skillings_mack):
-        assert close(
-            test(frame, "value", **KW)["p_value"][0], test(big, "value", **KW)["p_value"][0]
-        )
+        small, large = halves(test(both, "value", **kw))
+        assert small["case"].to_list() == large["case"].to_list() == list(range(len(cases)))
+        assert all(close(x, y) for x, y in zip(small["p_value"], large["p_value"], strict=True))
     for test in ("friedman", "friedman_aligned_ranks", "quade"):
-        small_p = rank_post_hoc(frame, "value", test=test, **KW)["p_adjusted"].to_list()
-        big_p = rank_post_hoc(big, "value", test=test, **KW)["p_adjusted"].to_list()
+        small, large = halves(rank_post_hoc(both, "value", test=test, **kw))
+        small_p, big_p = small["p_adjusted"].to_list(), large["p_adjusted"].to_list()
         assert all(close(x, y) for x, y in zip(small_p, big_p, strict=True))
-    small = comparison_matrix(frame, "value", **KW).drop("mean_difference")
-    large = comparison_matrix(big, "value", **KW).drop("mean_difference")
-    assert small.select("a", "b", "wins", "ties", "losses").equals(
-        large.select("a", "b", "wins", "ties", "losses")
+    small, large = halves(comparison_matrix(both, "value", **kw).drop("mean_difference"))
+    assert small.select("case", "a", "b", "wins", "ties", "losses").equals(
+        large.select("case", "a", "b", "wins", "ties", "losses")
     )
     assert all(close(x, y) for x, y in zip(small["p_value"], large["p_value"], strict=True))
 
@@ -319,9 +339,10 @@ def test_rank_procedures_invariant_to_scaling_by_100(case):
 @settings(max_examples=20)
 @given(case=decimal_tables(k_range=(2, 2), n_range=(3, 12)))
 def test_wilcoxon_invariant_to_scaling_by_100(zero_method, case):
+    """As above, both scales in one call (``by="scale"``)."""
     frame, _ = case
-    small = wilcoxon(frame, "value", a="A", b="B", zero_method=zero_method, **KW)
-    large = wilcoxon(scaled(frame, 100.0), "value", a="A", b="B", zero_method=zero_method, **KW)
+    out = wilcoxon(scales(frame), "value", a="A", b="B", zero_method=zero_method, by="scale", **KW)
+    small, large = halves(out)
     assert close(small["p_value"][0], large["p_value"][0])
     assert small["statistic"][0] == large["statistic"][0]
 

@@ -1,4 +1,6 @@
 """Binary proper scoring rules (frameeval.metrics.probability) against scikit-learn, grouped.
+Row order, lazy = eager, ``.over`` and integer weights = repeated rows are checked for every
+registered measure by tests/metrics/test_properties.py (kind ``probability``).
 
 Oracle: scikit-learn 1.9 ``log_loss(y, p, labels=[0, 1], sample_weight=w)`` and
 ``brier_score_loss(y, p, pos_label=1, sample_weight=w)`` on each ``partition_by`` part, compared
@@ -94,27 +96,6 @@ def test_grouped_equals_scikit_learn(df: pl.DataFrame, weighted: bool) -> None:
         expected = _oracle(df.filter(pl.col("g") == row["g"]), weighted)
         for name in MEASURES:
             assert_close(row[name], expected[name])
-
-
-@given(df=probability_frames(), seed=st.integers(0, 2**16))
-def test_row_order_lazy_and_over(df: pl.DataFrame, seed: int) -> None:
-    exprs = [builder("y", "p", weight="w") for builder in MEASURES.values()]
-    eager = df.group_by("g").agg(exprs).sort("g")
-    shuffled = df.sample(fraction=1.0, shuffle=True, seed=seed)
-    lazy = shuffled.lazy().group_by("g").agg(exprs).sort("g").collect()
-    for name in MEASURES:
-        assert_close(lazy[name].to_list(), eager[name].to_list(), 1e-12)
-    over = df.select("g", *[e.over("g") for e in exprs]).unique("g").sort("g")
-    for name in MEASURES:
-        assert_close(over[name].to_list(), eager[name].to_list(), 1e-12)
-
-
-def test_integer_weights_equal_repeated_rows() -> None:
-    df = pl.DataFrame({"y": [1, 0, 1, 0], "p": [0.8, 0.3, 0.4, 0.9], "w": [2, 1, 3, 0]})
-    repeated = df.select(pl.all().repeat_by("w").explode()).drop("w")
-    for builder in MEASURES.values():
-        weighted = df.select(builder("y", "p", weight="w")).item()
-        assert weighted == pytest.approx(repeated.select(builder("y", "p")).item(), abs=1e-12)
 
 
 def test_clipping_matches_scikit_learn_at_zero_and_one() -> None:

@@ -1,4 +1,7 @@
 """Ranking measures of frameeval.metrics.ranking against scikit-learn, grouped, plus properties.
+Row order, lazy = eager, ``.over``, grouped = each group alone and integer weights = repeated
+rows are checked for every registered measure by tests/metrics/test_properties.py (kind
+``score``), not repeated here.
 
 Oracle: scikit-learn 1.9 (``roc_auc_score``, ``average_precision_score``,
 ``precision_recall_curve`` + ``auc``) on each ``partition_by`` part, compared with the expression
@@ -207,46 +210,6 @@ def test_flipped_labels_or_negated_score_give_one_minus_auc(df: pl.DataFrame) ->
         expected = [None if v is None else 1.0 - v for v in auc_.to_list()]
         assert_close(flipped["roc_auc"].to_list(), expected, 1e-12)
         assert_close(negated.to_list(), expected, 1e-12)
-
-
-@settings(max_examples=15)
-@given(df=score_frames(), seed=st.integers(0, 2**16))
-def test_row_order_lazy_and_over_do_not_change_values(df: pl.DataFrame, seed: int) -> None:
-    shuffled = df.sample(fraction=1.0, shuffle=True, seed=seed)
-    for weight in (None, "w"):
-        base = agg(df, weight)
-        assert_close(agg(shuffled, weight).drop("g").rows(), base.drop("g").rows(), 1e-12)
-        lazy = fe.collect(
-            df.lazy().group_by("g").agg(m("y", "s", weight=weight) for m in MEASURES.values())
-        ).sort("g")
-        assert_close(lazy.drop("g").rows(), base.drop("g").rows(), 1e-12)
-        over = (
-            df.select("g", *(m("y", "s", weight=weight).over("g") for m in MEASURES.values()))
-            .unique("g")
-            .sort("g")
-        )
-        assert_close(over.drop("g").rows(), base.drop("g").rows(), 1e-12)
-
-
-@settings(max_examples=15)
-@given(df=score_frames())
-def test_grouped_equals_each_group_alone(df: pl.DataFrame) -> None:
-    for weight in (None, "w"):
-        grouped = agg(df, weight)
-        for i, part in enumerate(sorted(df.partition_by("g"), key=lambda f: f["g"][0])):
-            alone = part.select(m("y", "s", weight=weight) for m in MEASURES.values())
-            assert_close(list(alone.row(0)), list(grouped.drop("g").row(i)), 1e-12)
-
-
-@settings(max_examples=20)
-@given(df=score_frames(weights="int"))
-def test_integer_weights_equal_repeated_rows(df: pl.DataFrame) -> None:
-    repeated = df.select(pl.all().repeat_by(pl.col("w").cast(pl.UInt32)).explode())
-    weighted = agg(df, "w")
-    unweighted = agg(repeated, None)
-    # a group whose weights are all 0 disappears when its rows are repeated 0 times
-    weighted = weighted.join(unweighted.select("g"), on="g", how="semi")
-    assert_close(weighted.drop("g").rows(), unweighted.drop("g").rows(), 1e-12)
 
 
 def test_one_class_and_zero_weight_groups_are_null() -> None:

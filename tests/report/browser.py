@@ -8,7 +8,8 @@ width of its container), the facet panels that draw no data and the facet footer
 axes) with no panel above them, the elements that clip their content sideways (a wide table's
 scroller counts only when it shows no cue), the axis titles and the console messages; ``--dump-dom`` returns them. Chromium's own
 console log (``--enable-logging=stderr``) is read too, so a message the probe could not see
-still fails the check. :func:`screenshot` saves a PNG of the top ``height`` pixels.
+still fails the check; given ``shot=``, the same launch also saves a PNG of the viewport (one
+Chromium per page and width). :func:`screenshot` saves a PNG of the top ``height`` pixels.
 Used by tests/report/test_browser.py and docs/make_report_images.py.
 """
 
@@ -127,8 +128,10 @@ def _console_lines(stderr: str) -> list[str]:
     return found
 
 
-def inspect(report: Path, width: int, height: int = 1000) -> Seen:
-    """Load ``report`` at a ``width`` × ``height`` viewport; return what the probe measured."""
+def inspect(report: Path, width: int, height: int = 1000, shot: Path | None = None) -> Seen:
+    """Load ``report`` at a ``width`` × ``height`` viewport; return what the probe measured.
+    With ``shot``, the same Chromium also saves a PNG of that viewport there (the probe only
+    writes attributes onto ``<body>``: the page looks as the report does)."""
     with tempfile.TemporaryDirectory(prefix="frameeval-browser-") as tmp:
         directory = Path(tmp)
         copy = _probed_copy(report, directory)
@@ -140,6 +143,7 @@ def inspect(report: Path, width: int, height: int = 1000) -> Seen:
                 f"--window-size={width},{height}",
                 "--enable-logging=stderr",
                 "--v=0",
+                *([f"--screenshot={shot}"] if shot is not None else []),
                 "--dump-dom",
                 copy.as_uri(),
             ],

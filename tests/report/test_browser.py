@@ -20,14 +20,10 @@ import polars as pl
 import pytest
 
 import frameeval as fe
-from tests.report.browser import inspect, screenshot
-from tests.report.synthetic import (
-    breast_cancer_with_size,
-    one_dataset_results,
-    synthetic_results,
-)
+from tests.report.browser import inspect
+from tests.report.synthetic import one_dataset_results, synthetic_results
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PAGE = 1100  # the report's max-width
 #: a snake_case column name (cost_norm, fraction_positive) inside a title
@@ -49,14 +45,6 @@ def one_dataset_report(tmp_path_factory: pytest.TempPathFactory):
     return path
 
 
-@pytest.fixture(scope="module")
-def subgroups_report(tmp_path_factory: pytest.TempPathFactory):
-    """Issue 36: the Subgroups section (--sensitive size texture) on real data."""
-    path = tmp_path_factory.mktemp("subgroups") / "subgroups.html"
-    fe.write_report(breast_cancer_with_size(), path, sensitive=["size", "texture"])
-    return path
-
-
 #: charts each report draws at least (one data set: no CD diagram, one panel per chart)
 MIN_CHARTS = {
     "example_report": 8,
@@ -73,16 +61,22 @@ MIN_CHARTS = {
 @pytest.mark.parametrize(
     "which",
     [
-        "example_report",
-        "synthetic_report",
-        "one_dataset_report",
-        "regression_report",
-        "subgroups_report",
+        # each report in its xdist group: built once, on the worker that opens it
+        pytest.param(name, marks=pytest.mark.xdist_group(name))
+        for name in (
+            "example_report",
+            "synthetic_report",
+            "one_dataset_report",
+            "regression_report",
+            "subgroups_report",
+        )
     ],
 )
 def test_report_renders_fits_and_is_silent(which: str, width: int, request, tmp_path) -> None:
+    """One Chromium per report and width: it measures the page and saves the screenshot."""
     report = request.getfixturevalue(which)
-    seen = inspect(report, width)
+    shot = tmp_path / f"{which}-{width}.png"
+    seen = inspect(report, width, shot=shot)
     assert seen.charts >= MIN_CHARTS[which]
     assert seen.rendered == seen.charts and seen.errors == 0
     assert seen.charts_without_svg == 0
@@ -98,7 +92,6 @@ def test_report_renders_fits_and_is_silent(which: str, width: int, request, tmp_
     assert seen.panels_without_data == [] and seen.bare_axes == [], seen
     # no column name in an axis or facet title ("Normalised cost cost_norm")
     assert not [t for t in seen.axis_titles if FIELD.search(t)], seen.axis_titles
-    shot = screenshot(report, tmp_path / f"{which}-{width}.png", width, 1600)
     assert shot.stat().st_size > 10_000
 
 
@@ -161,7 +154,13 @@ def _layers(spec: dict) -> list[dict]:
     return spec["spec"]["layer"] if "spec" in spec else spec["layer"]
 
 
-@pytest.mark.parametrize("which", ["example_report", "synthetic_report"])
+@pytest.mark.parametrize(
+    "which",
+    [
+        pytest.param(name, marks=pytest.mark.xdist_group(name))
+        for name in ("example_report", "synthetic_report")
+    ],
+)
 def test_curve_charts_fit_their_data_and_name_no_field(which: str, request) -> None:
     """Issue 25: the P-R chart's axes fit the precision and recall it draws (rounded out to
     tenths); the cost chart's y axis is titled "Normalised expected cost" and reaches 1.5 × the

@@ -16,10 +16,9 @@ from tests.report.synthetic import breast_cancer_with_size
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("subgroups") / "subgroups.html"
-    fe.write_report(breast_cancer_with_size(), path, sensitive=["size", "texture"])
-    return html.unescape(path.read_text(encoding="utf-8"))
+def page(subgroups_report) -> str:
+    """The session's Subgroups report (tests/report/conftest.py), as text."""
+    return html.unescape(subgroups_report.read_text(encoding="utf-8"))
 
 
 def test_the_section_answers_first_with_the_gaps_numbers(page: str) -> None:
