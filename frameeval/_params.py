@@ -35,6 +35,7 @@ from frameeval.exceptions import InvalidParameterError
 Closed = Literal["both", "left", "right", "neither"]
 
 __all__ = [
+    "ABOVE_ZERO",
     "ALPHA",
     "CI",
     "COUNT",
@@ -148,3 +149,5 @@ UP_TO_ONE = Number(low=0.0, high=1.0, closed="right", text="in (0, 1]")
 POSITIVE = Number(low=0.0, closed="neither")
 #: a finite number >= 0 (a cost)
 NON_NEGATIVE = Number(low=0.0)
+#: a finite number > 0, worded "> 0" (a chart's degrees of freedom, a critical difference)
+ABOVE_ZERO = Number(low=0.0, closed="neither", text="> 0")

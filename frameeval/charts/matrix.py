@@ -6,6 +6,7 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._params import ALPHA
 from frameeval._validate import check_parameter
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
@@ -73,11 +74,7 @@ def comparison_matrix(
         func,
         f"higher_is_better must be None, True or False, got {higher_is_better!r}.",
     )
-    check_parameter(
-        isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0 < alpha < 1,
-        func,
-        f"alpha must be in (0, 1), got {alpha!r}.",
-    )
+    ALPHA(func, "alpha", alpha)
     lf = b.lazy(matrix, func)
     schema = b.columns(lf, func, numeric={c: c for c in _VALUES}, a="a", b="b")
     facets = (
