@@ -39,6 +39,7 @@ __all__ = [
     "ALPHA",
     "CI",
     "COUNT",
+    "FINITE",
     "FRACTION",
     "INSIDE_UNIT",
     "LEVEL",
@@ -151,3 +152,5 @@ POSITIVE = Number(low=0.0, closed="neither")
 NON_NEGATIVE = Number(low=0.0)
 #: a finite number > 0, worded "> 0" (a chart's degrees of freedom, a critical difference)
 ABOVE_ZERO = Number(low=0.0, closed="neither", text="> 0")
+#: any finite number (not a bool, not NaN or ±inf)
+FINITE = Number()
