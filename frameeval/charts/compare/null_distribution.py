@@ -10,7 +10,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from frameeval._params import ABOVE_ZERO
+from frameeval._params import ABOVE_ZERO, ALPHA
 from frameeval._validate import check_parameter
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
@@ -296,11 +296,7 @@ def t_distribution(
 
     func = "t_distribution"
     ABOVE_ZERO(func, "df", df)
-    check_parameter(
-        isinstance(alpha, int | float) and 0 < alpha < 1,
-        func,
-        f"alpha must be in (0, 1), got {alpha!r}.",
-    )
+    ALPHA(func, "alpha", alpha)
     check_parameter(
         alternative in ("two-sided", "less", "greater"),
         func,
