@@ -35,18 +35,24 @@ from frameeval.exceptions import InvalidParameterError
 Closed = Literal["both", "left", "right", "neither"]
 
 __all__ = [
+    "ABOVE_ZERO",
+    "A_BOOL",
     "ALPHA",
     "CI",
     "COUNT",
+    "FINITE",
+    "FLAG",
     "FRACTION",
     "INSIDE_UNIT",
     "LEVEL",
+    "N_JOBS",
     "NON_NEGATIVE",
     "NUMPY_SEED",
     "POSITIVE",
     "RESAMPLES",
     "SEED",
     "UP_TO_ONE",
+    "Flag",
     "Number",
 ]
 
@@ -62,14 +68,16 @@ class Number:
     """A number (or, with ``integer=True``, an integer) within bounds.
 
     ``low`` / ``high``: the bounds (None: unbounded); ``closed``: which bounds belong to the
-    range; ``none``: None is accepted (and returned); ``text``: the rule's wording in the message,
-    instead of the generated one ("an integer >= 2", "a number in (0, 1)")."""
+    range; ``none``: None is accepted (and returned); ``also``: values accepted outside the
+    bounds (``n_jobs=-1``); ``text``: the rule's wording in the message, instead of the generated
+    one ("an integer >= 2", "a number in (0, 1)")."""
 
     low: float | None = None
     high: float | None = None
     closed: Closed = "both"
     integer: bool = False
     none: bool = False
+    also: tuple[float, ...] = ()
     text: str | None = None
 
     def describe(self) -> str:
@@ -103,6 +111,8 @@ class Number:
                 return False
         elif not isinstance(value, numbers.Real) or not math.isfinite(value):
             return False
+        if value in self.also:
+            return True
         if self.low is not None:
             below = value < self.low if self.closed in ("both", "left") else value <= self.low
             if below:
@@ -122,6 +132,25 @@ class Number:
         if value is None:
             return None
         return int(value) if self.integer else float(value)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """True or False (with ``none=True``, None too) — never 0, 1 or a NumPy bool; ``text``: the
+    rule's wording in the message ("True or False", "a bool")."""
+
+    none: bool = False
+    text: str = "True or False"
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` satisfies the rule."""
+        return isinstance(value, bool) or (value is None and self.none)
+
+    def __call__(self, func: str, name: str, value: Any) -> Any:
+        """``value`` or the typed error ``<func>(): <name> must be <text>, got <value!r>.``"""
+        if not self.holds(value):
+            raise InvalidParameterError(f"{func}(): {name} must be {self.text}, got {value!r}.")
+        return value
 
 
 #: a significance level
@@ -148,3 +177,13 @@ UP_TO_ONE = Number(low=0.0, high=1.0, closed="right", text="in (0, 1]")
 POSITIVE = Number(low=0.0, closed="neither")
 #: a finite number >= 0 (a cost)
 NON_NEGATIVE = Number(low=0.0)
+#: a finite number > 0, worded "> 0" (a chart's degrees of freedom, a critical difference)
+ABOVE_ZERO = Number(low=0.0, closed="neither", text="> 0")
+#: any finite number (not a bool, not NaN or ±inf)
+FINITE = Number()
+#: the number of worker processes: an integer >= 1, -1 (every core) or None (every core)
+N_JOBS = Number(low=1, integer=True, none=True, also=(-1,), text="an integer >= 1, -1 or None")
+#: a switch: True or False
+FLAG = Flag()
+#: the same, worded "a bool"
+A_BOOL = Flag(text="a bool")

@@ -229,21 +229,18 @@ def check_rope(rope: Any, func: str) -> float:
     return float(ROPE(func, "rope", rope))
 
 
+ZERO_DIVISION = Number(low=0.0, high=1.0, none=True, text="None or a number in [0, 1]")
+
+
 def check_zero_division(func: str, value: Any) -> float | None:
     """``zero_division=``: None (a 0/0 stays null) or a number in [0, 1], returned as float.
 
     NaN — scikit-learn's spelling of "leave it undefined" — means None, so no NaN reaches a
     result.
     """
-    message = f"zero_division must be None or a number in [0, 1], got {value!r}."
-    if value is None:
+    if isinstance(value, float) and math.isnan(value):
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidParameterError(f"{func}(): {message}")
-    if value != value:  # NaN
-        return None
-    check_parameter(0.0 <= value <= 1.0, func, message)
-    return float(value)
+    return ZERO_DIVISION(func, "zero_division", value)
 
 
 def check_not_empty_eager(data: Any, eager: bool, lf: pl.LazyFrame, func: str) -> None:

@@ -307,3 +307,39 @@ def test_dtype_rules_are_called_only_by_the_compiler() -> None:
 def test_the_call_finder_sees_names_and_attributes() -> None:
     assert "_inputs.py" in _calls("require_columns")
     assert "charts/regression.py" in _calls("require_columns")  # b.require_columns(...)
+
+
+#: modules that still test ``isinstance(..., bool)`` by hand, and why (none is a scalar argument's
+#: range check: those are ``frameeval._params`` rules)
+BOOL_TESTS_BY_HAND = {
+    "_params.py": "the declared validator itself",
+    "_validate.py": "pos_label= must match the dtype of the truth column (a bool is a label there)",
+    "compare/door.py": "a learner value must match the dtype of the learner column",
+    "compare/plan.py": "a learner value must match the dtype of the learner column",
+    "charts/compare/critical_difference.py": "cd= is a number or a frame: a dispatch, not a check",
+    "confusion.py": "costs= values: the message names the (actual, predicted) cell",
+    "split/hold_out.py": "sizes= elements: NaN must reach check_fraction's own message",
+    "io/lm_eval.py": "values read from a results file, not arguments",
+    "report/page.py": "a bool cell is drawn as a mark, not checked",
+}
+
+
+def _tests_bool(node: ast.AST) -> bool:
+    """``isinstance(x, bool)``, ``isinstance(x, bool | int)``, ``isinstance(x, (bool, int))``."""
+    if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance"):
+        return False
+    if len(node.args) != 2:
+        return False
+    return any(isinstance(n, ast.Name) and n.id == "bool" for n in ast.walk(node.args[1]))
+
+
+def test_scalar_arguments_are_checked_by_declared_rules() -> None:
+    """No hand-written "a number but not a bool" check: scalar arguments are checked by a
+    ``frameeval._params`` rule (``Number``, ``Flag``), except in the files listed (each with its
+    reason)."""
+    by_hand = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if any(_tests_bool(n) for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert by_hand == set(BOOL_TESTS_BY_HAND)

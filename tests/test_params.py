@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frameeval._params import ALPHA, LEVEL, RESAMPLES, SEED, Number
+from frameeval._params import A_BOOL, ALPHA, FLAG, LEVEL, N_JOBS, RESAMPLES, SEED, Flag, Number
 from frameeval.exceptions import InvalidParameterError
 
 
@@ -79,3 +80,30 @@ def test_none_passes_only_where_declared() -> None:
     assert Number(none=True)("f", "x", None) is None
     with pytest.raises(InvalidParameterError, match="got None"):
         Number()("f", "x", None)
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [(1, True), (8, True), (-1, True), (None, True), (0, False), (-2, False), (-1.0, False)]
+    + [(True, False), (2.0, False), ("2", False)],
+)
+def test_n_jobs_takes_minus_one_beside_its_range(value: object, ok: bool) -> None:
+    assert N_JOBS.holds(value) == ok
+    if not ok:
+        with pytest.raises(
+            InvalidParameterError,
+            match=r"^evaluate\(\): n_jobs must be an integer >= 1, -1 or None, got ",
+        ):
+            N_JOBS("evaluate", "n_jobs", value)
+
+
+@pytest.mark.parametrize("value", [0, 1, None, "yes", np.bool_(True), 1.0])
+def test_a_flag_is_true_or_false_only(value: object) -> None:
+    message = f"f(): exact must be True or False, got {value!r}."
+    with pytest.raises(InvalidParameterError) as raised:
+        FLAG("f", "exact", value)
+    assert str(raised.value) == message
+    assert FLAG("f", "exact", True) is True
+    assert Flag(none=True)("f", "exact", None) is None
+    with pytest.raises(InvalidParameterError, match=r"^f\(\): exact must be a bool, got 1\.$"):
+        A_BOOL("f", "exact", 1)

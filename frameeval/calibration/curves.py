@@ -10,7 +10,7 @@ import polars as pl
 
 from frameeval._frame import to_lazy
 from frameeval._inputs import Inputs
-from frameeval._params import FRACTION
+from frameeval._params import FLAG, FRACTION
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     check_parameter,
@@ -227,11 +227,7 @@ def calibration_curve(
         "ci_low",
         "ci_high",
     )
-    check_parameter(
-        isinstance(frequency_weights, bool),
-        func,
-        f"frequency_weights must be True or False, got {frequency_weights!r}.",
-    )
+    FLAG(func, "frequency_weights", frequency_weights)
     if weight is not None:
         outputs += ("weight",)
     inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)

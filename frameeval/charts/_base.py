@@ -15,6 +15,7 @@ import altair as alt
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
+from frameeval._params import INSIDE_UNIT
 from frameeval._validate import check_numeric, require_columns
 from frameeval.charts import _theme as theme
 from frameeval.exceptions import ColumnNotFoundError, EmptyFrameError, InvalidParameterError
@@ -536,9 +537,7 @@ def combine(frames: Sequence[pl.DataFrame | None]) -> pl.DataFrame:
 
 def check_level(level: Any, func: str) -> None:
     """An iso-F1 level must be a number in (0, 1)."""
-    ok = isinstance(level, int | float) and not isinstance(level, bool) and 0 < level < 1
-    if not ok:
-        raise InvalidParameterError(f"{func}(): f1_lines levels must be in (0, 1), got {level!r}.")
+    INSIDE_UNIT(func, "f1_lines levels", level)
 
 
 def require_keys(missing: Sequence[str], func: str, role: str, keys: Sequence[str]) -> None:

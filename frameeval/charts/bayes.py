@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import check_parameter
+from frameeval._params import Number
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.compare.effect_size import EFFECT_COLUMNS
@@ -16,6 +16,7 @@ from frameeval.compare.effect_size import EFFECT_COLUMNS
 _REGIONS = ["a_better", "rope", "b_better"]
 _PROBS = ["p_a_better", "p_rope", "p_b_better"]
 _HEIGHT = math.sqrt(3.0) / 2.0
+_MAX_POINTS = Number(low=1, integer=True, text="a positive integer")
 
 
 def _pair_keys(schema: pl.Schema, values: list[str]) -> list[str]:
@@ -75,11 +76,7 @@ def posterior_simplex(
     import altair as alt
 
     func = "posterior_simplex"
-    check_parameter(
-        isinstance(max_points, int) and not isinstance(max_points, bool) and max_points > 0,
-        func,
-        f"max_points must be a positive integer, got {max_points!r}.",
-    )
+    _MAX_POINTS(func, "max_points", max_points)
     lf = b.lazy(samples, func)
     schema = b.columns(lf, func, numeric=dict(zip(_REGIONS, _REGIONS, strict=True)), a="a", b="b")
     keys = _pair_keys(schema, [*_REGIONS, "sample"])

@@ -6,7 +6,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import check_parameter
+from frameeval._params import ALPHA, Flag
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.compare.effect_size import EFFECT_COLUMNS
@@ -68,16 +68,8 @@ def comparison_matrix(
     import altair as alt
 
     func = "comparison_matrix"
-    check_parameter(
-        higher_is_better is None or isinstance(higher_is_better, bool),
-        func,
-        f"higher_is_better must be None, True or False, got {higher_is_better!r}.",
-    )
-    check_parameter(
-        isinstance(alpha, int | float) and not isinstance(alpha, bool) and 0 < alpha < 1,
-        func,
-        f"alpha must be in (0, 1), got {alpha!r}.",
-    )
+    Flag(none=True, text="None, True or False")(func, "higher_is_better", higher_is_better)
+    ALPHA(func, "alpha", alpha)
     lf = b.lazy(matrix, func)
     schema = b.columns(lf, func, numeric={c: c for c in _VALUES}, a="a", b="b")
     facets = (

@@ -14,19 +14,20 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import as_keys, collect
+from frameeval._params import Number
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
-from frameeval.exceptions import InvalidParameterError, MissingValueError
+from frameeval.exceptions import MissingValueError
 
 BIN_X, BIN_Y = "x_bin", "y_bin"
 X0, X1, Y0, Y1 = "x_start", "x_end", "y_start", "y_end"
 
 
+_BINS = Number(low=2, high=500, integer=True)
+
+
 def _check_bins(func: str, bins: Any) -> int:
-    ok = isinstance(bins, int) and not isinstance(bins, bool) and 2 <= bins <= 500
-    if not ok:
-        raise InvalidParameterError(f"{func}(): bins must be an integer in [2, 500], got {bins!r}.")
-    return int(bins)
+    return int(_BINS(func, "bins", bins))
 
 
 def _open(

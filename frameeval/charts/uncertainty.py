@@ -13,6 +13,7 @@ from typing import Any
 import altair as alt
 import polars as pl
 
+from frameeval._params import Number
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.exceptions import InvalidParameterError
@@ -35,6 +36,7 @@ _INTERVAL_VALUES = {
 }
 _BAND_VALUES = {"fpr", "tpr", "std_error", "lower", "upper", "level", "method", "n_replicates"}
 _ROW = "__fe_row_label"
+_REFERENCE = Number(none=True, text="a number")
 
 
 def _level_text(df: pl.DataFrame) -> str:
@@ -119,10 +121,7 @@ def forest(
         raise InvalidParameterError(
             f"{func}(): color= must name a key column of the frame (one of {keys}), got {color!r}."
         )
-    if reference is not None and not (
-        isinstance(reference, int | float) and not isinstance(reference, bool)
-    ):
-        raise InvalidParameterError(f"{func}(): reference must be a number, got {reference!r}.")
+    _REFERENCE(func, "reference", reference)
     text = pl.concat_str([b.as_text(k) for k in labels], separator=" · ") if labels else pl.lit("")
     df = df.with_columns(text.alias(_ROW))
     order = list(dict.fromkeys(df.get_column(_ROW).to_list()))

@@ -10,6 +10,7 @@ import polars as pl
 
 from frameeval._frame import as_keys, to_lazy
 from frameeval._inputs import check_distinct as check_distinct  # the declaration's rule
+from frameeval._params import Flag
 from frameeval._validate import (
     check_not_empty_eager,
     check_parameter,
@@ -40,12 +41,7 @@ def check_outputs(
 def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:
     """``higher_is_better``, or the direction of the registered measure named like ``metric``."""
     if higher_is_better is not None:
-        check_parameter(
-            isinstance(higher_is_better, bool),
-            func,
-            f"higher_is_better must be True, False or None, got {higher_is_better!r}.",
-        )
-        return higher_is_better
+        return bool(Flag(text="True, False or None")(func, "higher_is_better", higher_is_better))
     from frameeval.metrics import MEASURES
 
     measure = MEASURES.get(metric)

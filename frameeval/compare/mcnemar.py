@@ -15,12 +15,12 @@ from scipy import stats
 
 from frameeval._frame import collect, finish
 from frameeval._inputs import Column, Inputs
+from frameeval._params import A_BOOL
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
     check_alpha,
-    check_parameter,
     enforce,
     failure,
     label_expr,
@@ -434,7 +434,7 @@ def mcnemar(
     (learner,) = resolve_roles(data, "mcnemar", [by, truth, pred, instance], learner=learner)
     func = "mcnemar"
     alpha = check_alpha(alpha, func)
-    check_parameter(isinstance(exact, bool), func, f"exact must be a bool, got {exact!r}.")
+    A_BOOL(func, "exact", exact)
     counts, eager, keys, _ = _counts(data, func, truth, pred, a, b, learner, instance, by, MCNEMAR)
     return finish(mcnemar_test(counts, keys, exact, alpha), eager)
 

@@ -15,7 +15,7 @@ from scipy import stats
 
 from frameeval._frame import finish
 from frameeval._inputs import Column, Inputs
-from frameeval._params import Number
+from frameeval._params import NUMPY_SEED, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     check_alpha,
@@ -34,6 +34,7 @@ from frameeval.compare.scipy_step import mean_std, scipy_step
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
+_AT_LEAST_ONE = Number(low=1, integer=True, text=">= 1")
 
 
 #: the inputs of the binomial test of one learner: its predicted and true labels
@@ -176,12 +177,8 @@ def binomial_test(
             "truth=, pred= and by= need data=, got no data.",
         )
         for name, value in (("errors", errors), ("m", m)):
-            check_parameter(
-                isinstance(value, int | np.integer) and not isinstance(value, bool),
-                func,
-                f"{name} must be an integer, got {value!r}.",
-            )
-        check_parameter(m >= 1, func, f"m must be >= 1, got {m!r}.")  # type: ignore[operator]
+            NUMPY_SEED(func, name, value)  # any integer
+        _AT_LEAST_ONE(func, "m", m)
         check_parameter(
             0 <= errors <= m,  # type: ignore[operator]
             func,

@@ -18,6 +18,7 @@ from scipy import stats
 
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._inputs import Column, Inputs
+from frameeval._params import Number
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
@@ -44,10 +45,11 @@ __all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q
 P_VALUES = Inputs(Column("p_value", "numeric"), Column("by"))
 
 
+_K = Number(low=2, integer=True, text="an integer >= 2 (the number of learners)")
+
+
 def _check_k(k: Any, func: str) -> int:
-    ok = isinstance(k, int | np.integer) and not isinstance(k, bool) and bool(k >= 2)
-    check_parameter(ok, func, f"k must be an integer >= 2 (the number of learners), got {k!r}.")
-    return int(k)
+    return int(_K(func, "k", k))
 
 
 def _nemenyi_q(k: np.ndarray, alpha: np.ndarray) -> np.ndarray:

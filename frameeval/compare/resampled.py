@@ -16,6 +16,7 @@ import polars as pl
 from frameeval._deprecation import renamed_argument
 from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._inputs import Column, Inputs
+from frameeval._params import Number
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
@@ -49,6 +50,7 @@ from frameeval.compare.scipy_step import mean_std as _mean_std
 from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["corrected_resampled_t_test", "cv5x2_f_test"]
+_SIZE = Number(low=0.0, closed="neither", text="a positive number")
 
 #: the inputs of a resampled test: a finite metric per learner and split (``block=`` columns,
 #: complete)
@@ -249,8 +251,7 @@ def corrected_resampled_t_test(
     (learner,) = resolve_roles(data, func, [by, metric, block], learner=learner)
     alpha = check_level(alpha, func, "alpha")
     for name, value in (("n_train", n_train), ("n_test", n_test)):
-        ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
-        check_parameter(ok, func, f"{name} must be a positive number, got {value!r}.")
+        _SIZE(func, name, value)
     blocks = [block] if isinstance(block, str) else list(block)
     check_parameter(bool(blocks), func, "block= must name at least one column, got none.")
     hib = resolve_direction(func, metric, higher_is_better)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from frameeval._frame import collect, to_lazy
+from frameeval._params import Number
 from frameeval._roles import resolve
 from frameeval._typing import IntoFrame
 from frameeval._validate import (
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["latex_escape", "results_table"]
 
 _FUNC = "results_table"
+_DECIMALS = Number(low=0, high=12, integer=True, none=True, text="None or an integer in [0, 12]")
 #: the mark on a cell significantly worse than its row's best
 WORSE_MARK = "†"
 AVERAGE_RANK_ROW = "average rank"
@@ -201,12 +203,7 @@ def results_table(
         _FUNC,
         f"format must be 'gt', 'latex' or 'markdown', got {format!r}.",
     )
-    check_parameter(
-        decimals is None
-        or (isinstance(decimals, int) and not isinstance(decimals, bool) and 0 <= decimals <= 12),
-        _FUNC,
-        f"decimals must be None or an integer in [0, 12], got {decimals!r}.",
-    )
+    _DECIMALS(_FUNC, "decimals", decimals)
     check_parameter(
         significance is None or isinstance(significance, Comparison),
         _FUNC,

@@ -15,6 +15,7 @@ from scipy import stats
 
 from frameeval._deprecation import renamed_argument
 from frameeval._frame import finish
+from frameeval._params import A_BOOL
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
@@ -390,9 +391,7 @@ def _check_wilcoxon_options(
         func,
         f"method must be 'auto', 'exact' or 'approx', got {method!r}.",
     )
-    check_parameter(
-        isinstance(correction, bool), func, f"correction must be a bool, got {correction!r}."
-    )
+    A_BOOL(func, "correction", correction)
     check_parameter(
         adjust in (None, "holm"), func, f"adjust must be None or 'holm', got {adjust!r}."
     )

@@ -6,10 +6,8 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._params import FLAG
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_parameter,
-)
 from frameeval.curves._hull import hull_vertices
 from frameeval.curves.table import (
     FP,
@@ -95,11 +93,7 @@ def roc_curve(
     [(inf, 0.0, 0.0), (0.9, 0.0, 0.333), (0.8, 0.333, 0.667), (0.4, 0.333, 1.0), (0.3, 0.667, 1.0), (0.1, 1.0, 1.0)]
     """
     func = "roc_curve"
-    check_parameter(
-        isinstance(drop_intermediate, bool),
-        func,
-        f"drop_intermediate must be True or False, got {drop_intermediate!r}.",
-    )
+    FLAG(func, "drop_intermediate", drop_intermediate)
     setup, table = binary_table(
         data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr"), start=True
     )

@@ -14,6 +14,7 @@ from dask import delayed
 
 from frameeval._frame import as_keys, collect
 from frameeval._inputs import Column, Inputs
+from frameeval._params import Number
 from frameeval._typing import Keys
 from frameeval._validate import Checks, check_not_empty_eager, label_dtype, label_expr
 from frameeval.exceptions import InvalidParameterError
@@ -133,11 +134,11 @@ def partition_tasks(data: Any, func: str) -> tuple[list[Any], pl.Schema]:
     return list(data.to_delayed()), pl.from_pandas(data._meta).schema
 
 
+_SPLIT_EVERY = Number(low=2, integer=True, text="an int >= 2")
+
+
 def check_split(split_every: Any, func: str) -> None:
-    if not (isinstance(split_every, int) and split_every >= 2):
-        raise InvalidParameterError(
-            f"{func}(): split_every must be an int >= 2, got {split_every!r}."
-        )
+    _SPLIT_EVERY(func, "split_every", split_every)
 
 
 def tree_reduce(level: list[Any], combine: Callable[..., Any], split_every: int, *args: Any) -> Any:

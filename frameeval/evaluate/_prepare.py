@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import collect, to_lazy
+from frameeval._params import N_JOBS, Flag
 from frameeval._split_frame import SPLIT_COLUMNS, split_kind
 from frameeval._typing import IntoFrame
 from frameeval._validate import check_parameter, require_columns
@@ -73,14 +74,11 @@ def check_common(
         f"on_error must be 'raise' or 'collect', got {errors!r}.",
     )
     check_parameter(
-        progress is None or isinstance(progress, bool) or callable(progress),
+        Flag(none=True).holds(progress) or callable(progress),
         func,
         f"progress must be None, a bool or a callable, got {progress!r}.",
     )
-    ok = n_jobs is None or (
-        isinstance(n_jobs, int) and not isinstance(n_jobs, bool) and (n_jobs >= 1 or n_jobs == -1)
-    )
-    check_parameter(ok, func, f"n_jobs must be an integer >= 1, -1 or None, got {n_jobs!r}.")
+    N_JOBS(func, "n_jobs", n_jobs)
     jobs = (os.cpu_count() or 1) if n_jobs in (None, -1) else int(n_jobs)
     if jobs > 1:
         check_picklable(learners, func)

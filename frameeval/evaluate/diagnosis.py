@@ -10,7 +10,7 @@ import polars as pl
 
 from frameeval._frame import finish, to_lazy
 from frameeval._inputs import Column, Inputs
-from frameeval._params import Number
+from frameeval._params import FLAG, Number
 from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, require_columns
 
@@ -178,11 +178,7 @@ def learning_curve_diagnosis(
         )
         assert known is not None
         higher_is_better = bool(known.higher_is_better)
-    check_parameter(
-        isinstance(higher_is_better, bool),
-        func,
-        f"higher_is_better must be True or False, got {higher_is_better!r}.",
-    )
+    FLAG(func, "higher_is_better", higher_is_better)
     if acceptable is None:
         acceptable = 0.9 if higher_is_better else 0.1
     acceptable = float(_number(acceptable, func, "acceptable"))

@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._deprecation import renamed_argument
+from frameeval._params import COUNT, UP_TO_ONE
 from frameeval._split_frame import key_expr, mix_column, stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, check_seed
@@ -164,9 +165,7 @@ def learning_curve(
         and not isinstance(train_sizes, str)
         and len(train_sizes) > 0
         and all(
-            (isinstance(s, int) and not isinstance(s, bool) and s >= 1)
-            or (isinstance(s, float) and 0 < s <= 1)
-            for s in train_sizes
+            COUNT.holds(s) or (isinstance(s, float) and UP_TO_ONE.holds(s)) for s in train_sizes
         )
     )
     check_parameter(

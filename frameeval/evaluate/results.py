@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping, Sequence
 import polars as pl
 
 from frameeval._deprecation import renamed_argument
+from frameeval._params import FLAG
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import check_parameter
 from frameeval.evaluate._prepare import (
     check_common,
     meta_frame,
@@ -137,7 +137,7 @@ def evaluate(
     func = "evaluate"
     errors = renamed_argument(func, "errors", "on_error", errors, on_error, "the same policy")
     jobs = check_common(func, learners, n_jobs, errors, progress)
-    check_parameter(isinstance(train, bool), func, f"train must be True or False, got {train!r}.")
+    FLAG(func, "train", train)
     prep = prepare(data, splits, func, truth=truth, features=features, instance=instance)
     ids = split_ids(prep)
     by_repeat = prep.full.partition_by("repeat", as_dict=True, maintain_order=True)

@@ -10,13 +10,13 @@ declaration, so ``help(fe.mcc)`` and the API docs read like a hand-written funct
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
 from frameeval._inputs import Column, Inputs
+from frameeval._params import FINITE
 from frameeval._validate import (
     Checks,
     Shared,
@@ -757,7 +757,7 @@ def make_builder(measure: Measure, name: str | None = None) -> Callable[..., pl.
 
 
 def finite_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return FINITE.holds(value)
 
 
 def signature_parameters(measure: Measure) -> list[inspect.Parameter]:

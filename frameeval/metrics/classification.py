@@ -19,7 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._params import NON_NEGATIVE, POSITIVE
+from frameeval._params import FLAG, NON_NEGATIVE, POSITIVE
 from frameeval._validate import check_parameter
 from frameeval.metrics.measure import REQUIRED, Measure, declare, publish, register
 from frameeval.metrics.stats import BinaryCounts, ClassCounts, ratio
@@ -309,9 +309,7 @@ def _kappa(v: ClassCounts, weights: str | None = None) -> pl.Expr:
 
 
 def _check_adjusted(func: str, adjusted: Any, **_: Any) -> None:
-    check_parameter(
-        isinstance(adjusted, bool), func, f"adjusted must be True or False, got {adjusted!r}."
-    )
+    FLAG(func, "adjusted", adjusted)
 
 
 def _balanced_accuracy(v: ClassCounts, adjusted: bool = False) -> pl.Expr:

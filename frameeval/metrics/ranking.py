@@ -20,11 +20,11 @@ element-wise expressions of rates, probabilities and costs.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import polars as pl
 
+from frameeval._params import Number
 from frameeval._validate import check_parameter
 from frameeval.metrics.measure import declare, publish
 from frameeval.metrics.stats import ScoreTable, positive_part, ratio
@@ -280,13 +280,7 @@ def _operand(value: str | pl.Expr | float, func: str, role: str, upper: float | 
         return value.cast(pl.Float64)
     if isinstance(value, str):
         return pl.col(value).cast(pl.Float64)
-    ok = (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and value >= 0
-        and (upper is None or value <= upper)
-    )
+    ok = Number(low=0.0, high=upper).holds(value)
     rule = f"in [0, {upper:g}]" if upper is not None else "a finite number >= 0"
     check_parameter(
         ok, func, f"{role} must be a column name, an expression or a number {rule}, got {value!r}."

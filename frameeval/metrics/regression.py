@@ -20,6 +20,7 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._params import POSITIVE, Number
 from frameeval._validate import check_parameter, finite
 from frameeval.metrics.builders import finite_number
 from frameeval.metrics.measure import Bound, Measure, Statistic, declare, publish
@@ -191,18 +192,15 @@ def _mape(s: Any) -> pl.Expr:
 
 
 # -- parameters ---------------------------------------------------------------------------------
+_QUANTILE = Number(low=0.0, high=1.0, text="in [0, 1]")
+
+
 def _check_delta(func: str, delta: Any, **_: Any) -> None:
-    check_parameter(
-        finite_number(delta) and delta > 0,
-        func,
-        f"delta must be a finite number > 0, got {delta!r}.",
-    )
+    POSITIVE(func, "delta", delta)
 
 
 def _check_alpha(func: str, alpha: Any, **_: Any) -> None:
-    check_parameter(
-        finite_number(alpha) and 0 <= alpha <= 1, func, f"alpha must be in [0, 1], got {alpha!r}."
-    )
+    _QUANTILE(func, "alpha", alpha)
 
 
 def _check_power(func: str, power: Any, **_: Any) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import polars as pl
 
+from frameeval._params import INSIDE_UNIT
 from frameeval._roles import COMMON_NAMES, infer_column
 from frameeval._validate import dtype_family, require_columns
 from frameeval.exceptions import (
@@ -549,8 +550,7 @@ def infer_forecast(
 
 def check_level(level: float, where: str = "report()", flag: str = "level=") -> None:
     """A prediction interval's nominal coverage must lie in (0, 1)."""
-    ok = isinstance(level, int | float) and not isinstance(level, bool) and 0 < level < 1
-    if not ok:
+    if not INSIDE_UNIT.holds(level):  # the CLI's message is not a function's
         raise InvalidParameterError(f"{where}: {flag} must be in (0, 1), got {level!r}.")
 
 

@@ -9,6 +9,7 @@ import polars as pl
 from frameeval._deprecation import renamed_argument
 from frameeval._frame import finish, to_lazy
 from frameeval._inputs import Column, Inputs, require_positive
+from frameeval._params import FLAG
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     check_parameter,
@@ -154,9 +155,7 @@ def roc_band(
             stacklevel=2,
         )
         stratify = stratified
-    check_parameter(
-        isinstance(stratify, bool), func, f"stratify must be True or False, got {stratify!r}."
-    )
+    FLAG(func, "stratify", stratify)
     lf, _ = to_lazy(data, func)
     schema = lf.collect_schema()
     checks = BAND.compile(schema, func, truth=truth, score=score)

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import altair as alt
-import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys
+from frameeval._params import ABOVE_ZERO, ALPHA
 from frameeval._roles import resolve as resolve_roles
 from frameeval._validate import check_parameter, require_columns
 from frameeval.charts import _base as b
@@ -64,7 +64,7 @@ def _cd_frame(
         if "cd" not in df.columns:
             df = _nemenyi_cd(df, keys, learner, alpha, func)
     elif isinstance(cd, int | float) and not isinstance(cd, bool):
-        check_parameter(np.isfinite(cd) and cd > 0, func, f"cd must be > 0, got {cd!r}.")
+        ABOVE_ZERO(func, "cd", cd)
         df = df.with_columns(pl.lit(float(cd)).alias("cd"))
     else:
         clf = b.lazy(cd, func)
@@ -233,9 +233,7 @@ def cd_diagram(
         return _cd_from_test(
             ranks, cd, test, control, learner, average_rank, by, facet, title, width, height
         )
-    check_parameter(
-        isinstance(alpha, float) and 0 < alpha < 1, func, f"alpha must be in (0, 1), got {alpha!r}."
-    )
+    ALPHA(func, "alpha", alpha)
     df, keys = _cd_frame(ranks, cd, learner, average_rank, by, func, alpha)
     facets, k_max = _panels(df, keys, facet, func)
     if style in ("interval", None):

@@ -10,6 +10,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
+from frameeval._params import ABOVE_ZERO, ALPHA
 from frameeval._validate import check_parameter
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
@@ -294,13 +295,8 @@ def t_distribution(
     from scipy import stats
 
     func = "t_distribution"
-    is_number = isinstance(df, int | float) and not isinstance(df, bool)
-    check_parameter(is_number and np.isfinite(df) and df > 0, func, f"df must be > 0, got {df!r}.")
-    check_parameter(
-        isinstance(alpha, int | float) and 0 < alpha < 1,
-        func,
-        f"alpha must be in (0, 1), got {alpha!r}.",
-    )
+    ABOVE_ZERO(func, "df", df)
+    ALPHA(func, "alpha", alpha)
     check_parameter(
         alternative in ("two-sided", "less", "greater"),
         func,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
+from frameeval._params import Number
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     check_alpha,
@@ -61,6 +62,12 @@ from frameeval.compare.precision import RANK_DIGITS, check_digits
 from frameeval.exceptions import InvalidValueError
 
 __all__ = ["compare_learners"]
+_RATIO = Number(
+    low=0.0,
+    closed="neither",
+    none=True,
+    text="None or a positive number (n_test/n_train of one split)",
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -345,17 +352,7 @@ def _check_options(procedure: Any, rope: Any, adjust: Any, test_train_ratio: Any
         FUNC,
         f"adjust must be 'holm' or 'shaffer', got {adjust!r}.",
     )
-    check_parameter(
-        test_train_ratio is None
-        or (
-            isinstance(test_train_ratio, int | float)
-            and not isinstance(test_train_ratio, bool)
-            and 0 < test_train_ratio < float("inf")
-        ),
-        FUNC,
-        f"test_train_ratio must be None or a positive number (n_test/n_train of one split), "
-        f"got {test_train_ratio!r}.",
-    )
+    _RATIO(FUNC, "test_train_ratio", test_train_ratio)
     return rope
 
 
