@@ -39,23 +39,20 @@ def _frame(**columns: list) -> pl.DataFrame:
     return pl.DataFrame(columns, strict=False)
 
 
-def _same(a: Checks, b: Checks) -> None:
-    """Two Checks hold the same rules: names, errors, messages, hints, scopes and row
+def _same(a: Checks, b: Checks) -> bool:
+    """Whether two Checks hold the same rules: names, errors, messages, hints, scopes and row
     expressions."""
-    assert a.func == b.func
-    assert len(a._checks) == len(b._checks)
+    if a.func != b.func or len(a._checks) != len(b._checks):
+        return False
     for x, y in zip(a._checks, b._checks, strict=True):
-        assert (x.name, x.error, x.message, x.scope, x.hint) == (
-            y.name,
-            y.error,
-            y.message,
-            y.scope,
-            y.hint,
-        )
-        assert x.bad.meta.eq(y.bad)
-        assert (x.example is None) == (y.example is None)
-        if x.example is not None:
-            assert x.example.meta.eq(y.example)
+        fields = (x.name, x.error, x.message, x.scope, x.hint)
+        if fields != (y.name, y.error, y.message, y.scope, y.hint) or not x.bad.meta.eq(y.bad):
+            return False
+        if (x.example is None) != (y.example is None):
+            return False
+        if x.example is not None and not x.example.meta.eq(y.example):
+            return False
+    return True
 
 
 def test_a_declaration_compiles_to_the_hand_written_checks() -> None:
@@ -66,7 +63,7 @@ def test_a_declaration_compiles_to_the_hand_written_checks() -> None:
     oracle.finite("s", "score", pl.Float64)
     oracle.within_unit("s", "score")
     oracle.weight("w", pl.Float64)
-    _same(compiled, oracle)
+    assert _same(compiled, oracle)
 
 
 @pytest.mark.parametrize(
@@ -90,7 +87,7 @@ def test_each_rule_is_its_checks_method(rule: str, build) -> None:
     schema = pl.Schema({"x": pl.Float64})
     oracle = Checks("f")
     build(oracle)
-    _same(Inputs(Column("x", "any", rule)).compile(schema, "f", x="x"), oracle)  # type: ignore[arg-type]
+    assert _same(Inputs(Column("x", "any", rule)).compile(schema, "f", x="x"), oracle)  # type: ignore[arg-type]
 
 
 def test_a_hint_reaches_the_nan_error() -> None:
@@ -98,14 +95,14 @@ def test_a_hint_reaches_the_nan_error() -> None:
     oracle = Checks("f")
     oracle.finite("m", "metric", pl.Float64, nulls=True, nan_hint="make it null")
     column = Column("metric", "numeric", "finite_or_null", hint="make it null")
-    _same(Inputs(column).compile(schema, "f", metric="m"), oracle)
+    assert _same(Inputs(column).compile(schema, "f", metric="m"), oracle)
 
 
 def test_the_weight_rule_skips_non_negativity_for_an_unsigned_weight() -> None:
     schema = pl.Schema({"w": pl.UInt32})
     oracle = Checks("f")
     oracle.weight("w", pl.UInt32)
-    _same(Inputs(WEIGHT_INPUT).compile(schema, "f", weight="w"), oracle)
+    assert _same(Inputs(WEIGHT_INPUT).compile(schema, "f", weight="w"), oracle)
 
 
 def test_roles_not_passed_and_roles_of_several_columns() -> None:
@@ -116,7 +113,7 @@ def test_roles_not_passed_and_roles_of_several_columns() -> None:
     for c in ("a", "b"):
         oracle.finite(c, "score", pl.Float64)
         oracle.within_unit(c, "score")
-    _same(compiled, oracle)
+    assert _same(compiled, oracle)
 
 
 def test_rules_are_added_to_the_callers_checks() -> None:
