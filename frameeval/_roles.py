@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from frameeval._frame import to_lazy
 from frameeval.exceptions import ColumnNotFoundError, InvalidParameterError
 
 COMMON_NAMES: dict[str, tuple[str, ...]] = {
@@ -64,7 +65,6 @@ def column_names(data: Any, func: str) -> list[str]:
         return [str(c) for c in data.columns]
     if module == "pyarrow" and hasattr(data, "column_names"):
         return list(data.column_names)
-    from frameeval._frame import to_lazy
 
     return to_lazy(data, func)[0].collect_schema().names()
 

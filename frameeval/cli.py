@@ -19,7 +19,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import frameeval as fe
+from frameeval._roles import COMMON_NAMES
 from frameeval._version import __version__
+from frameeval.datasets import EXAMPLE_RESULTS, ITEMS_RESULTS, REGRESSION_RESULTS
+from frameeval.exceptions import FrameEvalError
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
 _ROLE_HELP = {
@@ -66,8 +70,6 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     lm_eval = args.results is not None and args.results.lower().endswith(".jsonl")
     if args.item is not None or args.example == "items" or lm_eval:
         return _items_report(args)
-
-    from frameeval.datasets import EXAMPLE_RESULTS, REGRESSION_RESULTS
 
     examples = {"classification": EXAMPLE_RESULTS, "regression": REGRESSION_RESULTS}
     source = str(examples[args.example]) if args.example else args.results
@@ -120,7 +122,6 @@ def _checked_input(args: argparse.Namespace, source: str) -> tuple[Any, ...]:
     """Everything the user typed, checked on the schema and a cheap scan — the roles inferred
     and the task checked once: ``(data, resolved, pos_label)``; an error is a usage error
     (exit 2) naming the flag."""
-    from frameeval.exceptions import FrameEvalError
     from frameeval.report.roles import (
         Roles,
         check_roles,
@@ -149,7 +150,6 @@ def _checked_input(args: argparse.Namespace, source: str) -> tuple[Any, ...]:
 
 def _items_report(args: argparse.Namespace) -> int:
     """``frameeval report --item ITEM`` (or ``--example items``): the item-level report."""
-    from frameeval.datasets import ITEMS_RESULTS
     from frameeval.exceptions import FrameEvalError
     from frameeval.report.items import ITEM_STEPS, items_report
     from frameeval.report.progress import ConsoleProgress
@@ -244,8 +244,6 @@ def _first_line(err: BaseException) -> str:
 
 def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import polars as pl
-
-    import frameeval as fe
 
     data = fe.datasets.example_results().filter(pl.col("dataset") == "breast_cancer")
     table = (
@@ -343,7 +341,6 @@ def _input_arguments(rep: argparse.ArgumentParser) -> None:
 
 def _role_arguments(rep: argparse.ArgumentParser) -> None:
     """The columns by role (inferred when not given), the task and the forecast and item-level columns."""
-    from frameeval._roles import COMMON_NAMES
 
     for role, text in _ROLE_HELP.items():
         names = ", ".join(COMMON_NAMES[role])

@@ -24,6 +24,7 @@ from frameeval._validate import check_parameter
 from frameeval.curves.table import FP, TP, N, P, Setup, binary_table, carries
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.builders import resolve_parameters
+from frameeval.metrics.classification import FNR, FPR, PRECISION, RECALL, check_costs
 from frameeval.metrics.measure import Measure, lookup
 from frameeval.metrics.stats import BinaryCounts, ClassTable, class_table
 
@@ -277,7 +278,6 @@ def best_threshold(
     """
     func = "best_threshold"
     Number(low=0.0, closed="neither")(func, "beta", beta)
-    from frameeval.metrics.classification import FNR, FPR, PRECISION, RECALL, check_costs
 
     bounds = {
         "min_recall": _unit(func, "min_recall", min_recall),

@@ -11,6 +11,7 @@ import polars as pl
 from frameeval._validate import check_numeric, require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
+from frameeval.evaluate import learning_curve_diagnosis
 from frameeval.exceptions import InvalidParameterError
 
 #: Components looked for by default, in legend order, with their display names.
@@ -476,8 +477,6 @@ def _with_diagnosis(
     if diagnosis is False or diagnosis is None:
         return chart
     if diagnosis is True:
-        from frameeval.evaluate import learning_curve_diagnosis
-
         frame = b.gather(b.lazy(curve, func), func, "curve=")
         read = learning_curve_diagnosis(frame, metric=score, train_size=train_size, role=role)
     else:

@@ -9,7 +9,7 @@ from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter, require_columns
 from frameeval.compare.plan import over_keys
-from frameeval.exceptions import InvalidDtypeError
+from frameeval.exceptions import ColumnNotFoundError, InvalidDtypeError
 
 __all__ = ["cliques"]
 
@@ -97,8 +97,6 @@ def cliques(
     )
     if ranks is None:
         if "average_rank_a" not in schema or "average_rank_b" not in schema:
-            from frameeval.exceptions import ColumnNotFoundError
-
             raise ColumnNotFoundError(
                 f"{func}(): the rank order needs columns 'average_rank_a' and 'average_rank_b' "
                 "or a ranks= frame, got neither.\nHint: pass ranks=fe.average_ranks(...) "

@@ -21,6 +21,7 @@ from frameeval.exceptions import (
     InvalidDtypeError,
     InvalidParameterError,
 )
+from frameeval.metrics import MEASURES
 
 
 def check_outputs(
@@ -42,7 +43,6 @@ def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> 
     """``higher_is_better``, or the direction of the registered measure named like ``metric``."""
     if higher_is_better is not None:
         return bool(Flag(text="True, False or None")(func, "higher_is_better", higher_is_better))
-    from frameeval.metrics import MEASURES
 
     measure = MEASURES.get(metric)
     if measure is None:

@@ -21,6 +21,7 @@ from frameeval.dask._merge import (
     scan,
     tree_reduce,
 )
+from frameeval.measure_set import assemble, chosen_measures, sum_statistics, sum_values
 
 __all__ = ["run_measures"]
 
@@ -30,7 +31,6 @@ __all__ = ["run_measures"]
 # ---------------------------------------------------------------------------------------------
 def _sum_statistics(lf: pl.LazyFrame, spec: dict[str, Any]) -> tuple[Checks, list[pl.Expr]]:
     """:func:`frameeval.measure_set.sum_statistics` of ``lf`` for the call ``spec``."""
-    from frameeval.measure_set import sum_statistics
 
     return sum_statistics(
         None, lf, False, "measures", spec["truth"], spec["pred"], spec["score"], spec["keys"],
@@ -53,7 +53,6 @@ def _sums(
     data: Any, arguments: dict[str, Any], chosen: list[Any], client: Any, split_every: int
 ) -> pl.LazyFrame:
     """The sum measures: per-partition sums, summed in a tree, checks enforced, formulas."""
-    from frameeval.measure_set import sum_values
 
     tasks, schema = partition_tasks(data, "measures")
     keys = as_keys(arguments["by"])
@@ -105,7 +104,6 @@ def run_measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl
     ``weight=``); probability and regression measures from merged sums, mins and maxes (a
     second pass); the median absolute error, which does not merge, from whole groups after a
     shuffle by the ``by`` keys (exact; a third pass)."""
-    from frameeval.measure_set import assemble, chosen_measures
 
     func = "measures"
     data = arguments.pop("data")

@@ -13,6 +13,7 @@ from frameeval._inputs import Column, Inputs
 from frameeval._params import FLAG, Number
 from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, require_columns
+from frameeval.metrics import MEASURES
 
 __all__ = ["learning_curve_diagnosis"]
 
@@ -167,8 +168,6 @@ def learning_curve_diagnosis(
         metric = numeric[-1]
     checks = CURVE.compile(schema, func, metric=metric, train_size=train_size if sized else None)
     if higher_is_better is None:
-        from frameeval.metrics import MEASURES
-
         known = MEASURES.get(metric)
         check_parameter(
             known is not None,

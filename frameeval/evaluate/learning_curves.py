@@ -34,6 +34,7 @@ from frameeval.evaluate._runner import (
 from frameeval.evaluate.learners import FitPredict
 from frameeval.evaluate.results import evaluate
 from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics import error_rate
 
 __all__ = ["learning_curve", "validation_curve"]
 
@@ -41,7 +42,6 @@ _SALT_SUBSET = 0x1EA9_4C04_7E00_0001
 
 
 def _default_metric() -> pl.Expr:
-    from frameeval.metrics import error_rate
 
     return error_rate("truth", "pred")
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from frameeval._frame import as_keys, to_lazy
+from frameeval._validate import check_alpha, check_rope
+from frameeval.exceptions import InvalidParameterError
 from frameeval.report.build import Progress, build_page, build_report
 from frameeval.report.page import Page, write_atomic
 from frameeval.report.roles import (
@@ -92,9 +95,6 @@ def report(
     >>> fe.write_report(small, out).name
     'report.html'
     """
-    from frameeval._frame import as_keys, to_lazy
-    from frameeval._validate import check_alpha, check_rope
-    from frameeval.exceptions import InvalidParameterError
 
     if Path(path).exists() and not force:  # fail before the work, not after it
         raise InvalidParameterError(

@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval.metrics.measure import display_name
+from frameeval.metrics.measure import MEASURES, display_name
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles, Unused
 
@@ -173,8 +173,6 @@ def corrected_mean_interval(
     """
     import numpy as np
     from scipy import stats
-
-    from frameeval.metrics.measure import MEASURES
 
     x = pl.col(metric).cast(pl.Float64)
     out = (

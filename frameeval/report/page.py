@@ -22,6 +22,7 @@ import polars as pl
 from frameeval._files import atomic_write
 from frameeval.charts.save import javascript_bundle, script_json
 from frameeval.exceptions import InvalidParameterError
+from frameeval.metrics.measure import MEASURES
 
 __all__ = ["Page", "script_json", "table_html", "write_atomic"]
 
@@ -81,7 +82,6 @@ TRUE_MARK, FALSE_MARK = "✓", "—"
 
 def header(column: str) -> str:
     """The header a reader sees for ``column`` (see :data:`HEADERS`)."""
-    from frameeval.metrics.measure import MEASURES
 
     if column in HEADERS:
         return HEADERS[column]

@@ -21,6 +21,9 @@ import polars as pl
 
 from frameeval import charts
 from frameeval.compare.auto import TEST_NAMES
+from frameeval.forecast import interval_coverage, interval_score, interval_width, quantile_scores
+from frameeval.measure_set import measures
+from frameeval.metrics import MEASURES, rmse
 from frameeval.metrics.measure import display_name
 from frameeval.report.answer import Answer, answer, draw_answers, split_words
 from frameeval.report.page import Page
@@ -123,7 +126,6 @@ class RegressionStudy(Study):
 
 
 def _rmse(study: RegressionStudy) -> tuple[pl.Expr, pl.Expr]:
-    from frameeval.metrics import rmse
 
     roles = study.roles
     return rmse(roles.truth, str(roles.pred)), pl.len().cast(pl.Int64).alias(_ROWS)
@@ -236,8 +238,6 @@ def _data_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _measures_section(page: Page, study: RegressionStudy) -> None:
-    from frameeval.measure_set import measures
-    from frameeval.metrics import MEASURES
 
     roles = study.roles
     page.heading("Regression measures", REFERENCES["measures"])
@@ -322,7 +322,6 @@ def _residuals_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _intervals_section(page: Page, study: RegressionStudy) -> None:
-    from frameeval.forecast import interval_coverage, interval_score, interval_width
 
     roles, f = study.roles, study.forecast
     assert f.lower is not None and f.upper is not None  # the section needs them
@@ -346,7 +345,6 @@ def _intervals_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _quantiles_section(page: Page, study: RegressionStudy) -> None:
-    from frameeval.forecast import quantile_scores
 
     roles, q = study.roles, study.forecast.quantile
     assert q is not None  # the section needs it

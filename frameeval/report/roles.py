@@ -28,6 +28,7 @@ from frameeval.exceptions import (
     InvalidValueError,
     UnknownLabelError,
 )
+from frameeval.io import read_lm_eval_samples
 
 #: the common names of each role (the library's and the CLI's, from :mod:`frameeval._roles`)
 CANDIDATES: dict[str, tuple[str, ...]] = {
@@ -221,8 +222,6 @@ def read_results(path: str) -> pl.LazyFrame:
             )
     suffixes = {Path(m).suffix.lower() for m in matches}
     if suffixes == {".jsonl"}:
-        from frameeval.io import read_lm_eval_samples
-
         # a task scored under several filters (GSM8K's strict and flexible match) is one
         # benchmark per filter: "gsm8k (strict-match)"
         table = read_lm_eval_samples(path).lazy()

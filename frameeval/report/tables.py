@@ -18,6 +18,7 @@ import polars as pl
 from frameeval._frame import translate
 from frameeval.curves import SCORE_PARTS, ranking_report, score_counts
 from frameeval.exceptions import MissingValueError
+from frameeval.measure_set import measures as measure_set
 from frameeval.report.roles import ReportRoles
 
 Progress = Callable[[str], None]
@@ -349,7 +350,6 @@ def exact_from_rows(
     (:attr:`Counts.rows`) with :func:`frameeval.measures`, one data set at a time (the ranking
     measures sort each learner's rows: a data set's rows are in memory at once, not all of
     them)."""
-    from frameeval.measure_set import measures as measure_set
 
     assert counts.rows is not None and roles.score is not None
     keys = keys_of(roles)

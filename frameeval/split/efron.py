@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from frameeval._frame import finish, to_lazy
+from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import Checks
+from frameeval._validate import Checks, label_expr
 
 __all__ = ["efron632", "no_information_rate"]
 
@@ -45,8 +45,6 @@ def no_information_rate(
     >>> fe.split.no_information_rate(df)["no_information_rate"].to_list()
     [0.5]
     """
-    from frameeval._frame import as_keys
-    from frameeval._validate import label_expr
 
     func = "no_information_rate"
     lf, eager = to_lazy(data, func)

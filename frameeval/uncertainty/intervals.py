@@ -35,7 +35,11 @@ from frameeval._params import CI, RESAMPLES
 from frameeval._split_frame import GOLDEN, splitmix64, splitmix_column, u64
 from frameeval._typing import Frame, Keys
 from frameeval._validate import check_parameter, check_seed
-from frameeval.metrics.measure import Measure
+from frameeval.confusion import classification_report, confusion_matrix
+from frameeval.curves import cumulated, score_table
+from frameeval.measure_set import assemble, chosen_measures
+from frameeval.measure_set import measures as measure_set
+from frameeval.metrics.measure import MEASURES, Measure
 
 __all__ = [
     "count_table_intervals",
@@ -249,8 +253,6 @@ def measures_with_intervals(
     ci_method: Mapping[str, str] | None,
 ) -> Frame:
     """:func:`frameeval.measures` with ``<measure>_low``, ``<measure>_high`` (see its ``ci=``)."""
-    from frameeval.measure_set import assemble, chosen_measures
-    from frameeval.measure_set import measures as measure_set
 
     func = "measures"
     level = _check_options(func, ci, n_resamples, seed)
@@ -393,7 +395,6 @@ def _ranking_replicates(
     """Ranking measures (AUC, AP) of every group × replicate from the per-distinct-score table
     of the replicate-weighted rows, sorted once (``cumulated``), rather than from rank sums
     inside 20,000 small groups: ~1.5x faster, the same values to 1e-15."""
-    from frameeval.curves import cumulated, score_table
 
     gkeys = [*keys, "__fe_b"]
     setup, table = score_table(
@@ -417,7 +418,6 @@ def _wilson_rows(
     """The report's intervals with Wilson's where they apply (unweighted data): precision and
     recall of each class (TP of TP + FP, TP of TP + FN) and the micro rows (Σ TP of Σ w: both
     are accuracy for single-label data)."""
-    from frameeval.confusion import confusion_matrix
 
     row = [*keys, "average", "label"]
     cells = confusion_matrix(data, truth, pred, by=keys, labels=labels)
@@ -488,7 +488,6 @@ def report_with_intervals(
 ) -> Frame:
     """:func:`frameeval.classification_report` with ``<column>_low``, ``<column>_high`` for its
     precision, recall and F columns (see its ``ci=``)."""
-    from frameeval.confusion import classification_report
 
     func = "classification_report"
     level = _check_options(func, ci, n_resamples, seed)
@@ -549,7 +548,6 @@ def count_table_intervals(
 
     Returns ``*by, <measure>_low, <measure>_high`` (lazy). Used by the report, which holds
     count tables, not rows."""
-    from frameeval.metrics.measure import MEASURES
 
     lf = table.lazy() if isinstance(table, pl.DataFrame) else table
     chosen = [MEASURES[name] for name in measures]

@@ -13,6 +13,7 @@ import polars as pl
 
 from frameeval.compare.auto.context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES
 from frameeval.compare.words import format_p, format_value
+from frameeval.exceptions import FrameEvalError
 from frameeval.metrics.measure import display_name
 
 
@@ -169,7 +170,6 @@ def _table(result: Shown) -> str:
 
 def _diagram(result: Shown) -> str:
     """The CD diagram as inline SVG; a one-line note when it cannot be drawn."""
-    from frameeval.exceptions import FrameEvalError
 
     if result.ranks.filter(pl.col("cd").is_not_null()).height == 0:
         return "<p><em>No CD diagram: no group has a Nemenyi critical difference.</em></p>"

@@ -17,6 +17,7 @@ from frameeval.compare.auto.context import (
 )
 from frameeval.compare.auto.display import comparison_html
 from frameeval.compare.words import format_p, format_value
+from frameeval.exceptions import InsufficientDataError
 from frameeval.metrics.measure import display_name
 
 __all__ = ["Comparison", "verdict_table"]
@@ -143,8 +144,6 @@ class Comparison:
         cd_diagram = provider("cd_diagram")
         split_level = set(self.design.get_column("procedure").to_list()) & set(PAIR_PROCEDURES)
         if split_level and self.ranks.get_column("cd").null_count() == self.ranks.height:
-            from frameeval.exceptions import InsufficientDataError
-
             raise InsufficientDataError(
                 "Comparison.chart(): the CD diagram draws average ranks over data sets, got a "
                 f"comparison over one data set's splits (procedure {sorted(split_level)[0]!r})."

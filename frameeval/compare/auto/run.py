@@ -9,6 +9,7 @@ import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
 from frameeval._params import Number
+from frameeval._roles import COMMON_NAMES, column_names, infer_column, resolve
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     check_alpha,
@@ -60,6 +61,7 @@ from frameeval.compare.auto.splits import (
 from frameeval.compare.door import check_distinct, resolve_direction
 from frameeval.compare.precision import RANK_DIGITS, check_digits
 from frameeval.exceptions import InvalidValueError
+from frameeval.metrics import MEASURES
 
 __all__ = ["compare_learners"]
 _RATIO = Number(
@@ -242,7 +244,6 @@ def compare_learners(
     seed = check_seed(seed, FUNC)
     digits = check_digits(digits, FUNC)
     rope = _check_options(procedure, rope, adjust, test_train_ratio)
-    from frameeval._roles import COMMON_NAMES, column_names, infer_column, resolve
 
     lf, eager = to_lazy(data, FUNC)
     keys = as_keys(by)
@@ -564,8 +565,6 @@ def _split_comparison(
     check_parameter(not clash, FUNC, f"by= must not use output column names, got {clash}.")
     given = args["higher_is_better"]
     if sd.holdout and given is None:
-        from frameeval.metrics import MEASURES
-
         # a 0/1 column per test instance: 1 = correct, unless a registered measure says not
         given = MEASURES[metric].higher_is_better if metric in MEASURES else True
     hib = resolve_direction(FUNC, metric, given)
