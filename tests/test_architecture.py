@@ -343,3 +343,101 @@ def test_scalar_arguments_are_checked_by_declared_rules() -> None:
         if any(_tests_bool(n) for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
     }
     assert by_hand == set(BOOL_TESTS_BY_HAND)
+
+
+#: third-party libraries whose import is worth deferring (tests/test_import.py keeps them out
+#: of ``import frameeval``), plus the array libraries that pull them in
+HEAVY_LIBRARIES = {
+    "scipy",
+    "altair",
+    "vl_convert",
+    "great_tables",
+    "statsmodels",
+    "dask",
+    "distributed",
+    "sklearn",
+    "numpy",
+    "pandas",
+    "pyarrow",
+}
+
+#: (importing module, imported module): frameeval imports inside a function whose target is
+#: light — each binds a name the importing module also uses at module level, so it stays local
+#: until that name is renamed
+LIGHT_INSIDE_FUNCTIONS = {
+    ("frameeval.cli", "frameeval.exceptions"),
+    ("frameeval.compare.auto.run", "frameeval._roles"),
+    ("frameeval.report", "frameeval._frame"),
+    ("frameeval.split.efron", "frameeval._frame"),
+    ("frameeval.split.efron", "frameeval._validate"),
+    ("frameeval.uncertainty.intervals", "frameeval.measure_set"),
+}
+
+
+def _module_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[set, set]:
+    """(targets imported at module level, frameeval targets imported inside functions)."""
+    package = module if is_package else module.rpartition(".")[0]
+
+    def targets(node: ast.Import | ast.ImportFrom) -> list[str]:
+        if isinstance(node, ast.Import):
+            return [a.name for a in node.names]
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            base = ".".join([*anchor, *([base] if base else [])])
+        return [f"{base}.{a.name}" for a in node.names]  # a name, or a module: see existing()
+
+    top = {t for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom) for t in targets(n)}
+    inner = {
+        t
+        for f in ast.walk(tree)
+        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+        for n in ast.walk(f)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for t in targets(n)
+        if t.split(".")[0] == "frameeval"
+    }
+    return top, inner
+
+
+def test_every_frameeval_import_inside_a_function_defers_a_heavy_library() -> None:
+    """An import of a frameeval module inside a function is there to keep a heavy library
+    (scipy, altair, dask…) out of ``import frameeval`` — its target loads one at import time,
+    directly or through its own module-level imports — or it is listed, with its reason, in
+    ``LIGHT_INSIDE_FUNCTIONS``. (Circles cannot hide there: the circle test reads these
+    imports too.)"""
+    paths = {_module_of(p.relative_to(PACKAGE).as_posix()): p for p in PACKAGE.rglob("*.py")}
+    top, inner = {}, {}
+    for module, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top[module], inner[module] = _module_imports(tree, module, path.name == "__init__.py")
+
+    def existing(target: str) -> str | None:
+        while target not in paths and "." in target:
+            target = target.rpartition(".")[0]
+        return target if target in paths else None
+
+    heavy: dict[str, bool] = {}
+
+    def loads_heavy(module: str) -> bool:
+        if module not in heavy:
+            heavy[module] = False  # a module on the current path is not heavy through itself
+            parts = module.split(".")
+            chain = [module] + [".".join(parts[:i]) for i in range(2, len(parts))]
+            found = False
+            for m in chain:
+                for target in top[m]:
+                    if target.split(".")[0] in HEAVY_LIBRARIES:
+                        found = True
+                    elif (t := existing(target)) is not None and t != m and loads_heavy(t):
+                        found = True
+            heavy[module] = found
+        return heavy[module]
+
+    light = {
+        (module, t)
+        for module, targets in inner.items()
+        for target in targets
+        if (t := existing(target)) is not None and t != module and not loads_heavy(t)
+    }
+    assert light == LIGHT_INSIDE_FUNCTIONS
