@@ -417,21 +417,29 @@ def test_every_frameeval_import_inside_a_function_defers_a_heavy_library() -> No
             target = target.rpartition(".")[0]
         return target if target in paths else None
 
-    heavy: dict[str, bool] = {}
+    # a module loads a heavy library when it, or a package above it, imports one at module
+    # level, directly or through another frameeval module: the least fixed point, so the
+    # answer does not depend on the order the files or sets are walked in
+    direct: dict[str, bool] = {}
+    through: dict[str, set[str]] = {}
+    for module in paths:
+        parts = module.split(".")
+        chain = [module] + [".".join(parts[:i]) for i in range(2, len(parts))]
+        direct[module] = any(
+            target.split(".")[0] in HEAVY_LIBRARIES for m in chain for target in top[m]
+        )
+        through[module] = {
+            t for m in chain for target in top[m] if (t := existing(target)) not in (None, m)
+        }
+    heavy = dict(direct)
+    changed = True
+    while changed:
+        changed = False
+        for module in sorted(paths):
+            if not heavy[module] and any(heavy[t] for t in through[module]):
+                heavy[module] = changed = True
 
     def loads_heavy(module: str) -> bool:
-        if module not in heavy:
-            heavy[module] = False  # a module on the current path is not heavy through itself
-            parts = module.split(".")
-            chain = [module] + [".".join(parts[:i]) for i in range(2, len(parts))]
-            found = False
-            for m in chain:
-                for target in top[m]:
-                    if target.split(".")[0] in HEAVY_LIBRARIES:
-                        found = True
-                    elif (t := existing(target)) is not None and t != m and loads_heavy(t):
-                        found = True
-            heavy[module] = found
         return heavy[module]
 
     light = {
