@@ -29,11 +29,40 @@ def vegalite_version() -> str | None:
     return version if version in vl_convert.get_vegalite_versions() else None
 
 
+def _bundle_cache(vl_version: str | None) -> Path:
+    """Where the bundle of this vl-convert and Vega-Lite version is kept between runs:
+    ``$FRAMEEVAL_CACHE_DIR``, else ``$XDG_CACHE_HOME/frameeval``, else ``~/.cache/frameeval``."""
+    root = os.environ.get("FRAMEEVAL_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "frameeval",
+    )
+    release = getattr(vl_convert, "__version__", "unknown")  # the stub does not declare it
+    name = f"vl-convert-{release}-vega-lite-{vl_version or 'default'}.js"
+    return Path(root) / name
+
+
 @functools.cache
 def javascript_bundle() -> str:
-    """Vega, Vega-Lite and vega-embed in one script, safe to inline in a ``<script>`` element."""
-    # the stub marks ``snippet`` required; the library defaults it (globals vegaEmbed, vega…)
-    bundle = vl_convert.javascript_bundle(vl_version=vegalite_version())  # type: ignore[call-arg]
+    """Vega, Vega-Lite and vega-embed in one script, safe to inline in a ``<script>`` element.
+
+    vl-convert builds it in about 2 s of CPU; the bundle is kept in a cache file named after
+    the vl-convert and Vega-Lite versions (see ``_bundle_cache``), so a second report in a new
+    process reads it. A cache that cannot be read or written, or does not hold a bundle, is
+    passed over."""
+    version = vegalite_version()
+    cache = _bundle_cache(version)
+    try:
+        bundle = cache.read_text(encoding="utf-8")
+        if "vegaEmbed" not in bundle:  # emptied or overwritten by something else
+            raise OSError(f"{cache} does not hold the bundle")
+    except (OSError, UnicodeDecodeError):
+        # the stub marks ``snippet`` required; the library defaults it (globals vegaEmbed…)
+        bundle = vl_convert.javascript_bundle(vl_version=version)  # type: ignore[call-arg]
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(cache, bundle.encode("utf-8"))
+        except OSError:
+            pass  # a read-only home: build it again next time
     bundle = re.sub(r"</(script)", r"<\\/\1", bundle, flags=re.IGNORECASE)
     return bundle.replace("<!--", "<\\!--")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import sys
@@ -114,3 +115,36 @@ def test_failed_render_keeps_the_previous_file(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         charts.save(alt.Chart().mark_point(), path)
     assert path.read_text() == "old" and list(tmp_path.iterdir()) == [path]
+
+
+def test_the_javascript_bundle_is_built_once_and_kept_in_the_cache(tmp_path, monkeypatch):
+    """vl-convert builds the bundle (about 2 s of CPU) only when the cache file named after its
+    version is missing or does not hold a bundle; a cache that cannot be written is passed
+    over. Escaping applies to a bundle read from the cache as to a fresh one."""
+    save = importlib.import_module(
+        "frameeval.charts.save"
+    )  # the module (charts.save is a function)
+    built: list[str | None] = []
+
+    def build(vl_version=None):
+        built.append(vl_version)
+        return "window.vegaEmbed = 1; // </script><!-- -->"
+
+    monkeypatch.setattr(save.vl_convert, "javascript_bundle", build)
+    monkeypatch.setenv("FRAMEEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    save.javascript_bundle.cache_clear()
+    try:
+        first = save.javascript_bundle()
+        save.javascript_bundle.cache_clear()  # a new process
+        assert save.javascript_bundle() == first and len(built) == 1
+        assert "</script" not in first and "<!--" not in first
+        (cached,) = (tmp_path / "cache").iterdir()
+        assert save.vl_convert.__version__ in cached.name
+        cached.write_text("")  # emptied: built again
+        save.javascript_bundle.cache_clear()
+        assert save.javascript_bundle() == first and len(built) == 2
+        monkeypatch.setenv("FRAMEEVAL_CACHE_DIR", str(cached / "not-a-dir"))  # cannot write
+        save.javascript_bundle.cache_clear()
+        assert save.javascript_bundle() == first and len(built) == 3
+    finally:
+        save.javascript_bundle.cache_clear()  # the other tests build the real one
