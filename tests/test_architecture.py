@@ -5,6 +5,7 @@ top-level modules, and the page lists every top-level module of the package."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,15 @@ LAYERS = [
     {"report"},
     {"cli", "__main__", "__init__", "datasets"},
 ]
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed file, once per test process (the tests below read every file; none
+    changes a tree)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 #: (importing file, imported top-level module): upward imports allowed — none; a lower layer that
 #: needs a higher one names an extension point (frameeval/_extensions.py) that the top serves
@@ -37,7 +47,7 @@ def _imports() -> list[tuple[str, str, ast.ImportFrom | ast.Import]]:
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
         top = rel.split("/")[0].removesuffix(".py")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom | ast.Import):
                 out.append((rel, top, node))
     return out
@@ -101,7 +111,7 @@ def _import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in modules}
     for module, path in modules.items():
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names if a.name.split(".")[0] == "frameeval"]
             elif isinstance(node, ast.ImportFrom):
@@ -281,7 +291,7 @@ def _calls(name: str) -> set[str]:
     """Files of the package that call ``name`` (a plain name or an attribute)."""
     found = set()
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Call):
                 f = node.func
                 called = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
@@ -340,7 +350,7 @@ def test_scalar_arguments_are_checked_by_declared_rules() -> None:
     by_hand = {
         path.relative_to(PACKAGE).as_posix()
         for path in sorted(PACKAGE.rglob("*.py"))
-        if any(_tests_bool(n) for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+        if any(_tests_bool(n) for n in ast.walk(_tree(path)))
     }
     assert by_hand == set(BOOL_TESTS_BY_HAND)
 
@@ -409,7 +419,7 @@ def test_every_frameeval_import_inside_a_function_defers_a_heavy_library() -> No
     paths = {_module_of(p.relative_to(PACKAGE).as_posix()): p for p in PACKAGE.rglob("*.py")}
     top, inner = {}, {}
     for module, path in paths.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         top[module], inner[module] = _module_imports(tree, module, path.name == "__init__.py")
 
     def existing(target: str) -> str | None:
