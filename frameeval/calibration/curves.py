@@ -249,7 +249,7 @@ def calibration_curve(
         "ci_low",
         "ci_high",
     )
-    return inp.done(out, "bin")
+    return inp.done(inp.sort(out, "bin"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -389,7 +389,7 @@ def calibration_error(
         stats = bin_stats(
             inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted
         )
-        return inp.done(_errors(stats, inp.gkeys))
+        return inp.done(inp.sort(_errors(stats, inp.gkeys)))
     inp, k = multiclass_input(data, func, truth, score, labels, by, weight, tolerance, outputs)
     if weight is not None:
         inp.lf = inp.lf.with_columns(pl.col(weight).cast(pl.Float64).alias(WEIGHT))
@@ -405,7 +405,7 @@ def calibration_error(
             (chain.otherwise(None) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME),
         )
         stats = bin_stats(lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted)
-        return inp.done(_errors(stats, inp.gkeys))
+        return inp.done(inp.sort(_errors(stats, inp.gkeys)))
     # class-wise: the checks run on one row per input row (a per-group aggregation of the
     # probability lists), then the rows are stacked class by class
     per_group = inp.checks.enforce(
@@ -431,4 +431,4 @@ def calibration_error(
     out = per_class.group_by(inp.gkeys).agg(
         pl.col("ece").mean().alias("ece"), pl.col("mce").max().alias("mce")
     )
-    return inp.done(out)
+    return inp.done(inp.sort(out))

@@ -173,4 +173,4 @@ def brier_decomposition(
     out = stats.group_by(inp.gkeys).agg(
         pl.when(total.first() > 0).then(term).alias(term.meta.output_name()) for term in terms
     )
-    return inp.done(out)
+    return inp.done(inp.sort(out))

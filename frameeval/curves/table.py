@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import finish
-from frameeval._inputs import WEIGHT_INPUT, Column, Inputs, require_positive
+from frameeval._inputs import WEIGHT_INPUT, Column, Door, Inputs, require_positive
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
@@ -37,6 +37,7 @@ __all__ = [
     "binary_table",
     "carries",
     "cumulated",
+    "open_grouped",
     "prepare_scores",
     "rate",
     "score_counts",
@@ -65,14 +66,14 @@ SCORE_PARTS = 8
 # ---------------------------------------------------------------------------------------------
 @dataclass
 class Setup:
+    """An opened input with its group keys (see :func:`open_grouped`)."""
+
     lf: pl.LazyFrame
     eager: bool
     keys: list[str]  # the user's by= keys
     gkeys: list[str]  # keys, or a constant column when by= is empty
     schema: pl.Schema
     checks: Checks
-    truth: str
-    weight: str | None
 
     def done(self, out: pl.LazyFrame) -> Any:
         if ALL in out.collect_schema():
@@ -90,6 +91,16 @@ class Setup:
         )
 
 
+def open_grouped(inputs: Inputs, data: IntoFrame, func: str, **names: Any) -> tuple[Setup, Door]:
+    """``data`` opened through ``inputs`` (:meth:`~frameeval._inputs.Inputs.open` with the
+    keywords ``names``), with the constant group key ``ALL`` when ``by=`` is empty, so that
+    every aggregation can group by ``gkeys``; the door is returned too."""
+    door = inputs.open(data, func, **names)
+    lf = door.lf if door.keys else door.lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
+    setup = Setup(lf, door.eager, door.keys, door.keys or [ALL], door.schema, door.checks)
+    return setup, door
+
+
 def prepare_scores(
     data: IntoFrame,
     func: str,
@@ -102,16 +113,14 @@ def prepare_scores(
     """Open ``data`` and check the schema of a score task (truth labels, numeric scores and
     weight, the output names against ``by``); the in-plan row checks (finite scores and
     weights, non-null labels, non-negative weights) are returned in ``checks``."""
-    door = SCORES.open(data, func, truth=truth, score=scores, by=by, weight=weight, outputs=outputs)
-    lf, eager, keys, schema = door.lf, door.eager, door.keys, door.schema
-    decimal = [c for c in scores if schema[c].is_decimal()]
+    setup, door = open_grouped(
+        SCORES, data, func, truth=truth, score=scores, by=by, weight=weight, outputs=outputs
+    )
+    decimal = [c for c in scores if setup.schema[c].is_decimal()]
     if decimal:  # a Decimal score is read as Float64 (its exact value, for 15 digits or fewer)
-        lf = lf.with_columns(pl.col(decimal).cast(pl.Float64))
-        schema = lf.collect_schema()
-    gkeys = keys or [ALL]
-    if not keys:
-        lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
-    return Setup(lf, eager, keys, gkeys, schema, door.checks, truth, weight)
+        setup.lf = setup.lf.with_columns(pl.col(decimal).cast(pl.Float64))
+        setup.schema = door.lf.with_columns(pl.col(decimal).cast(pl.Float64)).collect_schema()
+    return setup
 
 
 def score_counts(
