@@ -8,7 +8,7 @@ scheme.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,7 @@ __all__ = [
     "carries",
     "cumulated",
     "open_grouped",
+    "point_curve",
     "prepare_scores",
     "rate",
     "score_counts",
@@ -219,9 +220,9 @@ def binary_table(
     mass of positive / negative rows with exactly this score, ``tp``/``fp`` those with score ≥
     threshold, ``P``/``N`` the group totals. Rows are ordered by the keys (nulls last) and by
     threshold descending; with ``start`` each group begins with the point "nothing positive"
-    (threshold +inf, all counts 0). Every distinct score is a row, including scores whose rows
-    all weigh 0 (callers drop them with :func:`carries` where they would repeat a point).
-    The threshold column is Float64 (integer scores are counted exactly, then shown as floats).
+    (threshold +inf, all counts 0). Each row is a point of the curve (:func:`carries`): a score
+    whose rows all weigh 0 would repeat the point before it and has no row. The threshold column
+    is Float64 (integer scores are counted exactly, then shown as floats).
     """
     setup, table = score_table(data, func, truth, score, by, weight, pos_label, outputs)
 
@@ -245,7 +246,33 @@ def binary_table(
     # totals as the last cumulative value, so the last point is exactly (P, N)
     lists = lists.with_columns(pl.col(TP).list.last().alias(P), pl.col(FP).list.last().alias(N))
     rows = setup.sort(lists).explode("threshold", POS, NEG, TP, FP)
-    return setup, rows
+    return setup, rows.filter(carries())
+
+
+def point_curve(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    score: str,
+    by: Keys,
+    weight: str | None,
+    pos_label: Any,
+    columns: Mapping[str, pl.Expr],
+    *,
+    start: bool = False,
+    through: Callable[[Setup, pl.LazyFrame], pl.LazyFrame] | None = None,
+    explode: bool = False,
+) -> Any:
+    """The frame function of a curve drawn through the points of :func:`binary_table`
+    (``through`` may keep some of them): columns ``*by, threshold, *columns`` (each expression
+    named by its key; lists of one length per point with ``explode``), in curve order."""
+    outputs = ("threshold", *columns)
+    setup, points = binary_table(data, func, truth, score, by, weight, pos_label, outputs, start)
+    if through is not None:
+        points = through(setup, points)
+    named = [value.alias(name) for name, value in columns.items()]
+    out = points.select(*setup.gkeys, "threshold", *named)
+    return setup.done(out.explode(*columns) if explode else out)
 
 
 def carries() -> pl.Expr:
