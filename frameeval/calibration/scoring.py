@@ -14,9 +14,9 @@ from frameeval._validate import (
 from frameeval.calibration._common import (
     TOLERANCE,
     TRUE_CLASS,
-    Setup,
     multiclass_input,
 )
+from frameeval.curves.table import Setup
 from frameeval.metrics.probability import EPS, check_eps, loss_statistics, mean_loss_value
 
 
