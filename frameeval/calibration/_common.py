@@ -221,20 +221,14 @@ def _weighted_percentiles(value: pl.Expr, weight: pl.Expr, bins: int) -> pl.Expr
 
 
 def bin_stats(
-    lf: pl.LazyFrame,
-    gkeys: Sequence[str],
-    keys: Sequence[str],
-    checks: Checks,
-    bins: int,
-    strategy: str,
-    extra: Sequence[pl.Expr] = (),
-    weighted: bool = False,
+    inp: Setup, bins: int, strategy: str, extra: Sequence[pl.Expr] = (), weighted: bool = False
 ) -> pl.LazyFrame:
     """``*gkeys, __fe_bin, bin_lower, bin_upper, count, Σp, Σy, MASS, *extra`` per non-empty bin,
-    from a frame with ``PROB`` and ``OUTCOME``; the checks are aggregated (and enforced) in the
-    same pass. ``MASS`` is the bin's row count (as Float64), or with ``weighted`` (a ``WEIGHT``
+    from ``inp``'s frame with ``PROB`` and ``OUTCOME``; its checks are aggregated (and enforced)
+    in the same pass. ``MASS`` is the bin's row count (as Float64), or with ``weighted`` (a ``WEIGHT``
     column) its Σw, and then Σp, Σy are Σwp, Σwy and ``SUM_W2`` = Σw² is added; quantile edges
     are then the weighted percentiles (numpy's ``inverted_cdf``)."""
+    lf, gkeys, keys, checks = inp.lf, inp.gkeys, inp.keys, inp.checks
     p = pl.col(PROB)
     if weighted:
         w = pl.col(WEIGHT)

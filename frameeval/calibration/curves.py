@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -233,7 +234,7 @@ def calibration_curve(
         outputs += ("weight",)
     inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
     weighted = weight is not None
-    stats = bin_stats(inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted)
+    stats = bin_stats(inp, bins, strategy, weighted=weighted)
     if weighted:
         stats = stats.filter(pl.col(MASS) > 0)
     stats = _interval(stats, ci, float(alpha), n_eff=weighted and not frequency_weights)
@@ -387,7 +388,6 @@ def calibration_error(
             labels is None, func, f"labels= is for a multiclass score, got labels={labels!r}."
         )
         inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
-        lf = inp.lf
     else:
         inp, k = multiclass_input(data, func, truth, score, labels, by, weight, tolerance, outputs)
         if weight is not None:
@@ -399,11 +399,11 @@ def calibration_error(
         chain: Any = pl
         for i, p in enumerate(probabilities):  # loop-ok: one when/then per class
             chain = chain.when(p == top).then(i)
-        lf = inp.lf.with_columns(
+        inp.lf = inp.lf.with_columns(
             top.alias(PROB),
             (chain.otherwise(None) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME),
         )
-    stats = bin_stats(lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted)
+    stats = bin_stats(inp, bins, strategy, weighted=weighted)
     return inp.done(inp.sort(_errors(stats, inp.gkeys)))
 
 
@@ -431,10 +431,10 @@ def _classwise_errors(
         *carried,
     ).explode(PROB, CLASS)
     long = long.with_columns((pl.col(CLASS) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME))
-    stats = bin_stats(
-        long, [*inp.gkeys, CLASS], inp.keys, NO_INPUTS.compile(inp.schema, func), bins, strategy,
-        weighted=weighted,
-    )  # fmt: skip
+    stacked = replace(
+        inp, lf=long, gkeys=[*inp.gkeys, CLASS], checks=NO_INPUTS.compile(inp.schema, func)
+    )
+    stats = bin_stats(stacked, bins, strategy, weighted=weighted)
     per_class = _errors(stats, [*inp.gkeys, CLASS])
     return per_class.group_by(inp.gkeys).agg(
         pl.col("ece").mean().alias("ece"), pl.col("mce").max().alias("mce")
