@@ -21,7 +21,7 @@ import polars as pl
 from frameeval._params import Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
-from frameeval.curves.table import FP, TP, N, P, Setup, binary_table, carries
+from frameeval.curves.table import FP, TP, N, P, Setup, binary_table
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.builders import resolve_parameters
 from frameeval.metrics.classification import FNR, FPR, PRECISION, RECALL, check_costs
@@ -33,6 +33,16 @@ __all__ = ["best_threshold", "threshold_table"]
 COUNTS = ("tp", "fp", "tn", "fn")
 TIE = 1e-12  # objective values within TIE (relative to max(1, |best|)) of the best are ties
 _CELLS = ((1, 1, "tp"), (0, 1, "fp"), (1, 0, "fn"), (0, 0, "tn"))  # (actual, predicted, count)
+#: an operating point's counts, read from a :func:`~frameeval.curves.table.binary_table` row
+#: (with its group totals ``__fe_P``, ``__fe_N``)
+POINT = (
+    pl.col(TP).alias("tp"),
+    pl.col(FP).alias("fp"),
+    (pl.col(N) - pl.col(FP)).alias("tn"),
+    (pl.col(P) - pl.col(TP)).alias("fn"),
+    pl.col(P),
+    pl.col(N),
+)
 
 
 def _resolve(func: str, measures: Sequence[str | Measure]) -> list[Measure]:
@@ -56,32 +66,6 @@ def _resolve(func: str, measures: Sequence[str | Measure]) -> list[Measure]:
     twice = sorted({n for n in names if names.count(n) > 1})
     check_parameter(not twice, func, f"measures= must not repeat a name, got {twice} twice.")
     return chosen
-
-
-def _counts(
-    data: IntoFrame,
-    func: str,
-    truth: str,
-    score: str,
-    by: Keys,
-    weight: str | None,
-    pos_label: Any,
-    outputs: Sequence[str],
-) -> tuple[Setup, pl.LazyFrame]:
-    """``*gkeys, threshold, tp, fp, tn, fn, __fe_P, __fe_N``: one row per operating point,
-    the start ("nothing positive", threshold +inf) included, in key × descending order."""
-    setup, rows = binary_table(data, func, truth, score, by, weight, pos_label, outputs, start=True)
-    rows = rows.filter(carries()).select(
-        *setup.gkeys,
-        "threshold",
-        pl.col(TP).alias("tp"),
-        pl.col(FP).alias("fp"),
-        (pl.col(N) - pl.col(FP)).alias("tn"),
-        (pl.col(P) - pl.col(TP)).alias("fn"),
-        P,
-        N,
-    )
-    return setup, rows
 
 
 def _with_measures(
@@ -181,7 +165,8 @@ def threshold_table(
     outputs = ("threshold", *COUNTS, *(m.name for m in chosen))
     clash = sorted({m.name for m in chosen} & {"threshold", *COUNTS})
     check_parameter(not clash, func, f"measures= must not use the names {clash}, got them.")
-    setup, rows = _counts(data, func, truth, score, by, weight, pos_label, outputs)
+    setup, rows = binary_table(data, func, truth, score, by, weight, pos_label, outputs, True)
+    rows = rows.select(*setup.gkeys, "threshold", *POINT)  # every operating point, the start too
     rows = _with_measures(setup, rows, chosen, func)
     out = rows.select(*setup.gkeys, "threshold", *COUNTS, *(m.name for m in chosen))
     return setup.done(setup.sort(out, "threshold", descending=[True]))
@@ -314,7 +299,8 @@ def best_threshold(
     if bounds["max_fpr"] is not None and FPR not in chosen:
         chosen.append(FPR)
     outputs = ("threshold", "precision", "recall", objective)
-    setup, rows = _counts(data, func, truth, score, by, weight, pos_label, outputs)
+    setup, rows = binary_table(data, func, truth, score, by, weight, pos_label, outputs, True)
+    rows = rows.select(*setup.gkeys, "threshold", *POINT)  # every operating point, the start too
     rows = _with_measures(setup, rows, chosen, func)
     if costs is not None:
         share = (

@@ -7,29 +7,22 @@ See :mod:`frameeval.calibration` for the conventions.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import polars as pl
 
-from frameeval._frame import finish
-from frameeval._inputs import WEIGHT_INPUT, Column, Door, Inputs
+from frameeval._inputs import WEIGHT_INPUT, Column, Inputs
 from frameeval._params import Number
 from frameeval._typing import IntoFrame, Keys
-from frameeval._validate import (
-    Checks,
-    check_label_list,
-    check_parameter,
-    label_dtype,
-    label_expr,
-)
+from frameeval._validate import Checks, check_parameter
+from frameeval.curves.multiclass import score_classes, true_class
+from frameeval.curves.table import Setup, open_grouped
 from frameeval.exceptions import InvalidDtypeError, InvalidValueError, MissingValueError
 
 TOLERANCE = 1e-6
 """Default tolerance of the multiclass check |Σ_k p_k − 1| ≤ tolerance."""
 
-ALL = "__fe_all"  # constant key when by= is empty
 PROB, OUTCOME, TRUE_CLASS, BIN, CLASS = "__fe_p", "__fe_y", "__fe_t", "__fe_bin", "__fe_class"
 COUNT, SUM_P, SUM_Y, SUM_SQ, WITHIN_VAR, WITHIN_COV, EDGES, FBAR = (
     "count",
@@ -68,53 +61,6 @@ MULTICLASS_LIST = Inputs(
 # ---------------------------------------------------------------------------------------------
 # door: frames, keys, checks
 # ---------------------------------------------------------------------------------------------
-@dataclass
-class Input:
-    lf: pl.LazyFrame
-    eager: bool
-    keys: list[str]  # the user's by= keys
-    gkeys: list[str]  # keys, or a constant column when by= is empty
-    schema: pl.Schema
-    checks: Checks
-
-    def done(self, out: pl.LazyFrame, *columns: str) -> Any:
-        if self.keys or columns:
-            out = out.sort(*self.keys, *columns, nulls_last=True)
-        if ALL in out.collect_schema():
-            out = out.drop(ALL)
-        return finish(out, self.eager)
-
-
-def _open(
-    data: IntoFrame,
-    func: str,
-    inputs: Inputs,
-    truth: str,
-    score: str | Sequence[str],
-    by: Keys,
-    weight: str | None,
-    outputs: Sequence[str],
-    pos_label: Any = None,
-    positive_of: str | None = None,
-) -> tuple[Input, Door]:
-    door = inputs.open(
-        data,
-        func,
-        truth=truth,
-        score=score,
-        by=by,
-        weight=weight,
-        outputs=outputs,
-        pos_label=pos_label,
-        positive_of=positive_of,
-    )
-    lf, keys = door.lf, door.keys
-    gkeys = keys or [ALL]
-    if not keys:
-        lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
-    return Input(lf, door.eager, keys, gkeys, door.schema, door.checks), door
-
-
 def _probability_rules(checks: Checks, column: str, value: pl.Expr | None = None) -> None:
     """Range rule (and, for a list element ``value``, the completeness rules) of a probability."""
     where = f"column {column!r} (score=)"
@@ -141,11 +87,22 @@ def binary_input(
     pos_label: Any,
     outputs: Sequence[str],
     weight: str | None = None,
-) -> Input:
+) -> Setup:
     """Validated input of a binary task with ``PROB`` (the score, Float64), ``OUTCOME`` (1.0 for a
     positive row, else 0.0) and, with ``weight``, ``WEIGHT`` (the weight, Float64; checked finite
     and non-negative in the plan)."""
-    inp, door = _open(data, func, BINARY, truth, score, by, weight, outputs, pos_label, truth)
+    inp, door = open_grouped(
+        BINARY,
+        data,
+        func,
+        truth=truth,
+        score=score,
+        by=by,
+        weight=weight,
+        outputs=outputs,
+        pos_label=pos_label,
+        positive_of=truth,
+    )
     positive = door.is_positive
     assert positive is not None
     inp.lf = inp.lf.with_columns(
@@ -154,41 +111,6 @@ def binary_input(
         *([pl.col(weight).cast(pl.Float64).alias(WEIGHT)] if weight else []),
     )
     return inp
-
-
-def _score_classes(
-    func: str, score: Mapping[Any, str] | Sequence[str] | str, labels: Sequence[Any] | None
-) -> tuple[list[Any], list[str], str | None]:
-    """The classes and the score columns of ``score=`` (a mapping {class: column}, a list of
-    columns or one list column, with ``labels=``), and the list column if it is one."""
-    list_column: str | None = None
-    if isinstance(score, Mapping):
-        check_parameter(
-            labels is None,
-            func,
-            "labels= must be None when score= is a mapping {class: "
-            f"column}}, got labels={labels!r}.",
-        )
-        classes, columns = list(score.keys()), list(score.values())
-    else:
-        check_parameter(
-            labels is not None,
-            func,
-            "labels= is required when score= is a list of columns or a list column "
-            "(the class of each probability), got None.",
-        )
-        classes = list(labels or [])
-        if isinstance(score, str):
-            list_column, columns = score, [score]
-        else:
-            columns = list(score)
-            check_parameter(
-                len(classes) == len(columns),
-                func,
-                f"labels= must name one class per score column, got {len(classes)} labels for "
-                f"{len(columns)} columns.",
-            )
-    return classes, columns, list_column
 
 
 def multiclass_input(
@@ -201,29 +123,19 @@ def multiclass_input(
     weight: str | None,
     tolerance: float,
     outputs: Sequence[str],
-) -> tuple[Input, int]:
+) -> tuple[Setup, int]:
     """Validated multiclass input with ``__fe_p{k}`` (probability of class k, Float64) and
     ``TRUE_CLASS`` (the index of the row's true class in ``labels``); returns it and the class count."""
     Number(low=0.0, high=1.0, closed="left", text="a number in [0, 1)")(
         func, "tolerance", tolerance
     )
-    classes, columns, list_column = _score_classes(func, score, labels)
-    classes = check_label_list(func, classes) or []
-    check_parameter(
-        len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."
-    )
+    classes, columns, list_column = score_classes(func, score, labels, list_column=True)
     inputs = MULTICLASS_LIST if list_column is not None else MULTICLASS
-    inp, _ = _open(data, func, inputs, truth, columns, by, weight, outputs)
-    k = len(classes)
-    dtype = label_dtype(inp.schema, truth)
-    cast = pl.Series("label", classes).cast(dtype, strict=False)
-    check_parameter(
-        cast.null_count() == 0,
-        func,
-        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
+    inp, _ = open_grouped(
+        inputs, data, func, truth=truth, score=columns, by=by, weight=weight, outputs=outputs
     )
-    actual = label_expr(truth, inp.schema)
-    inp.checks.within(truth, "truth", classes, actual, dtype)
+    k = len(classes)
+    cast, actual = true_class(inp, func, truth, classes)
     if list_column is not None:
         dtype = inp.schema[list_column]
         inner = dtype.inner if isinstance(dtype, pl.List | pl.Array) else None
@@ -309,20 +221,14 @@ def _weighted_percentiles(value: pl.Expr, weight: pl.Expr, bins: int) -> pl.Expr
 
 
 def bin_stats(
-    lf: pl.LazyFrame,
-    gkeys: Sequence[str],
-    keys: Sequence[str],
-    checks: Checks,
-    bins: int,
-    strategy: str,
-    extra: Sequence[pl.Expr] = (),
-    weighted: bool = False,
+    inp: Setup, bins: int, strategy: str, extra: Sequence[pl.Expr] = (), weighted: bool = False
 ) -> pl.LazyFrame:
     """``*gkeys, __fe_bin, bin_lower, bin_upper, count, Σp, Σy, MASS, *extra`` per non-empty bin,
-    from a frame with ``PROB`` and ``OUTCOME``; the checks are aggregated (and enforced) in the
-    same pass. ``MASS`` is the bin's row count (as Float64), or with ``weighted`` (a ``WEIGHT``
+    from ``inp``'s frame with ``PROB`` and ``OUTCOME``; its checks are aggregated (and enforced)
+    in the same pass. ``MASS`` is the bin's row count (as Float64), or with ``weighted`` (a ``WEIGHT``
     column) its Σw, and then Σp, Σy are Σwp, Σwy and ``SUM_W2`` = Σw² is added; quantile edges
     are then the weighted percentiles (numpy's ``inverted_cdf``)."""
+    lf, gkeys, keys, checks = inp.lf, inp.gkeys, inp.keys, inp.checks
     p = pl.col(PROB)
     if weighted:
         w = pl.col(WEIGHT)

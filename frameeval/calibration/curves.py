@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -34,6 +35,7 @@ from frameeval.calibration._common import (
     check_bins,
     multiclass_input,
 )
+from frameeval.curves.table import Setup
 
 # ---------------------------------------------------------------------------------------------
 # calibration curves and their intervals
@@ -232,7 +234,7 @@ def calibration_curve(
         outputs += ("weight",)
     inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
     weighted = weight is not None
-    stats = bin_stats(inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted)
+    stats = bin_stats(inp, bins, strategy, weighted=weighted)
     if weighted:
         stats = stats.filter(pl.col(MASS) > 0)
     stats = _interval(stats, ci, float(alpha), n_eff=weighted and not frequency_weights)
@@ -249,7 +251,7 @@ def calibration_curve(
         "ci_low",
         "ci_high",
     )
-    return inp.done(out, "bin")
+    return inp.done(inp.sort(out, "bin"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,28 +388,34 @@ def calibration_error(
             labels is None, func, f"labels= is for a multiclass score, got labels={labels!r}."
         )
         inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
-        stats = bin_stats(
-            inp.lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted
-        )
-        return inp.done(_errors(stats, inp.gkeys))
-    inp, k = multiclass_input(data, func, truth, score, labels, by, weight, tolerance, outputs)
-    if weight is not None:
-        inp.lf = inp.lf.with_columns(pl.col(weight).cast(pl.Float64).alias(WEIGHT))
-    carried = [WEIGHT] if weighted else []
-    probabilities = [pl.col(f"__fe_p{i}") for i in range(k)]
-    if multiclass == "top_label":
+    else:
+        inp, k = multiclass_input(data, func, truth, score, labels, by, weight, tolerance, outputs)
+        if weight is not None:
+            inp.lf = inp.lf.with_columns(pl.col(weight).cast(pl.Float64).alias(WEIGHT))
+        if multiclass == "classwise":
+            return inp.done(inp.sort(_classwise_errors(inp, k, func, bins, strategy, weighted)))
+        probabilities = [pl.col(f"__fe_p{i}") for i in range(k)]
         top = pl.max_horizontal(probabilities)
         chain: Any = pl
         for i, p in enumerate(probabilities):  # loop-ok: one when/then per class
             chain = chain.when(p == top).then(i)
-        lf = inp.lf.with_columns(
+        inp.lf = inp.lf.with_columns(
             top.alias(PROB),
             (chain.otherwise(None) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME),
         )
-        stats = bin_stats(lf, inp.gkeys, inp.keys, inp.checks, bins, strategy, weighted=weighted)
-        return inp.done(_errors(stats, inp.gkeys))
-    # class-wise: the checks run on one row per input row (a per-group aggregation of the
-    # probability lists), then the rows are stacked class by class
+    stats = bin_stats(inp, bins, strategy, weighted=weighted)
+    return inp.done(inp.sort(_errors(stats, inp.gkeys)))
+
+
+def _classwise_errors(
+    inp: Setup, k: int, func: str, bins: int, strategy: str, weighted: bool
+) -> pl.LazyFrame:
+    """``*gkeys, ece, mce`` of the class-wise multiclass calibration error: the mean ECE and the
+    largest MCE of the one-vs-rest problems of the ``k`` classes."""
+    carried = [WEIGHT] if weighted else []
+    probabilities = [pl.col(f"__fe_p{i}") for i in range(k)]
+    # the checks run on one row per input row (a per-group aggregation of the probability
+    # lists), then the rows are stacked class by class
     per_group = inp.checks.enforce(
         inp.lf.group_by(inp.gkeys).agg(
             *probabilities, pl.col(TRUE_CLASS), *carried, *inp.checks.aggs()
@@ -423,12 +431,11 @@ def calibration_error(
         *carried,
     ).explode(PROB, CLASS)
     long = long.with_columns((pl.col(CLASS) == pl.col(TRUE_CLASS)).cast(pl.Float64).alias(OUTCOME))
-    stats = bin_stats(
-        long, [*inp.gkeys, CLASS], inp.keys, NO_INPUTS.compile(inp.schema, func), bins, strategy,
-        weighted=weighted,
-    )  # fmt: skip
+    stacked = replace(
+        inp, lf=long, gkeys=[*inp.gkeys, CLASS], checks=NO_INPUTS.compile(inp.schema, func)
+    )
+    stats = bin_stats(stacked, bins, strategy, weighted=weighted)
     per_class = _errors(stats, [*inp.gkeys, CLASS])
-    out = per_class.group_by(inp.gkeys).agg(
+    return per_class.group_by(inp.gkeys).agg(
         pl.col("ece").mean().alias("ece"), pl.col("mce").max().alias("mce")
     )
-    return inp.done(out)

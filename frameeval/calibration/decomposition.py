@@ -140,16 +140,10 @@ def brier_decomposition(
             ]
         else:
             within = [((p - p.mean()) ** 2).sum(), ((y - y.mean()) * (p - p.mean())).sum()]
-        stats = bin_stats(
-            inp.lf,
-            inp.gkeys,
-            inp.keys,
-            inp.checks,
-            bins,
-            strategy,
-            [squares, within[0].alias(WITHIN_VAR), within[1].alias(WITHIN_COV)],
-            weighted=weighted,
-        ).with_columns((pl.col(SUM_P) / pl.col(MASS)).alias(FBAR))
+        sums = [squares, within[0].alias(WITHIN_VAR), within[1].alias(WITHIN_COV)]
+        stats = bin_stats(inp, bins, strategy, sums, weighted=weighted).with_columns(
+            (pl.col(SUM_P) / pl.col(MASS)).alias(FBAR)
+        )
         extra = [
             (pl.col(WITHIN_VAR).sum() / pl.col("__fe_total").first()).alias("within_bin_variance"),
             (2.0 * pl.col(WITHIN_COV).sum() / pl.col("__fe_total").first()).alias(
@@ -173,4 +167,4 @@ def brier_decomposition(
     out = stats.group_by(inp.gkeys).agg(
         pl.when(total.first() > 0).then(term).alias(term.meta.output_name()) for term in terms
     )
-    return inp.done(out)
+    return inp.done(inp.sort(out))

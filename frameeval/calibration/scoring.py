@@ -14,9 +14,9 @@ from frameeval._validate import (
 from frameeval.calibration._common import (
     TOLERANCE,
     TRUE_CLASS,
-    Input,
     multiclass_input,
 )
+from frameeval.curves.table import Setup
 from frameeval.metrics.probability import EPS, check_eps, loss_statistics, mean_loss_value
 
 
@@ -31,7 +31,7 @@ def _true_class_probability(k: int) -> pl.Expr:
 
 
 def _mean_loss(
-    inp: Input, terms: pl.Expr, weight: str | None, name: str, scale: float = 1.0
+    inp: Setup, terms: pl.Expr, weight: str | None, name: str, scale: float = 1.0
 ) -> Any:
     loss_sum, weight_sum = loss_statistics(terms, weight)
     stats = inp.lf.group_by(inp.gkeys).agg(
@@ -42,7 +42,7 @@ def _mean_loss(
         *inp.gkeys,
         (mean_loss_value(pl.col("__fe_loss"), pl.col("__fe_mass")) * scale).alias(name),
     )
-    return inp.done(out)
+    return inp.done(inp.sort(out))
 
 
 @frame_function

@@ -16,7 +16,7 @@ from frameeval.curves.table import (
     P,
     Setup,
     binary_table,
-    carries,
+    point_curve,
     rate,
 )
 
@@ -67,29 +67,13 @@ def cost_lines(
     >>> fe.cost_lines(df, truth="y", score="s").filter(pl.col("threshold") == 0.8).rows()
     [(0.8, 0.0, 0.5), (0.8, 1.0, 0.5)]
     """
-    func = "cost_lines"
-    setup, table = binary_table(
-        data,
-        func,
-        truth,
-        score,
-        by,
-        weight,
-        pos_label,
-        ("threshold", "p_cost", "norm_cost"),
-        start=True,
+    columns = {
+        "p_cost": pl.concat_list(pl.lit(0.0), pl.lit(1.0)),
+        "norm_cost": pl.concat_list(rate(FP, N), 1.0 - rate(TP, P)),
+    }
+    return point_curve(
+        data, "cost_lines", truth, score, by, weight, pos_label, columns, start=True, explode=True
     )
-    out = (
-        table.filter(carries())
-        .select(
-            *setup.gkeys,
-            "threshold",
-            pl.concat_list(pl.lit(0.0), pl.lit(1.0)).alias("p_cost"),
-            pl.concat_list(rate(FP, N), 1.0 - rate(TP, P)).alias("norm_cost"),
-        )
-        .explode("p_cost", "norm_cost")
-    )
-    return setup.done(out)
 
 
 def _envelope(setup: Setup, table: pl.LazyFrame) -> pl.LazyFrame:
@@ -103,7 +87,7 @@ def _envelope(setup: Setup, table: pl.LazyFrame) -> pl.LazyFrame:
     contributes a short list of envelope vertices (the first also (0, 0), the last (1, 0)),
     exploded in curve order.
     """
-    hull = hull_vertices(setup, table.filter(carries()))
+    hull = hull_vertices(setup, table)
     fpr, tpr = rate(FP, N), rate(TP, P)
     d_fpr = fpr.shift(-1).over(setup.gkeys) - fpr  # hull rows are in curve order
     d_tpr = tpr.shift(-1).over(setup.gkeys) - tpr

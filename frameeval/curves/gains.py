@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.curves.table import FP, TP, N, P, binary_table, carries, rate
+from frameeval.curves.table import FP, TP, N, P, binary_table, point_curve, rate
 
 __all__ = ["gains_curve", "ks_statistic", "lift_curve"]
 
@@ -80,13 +80,10 @@ def gains_curve(
     >>> fe.gains_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(inf, 0.0, 0.0), (0.9, 0.167, 0.333), (0.8, 0.5, 0.667), (0.4, 0.667, 1.0), (0.3, 0.833, 1.0), (0.1, 1.0, 1.0)]
     """
-    func = "gains_curve"
-    outputs = ("threshold", "fraction", "gain")
-    setup, table = binary_table(data, func, truth, score, by, weight, pos_label, outputs, True)
-    out = table.filter(carries()).select(
-        *setup.gkeys, "threshold", _fraction().alias("fraction"), rate(TP, P).alias("gain")
+    columns = {"fraction": _fraction(), "gain": rate(TP, P)}
+    return point_curve(
+        data, "gains_curve", truth, score, by, weight, pos_label, columns, start=True
     )
-    return setup.done(out)
 
 
 @frame_function
@@ -135,17 +132,12 @@ def lift_curve(
     >>> fe.lift_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(0.9, 0.167, 2.0), (0.8, 0.5, 1.333), (0.4, 0.667, 1.5), (0.3, 0.833, 1.2), (0.1, 1.0, 1.0)]
     """
-    func = "lift_curve"
-    outputs = ("threshold", "fraction", "lift")
-    setup, table = binary_table(data, func, truth, score, by, weight, pos_label, outputs)
     targeted = _targeted()
     lift = pl.when((pl.col(P) > 0) & (targeted > 0)).then(
         (pl.col(TP) / targeted) / (pl.col(P) / _total())
     )
-    out = table.filter(carries()).select(
-        *setup.gkeys, "threshold", _fraction().alias("fraction"), lift.alias("lift")
-    )
-    return setup.done(out)
+    columns = {"fraction": _fraction(), "lift": lift}
+    return point_curve(data, "lift_curve", truth, score, by, weight, pos_label, columns)
 
 
 @frame_function
@@ -212,7 +204,7 @@ def ks_statistic(
     # highest threshold of the tie is chosen, as documented
     cross = (pl.col(TP) * pl.col(N) - pl.col(FP) * pl.col(P)).abs()
     defined = (pl.col(P) > 0) & (pl.col(N) > 0)
-    points = table.filter(carries()).with_columns(
+    points = table.with_columns(
         pl.when(defined).then(cross).alias("__fe_gap"), (pl.col(P) * pl.col(N)).alias("__fe_pn")
     )
     best = pl.col("__fe_gap") == pl.col("__fe_gap").max()

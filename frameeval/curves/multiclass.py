@@ -15,11 +15,7 @@ from frameeval._validate import (
     label_dtype,
     label_expr,
 )
-from frameeval.curves.table import (
-    SCORE_PARTS,
-    prepare_scores,
-    score_counts,
-)
+from frameeval.curves.table import SCORE_PARTS, Setup, prepare_scores, score_counts
 from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["multiclass_roc_auc"]
@@ -119,17 +115,10 @@ def multiclass_roc_auc(
     ('ovo_weighted', None, 0.9583)
     """
     func = "multiclass_roc_auc"
-    classes, columns = _classes_and_columns(func, score, labels)
+    classes, columns, _ = score_classes(func, score, labels)
     setup = prepare_scores(data, func, truth, columns, by, weight, ("average", "label", "roc_auc"))
-    dtype = label_dtype(setup.schema, truth)
-    cast = pl.Series("label", classes).cast(dtype, strict=False)
-    check_parameter(
-        cast.null_count() == 0,
-        func,
-        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
-    )
-    actual = label_expr(truth, setup.schema)
-    setup.checks.within(truth, "truth", classes, actual, dtype)
+    cast, actual = true_class(setup, func, truth, classes)
+    dtype = cast.dtype
     # groups with different class sets (data sets of 3 and 10 classes in one frame): a class
     # absent from a group may have null scores there; they enter no defined AUC (its mass is 0)
     single = [c for c in columns if columns.count(c) == 1]
@@ -177,11 +166,16 @@ def multiclass_roc_auc(
     return setup.done(out)
 
 
-def _classes_and_columns(
-    func: str, score: Mapping[Any, str] | Sequence[str], labels: Sequence[Any] | None
-) -> tuple[list[Any], list[str]]:
+def score_classes(
+    func: str,
+    score: Mapping[Any, str] | Sequence[str] | str,
+    labels: Sequence[Any] | None,
+    list_column: bool = False,
+) -> tuple[list[Any], list[str], str | None]:
     """The classes and their score columns, from ``score={class: column}`` or ``score=[...]``
-    with ``labels=``."""
+    with ``labels=`` — or, with ``list_column``, one list column of probabilities with
+    ``labels=`` (then returned as the third item); at least two classes, of one label type."""
+    column: str | None = None
     if isinstance(score, Mapping):
         check_parameter(
             labels is None,
@@ -191,34 +185,56 @@ def _classes_and_columns(
         )
         classes, columns = list(score.keys()), list(score.values())
     else:
-        if isinstance(score, str):
+        if isinstance(score, str) and not list_column:
             raise InvalidParameterError(
                 f"{func}(): score= must be a mapping {{class: column}} or a list of columns, "
                 f"got {score!r}.\nHint: for a binary task use fe.roc_auc or fe.ranking_report."
             )
-        columns = list(score)
+        what = (
+            "a list of columns or a list column (the class of each probability)"
+            if list_column
+            else "a list of columns (the class of each column)"
+        )
         check_parameter(
-            labels is not None,
-            func,
-            "labels= is required when score= is a list of columns "
-            "(the class of each column), got None.",
+            labels is not None, func, f"labels= is required when score= is {what}, got None."
         )
         classes = list(labels or [])
-        check_parameter(
-            len(classes) == len(columns),
-            func,
-            f"labels= must name one class per score column, got {len(classes)} labels for "
-            f"{len(columns)} columns.",
-        )
+        if isinstance(score, str):
+            column, columns = score, [score]
+        else:
+            columns = list(score)
+            check_parameter(
+                len(classes) == len(columns),
+                func,
+                f"labels= must name one class per score column, got {len(classes)} labels for "
+                f"{len(columns)} columns.",
+            )
     classes = check_label_list(func, classes) or []
     check_parameter(
         len(classes) >= 2, func, f"score= must have at least two classes, got {len(classes)}."
     )
-    return classes, columns
+    return classes, columns, column
+
+
+def true_class(
+    setup: Setup, func: str, truth: str, classes: list[Any]
+) -> tuple[pl.Series, pl.Expr]:
+    """``classes`` cast to the dtype of ``truth`` (refused when one does not fit) and the truth
+    label expression; adds the rule "every truth value is one of ``classes``" to the checks."""
+    dtype = label_dtype(setup.schema, truth)
+    cast = pl.Series("label", classes).cast(dtype, strict=False)
+    check_parameter(
+        cast.null_count() == 0,
+        func,
+        f"labels must match the dtype of column {truth!r} ({dtype}), got {classes!r}.",
+    )
+    actual = label_expr(truth, setup.schema)
+    setup.checks.within(truth, "truth", classes, actual, dtype)
+    return cast, actual
 
 
 def _pair_sums(
-    setup: Any,
+    setup: Setup,
     func: str,
     columns: list[str],
     actual: pl.Expr,

@@ -7,16 +7,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.curves.table import (
-    FP,
-    NEG,
-    POS,
-    TP,
-    P,
-    binary_table,
-    carries,
-    rate,
-)
+from frameeval.curves.table import FP, NEG, POS, TP, P, binary_table, point_curve, rate
 
 __all__ = ["break_even_point", "pr_curve"]
 
@@ -70,17 +61,11 @@ def pr_curve(
     >>> fe.pr_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(0.9, 0.333, 1.0), (0.8, 0.667, 0.667), (0.4, 1.0, 0.75), (0.3, 1.0, 0.6), (0.1, 1.0, 0.5)]
     """
-    func = "pr_curve"
-    setup, table = binary_table(
-        data, func, truth, score, by, weight, pos_label, ("threshold", "recall", "precision")
-    )
-    out = table.filter(carries()).select(
-        *setup.gkeys,
-        "threshold",
-        rate(TP, P).alias("recall"),
-        (pl.col(TP) / (pl.col(TP) + pl.col(FP))).alias("precision"),
-    )
-    return setup.done(out)
+    columns = {
+        "recall": rate(TP, P),
+        "precision": pl.col(TP) / (pl.col(TP) + pl.col(FP)),
+    }
+    return point_curve(data, "pr_curve", truth, score, by, weight, pos_label, columns)
 
 
 @frame_function
@@ -137,9 +122,9 @@ def break_even_point(
     0.7
     """
     func = "break_even_point"
-    setup, table = binary_table(
-        data, func, truth, score, by, weight, pos_label, ("break_even_point",)
-    )
+    # the start row keeps a group whose rows all weigh 0 (its value is null)
+    outputs = ("break_even_point",)
+    setup, table = binary_table(data, func, truth, score, by, weight, pos_label, outputs, True)
     pos, neg, tp, fp, n_pos = pl.col(POS), pl.col(NEG), pl.col(TP), pl.col(FP), pl.col(P)
     mass = pos + neg
     after = tp + fp

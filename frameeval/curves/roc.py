@@ -9,17 +9,12 @@ import polars as pl
 from frameeval._params import FLAG
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.curves._hull import hull_vertices
-from frameeval.curves.table import (
-    FP,
-    TP,
-    N,
-    P,
-    binary_table,
-    carries,
-    rate,
-)
+from frameeval.curves.table import FP, TP, N, P, Setup, point_curve, rate
 
 __all__ = ["roc_convex_hull", "roc_curve"]
+
+#: the columns of a ROC point
+ROC = {"fpr": rate(FP, N), "tpr": rate(TP, P)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,28 +89,23 @@ def roc_curve(
     """
     func = "roc_curve"
     FLAG(func, "drop_intermediate", drop_intermediate)
-    setup, table = binary_table(
-        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr"), start=True
+    drop = _drop_collinear if drop_intermediate else None
+    return point_curve(
+        data, func, truth, score, by, weight, pos_label, ROC, start=True, through=drop
     )
-    points = table.filter(carries())
-    if drop_intermediate:
-        points = points.filter(~_collinear(setup.gkeys))
-    out = points.select(
-        *setup.gkeys, "threshold", rate(FP, N).alias("fpr"), rate(TP, P).alias("tpr")
-    )
-    return setup.done(out)
 
 
-def _collinear(gkeys: list[str]) -> pl.Expr:
-    """A point on the straight line through its neighbours (in count units; the first and last
-    points of a group are never dropped)."""
+def _drop_collinear(setup: Setup, points: pl.LazyFrame) -> pl.LazyFrame:
+    """Drop each point on the straight line through its neighbours (in count units; the first
+    and last points of a group are never dropped)."""
+    gkeys = setup.gkeys
 
     def step(column: str, offset: int) -> pl.Expr:
         return pl.col(column).shift(offset).over(gkeys)  # rows are in curve order
 
     dx_in, dy_in = pl.col(FP) - step(FP, 1), pl.col(TP) - step(TP, 1)
     dx_out, dy_out = step(FP, -1) - pl.col(FP), step(TP, -1) - pl.col(TP)
-    return (dx_in * dy_out == dy_in * dx_out).fill_null(False)
+    return points.filter(~(dx_in * dy_out == dy_in * dx_out).fill_null(False))
 
 
 @frame_function
@@ -161,10 +151,7 @@ def roc_convex_hull(
     >>> fe.roc_convex_hull(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(inf, 0.0, 0.0), (0.9, 0.0, 0.333), (0.4, 0.333, 1.0), (0.1, 1.0, 1.0)]
     """
-    func = "roc_convex_hull"
-    setup, table = binary_table(
-        data, func, truth, score, by, weight, pos_label, ("threshold", "fpr", "tpr"), start=True
+    func, hull = "roc_convex_hull", hull_vertices
+    return point_curve(
+        data, func, truth, score, by, weight, pos_label, ROC, start=True, through=hull
     )
-    hull = hull_vertices(setup, table.filter(carries()))
-    out = hull.select(*setup.gkeys, "threshold", rate(FP, N).alias("fpr"), rate(TP, P).alias("tpr"))
-    return setup.done(out)

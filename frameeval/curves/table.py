@@ -8,14 +8,14 @@ scheme.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
 from frameeval._frame import finish
-from frameeval._inputs import WEIGHT_INPUT, Column, Inputs, require_positive
+from frameeval._inputs import WEIGHT_INPUT, Column, Door, Inputs, require_positive
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     Checks,
@@ -37,6 +37,8 @@ __all__ = [
     "binary_table",
     "carries",
     "cumulated",
+    "open_grouped",
+    "point_curve",
     "prepare_scores",
     "rate",
     "score_counts",
@@ -65,14 +67,14 @@ SCORE_PARTS = 8
 # ---------------------------------------------------------------------------------------------
 @dataclass
 class Setup:
+    """An opened input with its group keys (see :func:`open_grouped`)."""
+
     lf: pl.LazyFrame
     eager: bool
     keys: list[str]  # the user's by= keys
     gkeys: list[str]  # keys, or a constant column when by= is empty
     schema: pl.Schema
     checks: Checks
-    truth: str
-    weight: str | None
 
     def done(self, out: pl.LazyFrame) -> Any:
         if ALL in out.collect_schema():
@@ -90,6 +92,16 @@ class Setup:
         )
 
 
+def open_grouped(inputs: Inputs, data: IntoFrame, func: str, **names: Any) -> tuple[Setup, Door]:
+    """``data`` opened through ``inputs`` (:meth:`~frameeval._inputs.Inputs.open` with the
+    keywords ``names``), with the constant group key ``ALL`` when ``by=`` is empty, so that
+    every aggregation can group by ``gkeys``; the door is returned too."""
+    door = inputs.open(data, func, **names)
+    lf = door.lf if door.keys else door.lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
+    setup = Setup(lf, door.eager, door.keys, door.keys or [ALL], door.schema, door.checks)
+    return setup, door
+
+
 def prepare_scores(
     data: IntoFrame,
     func: str,
@@ -102,16 +114,14 @@ def prepare_scores(
     """Open ``data`` and check the schema of a score task (truth labels, numeric scores and
     weight, the output names against ``by``); the in-plan row checks (finite scores and
     weights, non-null labels, non-negative weights) are returned in ``checks``."""
-    door = SCORES.open(data, func, truth=truth, score=scores, by=by, weight=weight, outputs=outputs)
-    lf, eager, keys, schema = door.lf, door.eager, door.keys, door.schema
-    decimal = [c for c in scores if schema[c].is_decimal()]
+    setup, door = open_grouped(
+        SCORES, data, func, truth=truth, score=scores, by=by, weight=weight, outputs=outputs
+    )
+    decimal = [c for c in scores if setup.schema[c].is_decimal()]
     if decimal:  # a Decimal score is read as Float64 (its exact value, for 15 digits or fewer)
-        lf = lf.with_columns(pl.col(decimal).cast(pl.Float64))
-        schema = lf.collect_schema()
-    gkeys = keys or [ALL]
-    if not keys:
-        lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
-    return Setup(lf, eager, keys, gkeys, schema, door.checks, truth, weight)
+        setup.lf = setup.lf.with_columns(pl.col(decimal).cast(pl.Float64))
+        setup.schema = door.lf.with_columns(pl.col(decimal).cast(pl.Float64)).collect_schema()
+    return setup
 
 
 def score_counts(
@@ -210,9 +220,9 @@ def binary_table(
     mass of positive / negative rows with exactly this score, ``tp``/``fp`` those with score ≥
     threshold, ``P``/``N`` the group totals. Rows are ordered by the keys (nulls last) and by
     threshold descending; with ``start`` each group begins with the point "nothing positive"
-    (threshold +inf, all counts 0). Every distinct score is a row, including scores whose rows
-    all weigh 0 (callers drop them with :func:`carries` where they would repeat a point).
-    The threshold column is Float64 (integer scores are counted exactly, then shown as floats).
+    (threshold +inf, all counts 0). Each row is a point of the curve (:func:`carries`): a score
+    whose rows all weigh 0 would repeat the point before it and has no row. The threshold column
+    is Float64 (integer scores are counted exactly, then shown as floats).
     """
     setup, table = score_table(data, func, truth, score, by, weight, pos_label, outputs)
 
@@ -236,7 +246,33 @@ def binary_table(
     # totals as the last cumulative value, so the last point is exactly (P, N)
     lists = lists.with_columns(pl.col(TP).list.last().alias(P), pl.col(FP).list.last().alias(N))
     rows = setup.sort(lists).explode("threshold", POS, NEG, TP, FP)
-    return setup, rows
+    return setup, rows.filter(carries())
+
+
+def point_curve(
+    data: IntoFrame,
+    func: str,
+    truth: str,
+    score: str,
+    by: Keys,
+    weight: str | None,
+    pos_label: Any,
+    columns: Mapping[str, pl.Expr],
+    *,
+    start: bool = False,
+    through: Callable[[Setup, pl.LazyFrame], pl.LazyFrame] | None = None,
+    explode: bool = False,
+) -> Any:
+    """The frame function of a curve drawn through the points of :func:`binary_table`
+    (``through`` may keep some of them): columns ``*by, threshold, *columns`` (each expression
+    named by its key; lists of one length per point with ``explode``), in curve order."""
+    outputs = ("threshold", *columns)
+    setup, points = binary_table(data, func, truth, score, by, weight, pos_label, outputs, start)
+    if through is not None:
+        points = through(setup, points)
+    named = [value.alias(name) for name, value in columns.items()]
+    out = points.select(*setup.gkeys, "threshold", *named)
+    return setup.done(out.explode(*columns) if explode else out)
 
 
 def carries() -> pl.Expr:

@@ -276,29 +276,12 @@ class ClassTable:
     of its group (rows sorted by label). Vectorised across groups: no per-group sort.
     """
 
-    @property
-    def classes(self) -> pl.Expr:
-        return pl.col("label")
-
-    @property
-    def actual(self) -> pl.Expr:
-        return pl.col("support")
-
-    @property
-    def predicted(self) -> pl.Expr:
-        return pl.col("n_pred")
-
-    @property
-    def diagonal(self) -> pl.Expr:
-        return pl.col("tp")
-
-    @property
-    def total(self) -> pl.Expr:
-        return pl.col("support").sum()
-
-    @property
-    def correct(self) -> pl.Expr:
-        return pl.col("tp").sum()
+    classes = pl.col("label")
+    actual = pl.col("support")
+    predicted = pl.col("n_pred")
+    diagonal = pl.col("tp")
+    total = pl.col("support").sum()
+    correct = pl.col("tp").sum()
 
     def one_vs_rest(self) -> BinaryCounts:
         return BinaryCounts(pl.col("tp"), pl.col("fp"), pl.col("fn"), pl.col("tn"))
