@@ -18,6 +18,7 @@ from frameeval._frame import as_keys, collect, to_lazy
 from frameeval._params import INSIDE_UNIT
 from frameeval._validate import check_numeric, require_columns
 from frameeval.charts import _theme as theme
+from frameeval.charts._thin import ORDER, thin_curve
 from frameeval.exceptions import ColumnNotFoundError, EmptyFrameError, InvalidParameterError
 
 LAYER = "__fe_layer"
@@ -103,6 +104,32 @@ def keyed(
     keys = key_columns(schema, values, by, func)
     facets = facet_columns(facet, schema, func)
     return Keyed(lf, schema, keys, facets, resolve_color(color, keys, facets, func))
+
+
+def curve_rows(
+    k: Keyed,
+    x: str,
+    y: str,
+    order: Sequence[str],
+    descending: Sequence[bool],
+    max_points: int,
+    func: str,
+    lf: pl.LazyFrame | None = None,
+) -> pl.DataFrame:
+    """A curve's rows to draw (``k.lf``, or ``lf`` derived from it), thinned along
+    ``order``, with the threshold as text for tooltips when the curve has one."""
+    extra = threshold_text(k.schema)
+    thinned = thin_curve(
+        (k.lf if lf is None else lf).with_columns(extra),
+        x,
+        y,
+        by=k.keys,
+        order=order,
+        descending=descending,
+        max_points=max_points,
+    )
+    shown = [*k.keys, x, y, ORDER, *(["__fe_threshold"] if extra else [])]
+    return gather(thinned.select(shown), func, "curve=")
 
 
 def facet_columns(facet: str | Sequence[str] | None, schema: pl.Schema, func: str) -> list[str]:
@@ -230,10 +257,8 @@ def facet_chart(
     """
     if facet.field is None:
         return chart.properties(title=chart_title)
-    gap = 20 if spacing is None else spacing
     if panel_width is not None:
-        room = theme.PAGE - (theme.LEGEND if legend else 0)
-        columns = min(columns, max(1, (room + gap) // (panel_width + theme.Y_AXIS + gap)))
+        columns = min(columns, fitting(panel_width, legend, 20 if spacing is None else spacing))
     columns = max(1, min(columns, facet.count))
     out = chart.facet(
         facet=alt.Facet(field=field(facet.field), type="nominal", header=theme.header()),
@@ -245,6 +270,13 @@ def facet_chart(
     if facet.count % columns:
         out = out.resolve_axis(x="independent")
     return out
+
+
+def fitting(panel_width: int, legend: bool, gap: int = 20) -> int:
+    """How many panels ``panel_width`` wide (plus their y axis and ``gap``) fit the page beside
+    a legend column (with ``legend``), at least one."""
+    room = theme.PAGE - (theme.LEGEND if legend else 0)
+    return max(1, (room + gap) // (panel_width + theme.Y_AXIS + gap))
 
 
 def band_axis(

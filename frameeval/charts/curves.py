@@ -118,7 +118,7 @@ def roc(
     """
     func = "roc"
     k = b.keyed(curve, func, _FPR_TPR, {"threshold", *_FPR_TPR}, by, facet, color)
-    df = _curve_rows(k, "fpr", "tpr", False, max_points, func)
+    df = b.curve_rows(k, "fpr", "tpr", ["fpr", "tpr"], [False, False], max_points, func)
     summary = b.summarize(
         df, auc, value="roc_auc", name="AUC", func=func, role="auc", keys=k.keys, color=k.color,
         facet=k.facets, anchor=(0.98, 0.05, 0.07),
@@ -153,24 +153,6 @@ def roc(
 def _diagonal(name: str) -> pl.DataFrame:
     """The line from (0, 0) to (1, 1), as a guide."""
     return pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0], "line": [name, name], "order": [0, 1]})
-
-
-def _curve_rows(
-    k: b.Keyed, x: str, y: str, y_descending: bool, max_points: int, func: str
-) -> pl.DataFrame:
-    """The curve's rows to draw, thinned, in the order of increasing x then y (or decreasing y),
-    with the threshold as text for tooltips."""
-    thinned = thin_curve(
-        k.lf.with_columns(b.threshold_text(k.schema)),
-        x,
-        y,
-        by=k.keys,
-        order=[x, y],
-        descending=[False, y_descending],
-        max_points=max_points,
-    )
-    shown = [*k.keys, x, y, ORDER, *(["__fe_threshold"] if "threshold" in k.schema else [])]
-    return b.gather(thinned.select(shown), func, "curve=")
 
 
 def _curve_line(
@@ -267,7 +249,9 @@ def pr(
     k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
     for level in f1_lines:
         b.check_level(level, func)
-    df = _curve_rows(k, "recall", "precision", True, max_points, func)
+    df = b.curve_rows(
+        k, "recall", "precision", ["recall", "precision"], [False, True], max_points, func
+    )
     summary = b.summarize(
         df, break_even, value="break_even_point", name="BEP", func=func, role="break_even",
         keys=k.keys, color=k.color, facet=k.facets, anchor=(0.03, 0.05, 0.07),

@@ -132,17 +132,13 @@ def bias_variance(
     order = [names[c] for c in components]
     encodings = _component_encodings(color, data, order)
     y = alt.Y(field="__fe_value", type="quantitative", axis=theme.axis("Value"))
-    details = [
-        alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in {*facets, color}
-    ]
     tips = [
         *b.key_tooltips(keys),
         b.tooltip(complexity),
         b.tooltip("__fe_component", label="component"),
         b.tooltip("__fe_value", "quantitative", ".4f", "value"),
     ]
-    if details:
-        encodings["detail"] = details
+    encodings.update(b.details(keys, [*facets, color]))
     line_encodings = {k: v for k, v in encodings.items() if k != "shape"}
     point_encodings = {k: v for k, v in encodings.items() if k != "strokeDash"}
     line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, **line_encodings)
@@ -174,15 +170,7 @@ def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) 
 def _component_encodings(color: str | None, data: pl.DataFrame, order: list[str]) -> dict:
     """Components told apart by colour, or (with a colour key) by dash and point shape."""
     if color is None:
-        return {
-            "color": alt.Color(
-                field="__fe_component",
-                type="nominal",
-                sort=order,
-                scale=alt.Scale(scheme=theme.scheme(len(order))),
-                legend=theme.legend("component"),
-            )
-        }
+        return {"color": b.color_encoding("__fe_component", "component", data, order)}
     return {
         "color": b.color_encoding(color, color, data),
         "strokeDash": alt.StrokeDash(

@@ -46,18 +46,8 @@ def _line_chart(
     numeric = {"fraction": "fraction", y: y}
     k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
     schema, keys, facets, color = k.schema, k.keys, k.facets, k.color
-    extra = b.threshold_text(schema)
-    thinned = thin_curve(
-        k.lf.with_columns(extra).filter(pl.col(y).is_not_null()),
-        "fraction",
-        y,
-        by=keys,
-        order=["fraction"],
-        descending=[False],
-        max_points=max_points,
-    )
-    shown = [*keys, "fraction", y, ORDER, *(["__fe_threshold"] if extra else [])]
-    df = b.gather(thinned.select(shown), func, "curve=")
+    drawn = k.lf.filter(pl.col(y).is_not_null())
+    df = b.curve_rows(k, "fraction", y, ["fraction"], [False], max_points, func, drawn)
     data, panel = b.add_facet(df, facets)
     tips = [
         *b.key_tooltips(keys),
@@ -245,7 +235,7 @@ def ks(
         axis=theme.axis("Threshold (score ≥ threshold is positive)"),
     )
     detail = [k for k in keys if k not in facets]
-    layers: list[Any] = [b.only(_ks_lines(x, keys, detail), "curve")]
+    layers: list[Any] = [b.only(_ks_lines(x, keys, detail, data), "curve")]
     if statistic is not None:
         layers.append(
             b.only(alt.Chart().mark_rule(color=theme.INK, strokeDash=[4, 3]).encode(x=x), "ks")
@@ -280,7 +270,7 @@ def _ks_marks(statistic: Any, keys: list[str], func: str) -> pl.DataFrame:
     )
 
 
-def _ks_lines(x: alt.X, keys: list[str], detail: list[str]) -> alt.Chart:
+def _ks_lines(x: alt.X, keys: list[str], detail: list[str], data: pl.DataFrame) -> alt.Chart:
     """The shares of positives and negatives scored at or above each threshold."""
     return (
         alt.Chart()
@@ -293,12 +283,8 @@ def _ks_lines(x: alt.X, keys: list[str], detail: list[str]) -> alt.Chart:
                 scale=b.UNIT,
                 axis=theme.axis("Share scored ≥ threshold"),
             ),
-            color=alt.Color(
-                field="__fe_class",
-                type="nominal",
-                sort=["positives (TPR)", "negatives (FPR)"],
-                scale=alt.Scale(scheme=theme.SCHEME),
-                legend=theme.legend("class"),
+            color=b.color_encoding(
+                "__fe_class", "class", data, ["positives (TPR)", "negatives (FPR)"]
             ),
             detail=[alt.Detail(field=b.field(k), type="nominal") for k in detail] or alt.Undefined,
             tooltip=[

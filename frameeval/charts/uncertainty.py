@@ -16,7 +16,6 @@ import polars as pl
 from frameeval._params import Number
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
-from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["forest", "roc_band"]
 
@@ -117,10 +116,8 @@ def forest(
     facets = b.facet_columns(facet, schema, func)
     labels = b.key_columns(schema, _INTERVAL_VALUES, label, func) if label else None
     labels = labels or [k for k in keys if k not in facets]
-    if color is not None and color not in keys:
-        raise InvalidParameterError(
-            f"{func}(): color= must name a key column of the frame (one of {keys}), got {color!r}."
-        )
+    if color is not None:
+        b.resolve_color(color, keys, [], func)
     _REFERENCE(func, "reference", reference)
     text = pl.concat_str([b.as_text(k) for k in labels], separator=" · ") if labels else pl.lit("")
     df = df.with_columns(text.alias(_ROW))
