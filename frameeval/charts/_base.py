@@ -279,6 +279,22 @@ def fitting(panel_width: int, legend: bool, gap: int = 20) -> int:
     return max(1, (room + gap) // (panel_width + theme.Y_AXIS + gap))
 
 
+def panels(
+    layers: Sequence[Any],
+    data: Any,
+    panel: Facet,
+    title: str | None,
+    subtitle: str | None,
+    width: int,
+    height: int,
+    **options: Any,
+) -> alt.TopLevelMixin:
+    """``layers`` drawn from ``data`` in a ``width`` × ``height`` panel, faceted by ``panel``
+    under ``title`` and ``subtitle`` (``options``: those of :func:`facet_chart`)."""
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    return facet_chart(chart, panel, theme.title(title, subtitle), **options)
+
+
 def band_axis(
     label: str | None, labels: Sequence[Any], band: float, *, orient: str = "bottom", **extra: Any
 ) -> alt.Axis:

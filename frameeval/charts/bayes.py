@@ -126,12 +126,9 @@ def posterior_simplex(
             "labels",
         ),
     ]
-    chart = alt.layer(*layers, data=data).properties(
-        width=width, height=round(width * (_HEIGHT + 0.27) / 1.3)
-    )
-    return b.facet_chart(
-        chart, panel, theme.title(title, "each point is one posterior sample (θ_a, θ_rope, θ_b)")
-    )
+    subtitle = "each point is one posterior sample (θ_a, θ_rope, θ_b)"
+    height = round(width * (_HEIGHT + 0.27) / 1.3)
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _simplex_guide() -> pl.DataFrame:
@@ -273,9 +270,6 @@ def bayes_matrix(
         b.cell_text(x, y, alt.Text(field=b.TEXT, type="nominal")),
     ]
     k = len(learners)
-    chart = alt.layer(*layers, data=data).properties(
-        width=width or max(160, 120 * k), height=height or max(60, 36 * k)
-    )
-    return b.facet_chart(
-        chart, panel, theme.title(title, "cell: P(row better) / P(rope) / P(column better)")
-    )
+    subtitle = "cell: P(row better) / P(rope) / P(column better)"
+    width, height = width or max(160, 120 * k), height or max(60, 36 * k)
+    return b.panels(layers, data, panel, title, subtitle, width, height)

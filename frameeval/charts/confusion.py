@@ -128,14 +128,14 @@ def confusion_heatmap(
     if cell < MIN_TEXT_CELL:  # compact form: too small for numbers; the tooltip has them
         layers = layers[:1]
     size = max(120, cell * len(labels))
-    chart = alt.layer(*layers, data=data).properties(width=width or size, height=height or size)
     subtitle = "rows: actual class; columns: predicted class"
     if normalize is not None:
         subtitle += f"; cells: {label}"
     if cell < MIN_TEXT_CELL:
         subtitle += "; hover a cell for its value"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle), panel_width=width or size, columns=4
+    width = width or size
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height or size, panel_width=width, columns=4
     )
 
 

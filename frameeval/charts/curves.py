@@ -143,11 +143,11 @@ def roc(
         line,
         *b.summary_layer(summary, data, "right"),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: random guessing (AUC = 0.5)"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle), panel_width=width, legend=k.color is not None
-    )
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height,
+        panel_width=width, legend=k.color is not None,
+    )  # fmt: skip
 
 
 def _diagonal(name: str) -> pl.DataFrame:
@@ -282,16 +282,11 @@ def pr(
         *([] if points is None else [_bep_layer(k, xs, ys, colors)]),
         *b.summary_layer(summary, data, "left", pixels=True),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: P = R (break-even points ◆ lie on it); dotted: iso-F1 lines"
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, subtitle),
-        panel_width=width,
-        legend=k.color is not None,
-        spacing=legend_room,
-    )
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height,
+        panel_width=width, legend=k.color is not None, spacing=legend_room,
+    )  # fmt: skip
 
 
 def _bep_points(
@@ -469,18 +464,13 @@ def cost_curve(
         *_envelope_layers(k, x, y, colors),
         *b.summary_layer(summary, data, "center", pixels=True),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "thick: lower envelope; shaded: expected total cost"
     if segments is not None:
         subtitle = "thin: the cost lines forming the envelope (one per ROC hull point); " + subtitle
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, subtitle),
-        panel_width=width,
-        legend=k.color is not None,
-        spacing=_beside_room(summary),
-    )
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height,
+        panel_width=width, legend=k.color is not None, spacing=_beside_room(summary),
+    )  # fmt: skip
 
 
 def _cost_lines_layer(k: b.Keyed, x: alt.X, y: alt.Y, colors: dict[str, Any]) -> alt.Chart:

@@ -147,9 +147,8 @@ def bias_variance(
         .mark_point(filled=True, size=36)
         .encode(x=x, y=y, tooltip=tips, **point_encodings)
     )
-    chart = alt.layer(line, points, data=data).properties(width=width, height=height)
     subtitle = "E(f; D) = bias² + variance + noise (eq 2.42, figure 2.9)"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.panels([line, points], data, panel, title, subtitle, width, height)
 
 
 def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) -> list[str]:
@@ -256,9 +255,8 @@ def _score_curve(
             x=x_enc, y=alt.Y(field="__fe_mean", type="quantitative"), tooltip=tips, **color_enc
         ),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "line: mean over folds; band: ± 1 sd"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _x_and_score(

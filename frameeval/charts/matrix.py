@@ -125,14 +125,12 @@ def comparison_matrix(
         ],
     ]  # fmt: skip
     k = len(learners)
-    chart = alt.layer(*layers, data=data).properties(
-        width=width or max(160, 110 * k), height=height or max(70, 64 * k)
-    )
     subtitle = (
         f"cell: mean difference row − column; wins / ties / losses of the row; corrected "
         f"p-value (bold: < {alpha:g})"
     )
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    width, height = width or max(160, 110 * k), height or max(70, 64 * k)
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _direction(df: pl.DataFrame) -> bool:

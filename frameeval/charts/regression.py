@@ -204,9 +204,8 @@ def _binned_2d(
             tooltip=tips,
         )
     )
-    layer = alt.layer(cells, guide, data=data_).properties(width=width, height=height)
-    chart_title = theme.title(title, f"rows per cell, {bins} × {bins} bins; {note}")
-    return b.facet_chart(layer, panel, chart_title, panel_width=width)
+    subtitle = f"rows per cell, {bins} × {bins} bins; {note}"
+    return b.panels([cells, guide], data_, panel, title, subtitle, width, height, panel_width=width)
 
 
 def predicted_actual(
@@ -416,9 +415,11 @@ def residual_distribution(
         )
     )
     zero = _zero("x")
-    layer = alt.layer(steps, zero, data=data_).properties(width=width, height=height)
-    chart_title = theme.title(title, f"share of rows per bin, {bins} bins")
-    return b.facet_chart(layer, panel, chart_title, panel_width=width, legend=color is not None)
+    subtitle = f"share of rows per bin, {bins} bins"
+    return b.panels(
+        [steps, zero], data_, panel, title, subtitle, width, height,
+        panel_width=width, legend=color is not None,
+    )  # fmt: skip
 
 
 def quantile_coverage(
@@ -505,9 +506,10 @@ def quantile_coverage(
         order=alt.Order(field="quantile", type="quantitative")
     )
     points = base.mark_point(filled=True, size=45, **ink).encode(tooltip=tips)
-    layer = alt.layer(diagonal, line, points, data=data).properties(width=width, height=height)
-    chart_title = theme.title(title, "dashed: coverage = level (calibrated)")
-    return b.facet_chart(layer, panel, chart_title, panel_width=width, legend=color is not None)
+    return b.panels(
+        [diagonal, line, points], data, panel, title, "dashed: coverage = level (calibrated)",
+        width, height, panel_width=width, legend=color is not None,
+    )  # fmt: skip
 
 
 __all__ = ["predicted_actual", "quantile_coverage", "residual_distribution", "residuals"]

@@ -71,10 +71,10 @@ def _line_chart(
         **encoding,
     )
     reference = b.guide_line([5, 4], b.UNIT, frame=pl.DataFrame({"x": [0.0, 1.0], "y": guide_y}))
-    chart = alt.layer(reference, line, data=data).properties(width=width, height=height)
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
-    )
+    return b.panels(
+        [reference, line], data, panel, title, subtitle, width, height,
+        panel_width=width, legend=color is not None,
+    )  # fmt: skip
 
 
 def gains(
@@ -248,11 +248,12 @@ def ks(
                 "ks",
             )
         )
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = "dashed rule: the KS threshold, where the two shares are farthest apart"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle if statistic is not None else None)
+    subtitle = (
+        "dashed rule: the KS threshold, where the two shares are farthest apart"
+        if statistic is not None
+        else None
     )
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _ks_marks(statistic: Any, keys: list[str], func: str) -> pl.DataFrame:

@@ -126,9 +126,8 @@ def threshold(
     ]
     if best is not None:
         layers += _best_layers(x, y, keys, tips, encoding["color"], color is not None)
-    chart = alt.layer(*layers, data=combined).properties(width=width, height=height)
     subtitle = "dashed rule: the chosen operating point" if best is not None else None
-    return b.facet_chart(chart, panel, theme.title(title, subtitle), panel_width=width)
+    return b.panels(layers, combined, panel, title, subtitle, width, height, panel_width=width)
 
 
 def _measure_columns(

@@ -149,17 +149,10 @@ def forest(
             .mark_rule(color=theme.GUIDE, strokeDash=[4, 3])
             .encode(x=alt.datum(float(reference)))
         )
-    rows = len(order)
-    chart = alt.layer(*layers, data=data).properties(
-        width=width, height=height or max(60, 22 * rows)
-    )
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title or "Estimates with confidence intervals", _level_text(df)),
-        columns=2,
-        resolve={"x": "independent"},
-    )
+    return b.panels(
+        layers, data, panel, title or "Estimates with confidence intervals", _level_text(df),
+        width, height or max(60, 22 * len(order)), columns=2, resolve={"x": "independent"},
+    )  # fmt: skip
 
 
 def roc_band(
@@ -249,7 +242,5 @@ def roc_band(
         ),
         b.guide_line([4, 3], b.UNIT, b.UNIT),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    return b.facet_chart(
-        chart, panel, theme.title(title, _level_text(df) + " (pointwise), dashed: chance")
-    )
+    subtitle = _level_text(df) + " (pointwise), dashed: chance"
+    return b.panels(layers, data, panel, title, subtitle, width, height)

@@ -134,15 +134,10 @@ def rank_heatmap(
     )
     text = alt.Text(field="__fe_value", type="quantitative", format=".3~f")
     layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text)]
-    n_rows = len(block_order)
-    chart = alt.layer(*layers, data=data).properties(
-        width=panel_width, height=height or max(60, 24 * n_rows)
-    )
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, "rank 1 = best; learners ordered by mean rank"),
-        panel_width=panel_width,
+    subtitle = "rank 1 = best; learners ordered by mean rank"
+    height = height or max(60, 24 * len(block_order))
+    return b.panels(
+        layers, data, panel, title, subtitle, panel_width, height, panel_width=panel_width
     )
 
 

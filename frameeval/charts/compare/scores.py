@@ -115,17 +115,14 @@ def metric_distribution(
         others = [c for c in df.columns if c not in {learner, metric, "__fe_jitter"}]
         tips = [*b.key_tooltips([learner, *others]), b.tooltip(metric, "quantitative", ".4f")]
         layers.append(_jittered(x, y, col, tips))
-    chart = alt.layer(*layers, data=data).properties(width=panel_width, height=height)
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(
-            title or f"{metric} per learner",
-            "box: quartiles and 1.5 IQR whiskers; dots: the individual values; "
-            "learners by median, best first",
-        ),
-        panel_width=panel_width,
+    subtitle = (
+        "box: quartiles and 1.5 IQR whiskers; dots: the individual values; "
+        "learners by median, best first"
     )
+    return b.panels(
+        layers, data, panel, title or f"{metric} per learner", subtitle, panel_width, height,
+        panel_width=panel_width,
+    )  # fmt: skip
 
 
 def _metric_column(schema: pl.Schema, metric: str | None, func: str) -> str:
