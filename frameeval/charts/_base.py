@@ -70,6 +70,12 @@ def over(expr: pl.Expr, keys: Sequence[str]) -> pl.Expr:
     return expr.over(keys) if keys else expr
 
 
+def per_group(df: pl.DataFrame, keys: Sequence[str], *aggs: Any, **options: Any) -> pl.DataFrame:
+    """``aggs`` per group of ``keys`` (one row for the whole frame when there are none)."""
+    by: list[Any] = list(keys) or [pl.lit(0).alias("__fe_all")]
+    return df.group_by(*by, **options).agg(*aggs).drop("__fe_all", strict=False)
+
+
 def join_on(left: Any, right: Any, keys: Sequence[str], how: Any = "inner", **extra: Any) -> Any:
     """Join two frames on ``keys`` (nulls equal), or cross-join them when there are no keys."""
     if keys:
@@ -284,7 +290,7 @@ def panels(
     data: Any,
     panel: Facet,
     title: str | None,
-    subtitle: str | None,
+    subtitle: str | list[str] | None,
     width: int,
     height: int,
     **options: Any,

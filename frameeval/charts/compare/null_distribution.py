@@ -171,9 +171,7 @@ def _critical_count(
 def _critical_rule(df: pl.DataFrame, facets: list[str]) -> pl.DataFrame:
     """The rule between the accepted and rejected counts (layer "critical"), per panel."""
     return (
-        df.group_by(facets or pl.lit(0).alias("__fe_all"))
-        .agg(pl.col("__fe_c").first(), pl.col("__fe_m").first())
-        .drop("__fe_all", strict=False)
+        b.per_group(df, facets, pl.col("__fe_c").first(), pl.col("__fe_m").first())
         .with_columns(
             (pl.col("__fe_c") + 0.5).alias(b.X),
             (
