@@ -372,6 +372,17 @@ def color_encoding(
     )
 
 
+def series_encodings(
+    name: str, label: str, order: list[Any], color: str | None, df: pl.DataFrame
+) -> dict[str, Any]:
+    """Series (measures, components: column ``name``, in ``order``) told apart by colour, or,
+    with a colour key ``color``, by dash pattern while the key takes the colour."""
+    if color is None:
+        return {"color": color_encoding(name, label, df, order)}
+    dash = alt.StrokeDash(field=field(name), type="nominal", sort=order, legend=theme.legend(label))
+    return {"color": color_encoding(color, color, df), "strokeDash": dash}
+
+
 def key_colors(color: str | None, df: pl.DataFrame) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ``color=`` encoding on key ``color`` and the marks' fixed ink: one of the two is
     empty (no colour key: every mark in :data:`theme.INK`)."""

@@ -45,11 +45,8 @@ def calibration(
         fraction_positive, count, ci_low, ci_high`` (DataFrame or LazyFrame; collected here).
     by
         Key columns of ``curve``; by default every column other than the value columns.
-    color
-        Key column coloured by; default the last key not used for ``facet``. Other keys still
-        draw separate curves (Vega-Lite ``detail``).
-    facet
-        Key column(s) giving one panel each (several columns are combined into one label).
+    color, facet
+        As in :func:`frameeval.charts.roc`.
     title, width, height
         Chart title and the size of one diagram in pixels.
     histogram_height

@@ -168,15 +168,12 @@ def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) 
 
 def _component_encodings(color: str | None, data: pl.DataFrame, order: list[str]) -> dict:
     """Components told apart by colour, or (with a colour key) by dash and point shape."""
-    if color is None:
-        return {"color": b.color_encoding("__fe_component", "component", data, order)}
-    return {
-        "color": b.color_encoding(color, color, data),
-        "strokeDash": alt.StrokeDash(
-            field="__fe_component", type="nominal", sort=order, legend=theme.legend("component")
-        ),
-        "shape": alt.Shape(field="__fe_component", type="nominal", sort=order, legend=None),
-    }
+    encodings = b.series_encodings("__fe_component", "component", order, color, data)
+    if color is not None:
+        encodings["shape"] = alt.Shape(
+            field="__fe_component", type="nominal", sort=order, legend=None
+        )
+    return encodings
 
 
 _SPLIT_COLUMNS = {"repeat", "fold", "seed", "split", "instance"}
