@@ -459,6 +459,16 @@ def threshold_tooltips(schema: pl.Schema) -> list[alt.Tooltip]:
     return [tooltip("__fe_threshold", label="threshold")] if "threshold" in schema else []
 
 
+def curve_tips(k: Keyed, *values: tuple[str, str | None]) -> list[alt.Tooltip]:
+    """A curve's tooltips: its keys, its threshold (when it has one) and ``values`` (column,
+    label) to three decimals."""
+    return [
+        *key_tooltips(k.keys),
+        *threshold_tooltips(k.schema),
+        *[tooltip(name, "quantitative", ".3f", label) for name, label in values],
+    ]
+
+
 @dataclass
 class Summary:
     """How a per-group number (AUC, BEP, expected total cost) is shown next to its curve.
@@ -612,6 +622,17 @@ def require_keys(missing: Sequence[str], func: str, role: str, keys: Sequence[st
             f"{func}(): {role} frame lacks key columns {list(missing)} of the curve frame, "
             f"got keys {list(keys)}."
         )
+
+
+def value_color(name: str, label: str, scheme: Any = theme.SEQUENTIAL, **scale: Any) -> alt.Color:
+    """A heatmap's colour: column ``name`` on a ``scheme`` scale (``scale``: its other
+    properties), the legend titled ``label``."""
+    return alt.Color(
+        field=name,
+        type="quantitative",
+        scale=alt.Scale(scheme=scheme, **scale),
+        legend=theme.legend(label),
+    )
 
 
 def cell_rect(x: alt.X, y: alt.Y, color: alt.Color, tooltip: list[alt.Tooltip]) -> alt.Chart:

@@ -253,12 +253,7 @@ def bayes_matrix(
     )
     data, panel = b.add_facet(b.sanitize(cells), facets)
     learners, x, y = b.pair_axes(cells, "row learner", "column learner")
-    color = alt.Color(
-        field="p_a_better",
-        type="quantitative",
-        scale=alt.Scale(scheme=theme.SEQUENTIAL, domain=[0, 1]),
-        legend=theme.legend("P(row better)"),
-    )
+    color = b.value_color("p_a_better", "P(row better)", domain=[0, 1])
     tips = [
         *b.key_tooltips(facets),
         b.tooltip("a", label="row"),

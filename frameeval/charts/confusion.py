@@ -116,12 +116,7 @@ def confusion_heatmap(
         b.tooltip("count", "quantitative", ",.4~g"),
         *([b.tooltip("__fe_value", "quantitative", ".3f", label)] if normalize else []),
     ]
-    color = alt.Color(
-        field="__fe_value",
-        type="quantitative",
-        scale=alt.Scale(scheme=theme.SEQUENTIAL),
-        legend=theme.legend(legend),
-    )
+    color = b.value_color("__fe_value", legend)
     text = alt.Text(field="__fe_value", type="quantitative", format=fmt)
     layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text, theme.FONT_SIZE + 1)]
     cell = _cell_size(len(labels))

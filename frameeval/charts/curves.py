@@ -129,15 +129,8 @@ def roc(
     line = _curve_line(
         k, "fpr", "tpr", b.UNIT, b.UNIT, x_axis, theme.axis("True positive rate (TPR)")
     )
-    line = line.encode(
-        tooltip=[
-            *b.key_tooltips(k.keys),
-            *b.threshold_tooltips(k.schema),
-            b.tooltip("fpr", "quantitative", ".3f", "FPR"),
-            b.tooltip("tpr", "quantitative", ".3f", "TPR"),
-        ],
-        **_color(summary, k.color, data),
-    )
+    tips = b.curve_tips(k, ("fpr", "FPR"), ("tpr", "TPR"))
+    line = line.encode(tooltip=tips, **_color(summary, k.color, data))
     layers = [
         _guide(_diagonal("chance"), strokeDash=[5, 4]),
         line,
@@ -269,12 +262,7 @@ def pr(
     line = _curve_line(
         k, "recall", "precision", xs, ys, theme.axis("Recall"), theme.axis("Precision")
     )
-    tips = [
-        *b.key_tooltips(k.keys),
-        *b.threshold_tooltips(k.schema),
-        b.tooltip("recall", "quantitative", ".3f"),
-        b.tooltip("precision", "quantitative", ".3f"),
-    ]
+    tips = b.curve_tips(k, ("recall", None), ("precision", None))
     layers = [
         *_iso_f1_layers(f1_lines, xs, ys),
         _guide(_diagonal("P = R"), xs, ys, strokeDash=[5, 4]),

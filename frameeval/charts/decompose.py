@@ -97,8 +97,7 @@ def bias_variance(
     """
     func = "bias_variance"
     lf = b.lazy(decomposition, func)
-    schema = lf.collect_schema()
-    require_columns(schema, func, complexity=complexity)
+    schema = b.columns(lf, func, complexity=complexity)
     components = _components(schema, components, func)
     values = {complexity, *components, *COMPONENTS, *_NOT_KEYS}
     keys = b.key_columns(schema, values, by, func)

@@ -98,12 +98,10 @@ def comparison_matrix(
     )
     data, panel = b.add_facet(b.sanitize(df), facets)
     learners, x, y = b.pair_axes(df, "row learner (a)", "column learner (b)")
-    color = alt.Color(
-        field="mean_difference",
-        type="quantitative",
-        scale=alt.Scale(scheme="redblue", domain=[-extent, extent], reverse=not hib),
-        legend=theme.legend("mean difference (row − column)"),
-    )
+    color = b.value_color(
+        "mean_difference", "mean difference (row − column)", "redblue",
+        domain=[-extent, extent], reverse=not hib,
+    )  # fmt: skip
     tips = [
         *b.key_tooltips(facets),
         b.tooltip("a", label="row (a)"),

@@ -195,12 +195,7 @@ def _binned_2d(
             x2=alt.X2(field=X1),
             y=alt.Y(field=Y0, type="quantitative", axis=theme.axis(y_title)),
             y2=alt.Y2(field=Y1),
-            color=alt.Color(
-                field="count",
-                type="quantitative",
-                scale=alt.Scale(scheme=theme.SEQUENTIAL, type="log"),
-                legend=theme.legend("Rows"),
-            ),
+            color=b.value_color("count", "Rows", type="log"),
             tooltip=tips,
         )
     )

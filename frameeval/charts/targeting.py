@@ -45,16 +45,11 @@ def _line_chart(
     y, y_title, guide_y, y_scale, subtitle = _LINES[func]
     numeric = {"fraction": "fraction", y: y}
     k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
-    schema, keys, facets, color = k.schema, k.keys, k.facets, k.color
+    keys, facets, color = k.keys, k.facets, k.color
     drawn = k.lf.filter(pl.col(y).is_not_null())
     df = b.curve_rows(k, "fraction", y, ["fraction"], [False], max_points, func, drawn)
     data, panel = b.add_facet(df, facets)
-    tips = [
-        *b.key_tooltips(keys),
-        *b.threshold_tooltips(schema),
-        b.tooltip("fraction", "quantitative", ".3f", "share targeted"),
-        b.tooltip(y, "quantitative", ".3f", y_title),
-    ]
+    tips = b.curve_tips(k, ("fraction", "share targeted"), (y, y_title))
     encoding: dict[str, Any] = b.details(keys, [color, *facets])
     encoding["color"] = b.key_color(color, data)
     x = alt.X(

@@ -126,12 +126,7 @@ def rank_heatmap(
         b.tooltip("__fe_value", "quantitative", ".3~f", "rank"),
         *[b.tooltip(c, "quantitative", ".4~g") for c in values if schema[c].is_numeric()],
     ]
-    color = alt.Color(
-        field="__fe_value",
-        type="quantitative",
-        scale=alt.Scale(scheme=theme.SEQUENTIAL, reverse=True, domain=[1, k]),
-        legend=theme.legend("rank"),
-    )
+    color = b.value_color("__fe_value", "rank", reverse=True, domain=[1, k])
     text = alt.Text(field="__fe_value", type="quantitative", format=".3~f")
     layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text)]
     subtitle = "rank 1 = best; learners ordered by mean rank"
