@@ -615,8 +615,10 @@ def check_level(level: Any, func: str) -> None:
     INSIDE_UNIT(func, "f1_lines levels", level)
 
 
-def require_keys(missing: Sequence[str], func: str, role: str, keys: Sequence[str]) -> None:
-    """A companion frame (``lines=``…) must carry every key column of the main frame."""
+def require_keys(schema: pl.Schema, func: str, role: str, keys: Sequence[str]) -> None:
+    """A companion frame (``lines=``…, of ``schema``) must carry every key column of the main
+    frame."""
+    missing = [k for k in keys if k not in schema]
     if missing:
         raise ColumnNotFoundError(
             f"{func}(): {role} frame lacks key columns {list(missing)} of the curve frame, "

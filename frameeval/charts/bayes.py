@@ -172,8 +172,7 @@ def _corner_labels(
     if result is not None:
         rlf = b.lazy(result, func)
         rschema = b.columns(rlf, func, numeric=dict(zip(_PROBS, _PROBS, strict=True)), a="a", b="b")
-        missing = [c for c in keys if c not in rschema.names()]
-        b.require_keys(missing, func, "result=", keys)
+        b.require_keys(rschema, func, "result=", keys)
         probs = b.gather(rlf.select(*panel_cols, *_PROBS), func, "result=")
         labels = labels.join(probs, on=panel_cols, how="left", nulls_equal=True)
         p = (

@@ -532,8 +532,7 @@ def _thin_lines(
         llf = llf.rename({"threshold": "point"})
     numeric = {"lines_p_cost": "p_cost", "lines_norm_cost": "norm_cost"}
     lschema = b.columns(llf, func, numeric=numeric, lines_point="point")
-    missing = [k for k in keys if k not in lschema]
-    b.require_keys(missing, func, "lines=", keys)
+    b.require_keys(lschema, func, "lines=", keys)
     # one row per segment: its ends (0, FPR) and (1, FNR)
     ends = llf.group_by([*keys, "point"]).agg(
         pl.col("norm_cost").sort_by("p_cost").first().alias("__fe_fpr"),

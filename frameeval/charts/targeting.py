@@ -255,8 +255,7 @@ def _ks_marks(statistic: Any, keys: list[str], func: str) -> pl.DataFrame:
     """The KS statistic of each group at its threshold (layer "ks"), with its label."""
     slf = b.lazy(statistic, func)
     sschema = b.columns(slf, func, numeric={"ks": "ks", "threshold": "threshold"})
-    missing = [k for k in keys if k not in sschema]
-    b.require_keys(missing, func, "statistic=", keys)
+    b.require_keys(sschema, func, "statistic=", keys)
     marks = b.gather(slf.select(*keys, "ks", "threshold"), func, "statistic=")
     return marks.filter(pl.col("ks").is_not_null()).with_columns(
         pl.format("KS {} at {}", b.fixed(pl.col("ks")), b.significant(pl.col("threshold"))).alias(

@@ -145,7 +145,7 @@ def _best_frames(
     """The chosen thresholds (layer "rule") and the measures there (layer "point")."""
     best_lf = b.lazy(best, func)
     best_schema = b.columns(best_lf, func, numeric={"best": "threshold"})
-    b.require_keys([k for k in keys if k not in best_schema], func, "best=", keys)
+    b.require_keys(best_schema, func, "best=", keys)
     chosen = b.gather(best_lf.select(*keys, "threshold"), func, "best=").filter(
         pl.col("threshold").is_finite()
     )

@@ -132,14 +132,12 @@ def forest(
     x_axis = theme.axis("estimate and interval")
     colors, ink = b.key_colors(color, data)
     extra = [c for c in ("level", "method", "n_replicates") if c in data.columns]
+    fields = ("estimate", "lower", "upper")
     tips = [
         *b.key_tooltips(keys),
-        b.tooltip("estimate", "quantitative", ".4f"),
-        b.tooltip("lower", "quantitative", ".4f"),
-        b.tooltip("upper", "quantitative", ".4f"),
+        *[b.tooltip(c, "quantitative", ".4f") for c in fields],
         *b.key_tooltips(extra),
     ]
-    fields = ("estimate", "lower", "upper")
     layers = b.interval_marks(
         alt.Chart(), fields, x_axis, alt.Scale(zero=False), ink, y=y, tooltip=tips, **colors
     )
