@@ -15,7 +15,6 @@ import altair as alt
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
-from frameeval._params import INSIDE_UNIT
 from frameeval._validate import check_numeric, require_columns
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import ORDER, thin_curve
@@ -608,11 +607,6 @@ def combine(frames: Sequence[pl.DataFrame | None]) -> pl.DataFrame:
     """One data set for all faceted layers (each tagged by ``LAYER``), JSON-safe."""
     parts = [f for f in frames if f is not None]
     return sanitize(pl.concat(parts, how="diagonal_relaxed"))
-
-
-def check_level(level: Any, func: str) -> None:
-    """An iso-F1 level must be a number in (0, 1)."""
-    INSIDE_UNIT(func, "f1_lines levels", level)
 
 
 def require_keys(schema: pl.Schema, func: str, role: str, keys: Sequence[str]) -> None:

@@ -9,6 +9,7 @@ from typing import Any, cast
 import altair as alt
 import polars as pl
 
+from frameeval._params import INSIDE_UNIT
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
@@ -241,7 +242,7 @@ def pr(
     numeric = {"recall": "recall", "precision": "precision"}
     k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
     for level in f1_lines:
-        b.check_level(level, func)
+        INSIDE_UNIT(func, "f1_lines levels", level)
     df = b.curve_rows(
         k, "recall", "precision", ["recall", "precision"], [False, True], max_points, func
     )

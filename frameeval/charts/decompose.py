@@ -227,8 +227,8 @@ def _score_curve(
         axis=theme.axis(x_title or x),
     )
     y_axis = theme.axis(f"{score} (mean ± sd over folds)")
-    color_enc = _split_encodings(extra, color, data)
-    base = _mean_sd(score, group)
+    base = _mean_sd(score, group).encode(x=x_enc, **_split_encodings(extra, color, data))
+    mean = alt.Y(field="__fe_mean", type="quantitative")
     tips = [
         *b.key_tooltips(extra),
         *([b.tooltip(color)] if color else []),
@@ -239,17 +239,11 @@ def _score_curve(
     ]
     layers = [
         base.mark_area(opacity=0.18).encode(
-            x=x_enc,
             y=alt.Y(field="__fe_lo", type="quantitative", scale=alt.Scale(zero=False), axis=y_axis),
             y2=alt.Y2(field="__fe_hi"),
-            **color_enc,
         ),
-        base.mark_line(strokeWidth=2.2).encode(
-            x=x_enc, y=alt.Y(field="__fe_mean", type="quantitative"), **color_enc
-        ),
-        base.mark_point(filled=True, size=40).encode(
-            x=x_enc, y=alt.Y(field="__fe_mean", type="quantitative"), tooltip=tips, **color_enc
-        ),
+        base.mark_line(strokeWidth=2.2).encode(y=mean),
+        base.mark_point(filled=True, size=40).encode(y=mean, tooltip=tips),
     ]
     subtitle = "line: mean over folds; band: ± 1 sd"
     return b.panels(layers, data, panel, title, subtitle, width, height)

@@ -361,20 +361,15 @@ def residual_distribution(
     counts = lf.group_by(*keys, _bin(pl.col("__fe_r"), lo, hi, bins).alias(BIN_X)).agg(
         pl.len().cast(pl.Int64).alias("count")
     )
-    groups = collect(counts.select(keys).unique()) if keys else pl.DataFrame({"__fe_one": [0]})
+    df = collect(counts)  # one pass over the rows: the bin counts
+    groups = df.select(keys).unique() if keys else pl.DataFrame({"__fe_one": [0]})
     grid = groups.join(
         pl.DataFrame({BIN_X: pl.arange(0, bins, eager=True).cast(pl.Int32)}), how="cross"
     )
-    df = collect(counts)
     df = (
         grid.join(df, on=[*keys, BIN_X], how="left", nulls_equal=True)
         .with_columns(pl.col("count").fill_null(0))
-        .with_columns(
-            (
-                pl.col("count")
-                / (pl.col("count").sum().over(keys) if keys else pl.col("count").sum())
-            ).alias("share")
-        )
+        .with_columns((pl.col("count") / b.over(pl.col("count").sum(), keys)).alias("share"))
         .sort(*keys, BIN_X)
     )
     width_bin = (hi - lo) / bins
