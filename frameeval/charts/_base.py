@@ -220,6 +220,18 @@ def value_order(df: pl.DataFrame, name: str) -> list[Any]:
     return df.get_column(name).unique().sort(nulls_last=True).to_list()
 
 
+def ordered_by(df: pl.DataFrame, name: str, stat: pl.Expr, descending: bool = False) -> list[Any]:
+    """The values of column ``name`` ordered by ``stat`` over each value's rows (ties by the
+    value): a layout order, written out because Vega-Lite drops a sort by field on layers."""
+    return (
+        df.group_by(name)
+        .agg(stat.alias("__fe_stat"))
+        .sort(["__fe_stat", name], descending=[descending, False], nulls_last=True)
+        .get_column(name)
+        .to_list()
+    )
+
+
 @dataclass
 class Facet:
     """A resolved facet: the field to facet on and its title (None = no facet)."""

@@ -129,7 +129,8 @@ def bias_variance(
         **sort,
     )
     order = [names[c] for c in components]
-    encodings = _component_encodings(color, data, order)
+    # components told apart by colour, or (with a colour key) by dash and point shape
+    encodings = b.series_encodings("__fe_component", "component", order, color, data)
     y = alt.Y(field="__fe_value", type="quantitative", axis=theme.axis("Value"))
     tips = [
         *b.key_tooltips(keys),
@@ -138,14 +139,11 @@ def bias_variance(
         b.tooltip("__fe_value", "quantitative", ".4f", "value"),
     ]
     encodings.update(b.details(keys, [*facets, color]))
-    line_encodings = {k: v for k, v in encodings.items() if k != "shape"}
-    point_encodings = {k: v for k, v in encodings.items() if k != "strokeDash"}
-    line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, **line_encodings)
-    points = (
-        alt.Chart()
-        .mark_point(filled=True, size=36)
-        .encode(x=x, y=y, tooltip=tips, **point_encodings)
-    )
+    line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, **encodings)
+    marks = {k: v for k, v in encodings.items() if k != "strokeDash"}
+    if color is not None:
+        marks["shape"] = alt.Shape(field="__fe_component", type="nominal", sort=order, legend=None)
+    points = alt.Chart().mark_point(filled=True, size=36).encode(x=x, y=y, tooltip=tips, **marks)
     subtitle = "E(f; D) = bias² + variance + noise (eq 2.42, figure 2.9)"
     return b.panels([line, points], data, panel, title, subtitle, width, height)
 
@@ -163,16 +161,6 @@ def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) 
     require_columns(schema, func, components=components)
     check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
     return components
-
-
-def _component_encodings(color: str | None, data: pl.DataFrame, order: list[str]) -> dict:
-    """Components told apart by colour, or (with a colour key) by dash and point shape."""
-    encodings = b.series_encodings("__fe_component", "component", order, color, data)
-    if color is not None:
-        encodings["shape"] = alt.Shape(
-            field="__fe_component", type="nominal", sort=order, legend=None
-        )
-    return encodings
 
 
 _SPLIT_COLUMNS = {"repeat", "fold", "seed", "split", "instance"}

@@ -106,7 +106,7 @@ def rank_heatmap(
     # learners by their mean rank over the blocks shown (layout): an explicit order, as a sort
     # by field on the layered rect + text would be dropped by Vega-Lite ("unioned domains")
     shown = data.filter(pl.col(row) != "average rank") if average is not None else data
-    order = _by_mean_rank(shown, learner)
+    order = b.ordered_by(shown, learner, pl.col("__fe_value").mean())
     # 56 px per learner, narrower when many learners would not fit next to the block labels
     # and the legend on a 1,100 px page
     panel_width = width or max(160, min(56 * k, theme.PAGE - theme.LEGEND - 150))
@@ -143,14 +143,4 @@ def _average_row(average: Any, learner: str, row: str, func: str) -> pl.DataFram
     return b.gather(alf, func, "average=").with_columns(
         pl.lit("average rank").alias(row),
         pl.col("average_rank").cast(pl.Float64).alias("__fe_value"),
-    )
-
-
-def _by_mean_rank(shown: pl.DataFrame, learner: str) -> list[Any]:
-    return (
-        shown.group_by(learner)
-        .agg(pl.col("__fe_value").mean().alias("__fe_mean"))
-        .sort(["__fe_mean", learner], nulls_last=True)
-        .get_column(learner)
-        .to_list()
     )
