@@ -14,7 +14,7 @@ a mean over instances; nothing is collected.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import polars as pl
 
@@ -47,6 +47,18 @@ _ZERO_ONE = [
     "biased_variance",
     "net_variance",
 ]
+
+
+class _Roles(NamedTuple):
+    """The columns :func:`bias_variance` reads, its loss and its ``by`` keys."""
+
+    truth: str
+    pred: str
+    instance: str
+    repeat: str
+    label: str | None
+    loss: str
+    keys: list[str]
 
 
 def _value(column: str) -> pl.Expr:
@@ -181,9 +193,10 @@ def bias_variance(
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    components, checks = _door(func, schema, truth, pred, instance, repeat, label, loss, keys)
+    roles = _Roles(truth, pred, instance, repeat, label, loss, keys)
+    components, checks = _door(func, schema, roles)
     check_not_empty_eager(data, eager, lf, func)
-    per_x = _per_instance(lf, schema, checks, truth, pred, instance, repeat, label, loss, keys)
+    per_x = _per_instance(lf, schema, checks, roles)
     tail = [*components, *(["noise"] if label else [])]
     if label or loss == "0-1":
         tail.append("remainder")
@@ -202,19 +215,10 @@ def bias_variance(
     return finish(out, eager)
 
 
-def _door(
-    func: str,
-    schema: pl.Schema,
-    truth: str,
-    pred: str,
-    instance: str,
-    repeat: str,
-    label: str | None,
-    loss: str,
-    keys: list[str],
-) -> tuple[list[str], Checks]:
+def _door(func: str, schema: pl.Schema, roles: _Roles) -> tuple[list[str], Checks]:
     """The schema checks of :func:`bias_variance`; returns the loss's components and the row
     checks."""
+    truth, pred, instance, repeat, label, loss, keys = roles
     check_parameter(loss in _LOSSES, func, f"loss must be one of {list(_LOSSES)}, got {loss!r}.")
     truth_, pred_, label_ = (
         (Column(r, "numeric", "finite") if loss == "squared" else Column(r, "label", "label"))
@@ -293,19 +297,11 @@ def _zero_one_stats(
 
 
 def _per_instance(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    checks: Checks,
-    truth: str,
-    pred: str,
-    instance: str,
-    repeat: str,
-    label: str | None,
-    loss: str,
-    keys: list[str],
+    lf: pl.LazyFrame, schema: pl.Schema, checks: Checks, roles: _Roles
 ) -> pl.LazyFrame:
     """One row per (keys, instance) with its decomposition and ``n_repeats``, the data checks
     enforced in the same pass."""
+    truth, pred, instance, repeat, label, loss, keys = roles
     if loss == "squared":
         stats = _squared_stats(truth, pred, label)
         distinct_truth = pl.col(truth).cast(pl.Float64).n_unique()

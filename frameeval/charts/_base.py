@@ -15,9 +15,9 @@ import altair as alt
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
-from frameeval._params import INSIDE_UNIT
 from frameeval._validate import check_numeric, require_columns
 from frameeval.charts import _theme as theme
+from frameeval.charts._thin import ORDER, thin_curve
 from frameeval.exceptions import ColumnNotFoundError, EmptyFrameError, InvalidParameterError
 
 LAYER = "__fe_layer"
@@ -69,6 +69,12 @@ def over(expr: pl.Expr, keys: Sequence[str]) -> pl.Expr:
     return expr.over(keys) if keys else expr
 
 
+def per_group(df: pl.DataFrame, keys: Sequence[str], *aggs: Any, **options: Any) -> pl.DataFrame:
+    """``aggs`` per group of ``keys`` (one row for the whole frame when there are none)."""
+    by: list[Any] = list(keys) or [pl.lit(0).alias("__fe_all")]
+    return df.group_by(*by, **options).agg(*aggs).drop("__fe_all", strict=False)
+
+
 def join_on(left: Any, right: Any, keys: Sequence[str], how: Any = "inner", **extra: Any) -> Any:
     """Join two frames on ``keys`` (nulls equal), or cross-join them when there are no keys."""
     if keys:
@@ -103,6 +109,32 @@ def keyed(
     keys = key_columns(schema, values, by, func)
     facets = facet_columns(facet, schema, func)
     return Keyed(lf, schema, keys, facets, resolve_color(color, keys, facets, func))
+
+
+def curve_rows(
+    k: Keyed,
+    x: str,
+    y: str,
+    order: Sequence[str],
+    descending: Sequence[bool],
+    max_points: int,
+    func: str,
+    lf: pl.LazyFrame | None = None,
+) -> pl.DataFrame:
+    """A curve's rows to draw (``k.lf``, or ``lf`` derived from it), thinned along
+    ``order``, with the threshold as text for tooltips when the curve has one."""
+    extra = threshold_text(k.schema)
+    thinned = thin_curve(
+        (k.lf if lf is None else lf).with_columns(extra),
+        x,
+        y,
+        by=k.keys,
+        order=order,
+        descending=descending,
+        max_points=max_points,
+    )
+    shown = [*k.keys, x, y, ORDER, *(["__fe_threshold"] if extra else [])]
+    return gather(thinned.select(shown), func, "curve=")
 
 
 def facet_columns(facet: str | Sequence[str] | None, schema: pl.Schema, func: str) -> list[str]:
@@ -188,6 +220,18 @@ def value_order(df: pl.DataFrame, name: str) -> list[Any]:
     return df.get_column(name).unique().sort(nulls_last=True).to_list()
 
 
+def ordered_by(df: pl.DataFrame, name: str, stat: pl.Expr, descending: bool = False) -> list[Any]:
+    """The values of column ``name`` ordered by ``stat`` over each value's rows (ties by the
+    value): a layout order, written out because Vega-Lite drops a sort by field on layers."""
+    return (
+        df.group_by(name)
+        .agg(stat.alias("__fe_stat"))
+        .sort(["__fe_stat", name], descending=[descending, False], nulls_last=True)
+        .get_column(name)
+        .to_list()
+    )
+
+
 @dataclass
 class Facet:
     """A resolved facet: the field to facet on and its title (None = no facet)."""
@@ -230,10 +274,8 @@ def facet_chart(
     """
     if facet.field is None:
         return chart.properties(title=chart_title)
-    gap = 20 if spacing is None else spacing
     if panel_width is not None:
-        room = theme.PAGE - (theme.LEGEND if legend else 0)
-        columns = min(columns, max(1, (room + gap) // (panel_width + theme.Y_AXIS + gap)))
+        columns = min(columns, fitting(panel_width, legend, 20 if spacing is None else spacing))
     columns = max(1, min(columns, facet.count))
     out = chart.facet(
         facet=alt.Facet(field=field(facet.field), type="nominal", header=theme.header()),
@@ -245,6 +287,29 @@ def facet_chart(
     if facet.count % columns:
         out = out.resolve_axis(x="independent")
     return out
+
+
+def fitting(panel_width: int, legend: bool, gap: int = 20) -> int:
+    """How many panels ``panel_width`` wide (plus their y axis and ``gap``) fit the page beside
+    a legend column (with ``legend``), at least one."""
+    room = theme.PAGE - (theme.LEGEND if legend else 0)
+    return max(1, (room + gap) // (panel_width + theme.Y_AXIS + gap))
+
+
+def panels(
+    layers: Sequence[Any],
+    data: Any,
+    panel: Facet,
+    title: str | None,
+    subtitle: str | list[str] | None,
+    width: int,
+    height: int,
+    **options: Any,
+) -> alt.TopLevelMixin:
+    """``layers`` drawn from ``data`` in a ``width`` × ``height`` panel, faceted by ``panel``
+    under ``title`` and ``subtitle`` (``options``: those of :func:`facet_chart`)."""
+    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
+    return facet_chart(chart, panel, theme.title(title, subtitle), **options)
 
 
 def band_axis(
@@ -316,6 +381,17 @@ def color_encoding(
         legend=theme.legend(label, **offset),
         **extra,
     )
+
+
+def series_encodings(
+    name: str, label: str, order: list[Any], color: str | None, df: pl.DataFrame
+) -> dict[str, Any]:
+    """Series (measures, components: column ``name``, in ``order``) told apart by colour, or,
+    with a colour key ``color``, by dash pattern while the key takes the colour."""
+    if color is None:
+        return {"color": color_encoding(name, label, df, order)}
+    dash = alt.StrokeDash(field=field(name), type="nominal", sort=order, legend=theme.legend(label))
+    return {"color": color_encoding(color, color, df), "strokeDash": dash}
 
 
 def key_colors(color: str | None, df: pl.DataFrame) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -392,6 +468,16 @@ def hover_line(width: float = 2, **mark: Any) -> alt.Chart:
 def threshold_tooltips(schema: pl.Schema) -> list[alt.Tooltip]:
     """The tooltip of :func:`threshold_text`'s column (none without a ``threshold`` column)."""
     return [tooltip("__fe_threshold", label="threshold")] if "threshold" in schema else []
+
+
+def curve_tips(k: Keyed, *values: tuple[str, str | None]) -> list[alt.Tooltip]:
+    """A curve's tooltips: its keys, its threshold (when it has one) and ``values`` (column,
+    label) to three decimals."""
+    return [
+        *key_tooltips(k.keys),
+        *threshold_tooltips(k.schema),
+        *[tooltip(name, "quantitative", ".3f", label) for name, label in values],
+    ]
 
 
 @dataclass
@@ -535,18 +621,26 @@ def combine(frames: Sequence[pl.DataFrame | None]) -> pl.DataFrame:
     return sanitize(pl.concat(parts, how="diagonal_relaxed"))
 
 
-def check_level(level: Any, func: str) -> None:
-    """An iso-F1 level must be a number in (0, 1)."""
-    INSIDE_UNIT(func, "f1_lines levels", level)
-
-
-def require_keys(missing: Sequence[str], func: str, role: str, keys: Sequence[str]) -> None:
-    """A companion frame (``lines=``…) must carry every key column of the main frame."""
+def require_keys(schema: pl.Schema, func: str, role: str, keys: Sequence[str]) -> None:
+    """A companion frame (``lines=``…, of ``schema``) must carry every key column of the main
+    frame."""
+    missing = [k for k in keys if k not in schema]
     if missing:
         raise ColumnNotFoundError(
             f"{func}(): {role} frame lacks key columns {list(missing)} of the curve frame, "
             f"got keys {list(keys)}."
         )
+
+
+def value_color(name: str, label: str, scheme: Any = theme.SEQUENTIAL, **scale: Any) -> alt.Color:
+    """A heatmap's colour: column ``name`` on a ``scheme`` scale (``scale``: its other
+    properties), the legend titled ``label``."""
+    return alt.Color(
+        field=name,
+        type="quantitative",
+        scale=alt.Scale(scheme=scheme, **scale),
+        legend=theme.legend(label),
+    )
 
 
 def cell_rect(x: alt.X, y: alt.Y, color: alt.Color, tooltip: list[alt.Tooltip]) -> alt.Chart:

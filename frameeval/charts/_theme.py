@@ -40,8 +40,8 @@ FONT_SIZE = 11
 TITLE_SIZE = 14
 
 
-def title(text: str | None, subtitle: str | None = None) -> alt.TitleParams | str:
-    """A left-anchored title with an optional grey subtitle."""
+def title(text: str | None, subtitle: str | list[str] | None = None) -> alt.TitleParams | str:
+    """A left-anchored title with an optional grey subtitle (a list: one line each)."""
     params: dict[str, Any] = {"text": text or "", "anchor": "start", "fontSize": TITLE_SIZE}
     if subtitle:
         params.update(subtitle=subtitle, subtitleColor="#666666", subtitleFontSize=FONT_SIZE)

@@ -126,12 +126,9 @@ def posterior_simplex(
             "labels",
         ),
     ]
-    chart = alt.layer(*layers, data=data).properties(
-        width=width, height=round(width * (_HEIGHT + 0.27) / 1.3)
-    )
-    return b.facet_chart(
-        chart, panel, theme.title(title, "each point is one posterior sample (θ_a, θ_rope, θ_b)")
-    )
+    subtitle = "each point is one posterior sample (θ_a, θ_rope, θ_b)"
+    height = round(width * (_HEIGHT + 0.27) / 1.3)
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _simplex_guide() -> pl.DataFrame:
@@ -175,8 +172,7 @@ def _corner_labels(
     if result is not None:
         rlf = b.lazy(result, func)
         rschema = b.columns(rlf, func, numeric=dict(zip(_PROBS, _PROBS, strict=True)), a="a", b="b")
-        missing = [c for c in keys if c not in rschema.names()]
-        b.require_keys(missing, func, "result=", keys)
+        b.require_keys(rschema, func, "result=", keys)
         probs = b.gather(rlf.select(*panel_cols, *_PROBS), func, "result=")
         labels = labels.join(probs, on=panel_cols, how="left", nulls_equal=True)
         p = (
@@ -256,12 +252,7 @@ def bayes_matrix(
     )
     data, panel = b.add_facet(b.sanitize(cells), facets)
     learners, x, y = b.pair_axes(cells, "row learner", "column learner")
-    color = alt.Color(
-        field="p_a_better",
-        type="quantitative",
-        scale=alt.Scale(scheme=theme.SEQUENTIAL, domain=[0, 1]),
-        legend=theme.legend("P(row better)"),
-    )
+    color = b.value_color("p_a_better", "P(row better)", domain=[0, 1])
     tips = [
         *b.key_tooltips(facets),
         b.tooltip("a", label="row"),
@@ -273,9 +264,6 @@ def bayes_matrix(
         b.cell_text(x, y, alt.Text(field=b.TEXT, type="nominal")),
     ]
     k = len(learners)
-    chart = alt.layer(*layers, data=data).properties(
-        width=width or max(160, 120 * k), height=height or max(60, 36 * k)
-    )
-    return b.facet_chart(
-        chart, panel, theme.title(title, "cell: P(row better) / P(rope) / P(column better)")
-    )
+    subtitle = "cell: P(row better) / P(rope) / P(column better)"
+    width, height = width or max(160, 120 * k), height or max(60, 36 * k)
+    return b.panels(layers, data, panel, title, subtitle, width, height)

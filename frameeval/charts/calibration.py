@@ -45,11 +45,8 @@ def calibration(
         fraction_positive, count, ci_low, ci_high`` (DataFrame or LazyFrame; collected here).
     by
         Key columns of ``curve``; by default every column other than the value columns.
-    color
-        Key column coloured by; default the last key not used for ``facet``. Other keys still
-        draw separate curves (Vega-Lite ``detail``).
-    facet
-        Key column(s) giving one panel each (several columns are combined into one label).
+    color, facet
+        As in :func:`frameeval.charts.roc`.
     title, width, height
         Chart title and the size of one diagram in pixels.
     histogram_height
@@ -86,10 +83,8 @@ def calibration(
     keys, color = k.keys, k.color
     shown = [*keys, *[c for c in VALUES if c in k.schema]]
     df = b.gather(k.lf.select(shown), func, "curve=")
-    if "ci_low" not in df.columns:
-        df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_low"))
-    if "ci_high" not in df.columns:
-        df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_high"))
+    missing = [c for c in ("ci_low", "ci_high") if c not in df.columns]
+    df = df.with_columns(pl.lit(None, dtype=pl.Float64).alias(c) for c in missing)
     df = df.sort(*keys, "mean_score", nulls_last=True)
     weighted = "weight" in df.columns  # a weighted curve: the histogram shows Σw per bin
     mass, mass_title = ("weight", "Weight") if weighted else ("count", "Rows")
@@ -159,9 +154,7 @@ def _facet_both(diagram: Any, histogram: Any, panel: b.Facet, width: int, legend
     import altair as alt
 
     assert panel.field is not None
-    room = theme.PAGE - (theme.LEGEND if legend else 0)
-    fit = max(1, (room + 20) // (width + theme.Y_AXIS + 20))
-    columns = max(1, min(4, fit, panel.count))
+    columns = max(1, min(4, b.fitting(width, legend), panel.count))
     facet_field = alt.Facet(field=b.field(panel.field), type="nominal", header=theme.header())
     diagram = diagram.facet(facet=facet_field, columns=columns)
     histogram = histogram.facet(

@@ -116,26 +116,21 @@ def confusion_heatmap(
         b.tooltip("count", "quantitative", ",.4~g"),
         *([b.tooltip("__fe_value", "quantitative", ".3f", label)] if normalize else []),
     ]
-    color = alt.Color(
-        field="__fe_value",
-        type="quantitative",
-        scale=alt.Scale(scheme=theme.SEQUENTIAL),
-        legend=theme.legend(legend),
-    )
+    color = b.value_color("__fe_value", legend)
     text = alt.Text(field="__fe_value", type="quantitative", format=fmt)
     layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text, theme.FONT_SIZE + 1)]
     cell = _cell_size(len(labels))
     if cell < MIN_TEXT_CELL:  # compact form: too small for numbers; the tooltip has them
         layers = layers[:1]
     size = max(120, cell * len(labels))
-    chart = alt.layer(*layers, data=data).properties(width=width or size, height=height or size)
     subtitle = "rows: actual class; columns: predicted class"
     if normalize is not None:
         subtitle += f"; cells: {label}"
     if cell < MIN_TEXT_CELL:
         subtitle += "; hover a cell for its value"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle), panel_width=width or size, columns=4
+    width = width or size
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height or size, panel_width=width, columns=4
     )
 
 

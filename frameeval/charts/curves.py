@@ -9,6 +9,7 @@ from typing import Any, cast
 import altair as alt
 import polars as pl
 
+from frameeval._params import INSIDE_UNIT
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import MAX_ROWS, ORDER, thin_curve
@@ -118,7 +119,7 @@ def roc(
     """
     func = "roc"
     k = b.keyed(curve, func, _FPR_TPR, {"threshold", *_FPR_TPR}, by, facet, color)
-    df = _curve_rows(k, "fpr", "tpr", False, max_points, func)
+    df = b.curve_rows(k, "fpr", "tpr", ["fpr", "tpr"], [False, False], max_points, func)
     summary = b.summarize(
         df, auc, value="roc_auc", name="AUC", func=func, role="auc", keys=k.keys, color=k.color,
         facet=k.facets, anchor=(0.98, 0.05, 0.07),
@@ -129,48 +130,23 @@ def roc(
     line = _curve_line(
         k, "fpr", "tpr", b.UNIT, b.UNIT, x_axis, theme.axis("True positive rate (TPR)")
     )
-    line = line.encode(
-        tooltip=[
-            *b.key_tooltips(k.keys),
-            *b.threshold_tooltips(k.schema),
-            b.tooltip("fpr", "quantitative", ".3f", "FPR"),
-            b.tooltip("tpr", "quantitative", ".3f", "TPR"),
-        ],
-        **_color(summary, k.color, data),
-    )
+    tips = b.curve_tips(k, ("fpr", "FPR"), ("tpr", "TPR"))
+    line = line.encode(tooltip=tips, **_color(summary, k.color, data))
     layers = [
         _guide(_diagonal("chance"), strokeDash=[5, 4]),
         line,
         *b.summary_layer(summary, data, "right"),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: random guessing (AUC = 0.5)"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle), panel_width=width, legend=k.color is not None
-    )
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height,
+        panel_width=width, legend=k.color is not None,
+    )  # fmt: skip
 
 
 def _diagonal(name: str) -> pl.DataFrame:
     """The line from (0, 0) to (1, 1), as a guide."""
     return pl.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0], "line": [name, name], "order": [0, 1]})
-
-
-def _curve_rows(
-    k: b.Keyed, x: str, y: str, y_descending: bool, max_points: int, func: str
-) -> pl.DataFrame:
-    """The curve's rows to draw, thinned, in the order of increasing x then y (or decreasing y),
-    with the threshold as text for tooltips."""
-    thinned = thin_curve(
-        k.lf.with_columns(b.threshold_text(k.schema)),
-        x,
-        y,
-        by=k.keys,
-        order=[x, y],
-        descending=[False, y_descending],
-        max_points=max_points,
-    )
-    shown = [*k.keys, x, y, ORDER, *(["__fe_threshold"] if "threshold" in k.schema else [])]
-    return b.gather(thinned.select(shown), func, "curve=")
 
 
 def _curve_line(
@@ -266,8 +242,10 @@ def pr(
     numeric = {"recall": "recall", "precision": "precision"}
     k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
     for level in f1_lines:
-        b.check_level(level, func)
-    df = _curve_rows(k, "recall", "precision", True, max_points, func)
+        INSIDE_UNIT(func, "f1_lines levels", level)
+    df = b.curve_rows(
+        k, "recall", "precision", ["recall", "precision"], [False, True], max_points, func
+    )
     summary = b.summarize(
         df, break_even, value="break_even_point", name="BEP", func=func, role="break_even",
         keys=k.keys, color=k.color, facet=k.facets, anchor=(0.03, 0.05, 0.07),
@@ -285,12 +263,7 @@ def pr(
     line = _curve_line(
         k, "recall", "precision", xs, ys, theme.axis("Recall"), theme.axis("Precision")
     )
-    tips = [
-        *b.key_tooltips(k.keys),
-        *b.threshold_tooltips(k.schema),
-        b.tooltip("recall", "quantitative", ".3f"),
-        b.tooltip("precision", "quantitative", ".3f"),
-    ]
+    tips = b.curve_tips(k, ("recall", None), ("precision", None))
     layers = [
         *_iso_f1_layers(f1_lines, xs, ys),
         _guide(_diagonal("P = R"), xs, ys, strokeDash=[5, 4]),
@@ -298,16 +271,11 @@ def pr(
         *([] if points is None else [_bep_layer(k, xs, ys, colors)]),
         *b.summary_layer(summary, data, "left", pixels=True),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "dashed: P = R (break-even points ◆ lie on it); dotted: iso-F1 lines"
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, subtitle),
-        panel_width=width,
-        legend=k.color is not None,
-        spacing=legend_room,
-    )
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height,
+        panel_width=width, legend=k.color is not None, spacing=legend_room,
+    )  # fmt: skip
 
 
 def _bep_points(
@@ -485,18 +453,13 @@ def cost_curve(
         *_envelope_layers(k, x, y, colors),
         *b.summary_layer(summary, data, "center", pixels=True),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "thick: lower envelope; shaded: expected total cost"
     if segments is not None:
         subtitle = "thin: the cost lines forming the envelope (one per ROC hull point); " + subtitle
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, subtitle),
-        panel_width=width,
-        legend=k.color is not None,
-        spacing=_beside_room(summary),
-    )
+    return b.panels(
+        layers, data, panel, title, subtitle, width, height,
+        panel_width=width, legend=k.color is not None, spacing=_beside_room(summary),
+    )  # fmt: skip
 
 
 def _cost_lines_layer(k: b.Keyed, x: alt.X, y: alt.Y, colors: dict[str, Any]) -> alt.Chart:
@@ -570,8 +533,7 @@ def _thin_lines(
         llf = llf.rename({"threshold": "point"})
     numeric = {"lines_p_cost": "p_cost", "lines_norm_cost": "norm_cost"}
     lschema = b.columns(llf, func, numeric=numeric, lines_point="point")
-    missing = [k for k in keys if k not in lschema]
-    b.require_keys(missing, func, "lines=", keys)
+    b.require_keys(lschema, func, "lines=", keys)
     # one row per segment: its ends (0, FPR) and (1, FNR)
     ends = llf.group_by([*keys, "point"]).agg(
         pl.col("norm_cost").sort_by("p_cost").first().alias("__fe_fpr"),

@@ -97,8 +97,7 @@ def bias_variance(
     """
     func = "bias_variance"
     lf = b.lazy(decomposition, func)
-    schema = lf.collect_schema()
-    require_columns(schema, func, complexity=complexity)
+    schema = b.columns(lf, func, complexity=complexity)
     components = _components(schema, components, func)
     values = {complexity, *components, *COMPONENTS, *_NOT_KEYS}
     keys = b.key_columns(schema, values, by, func)
@@ -130,30 +129,23 @@ def bias_variance(
         **sort,
     )
     order = [names[c] for c in components]
-    encodings = _component_encodings(color, data, order)
+    # components told apart by colour, or (with a colour key) by dash and point shape
+    encodings = b.series_encodings("__fe_component", "component", order, color, data)
     y = alt.Y(field="__fe_value", type="quantitative", axis=theme.axis("Value"))
-    details = [
-        alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in {*facets, color}
-    ]
     tips = [
         *b.key_tooltips(keys),
         b.tooltip(complexity),
         b.tooltip("__fe_component", label="component"),
         b.tooltip("__fe_value", "quantitative", ".4f", "value"),
     ]
-    if details:
-        encodings["detail"] = details
-    line_encodings = {k: v for k, v in encodings.items() if k != "shape"}
-    point_encodings = {k: v for k, v in encodings.items() if k != "strokeDash"}
-    line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, **line_encodings)
-    points = (
-        alt.Chart()
-        .mark_point(filled=True, size=36)
-        .encode(x=x, y=y, tooltip=tips, **point_encodings)
-    )
-    chart = alt.layer(line, points, data=data).properties(width=width, height=height)
+    encodings.update(b.details(keys, [*facets, color]))
+    line = alt.Chart().mark_line(strokeWidth=2.2).encode(x=x, y=y, **encodings)
+    marks = {k: v for k, v in encodings.items() if k != "strokeDash"}
+    if color is not None:
+        marks["shape"] = alt.Shape(field="__fe_component", type="nominal", sort=order, legend=None)
+    points = alt.Chart().mark_point(filled=True, size=36).encode(x=x, y=y, tooltip=tips, **marks)
     subtitle = "E(f; D) = bias² + variance + noise (eq 2.42, figure 2.9)"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.panels([line, points], data, panel, title, subtitle, width, height)
 
 
 def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) -> list[str]:
@@ -169,27 +161,6 @@ def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) 
     require_columns(schema, func, components=components)
     check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
     return components
-
-
-def _component_encodings(color: str | None, data: pl.DataFrame, order: list[str]) -> dict:
-    """Components told apart by colour, or (with a colour key) by dash and point shape."""
-    if color is None:
-        return {
-            "color": alt.Color(
-                field="__fe_component",
-                type="nominal",
-                sort=order,
-                scale=alt.Scale(scheme=theme.scheme(len(order))),
-                legend=theme.legend("component"),
-            )
-        }
-    return {
-        "color": b.color_encoding(color, color, data),
-        "strokeDash": alt.StrokeDash(
-            field="__fe_component", type="nominal", sort=order, legend=theme.legend("component")
-        ),
-        "shape": alt.Shape(field="__fe_component", type="nominal", sort=order, legend=None),
-    }
 
 
 _SPLIT_COLUMNS = {"repeat", "fold", "seed", "split", "instance"}
@@ -244,8 +215,8 @@ def _score_curve(
         axis=theme.axis(x_title or x),
     )
     y_axis = theme.axis(f"{score} (mean ± sd over folds)")
-    color_enc = _split_encodings(extra, color, data)
-    base = _mean_sd(score, group)
+    base = _mean_sd(score, group).encode(x=x_enc, **_split_encodings(extra, color, data))
+    mean = alt.Y(field="__fe_mean", type="quantitative")
     tips = [
         *b.key_tooltips(extra),
         *([b.tooltip(color)] if color else []),
@@ -256,21 +227,14 @@ def _score_curve(
     ]
     layers = [
         base.mark_area(opacity=0.18).encode(
-            x=x_enc,
             y=alt.Y(field="__fe_lo", type="quantitative", scale=alt.Scale(zero=False), axis=y_axis),
             y2=alt.Y2(field="__fe_hi"),
-            **color_enc,
         ),
-        base.mark_line(strokeWidth=2.2).encode(
-            x=x_enc, y=alt.Y(field="__fe_mean", type="quantitative"), **color_enc
-        ),
-        base.mark_point(filled=True, size=40).encode(
-            x=x_enc, y=alt.Y(field="__fe_mean", type="quantitative"), tooltip=tips, **color_enc
-        ),
+        base.mark_line(strokeWidth=2.2).encode(y=mean),
+        base.mark_point(filled=True, size=40).encode(y=mean, tooltip=tips),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     subtitle = "line: mean over folds; band: ± 1 sd"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _x_and_score(

@@ -98,12 +98,10 @@ def comparison_matrix(
     )
     data, panel = b.add_facet(b.sanitize(df), facets)
     learners, x, y = b.pair_axes(df, "row learner (a)", "column learner (b)")
-    color = alt.Color(
-        field="mean_difference",
-        type="quantitative",
-        scale=alt.Scale(scheme="redblue", domain=[-extent, extent], reverse=not hib),
-        legend=theme.legend("mean difference (row − column)"),
-    )
+    color = b.value_color(
+        "mean_difference", "mean difference (row − column)", "redblue",
+        domain=[-extent, extent], reverse=not hib,
+    )  # fmt: skip
     tips = [
         *b.key_tooltips(facets),
         b.tooltip("a", label="row (a)"),
@@ -125,14 +123,12 @@ def comparison_matrix(
         ],
     ]  # fmt: skip
     k = len(learners)
-    chart = alt.layer(*layers, data=data).properties(
-        width=width or max(160, 110 * k), height=height or max(70, 64 * k)
-    )
     subtitle = (
         f"cell: mean difference row − column; wins / ties / losses of the row; corrected "
         f"p-value (bold: < {alpha:g})"
     )
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    width, height = width or max(160, 110 * k), height or max(70, 64 * k)
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _direction(df: pl.DataFrame) -> bool:

@@ -21,6 +21,7 @@ from frameeval.exceptions import MissingValueError
 
 BIN_X, BIN_Y = "x_bin", "y_bin"
 X0, X1, Y0, Y1 = "x_start", "x_end", "y_start", "y_end"
+_RESIDUAL = (pl.col("__fe_t") - pl.col("__fe_p")).alias("__fe_r")
 
 
 _BINS = Number(low=2, high=500, integer=True)
@@ -127,12 +128,6 @@ def _cells(
     return counts.select(*facets, BIN_X, BIN_Y, "count"), edges
 
 
-def _diagonal(lo: float, hi: float, scale: Any) -> Any:
-    """The dashed guide y = x from (lo, lo) to (hi, hi) on ``scale`` (its own data: every
-    panel draws it)."""
-    return b.guide_line([5, 4], scale, scale, frame=pl.DataFrame({"x": [lo, hi], "y": [lo, hi]}))
-
-
 def _zero(channel: str) -> Any:
     """A dashed rule at 0 on ``channel`` (``"x"`` or ``"y"``), drawn in every panel."""
     import altair as alt
@@ -145,21 +140,44 @@ def _zero(channel: str) -> Any:
     )
 
 
-def _heatmap(
-    df: pl.DataFrame,
-    facets: list[str],
-    *,
-    x_title: str,
-    y_title: str,
-    title: Any,
+def _binned_2d(
+    func: str,
+    data: Any,
+    truth: str,
+    pred: str,
+    facet: str | Sequence[str] | None,
+    bins: int,
+    title: str | None,
     width: int,
     height: int,
-    guide: Any,
-    edges: dict[str, str],
 ) -> Any:
+    """:func:`predicted_actual` (pred against truth, the diagonal) or :func:`residuals`
+    (truth − pred against pred, the rule at 0): the non-empty cells of the 2-D histogram."""
     import altair as alt
 
-    data, panel = b.add_facet(b.sanitize(df), facets)
+    bins = _check_bins(func, bins)
+    lf, facets = _open(data, func, truth, pred, as_keys(facet))
+    if func == "residuals":
+        lf = lf.with_columns(_RESIDUAL)
+        span = _range(lf, func, {"pred": pl.col("__fe_p"), "residual": pl.col("__fe_r")})
+        (xlo, xhi), (ylo, yhi) = span["pred"], span["residual"]
+        x, y = ("__fe_p", xlo, xhi), ("__fe_r", ylo, yhi)
+        x_title, y_title, guide = f"Predicted ({pred})", "Residual", _zero("y")
+        note = "residual = truth − pred"
+    else:
+        both = pl.min_horizontal("__fe_t", "__fe_p"), pl.max_horizontal("__fe_t", "__fe_p")
+        span = _range(lf, func, {"low": both[0], "high": both[1]})
+        lo, hi = span["low"][0], span["high"][1]
+        x, y = ("__fe_t", lo, hi), ("__fe_p", lo, hi)
+        x_title, y_title = f"Actual ({truth})", f"Predicted ({pred})"
+        scale = alt.Scale(domain=[lo, hi], nice=False, zero=False)
+        # the dashed guide y = x on its own data: every panel draws it
+        guide = b.guide_line(
+            [5, 4], scale, scale, frame=pl.DataFrame({"x": [lo, hi], "y": [lo, hi]})
+        )
+        note = "dashed: pred = truth"
+    df, edges = _cells(lf, facets, bins, x, y)
+    data_, panel = b.add_facet(b.sanitize(df), facets)
     tips = [
         *b.key_tooltips(facets),
         b.tooltip(X0, "quantitative", ".4g", f"{x_title} from"),
@@ -177,17 +195,12 @@ def _heatmap(
             x2=alt.X2(field=X1),
             y=alt.Y(field=Y0, type="quantitative", axis=theme.axis(y_title)),
             y2=alt.Y2(field=Y1),
-            color=alt.Color(
-                field="count",
-                type="quantitative",
-                scale=alt.Scale(scheme=theme.SEQUENTIAL, type="log"),
-                legend=theme.legend("Rows"),
-            ),
+            color=b.value_color("count", "Rows", type="log"),
             tooltip=tips,
         )
     )
-    layer = alt.layer(cells, guide, data=data).properties(width=width, height=height)
-    return b.facet_chart(layer, panel, title, panel_width=width)
+    subtitle = f"rows per cell, {bins} × {bins} bins; {note}"
+    return b.panels([cells, guide], data_, panel, title, subtitle, width, height, panel_width=width)
 
 
 def predicted_actual(
@@ -239,30 +252,7 @@ def predicted_actual(
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['rect', 'line']
     """
-    import altair as alt
-
-    func = "predicted_actual"
-    bins = _check_bins(func, bins)
-    facets = as_keys(facet)
-    lf, facets = _open(data, func, truth, pred, facets)
-    both = pl.min_horizontal("__fe_t", "__fe_p"), pl.max_horizontal("__fe_t", "__fe_p")
-    span = _range(lf, func, {"low": both[0], "high": both[1]})
-    lo, hi = span["low"][0], span["high"][1]
-    df, edges = _cells(lf, facets, bins, ("__fe_t", lo, hi), ("__fe_p", lo, hi))
-    scale = alt.Scale(domain=[lo, hi], nice=False, zero=False)
-    diagonal = _diagonal(lo, hi, scale)
-    chart_title = theme.title(title, f"rows per cell, {bins} × {bins} bins; dashed: pred = truth")
-    return _heatmap(
-        df,
-        facets,
-        x_title=f"Actual ({truth})",
-        y_title=f"Predicted ({pred})",
-        title=chart_title,
-        width=width,
-        height=height,
-        guide=diagonal,
-        edges=edges,
-    )
+    return _binned_2d("predicted_actual", data, truth, pred, facet, bins, title, width, height)
 
 
 def residuals(
@@ -306,29 +296,7 @@ def residuals(
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['rect', 'rule']
     """
-
-    func = "residuals"
-    bins = _check_bins(func, bins)
-    lf, facets = _open(data, func, truth, pred, as_keys(facet))
-    lf = lf.with_columns((pl.col("__fe_t") - pl.col("__fe_p")).alias("__fe_r"))
-    span = _range(lf, func, {"pred": pl.col("__fe_p"), "residual": pl.col("__fe_r")})
-    (xlo, xhi), (ylo, yhi) = span["pred"], span["residual"]
-    df, edges = _cells(lf, facets, bins, ("__fe_p", xlo, xhi), ("__fe_r", ylo, yhi))
-    zero = _zero("y")
-    chart_title = theme.title(
-        title, f"rows per cell, {bins} × {bins} bins; residual = truth − pred"
-    )
-    return _heatmap(
-        df,
-        facets,
-        x_title=f"Predicted ({pred})",
-        y_title="Residual",
-        title=chart_title,
-        width=width,
-        height=height,
-        guide=zero,
-        edges=edges,
-    )
+    return _binned_2d("residuals", data, truth, pred, facet, bins, title, width, height)
 
 
 def residual_distribution(
@@ -348,11 +316,8 @@ def residual_distribution(
 
     Parameters
     ----------
-    data
-        Regression result frame, one row per prediction (DataFrame or LazyFrame; only the bin
-        counts are collected).
-    truth, pred
-        Numeric columns with the true and the predicted values (finite, not null).
+    data, truth, pred
+        As in :func:`predicted_actual`.
     color
         Key column with one histogram each (e.g. ``"learner"``); None draws one.
     facet
@@ -391,25 +356,20 @@ def residual_distribution(
     facets = as_keys(facet)
     colors = [color] if color is not None else []
     lf, keys = _open(data, func, truth, pred, [*facets, *colors])
-    lf = lf.with_columns((pl.col("__fe_t") - pl.col("__fe_p")).alias("__fe_r"))
+    lf = lf.with_columns(_RESIDUAL)
     (lo, hi) = _range(lf, func, {"residual": pl.col("__fe_r")})["residual"]
     counts = lf.group_by(*keys, _bin(pl.col("__fe_r"), lo, hi, bins).alias(BIN_X)).agg(
         pl.len().cast(pl.Int64).alias("count")
     )
-    groups = collect(counts.select(keys).unique()) if keys else pl.DataFrame({"__fe_one": [0]})
+    df = collect(counts)  # one pass over the rows: the bin counts
+    groups = df.select(keys).unique() if keys else pl.DataFrame({"__fe_one": [0]})
     grid = groups.join(
         pl.DataFrame({BIN_X: pl.arange(0, bins, eager=True).cast(pl.Int32)}), how="cross"
     )
-    df = collect(counts)
     df = (
         grid.join(df, on=[*keys, BIN_X], how="left", nulls_equal=True)
         .with_columns(pl.col("count").fill_null(0))
-        .with_columns(
-            (
-                pl.col("count")
-                / (pl.col("count").sum().over(keys) if keys else pl.col("count").sum())
-            ).alias("share")
-        )
+        .with_columns((pl.col("count") / b.over(pl.col("count").sum(), keys)).alias("share"))
         .sort(*keys, BIN_X)
     )
     width_bin = (hi - lo) / bins
@@ -445,9 +405,11 @@ def residual_distribution(
         )
     )
     zero = _zero("x")
-    layer = alt.layer(steps, zero, data=data_).properties(width=width, height=height)
-    chart_title = theme.title(title, f"share of rows per bin, {bins} bins")
-    return b.facet_chart(layer, panel, chart_title, panel_width=width, legend=color is not None)
+    subtitle = f"share of rows per bin, {bins} bins"
+    return b.panels(
+        [steps, zero], data_, panel, title, subtitle, width, height,
+        panel_width=width, legend=color is not None,
+    )  # fmt: skip
 
 
 def quantile_coverage(
@@ -469,12 +431,8 @@ def quantile_coverage(
         (DataFrame or LazyFrame; collected here).
     by
         Key columns of ``scores``; by default every column other than the value columns.
-    color
-        Key column coloured by; default the last key not used for ``facet``.
-    facet
-        Key column(s) giving one panel each.
-    title, width, height
-        Chart title and the size of one panel in pixels.
+    color, facet, title, width, height
+        As in :func:`frameeval.charts.roc_band`.
 
     Returns
     -------
@@ -521,7 +479,7 @@ def quantile_coverage(
             else []
         ),
     ]
-    diagonal = _diagonal(0.0, 1.0, unit)
+    diagonal = b.guide_line([5, 4], unit, unit)
     base = alt.Chart().encode(
         x=alt.X(
             field="quantile", type="quantitative", scale=unit, axis=theme.axis("Nominal level τ")
@@ -538,9 +496,10 @@ def quantile_coverage(
         order=alt.Order(field="quantile", type="quantitative")
     )
     points = base.mark_point(filled=True, size=45, **ink).encode(tooltip=tips)
-    layer = alt.layer(diagonal, line, points, data=data).properties(width=width, height=height)
-    chart_title = theme.title(title, "dashed: coverage = level (calibrated)")
-    return b.facet_chart(layer, panel, chart_title, panel_width=width, legend=color is not None)
+    return b.panels(
+        [diagonal, line, points], data, panel, title, "dashed: coverage = level (calibrated)",
+        width, height, panel_width=width, legend=color is not None,
+    )  # fmt: skip
 
 
 __all__ = ["predicted_actual", "quantile_coverage", "residual_distribution", "residuals"]

@@ -45,26 +45,11 @@ def _line_chart(
     y, y_title, guide_y, y_scale, subtitle = _LINES[func]
     numeric = {"fraction": "fraction", y: y}
     k = b.keyed(curve, func, numeric, {"threshold", *numeric}, by, facet, color)
-    schema, keys, facets, color = k.schema, k.keys, k.facets, k.color
-    extra = b.threshold_text(schema)
-    thinned = thin_curve(
-        k.lf.with_columns(extra).filter(pl.col(y).is_not_null()),
-        "fraction",
-        y,
-        by=keys,
-        order=["fraction"],
-        descending=[False],
-        max_points=max_points,
-    )
-    shown = [*keys, "fraction", y, ORDER, *(["__fe_threshold"] if extra else [])]
-    df = b.gather(thinned.select(shown), func, "curve=")
+    keys, facets, color = k.keys, k.facets, k.color
+    drawn = k.lf.filter(pl.col(y).is_not_null())
+    df = b.curve_rows(k, "fraction", y, ["fraction"], [False], max_points, func, drawn)
     data, panel = b.add_facet(df, facets)
-    tips = [
-        *b.key_tooltips(keys),
-        *b.threshold_tooltips(schema),
-        b.tooltip("fraction", "quantitative", ".3f", "share targeted"),
-        b.tooltip(y, "quantitative", ".3f", y_title),
-    ]
+    tips = b.curve_tips(k, ("fraction", "share targeted"), (y, y_title))
     encoding: dict[str, Any] = b.details(keys, [color, *facets])
     encoding["color"] = b.key_color(color, data)
     x = alt.X(
@@ -81,10 +66,10 @@ def _line_chart(
         **encoding,
     )
     reference = b.guide_line([5, 4], b.UNIT, frame=pl.DataFrame({"x": [0.0, 1.0], "y": guide_y}))
-    chart = alt.layer(reference, line, data=data).properties(width=width, height=height)
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle), panel_width=width, legend=color is not None
-    )
+    return b.panels(
+        [reference, line], data, panel, title, subtitle, width, height,
+        panel_width=width, legend=color is not None,
+    )  # fmt: skip
 
 
 def gains(
@@ -245,7 +230,7 @@ def ks(
         axis=theme.axis("Threshold (score ≥ threshold is positive)"),
     )
     detail = [k for k in keys if k not in facets]
-    layers: list[Any] = [b.only(_ks_lines(x, keys, detail), "curve")]
+    layers: list[Any] = [b.only(_ks_lines(x, keys, detail, data), "curve")]
     if statistic is not None:
         layers.append(
             b.only(alt.Chart().mark_rule(color=theme.INK, strokeDash=[4, 3]).encode(x=x), "ks")
@@ -258,19 +243,19 @@ def ks(
                 "ks",
             )
         )
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = "dashed rule: the KS threshold, where the two shares are farthest apart"
-    return b.facet_chart(
-        chart, panel, theme.title(title, subtitle if statistic is not None else None)
+    subtitle = (
+        "dashed rule: the KS threshold, where the two shares are farthest apart"
+        if statistic is not None
+        else None
     )
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 def _ks_marks(statistic: Any, keys: list[str], func: str) -> pl.DataFrame:
     """The KS statistic of each group at its threshold (layer "ks"), with its label."""
     slf = b.lazy(statistic, func)
     sschema = b.columns(slf, func, numeric={"ks": "ks", "threshold": "threshold"})
-    missing = [k for k in keys if k not in sschema]
-    b.require_keys(missing, func, "statistic=", keys)
+    b.require_keys(sschema, func, "statistic=", keys)
     marks = b.gather(slf.select(*keys, "ks", "threshold"), func, "statistic=")
     return marks.filter(pl.col("ks").is_not_null()).with_columns(
         pl.format("KS {} at {}", b.fixed(pl.col("ks")), b.significant(pl.col("threshold"))).alias(
@@ -280,7 +265,7 @@ def _ks_marks(statistic: Any, keys: list[str], func: str) -> pl.DataFrame:
     )
 
 
-def _ks_lines(x: alt.X, keys: list[str], detail: list[str]) -> alt.Chart:
+def _ks_lines(x: alt.X, keys: list[str], detail: list[str], data: pl.DataFrame) -> alt.Chart:
     """The shares of positives and negatives scored at or above each threshold."""
     return (
         alt.Chart()
@@ -293,12 +278,8 @@ def _ks_lines(x: alt.X, keys: list[str], detail: list[str]) -> alt.Chart:
                 scale=b.UNIT,
                 axis=theme.axis("Share scored ≥ threshold"),
             ),
-            color=alt.Color(
-                field="__fe_class",
-                type="nominal",
-                sort=["positives (TPR)", "negatives (FPR)"],
-                scale=alt.Scale(scheme=theme.SCHEME),
-                legend=theme.legend("class"),
+            color=b.color_encoding(
+                "__fe_class", "class", data, ["positives (TPR)", "negatives (FPR)"]
             ),
             detail=[alt.Detail(field=b.field(k), type="nominal") for k in detail] or alt.Undefined,
             tooltip=[

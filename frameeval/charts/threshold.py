@@ -94,18 +94,7 @@ def threshold(
     long = long.sort(*keys, MEASURE, "threshold", nulls_last=True)
     data, panel = b.add_facet(b.sanitize(long), facets)
 
-    by_measure = b.color_encoding(MEASURE, "measure", data, sort=values)
-    encoding: dict[str, Any] = {}
-    if color is None:
-        encoding["color"] = by_measure
-    else:
-        encoding["color"] = b.color_encoding(color, color, data)
-        encoding["strokeDash"] = alt.StrokeDash(
-            field=MEASURE, type="nominal", sort=values, legend=theme.legend("measure")
-        )
-    used = [color, *facets]
-    details = [alt.Detail(field=b.field(k), type="nominal") for k in keys if k not in used]
-    details.append(alt.Detail(field=MEASURE, type="nominal"))
+    encoding = b.series_encodings(MEASURE, "measure", values, color, data)
     tips = [
         *b.key_tooltips(keys),
         b.tooltip(MEASURE, label="measure"),
@@ -122,13 +111,12 @@ def threshold(
     layers: list[Any] = [
         base.transform_filter(b.layer_filter("line"))
         .mark_line(strokeWidth=1.5, interpolate="step-after")
-        .encode(x=x, y=y, detail=details, tooltip=tips, **encoding)
+        .encode(x=x, y=y, tooltip=tips, **encoding, **b.details(keys, [color, *facets], MEASURE))
     ]
     if best is not None:
         layers += _best_layers(x, y, keys, tips, encoding["color"], color is not None)
-    chart = alt.layer(*layers, data=combined).properties(width=width, height=height)
     subtitle = "dashed rule: the chosen operating point" if best is not None else None
-    return b.facet_chart(chart, panel, theme.title(title, subtitle), panel_width=width)
+    return b.panels(layers, combined, panel, title, subtitle, width, height, panel_width=width)
 
 
 def _measure_columns(
@@ -157,7 +145,7 @@ def _best_frames(
     """The chosen thresholds (layer "rule") and the measures there (layer "point")."""
     best_lf = b.lazy(best, func)
     best_schema = b.columns(best_lf, func, numeric={"best": "threshold"})
-    b.require_keys([k for k in keys if k not in best_schema], func, "best=", keys)
+    b.require_keys(best_schema, func, "best=", keys)
     chosen = b.gather(best_lf.select(*keys, "threshold"), func, "best=").filter(
         pl.col("threshold").is_finite()
     )

@@ -16,7 +16,6 @@ import polars as pl
 from frameeval._params import Number
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
-from frameeval.exceptions import InvalidParameterError
 
 __all__ = ["forest", "roc_band"]
 
@@ -117,10 +116,8 @@ def forest(
     facets = b.facet_columns(facet, schema, func)
     labels = b.key_columns(schema, _INTERVAL_VALUES, label, func) if label else None
     labels = labels or [k for k in keys if k not in facets]
-    if color is not None and color not in keys:
-        raise InvalidParameterError(
-            f"{func}(): color= must name a key column of the frame (one of {keys}), got {color!r}."
-        )
+    if color is not None:
+        b.resolve_color(color, keys, [], func)
     _REFERENCE(func, "reference", reference)
     text = pl.concat_str([b.as_text(k) for k in labels], separator=" · ") if labels else pl.lit("")
     df = df.with_columns(text.alias(_ROW))
@@ -135,14 +132,12 @@ def forest(
     x_axis = theme.axis("estimate and interval")
     colors, ink = b.key_colors(color, data)
     extra = [c for c in ("level", "method", "n_replicates") if c in data.columns]
+    fields = ("estimate", "lower", "upper")
     tips = [
         *b.key_tooltips(keys),
-        b.tooltip("estimate", "quantitative", ".4f"),
-        b.tooltip("lower", "quantitative", ".4f"),
-        b.tooltip("upper", "quantitative", ".4f"),
+        *[b.tooltip(c, "quantitative", ".4f") for c in fields],
         *b.key_tooltips(extra),
     ]
-    fields = ("estimate", "lower", "upper")
     layers = b.interval_marks(
         alt.Chart(), fields, x_axis, alt.Scale(zero=False), ink, y=y, tooltip=tips, **colors
     )
@@ -152,17 +147,10 @@ def forest(
             .mark_rule(color=theme.GUIDE, strokeDash=[4, 3])
             .encode(x=alt.datum(float(reference)))
         )
-    rows = len(order)
-    chart = alt.layer(*layers, data=data).properties(
-        width=width, height=height or max(60, 22 * rows)
-    )
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title or "Estimates with confidence intervals", _level_text(df)),
-        columns=2,
-        resolve={"x": "independent"},
-    )
+    return b.panels(
+        layers, data, panel, title or "Estimates with confidence intervals", _level_text(df),
+        width, height or max(60, 22 * len(order)), columns=2, resolve={"x": "independent"},
+    )  # fmt: skip
 
 
 def roc_band(
@@ -252,7 +240,5 @@ def roc_band(
         ),
         b.guide_line([4, 3], b.UNIT, b.UNIT),
     ]
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    return b.facet_chart(
-        chart, panel, theme.title(title, _level_text(df) + " (pointwise), dashed: chance")
-    )
+    subtitle = _level_text(df) + " (pointwise), dashed: chance"
+    return b.panels(layers, data, panel, title, subtitle, width, height)

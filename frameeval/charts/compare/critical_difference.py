@@ -256,7 +256,7 @@ def _panels(df: pl.DataFrame, keys: list[str], facet: Any, func: str) -> tuple[l
     """The facet columns (default: all keys) and the largest number of learners in a group."""
     facets = as_keys(facet) if facet is not None else keys
     require_columns(df.schema, func, facet=facets)
-    return facets, int(df.group_by(keys or pl.lit(0)).len().get_column("len").max())  # type: ignore[arg-type]
+    return facets, int(b.per_group(df, keys, pl.len()).get_column("len").max())  # type: ignore[arg-type]
 
 
 def _cd_from_test(
@@ -379,14 +379,8 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
         (pl.col(average_rank) + pl.col("cd") / 2).alias("__fe_hi"),
         pl.lit("rank").alias(b.LAYER),
     )
-    best = (
-        df.sort(average_rank)
-        .group_by(keys or pl.lit(0).alias("__fe_all"), maintain_order=True)
-        .first()
-    )
-    best = best.drop("__fe_all", strict=False).select(
-        *keys, pl.col("__fe_hi").alias(b.X), pl.lit("best").alias(b.LAYER)
-    )
+    best = b.per_group(df.sort(average_rank), keys, pl.col("__fe_hi").first(), maintain_order=True)
+    best = best.select(*keys, pl.col("__fe_hi").alias(b.X), pl.lit("best").alias(b.LAYER))
     data, panel = b.add_facet(b.combine([df, best]), facets)
     order = df.sort(average_rank).get_column(learner).unique(maintain_order=True).to_list()
     low = min(1.0, float(df.get_column("__fe_lo").min()))
@@ -422,18 +416,16 @@ def _cd_interval(df, keys, facets, learner, average_rank, title, width, height, 
             "rank",
         ),
     ]
-    height = height or max(90, 34 * k_max)
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
-    subtitle = [
+    subtitle = [  # three short lines: no wider than the panel
         "dot: average rank; bar: r − CD/2 to r + CD/2, centred on it;",
         "bars that do not overlap differ significantly (figure 2.8);",
         "dotted line: the right end of the best learner's bar (rank + CD/2)",
     ]
     resolve = {"y": "independent"} if panel.field is not None else None
-    heading = theme.title(title or "Friedman test: average ranks with CD", "-")
-    assert isinstance(heading, alt.TitleParams)
-    heading.subtitle = subtitle  # three short lines: no wider than the panel
-    return b.facet_chart(chart, panel, heading, resolve=resolve)
+    return b.panels(
+        layers, data, panel, title or "Friedman test: average ranks with CD", subtitle, width,
+        height or max(90, 34 * k_max), resolve=resolve,
+    )  # fmt: skip
 
 
 def _rank_tips(keys: list[str], learner: str, average_rank: str) -> list[alt.Tooltip]:
@@ -507,9 +499,7 @@ def _demsar_ranked(
     ranked = ranked.with_columns(((pl.col("__fe_k") + 1) // 2).alias("__fe_half"))
     if not clq.height:
         return ranked.with_columns(pl.lit(0).alias("__fe_nc"))
-    n_cliques = (
-        clq.group_by(keys or pl.lit(0).alias("__fe_all")).len().drop("__fe_all", strict=False)
-    )
+    n_cliques = b.per_group(clq, keys, pl.len())
     if not keys:
         return ranked.with_columns(pl.lit(int(n_cliques.get_column("len")[0])).alias("__fe_nc"))
     return ranked.join(
@@ -539,11 +529,7 @@ def _demsar_labels(ranked: pl.DataFrame, learner: str, average_rank: str) -> pl.
 
 def _demsar_axis(ranked: pl.DataFrame, keys: list[str], show_cd: bool) -> list[Any]:
     """The axis: a line from 1 to k, integer ticks with labels, and the CD bar above it."""
-    ks = (
-        ranked.group_by(keys or pl.lit(0).alias("__fe_all"))
-        .agg(pl.col("__fe_k").first(), pl.col("cd").first())
-        .drop("__fe_all", strict=False)
-    )
+    ks = b.per_group(ranked, keys, pl.col("__fe_k").first(), pl.col("cd").first())
     axis_line = ks.select(
         *keys,
         pl.lit(1.0).alias(b.X),

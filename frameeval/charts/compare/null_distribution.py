@@ -130,14 +130,13 @@ def binomial(
     if observed is not None:
         marker = pl.DataFrame({"x": [float(observed)], "text": [f"observed: {observed} errors"]})
         layers += _observed(marker, "x")
-    chart = alt.layer(*layers, data=data).properties(width=width, height=height)
     parts = [m_text.strip(" ()")] if m_text else []
     if eps0 is not None:
         parts.append(f"ε0 = {eps0:g}")
     if alpha is not None:
         parts.append(f"α = {alpha:g}")
     subtitle = "P(ε̂ = i/m | ε = ε0)" + "".join(f", {p}" for p in parts) + " (figure 2.6)"
-    return b.facet_chart(chart, panel, theme.title(title, subtitle))
+    return b.panels(layers, data, panel, title, subtitle, width, height)
 
 
 _ACCEPT = "accept: ε̂ ≤ ε̄"
@@ -172,9 +171,7 @@ def _critical_count(
 def _critical_rule(df: pl.DataFrame, facets: list[str]) -> pl.DataFrame:
     """The rule between the accepted and rejected counts (layer "critical"), per panel."""
     return (
-        df.group_by(facets or pl.lit(0).alias("__fe_all"))
-        .agg(pl.col("__fe_c").first(), pl.col("__fe_m").first())
-        .drop("__fe_all", strict=False)
+        b.per_group(df, facets, pl.col("__fe_c").first(), pl.col("__fe_m").first())
         .with_columns(
             (pl.col("__fe_c") + 0.5).alias(b.X),
             (

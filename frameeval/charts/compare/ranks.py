@@ -106,7 +106,7 @@ def rank_heatmap(
     # learners by their mean rank over the blocks shown (layout): an explicit order, as a sort
     # by field on the layered rect + text would be dropped by Vega-Lite ("unioned domains")
     shown = data.filter(pl.col(row) != "average rank") if average is not None else data
-    order = _by_mean_rank(shown, learner)
+    order = b.ordered_by(shown, learner, pl.col("__fe_value").mean())
     # 56 px per learner, narrower when many learners would not fit next to the block labels
     # and the legend on a 1,100 px page
     panel_width = width or max(160, min(56 * k, theme.PAGE - theme.LEGEND - 150))
@@ -126,23 +126,13 @@ def rank_heatmap(
         b.tooltip("__fe_value", "quantitative", ".3~f", "rank"),
         *[b.tooltip(c, "quantitative", ".4~g") for c in values if schema[c].is_numeric()],
     ]
-    color = alt.Color(
-        field="__fe_value",
-        type="quantitative",
-        scale=alt.Scale(scheme=theme.SEQUENTIAL, reverse=True, domain=[1, k]),
-        legend=theme.legend("rank"),
-    )
+    color = b.value_color("__fe_value", "rank", reverse=True, domain=[1, k])
     text = alt.Text(field="__fe_value", type="quantitative", format=".3~f")
     layers = [b.cell_rect(x, y, color, tips), b.cell_text(x, y, text)]
-    n_rows = len(block_order)
-    chart = alt.layer(*layers, data=data).properties(
-        width=panel_width, height=height or max(60, 24 * n_rows)
-    )
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(title, "rank 1 = best; learners ordered by mean rank"),
-        panel_width=panel_width,
+    subtitle = "rank 1 = best; learners ordered by mean rank"
+    height = height or max(60, 24 * len(block_order))
+    return b.panels(
+        layers, data, panel, title, subtitle, panel_width, height, panel_width=panel_width
     )
 
 
@@ -153,14 +143,4 @@ def _average_row(average: Any, learner: str, row: str, func: str) -> pl.DataFram
     return b.gather(alf, func, "average=").with_columns(
         pl.lit("average rank").alias(row),
         pl.col("average_rank").cast(pl.Float64).alias("__fe_value"),
-    )
-
-
-def _by_mean_rank(shown: pl.DataFrame, learner: str) -> list[Any]:
-    return (
-        shown.group_by(learner)
-        .agg(pl.col("__fe_value").mean().alias("__fe_mean"))
-        .sort(["__fe_mean", learner], nulls_last=True)
-        .get_column(learner)
-        .to_list()
     )

@@ -86,7 +86,7 @@ def metric_distribution(
     data, panel = b.add_facet(b.sanitize(df), facets)
     # learners by median over all values shown, best (highest) first: an explicit order (layout,
     # not a statistic), since Vega-Lite drops a sort by field on layered marks with a warning
-    learners = _by_median(data, learner, metric)
+    learners = b.ordered_by(data, learner, pl.col(metric).median(), descending=True)
     panel_width = width or max(160, 70 * len(learners))
     x = alt.X(
         field=b.field(learner),
@@ -115,17 +115,14 @@ def metric_distribution(
         others = [c for c in df.columns if c not in {learner, metric, "__fe_jitter"}]
         tips = [*b.key_tooltips([learner, *others]), b.tooltip(metric, "quantitative", ".4f")]
         layers.append(_jittered(x, y, col, tips))
-    chart = alt.layer(*layers, data=data).properties(width=panel_width, height=height)
-    return b.facet_chart(
-        chart,
-        panel,
-        theme.title(
-            title or f"{metric} per learner",
-            "box: quartiles and 1.5 IQR whiskers; dots: the individual values; "
-            "learners by median, best first",
-        ),
-        panel_width=panel_width,
+    subtitle = (
+        "box: quartiles and 1.5 IQR whiskers; dots: the individual values; "
+        "learners by median, best first"
     )
+    return b.panels(
+        layers, data, panel, title or f"{metric} per learner", subtitle, panel_width, height,
+        panel_width=panel_width,
+    )  # fmt: skip
 
 
 def _metric_column(schema: pl.Schema, metric: str | None, func: str) -> str:
@@ -139,17 +136,6 @@ def _metric_column(schema: pl.Schema, metric: str | None, func: str) -> str:
             f"exactly one float column, got float columns {floats}."
         )
     return floats[0]
-
-
-def _by_median(data: pl.DataFrame, learner: str, metric: str) -> list[Any]:
-    """The learners by median over all values shown, best (highest) first."""
-    return (
-        data.group_by(learner)
-        .agg(pl.col(metric).median().alias("__fe_median"))
-        .sort(["__fe_median", learner], descending=[True, False], nulls_last=True)
-        .get_column(learner)
-        .to_list()
-    )
 
 
 def _jittered(x: alt.X, y: alt.Y, color: alt.Color, tips: list[Any]) -> alt.Chart:
