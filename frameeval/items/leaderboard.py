@@ -18,7 +18,8 @@ from frameeval.items._sums import (
 
 __all__ = ["leaderboard"]
 
-_OUT = [
+#: the output columns after ``*by, <model>`` (:func:`frameeval.charts.leaderboard` reads them)
+COLUMNS = (
     "n_items",
     "n_clusters",
     "mean",
@@ -29,7 +30,7 @@ _OUT = [
     "rank_low",
     "rank_high",
     "tie_group",
-]
+)
 
 
 @frame_function
@@ -95,7 +96,7 @@ def leaderboard(
     >>> fe.items.leaderboard(df, "score", n_resamples=200).select("model", "mean", "position").rows()
     [('a', 0.8333333333333334, 1), ('b', 0.3333333333333333, 2)]
     """
-    design, checked = open_design("leaderboard", locals(), [model, *_OUT])
+    design, checked = open_design("leaderboard", locals(), [model, *COLUMNS])
     level = checked["level"]
     keys = design.keys
     items, checks = item_table(design)
@@ -127,7 +128,7 @@ def leaderboard(
     out = table.select(
         *keys,
         pl.col(MODEL).alias(model),
-        *_OUT,
+        *COLUMNS,
     ).with_columns(pl.col("rank_low", "rank_high").cast(pl.Int64))
     return finish_items(out.sort([*keys, "position", model], nulls_last=True), design.eager)
 

@@ -416,10 +416,8 @@ def by_group(
 
     Parameters
     ----------
-    data
-        Result frame (DataFrame or LazyFrame; pandas / pyarrow are converted).
-    truth, pred, score
-        Column roles, as in :func:`frameeval.measures`.
+    data, truth, pred, score
+        The result frame and its column roles, as in :func:`frameeval.measures`.
     sensitive
         The column(s) whose values define the groups; several columns: their intersections.
         A null is a typed error (``MissingValueError``), not a group.
