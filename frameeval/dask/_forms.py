@@ -116,9 +116,9 @@ def dask_function(
     return function
 
 
-def _docstring(name: str, form: _Form, signature: inspect.Signature) -> str:
+def _docstring(name: str, form: _Form, split_every: bool) -> str:
     own = dict(form.parameter_docs)
-    shared = [p for p in signature.parameters if p not in {"data", "client", "split_every", *own}]
+    shared = [p for p in inspect.signature(form.single).parameters if p not in {"data", *own}]
     lines = [
         form.summary,
         "",
@@ -132,7 +132,7 @@ def _docstring(name: str, form: _Form, signature: inspect.Signature) -> str:
     for parameter, text in form.parameter_docs:
         lines += [parameter, textwrap.indent(text, "    ")]
     lines.append(_CLIENT_DOC)
-    if "split_every" in signature.parameters:
+    if split_every:
         lines.append(_SPLIT_DOC)
     lines += ["", "Returns", "-------", "pl.DataFrame", textwrap.indent(form.returns, "    ")]
     if form.notes:
@@ -157,18 +157,11 @@ def _run(
         return run_measures(arguments, client, split_every)
     data = arguments.pop("data")
     if form.mode == "pairs":
-        truth, pred = arguments.pop("truth"), arguments.pop("pred")
-        pairing = {k: arguments.pop(k) for k in ("a", "b", "learner", "instance", "by")}
-        counts, keys = run_pairs(
-            data, name, form.single, arguments, truth=truth, pred=pred, **pairing,
-            client=client, split_every=split_every,
-        )  # fmt: skip
+        counts, keys = run_pairs(data, name, form.single, arguments, client, split_every)
         assert form.finish is not None
         return collect(form.finish(counts, keys, **arguments))
     if form.mode == "bootstrap":
-        measure = arguments.pop("measure")
-        common = {k: arguments.pop(k) for k in ("by", "instance", "stratify")}
-        return run_bootstrap(data, name, measure, arguments, **common, client=client)
+        return run_bootstrap(data, name, arguments, client)
     by, weight = arguments.pop("by"), arguments.pop("weight")
     out = run_merge(
         data, name, form.single, arguments,
@@ -185,11 +178,9 @@ def _run(
 
 def _make(name: str, form: _Form) -> Callable[..., pl.DataFrame]:
     """The public function ``name``: a real signature and docstring, and the call of its mode."""
-    split_every = form.mode != "bootstrap"
-    signature = dask_signature(form.single, split_every=split_every)
-    doc = _docstring(name, form, signature)
-    run = functools.partial(_run, name, form)
-    return dask_function(name, "frameeval.dask", form.single, doc, run, split_every=split_every)
+    split = form.mode != "bootstrap"
+    doc, run = _docstring(name, form, split), functools.partial(_run, name, form)
+    return dask_function(name, "frameeval.dask", form.single, doc, run, split_every=split)
 
 
 def _count_dtype(out: pl.DataFrame, weight: str | None) -> pl.DataFrame:

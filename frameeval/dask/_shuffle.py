@@ -14,7 +14,6 @@ from dask import delayed
 import frameeval.uncertainty as _uncertainty
 from frameeval._frame import as_keys, collect
 from frameeval._roles import resolve as resolve_roles
-from frameeval._typing import Keys
 from frameeval.compare.mcnemar import (
     merge_pair_partials,
     pair_partial,
@@ -91,41 +90,27 @@ def run_pairs(
     func: str,
     single: Callable[..., Any],
     kwargs: dict[str, Any],
-    *,
-    truth: str,
-    pred: str,
-    a: Any,
-    b: Any,
-    learner: str | None,
-    instance: str,
-    by: Keys,
     client: Any,
     split_every: int,
 ) -> tuple[pl.LazyFrame, list[str]]:
     """``*keys, a, b, e00, e01, e10, e11`` of all rows: shuffle by ``*by, instance``, count per
-    partition, tree-reduce, enforce the checks on the merged counts."""
+    partition, tree-reduce, enforce the checks on the merged counts. ``kwargs`` are the
+    call's arguments: ``truth, pred, a, b, learner, instance, by`` are taken out of it."""
+    truth, pred, a, b, learner, instance, by = (
+        kwargs.pop(k) for k in ("truth", "pred", "a", "b", "learner", "instance", "by")
+    )
     check_split(split_every, func)
     ddf, schema = dask_frame(data, func)
     (learner,) = resolve_roles(
         pl.LazyFrame(schema=schema), func, [truth, pred, instance, by], learner=learner
     )
     # schema checks (missing column, dtype, parameters) exactly as on one machine: no data read
-    pairing = {"a": a, "b": b, "learner": learner, "instance": instance, "by": by}
-    single(pl.LazyFrame(schema=schema), truth, pred, **pairing, **kwargs)
+    pairing = {"a": a, "b": b, "learner": learner, "instance": instance}
+    single(pl.LazyFrame(schema=schema), truth, pred, **pairing, by=by, **kwargs)
     keys = as_keys(by)
     columns = list(dict.fromkeys([*keys, instance, learner, truth, pred]))
     schema = pl.Schema({c: schema[c] for c in columns})
-    spec = {
-        "schema": schema,
-        "func": func,
-        "truth": truth,
-        "pred": pred,
-        "a": a,
-        "b": b,
-        "learner": learner,
-        "instance": instance,
-        "keys": keys,
-    }
+    spec = {"schema": schema, "func": func, "truth": truth, "pred": pred, **pairing, "keys": keys}
     parts = _shuffled(ddf, [*keys, instance], columns)
     level = [delayed(_pairs_partial)(part, spec) for part in parts]
     merged, rows = compute_on(tree_reduce(level, _pairs_combine, split_every, spec), client)
@@ -177,22 +162,13 @@ def by_keys(out: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     return out.sort(keys, nulls_last=True, maintain_order=True) if keys else out
 
 
-def run_bootstrap(
-    data: Any,
-    func: str,
-    measure: Any,
-    kwargs: dict[str, Any],
-    *,
-    by: Keys,
-    instance: str | None,
-    stratify: str | None,
-    client: Any,
-) -> pl.DataFrame:
+def run_bootstrap(data: Any, func: str, kwargs: dict[str, Any], client: Any) -> pl.DataFrame:
     """Shuffle by the ``by`` keys, run the single-machine function per partition, concatenate
     and sort by the keys (a stable sort keeps each group's own order)."""
+    measure = kwargs.pop("measure")
+    by, instance, stratify = kwargs["by"], kwargs["instance"], kwargs["stratify"]
     ddf, schema = dask_frame(data, func)
     single = getattr(_uncertainty, func)
-    kwargs = {"by": by, "instance": instance, "stratify": stratify, **kwargs}
     # schema and parameter checks exactly as on one machine: no data read
     single(pl.LazyFrame(schema=schema), measure, **kwargs)
     if instance is None:
