@@ -50,15 +50,15 @@ class _Study:
     func: str
     lf: pl.LazyFrame
     eager: bool
+    keys: list[str]
+    groups: list[str]
     truth: str
     pred: str | None
     score: str | None
-    keys: list[str]
-    groups: list[str]
-    names: list[str]
-    needed: list[Measure]
     weight: str | None
     pos_label: Any
+    names: list[str]
+    needed: list[Measure]
 
     def measures(self, lf: pl.LazyFrame, by: list[str], **options: Any) -> pl.LazyFrame:
         """``fe.measures`` of the needed measures on ``lf`` by ``by``, long form."""
