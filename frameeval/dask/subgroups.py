@@ -72,8 +72,7 @@ def _counted(
     level = [delayed(_cells_partial)(task, spec) for task in tasks]
     merged = compute_on(tree_reduce(level, combine_partials, split_every, columns), client)
     not_empty(merged.height, func)
-    finish = ("sensitive", "by", "measures", "control", "pos_label")
-    return from_cells(func, merged, truth, pred, **{k: arguments[k] for k in finish})
+    return from_cells(func, merged, arguments)
 
 
 def _shuffled(data: Any, func: str, arguments: dict[str, Any], client: Any) -> pl.DataFrame:

@@ -621,23 +621,13 @@ def _gaps_rows(
     return _ordered(out.select(*keys, "measure", *columns), keys, names)
 
 
-def from_cells(
-    func: str,
-    cells: pl.DataFrame,
-    truth: str,
-    pred: str,
-    *,
-    sensitive: str | Sequence[str],
-    by: Keys = None,
-    measures: Sequence[str | Measure] | None = None,
-    control: Keys = None,
-    pos_label: Any = None,
-) -> pl.DataFrame:
+def from_cells(func: str, cells: pl.DataFrame, arguments: dict[str, Any]) -> pl.DataFrame:
     """:func:`by_group` or :func:`gaps` (``func``) of label measures from a count table
     ``*by, *control, *sensitive, truth, pred, __fe_n`` with the null-check counts of
-    :func:`count_cells` — the single-machine code after the counts (the Dask form merges the
+    :func:`count_cells`, for the call's ``arguments`` (unweighted, without intervals: the
+    counted path) — the single-machine code after the counts (the Dask form merges the
     partitions' count tables and finishes here)."""
-    study = _open(func, {**locals(), "data": cells.lazy()})
+    study = _open(func, {**arguments, "data": cells.lazy(), "score": None, "weight": None})
     if func == "by_group":
         return collect(_by_group_rows(study, None, 200, 0, cells=study.lf))
     return collect(_gaps_rows(study, None, None, 200, 0, cells=study.lf))
