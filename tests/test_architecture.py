@@ -377,7 +377,6 @@ HEAVY_LIBRARIES = {
 LIGHT_INSIDE_FUNCTIONS = {
     ("frameeval.cli", "frameeval.exceptions"),
     ("frameeval.compare.auto.run", "frameeval._roles"),
-    ("frameeval.report", "frameeval._frame"),
     ("frameeval.split.efron", "frameeval._frame"),
     ("frameeval.split.efron", "frameeval._validate"),
     ("frameeval.uncertainty.intervals", "frameeval.measure_set"),

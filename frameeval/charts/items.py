@@ -10,21 +10,9 @@ import polars as pl
 
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
+from frameeval.items.leaderboard import COLUMNS
 
 __all__ = ["leaderboard"]
-
-_VALUES = {
-    "n_items",
-    "n_clusters",
-    "mean",
-    "ci_low",
-    "ci_high",
-    "position",
-    "rank",
-    "rank_low",
-    "rank_high",
-    "tie_group",
-}
 
 
 def leaderboard(board: Any, *, model: str = "model", width: int = 420) -> alt.FacetChart:
@@ -62,7 +50,7 @@ def leaderboard(board: Any, *, model: str = "model", width: int = 420) -> alt.Fa
     lf = b.lazy(board, func)
     b.columns(lf, func, model=model)
     df = b.gather(lf, func)
-    keys = [c for c in df.columns if c not in _VALUES and c != model]
+    keys = [c for c in df.columns if c not in COLUMNS and c != model]
     facet = "__fe_panel"
     label = (
         pl.concat_str([pl.col(k).cast(pl.String) for k in keys], separator=" · ")

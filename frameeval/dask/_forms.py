@@ -4,6 +4,7 @@ each has the signature of its single-machine namesake plus ``client=`` and runs 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import textwrap
 from collections.abc import Callable
@@ -70,23 +71,54 @@ def _scored(single: Callable[..., Any], summary: str, returns: str, example: str
     return _Form(single, summary, returns, example, labels=("truth",), numbers=("score",))
 
 
-def _signature(form: _Form) -> inspect.Signature:
+def dask_signature(single: Callable[..., Any], *, split_every: bool) -> inspect.Signature:
     """The single-machine signature with ``data: Any``, plus ``client=`` (and
     ``split_every=`` where partials are tree-reduced), returning ``pl.DataFrame``."""
-    single = inspect.signature(form.single)
     parameters = [
-        p.replace(annotation=Any) if p.name == "data" else p for p in single.parameters.values()
+        p.replace(annotation=Any) if p.name == "data" else p
+        for p in inspect.signature(single).parameters.values()
     ]
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters.append(inspect.Parameter("client", keyword, default=None, annotation=Any))
-    if form.mode != "bootstrap":
+    if split_every:
         parameters.append(inspect.Parameter("split_every", keyword, default=_SPLIT, annotation=int))
     return inspect.Signature(parameters, return_annotation=pl.DataFrame)
 
 
-def _docstring(name: str, form: _Form, signature: inspect.Signature) -> str:
+def dask_function(
+    name: str,
+    module: str,
+    single: Callable[..., Any],
+    doc: str,
+    run: Callable[[dict[str, Any], Any, Any], pl.DataFrame],
+    *,
+    split_every: bool = True,
+) -> Callable[..., pl.DataFrame]:
+    """The public Dask form ``module.name`` of ``single``: its signature
+    (:func:`dask_signature`), the docstring ``doc``, and ``run(arguments, client,
+    split_every)`` on the bound arguments (defaults applied; ``split_every`` None without it)."""
+    signature = dask_signature(single, split_every=split_every)
+
+    def function(*args: Any, **kwargs: Any) -> pl.DataFrame:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        client = arguments.pop("client")
+        return run(arguments, client, arguments.pop("split_every", None))
+
+    function.__signature__ = signature  # type: ignore[attr-defined]
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    function.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()} | {
+        "return": pl.DataFrame
+    }
+    function.__module__ = module  # where it is exported (and its doctest collected)
+    return function
+
+
+def _docstring(name: str, form: _Form, split_every: bool) -> str:
     own = dict(form.parameter_docs)
-    shared = [p for p in signature.parameters if p not in {"data", "client", "split_every", *own}]
+    shared = [p for p in inspect.signature(form.single).parameters if p not in {"data", *own}]
     lines = [
         form.summary,
         "",
@@ -100,7 +132,7 @@ def _docstring(name: str, form: _Form, signature: inspect.Signature) -> str:
     for parameter, text in form.parameter_docs:
         lines += [parameter, textwrap.indent(text, "    ")]
     lines.append(_CLIENT_DOC)
-    if "split_every" in signature.parameters:
+    if split_every:
         lines.append(_SPLIT_DOC)
     lines += ["", "Returns", "-------", "pl.DataFrame", textwrap.indent(form.returns, "    ")]
     if form.notes:
@@ -109,60 +141,46 @@ def _docstring(name: str, form: _Form, signature: inspect.Signature) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _run(
+    name: str, form: _Form, arguments: dict[str, Any], client: Any, split_every: Any
+) -> pl.DataFrame:
+    """The call of ``form``'s mode on the bound ``arguments``."""
+    if arguments.get("ci") is not None or arguments.get("ci_method") is not None:
+        # intervals (frameeval.uncertainty.intervals) run on one machine only for now: the
+        # merged counts would reach them as weights, one bootstrap unit per cell
+        raise InvalidParameterError(
+            f"{name}(): ci= is not supported on a Dask DataFrame, got ci="
+            f"{arguments.get('ci')!r}.\nHint: compute the values on Dask, or the intervals "
+            "on a Polars frame."
+        )
+    if form.mode == "measures":
+        return run_measures(arguments, client, split_every)
+    data = arguments.pop("data")
+    if form.mode == "pairs":
+        counts, keys = run_pairs(data, name, form.single, arguments, client, split_every)
+        assert form.finish is not None
+        return collect(form.finish(counts, keys, **arguments))
+    if form.mode == "bootstrap":
+        return run_bootstrap(data, name, arguments, client)
+    by, weight = arguments.pop("by"), arguments.pop("weight")
+    out = run_merge(
+        data, name, form.single, arguments,
+        by=by,
+        extra_keys=as_keys(arguments[form.extra_keys]) if form.extra_keys else (),
+        labels_of=[(arguments[p], p) for p in form.labels],
+        numbers=[(arguments[p], p) for p in form.numbers],
+        weight=weight, labels=arguments.get("labels"),
+        client=client, split_every=split_every,
+    )  # fmt: skip
+    result: pl.DataFrame = form.finish(out, weight) if form.finish else out
+    return result
+
+
 def _make(name: str, form: _Form) -> Callable[..., pl.DataFrame]:
     """The public function ``name``: a real signature and docstring, and the call of its mode."""
-    signature = _signature(form)
-
-    def run(*args: Any, **kwargs: Any) -> pl.DataFrame:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        arguments = dict(bound.arguments)
-        client = arguments.pop("client")
-        split_every = arguments.pop("split_every", None)
-        if arguments.get("ci") is not None or arguments.get("ci_method") is not None:
-            # intervals (frameeval.uncertainty.intervals) run on one machine only for now: the
-            # merged counts would reach them as weights, one bootstrap unit per cell
-            raise InvalidParameterError(
-                f"{name}(): ci= is not supported on a Dask DataFrame, got ci="
-                f"{arguments.get('ci')!r}.\nHint: compute the values on Dask, or the intervals "
-                "on a Polars frame."
-            )
-        if form.mode == "measures":
-            return run_measures(arguments, client, split_every)
-        data = arguments.pop("data")
-        if form.mode == "pairs":
-            truth, pred = arguments.pop("truth"), arguments.pop("pred")
-            pairing = {k: arguments.pop(k) for k in ("a", "b", "learner", "instance", "by")}
-            counts, keys = run_pairs(
-                data, name, form.single, arguments, truth=truth, pred=pred, **pairing,
-                client=client, split_every=split_every,
-            )  # fmt: skip
-            assert form.finish is not None
-            return collect(form.finish(counts, keys, **arguments))
-        if form.mode == "bootstrap":
-            measure = arguments.pop("measure")
-            common = {k: arguments.pop(k) for k in ("by", "instance", "stratify")}
-            return run_bootstrap(data, name, measure, arguments, **common, client=client)
-        by, weight = arguments.pop("by"), arguments.pop("weight")
-        out = run_merge(
-            data, name, form.single, arguments,
-            by=by,
-            extra_keys=as_keys(arguments[form.extra_keys]) if form.extra_keys else (),
-            labels_of=[(arguments[p], p) for p in form.labels],
-            numbers=[(arguments[p], p) for p in form.numbers],
-            weight=weight, labels=arguments.get("labels"),
-            client=client, split_every=split_every,
-        )  # fmt: skip
-        return form.finish(out, weight) if form.finish else out
-
-    run.__signature__ = signature  # type: ignore[attr-defined]
-    run.__name__ = run.__qualname__ = name
-    run.__doc__ = _docstring(name, form, signature)
-    run.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()} | {
-        "return": pl.DataFrame
-    }
-    run.__module__ = "frameeval.dask"  # where it is exported
-    return run
+    split = form.mode != "bootstrap"
+    doc, run = _docstring(name, form, split), functools.partial(_run, name, form)
+    return dask_function(name, "frameeval.dask", form.single, doc, run, split_every=split)
 
 
 def _count_dtype(out: pl.DataFrame, weight: str | None) -> pl.DataFrame:

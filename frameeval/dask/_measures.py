@@ -21,6 +21,7 @@ from frameeval.dask._merge import (
     scan,
     tree_reduce,
 )
+from frameeval.dask._shuffle import dask_frame, per_group
 from frameeval.measure_set import assemble, chosen_measures, sum_statistics, sum_values
 
 __all__ = ["run_measures"]
@@ -64,38 +65,21 @@ def _sums(
     return checks.enforce(merged.lazy(), keys).select(*keys, *sum_values(chosen))
 
 
-def _whole_groups(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:
-    """``fe.measures`` on one partition holding whole groups; None for an empty one."""
-    from frameeval.dask._shuffle import polars_part
-
-    frame = polars_part(part, spec["schema"])
-    if frame.height == 0:
-        return None
-    return _measure_set.measures(frame, **spec["arguments"])
-
-
 def _shuffled_part(
     data: Any, arguments: dict[str, Any], chosen: list[Any], client: Any
 ) -> pl.DataFrame:
     """Measures that need all rows of a group (the median absolute error): the needed columns
     shuffled by the ``by`` keys, the single-machine ``fe.measures`` per partition, concatenated.
     Exact: every group is computed on one partition, from all its rows."""
-    import dask
-
-    from frameeval.dask._merge import not_empty
-    from frameeval.dask._shuffle import dask_frame, shuffled_parts
-
     ddf, schema = dask_frame(data, "measures")
     keys = as_keys(arguments["by"])
     roles = [arguments["truth"], arguments["pred"], arguments["weight"]]
-    columns = list(dict.fromkeys([*keys, *(c for c in roles if c is not None)]))
+    columns = [*keys, *(c for c in roles if c is not None)]
     single = {**arguments, "measures": chosen, "score": None, "long": False}
-    spec = {"schema": pl.Schema({c: schema[c] for c in columns}), "arguments": single}
-    tasks = [delayed(_whole_groups)(part, spec) for part in shuffled_parts(ddf, keys, columns)]
-    results = dask.compute(*tasks) if client is None else client.gather(client.compute(tasks))
-    frames = [r for r in results if r is not None]
-    not_empty(len(frames), "measures")
-    return pl.concat(frames, how="vertical_relaxed")
+    return per_group(
+        ddf, schema, "measures", _measure_set.measures, [], single, keys=keys, columns=columns,
+        client=client,
+    )  # fmt: skip
 
 
 def run_measures(arguments: dict[str, Any], client: Any, split_every: int) -> pl.DataFrame:

@@ -14,7 +14,6 @@ from dask import delayed
 import frameeval.uncertainty as _uncertainty
 from frameeval._frame import as_keys, collect
 from frameeval._roles import resolve as resolve_roles
-from frameeval._typing import Keys
 from frameeval.compare.mcnemar import (
     merge_pair_partials,
     pair_partial,
@@ -30,13 +29,13 @@ from frameeval.dask._merge import (
 from frameeval.exceptions import InvalidParameterError
 from frameeval.uncertainty.bootstrap import parse_measures
 
-__all__ = ["dask_frame", "polars_part", "run_bootstrap", "run_pairs", "shuffled_parts"]
+__all__ = ["by_keys", "dask_frame", "per_group", "run_bootstrap", "run_pairs"]
 
 
 # ---------------------------------------------------------------------------------------------
 # shuffle by key: the functions that need all rows of an instance (or of a group) together
 # ---------------------------------------------------------------------------------------------
-def _frame(data: Any, func: str) -> tuple[Any, pl.Schema]:
+def dask_frame(data: Any, func: str) -> tuple[Any, pl.Schema]:
     """``data`` as a dask DataFrame (Parquet read with Arrow dtypes, so the partitions convert
     to the Polars dtypes of the files) and its schema."""
     paths = parquet_paths(data, func)
@@ -54,21 +53,6 @@ def _shuffled(ddf: Any, on: Sequence[str], columns: Sequence[str]) -> list[Any]:
     ddf = ddf[list(columns)]
     ddf = ddf.shuffle(on=list(on)) if on else ddf.repartition(npartitions=1)
     return list(ddf.to_delayed())
-
-
-def dask_frame(data: Any, func: str) -> tuple[Any, pl.Schema]:
-    """``data`` as a dask DataFrame and its schema (see ``_frame``)."""
-    return _frame(data, func)
-
-
-def shuffled_parts(ddf: Any, on: Sequence[str], columns: Sequence[str]) -> list[Any]:
-    """The delayed partitions of ``columns`` shuffled by ``on`` (see ``_shuffled``)."""
-    return _shuffled(ddf, on, columns)
-
-
-def polars_part(part: Any, schema: pl.Schema) -> pl.DataFrame:
-    """A dask partition as Polars with the dtypes of ``schema`` (see ``_polars``)."""
-    return _polars(part, schema)
 
 
 def _polars(part: Any, schema: pl.Schema) -> pl.DataFrame:
@@ -106,41 +90,27 @@ def run_pairs(
     func: str,
     single: Callable[..., Any],
     kwargs: dict[str, Any],
-    *,
-    truth: str,
-    pred: str,
-    a: Any,
-    b: Any,
-    learner: str | None,
-    instance: str,
-    by: Keys,
     client: Any,
     split_every: int,
 ) -> tuple[pl.LazyFrame, list[str]]:
     """``*keys, a, b, e00, e01, e10, e11`` of all rows: shuffle by ``*by, instance``, count per
-    partition, tree-reduce, enforce the checks on the merged counts."""
+    partition, tree-reduce, enforce the checks on the merged counts. ``kwargs`` are the
+    call's arguments: ``truth, pred, a, b, learner, instance, by`` are taken out of it."""
+    truth, pred, a, b, learner, instance, by = (
+        kwargs.pop(k) for k in ("truth", "pred", "a", "b", "learner", "instance", "by")
+    )
     check_split(split_every, func)
-    ddf, schema = _frame(data, func)
+    ddf, schema = dask_frame(data, func)
     (learner,) = resolve_roles(
         pl.LazyFrame(schema=schema), func, [truth, pred, instance, by], learner=learner
     )
     # schema checks (missing column, dtype, parameters) exactly as on one machine: no data read
-    pairing = {"a": a, "b": b, "learner": learner, "instance": instance, "by": by}
-    single(pl.LazyFrame(schema=schema), truth, pred, **pairing, **kwargs)
+    pairing = {"a": a, "b": b, "learner": learner, "instance": instance}
+    single(pl.LazyFrame(schema=schema), truth, pred, **pairing, by=by, **kwargs)
     keys = as_keys(by)
     columns = list(dict.fromkeys([*keys, instance, learner, truth, pred]))
     schema = pl.Schema({c: schema[c] for c in columns})
-    spec = {
-        "schema": schema,
-        "func": func,
-        "truth": truth,
-        "pred": pred,
-        "a": a,
-        "b": b,
-        "learner": learner,
-        "instance": instance,
-        "keys": keys,
-    }
+    spec = {"schema": schema, "func": func, "truth": truth, "pred": pred, **pairing, "keys": keys}
     parts = _shuffled(ddf, [*keys, instance], columns)
     level = [delayed(_pairs_partial)(part, spec) for part in parts]
     merged, rows = compute_on(tree_reduce(level, _pairs_combine, split_every, spec), client)
@@ -148,30 +118,57 @@ def run_pairs(
     return pairs_from_partials(merged, **spec), keys
 
 
-def _bootstrap_part(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:
+def _group_part(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:
     """The single-machine function on one partition (whole groups); None for an empty one."""
     frame = _polars(part, spec["schema"])
     if spec["keys"] and frame.height == 0:
         return None
-    return getattr(_uncertainty, spec["func"])(frame, spec["measure"], **spec["kwargs"])
+    result: pl.DataFrame = spec["single"](frame, *spec["args"], **spec["kwargs"])
+    return result
 
 
-def run_bootstrap(
-    data: Any,
+def per_group(
+    ddf: Any,
+    schema: pl.Schema,
     func: str,
-    measure: Any,
+    single: Callable[..., Any],
+    args: Sequence[Any],
     kwargs: dict[str, Any],
     *,
-    by: Keys,
-    instance: str | None,
-    stratify: str | None,
+    keys: list[str],
+    columns: Sequence[str],
     client: Any,
 ) -> pl.DataFrame:
+    """Shuffle the needed ``columns`` by ``keys`` (each partition then holds whole groups;
+    without keys all rows go to one partition), run ``single(frame, *args, **kwargs)`` on each
+    partition and concatenate the results (unsorted)."""
+    columns = list(dict.fromkeys(columns))
+    spec = {
+        "schema": pl.Schema({c: schema[c] for c in columns}),
+        "single": single,
+        "args": list(args),
+        "kwargs": kwargs,
+        "keys": keys,
+    }
+    tasks = [delayed(_group_part)(part, spec) for part in _shuffled(ddf, keys, columns)]
+    results = dask.compute(*tasks) if client is None else client.gather(client.compute(tasks))
+    frames = [r for r in results if r is not None]
+    not_empty(len(frames), func)
+    return pl.concat(frames, how="vertical_relaxed")
+
+
+def by_keys(out: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """``out`` sorted by the keys (a stable sort keeps each group's own order)."""
+    return out.sort(keys, nulls_last=True, maintain_order=True) if keys else out
+
+
+def run_bootstrap(data: Any, func: str, kwargs: dict[str, Any], client: Any) -> pl.DataFrame:
     """Shuffle by the ``by`` keys, run the single-machine function per partition, concatenate
     and sort by the keys (a stable sort keeps each group's own order)."""
-    ddf, schema = _frame(data, func)
+    measure = kwargs.pop("measure")
+    by, instance, stratify = kwargs["by"], kwargs["instance"], kwargs["stratify"]
+    ddf, schema = dask_frame(data, func)
     single = getattr(_uncertainty, func)
-    kwargs = {"by": by, "instance": instance, "stratify": stratify, **kwargs}
     # schema and parameter checks exactly as on one machine: no data read
     single(pl.LazyFrame(schema=schema), measure, **kwargs)
     if instance is None:
@@ -182,22 +179,8 @@ def run_bootstrap(
         )
     keys = as_keys(by)
     _, _, measure_columns = parse_measures(measure, func)
-    columns = list(
-        dict.fromkeys([*keys, instance, *([stratify] if stratify else []), *measure_columns])
+    columns = [*keys, instance, *([stratify] if stratify else []), *measure_columns]
+    out = per_group(
+        ddf, schema, func, single, [measure], kwargs, keys=keys, columns=columns, client=client
     )
-    spec = {
-        "func": func,
-        "schema": pl.Schema({c: schema[c] for c in columns}),
-        "measure": measure,
-        "kwargs": kwargs,
-        "keys": keys,
-    }
-    tasks = [delayed(_bootstrap_part)(part, spec) for part in _shuffled(ddf, keys, columns)]
-    if client is None:
-        results = dask.compute(*tasks)
-    else:
-        results = client.gather(client.compute(tasks))
-    frames = [r for r in results if r is not None]
-    not_empty(len(frames), func)
-    out = pl.concat(frames, how="vertical_relaxed")
-    return out.sort(keys, nulls_last=True, maintain_order=True) if keys else out
+    return by_keys(out, keys)

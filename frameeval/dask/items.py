@@ -15,81 +15,55 @@ extension point served at the top of the package), on Dask's default scheduler �
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-import dask
 import polars as pl
-from dask import delayed
 
 import frameeval.items as _items
 from frameeval._frame import as_keys
-from frameeval._typing import Keys
-from frameeval.dask._merge import not_empty
-from frameeval.dask._shuffle import dask_frame, polars_part, shuffled_parts
-from frameeval.items.adjust import Adjust
+from frameeval.dask._forms import dask_function
+from frameeval.dask._shuffle import dask_frame, per_group
 from frameeval.items.compare import adjust_pairs
-from frameeval.items.means import Method
 
 __all__ = ["compare", "means"]
 
 
-def _part(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:
-    """The single-machine function on one partition (whole groups); None for an empty one."""
-    frame = polars_part(part, spec["schema"])
-    if spec["keys"] and frame.height == 0:
-        return None
-    result: pl.DataFrame = getattr(_items, spec["func"])(frame, spec["score"], **spec["kwargs"])
-    return result
-
-
 def _run(
-    data: Any,
-    func: str,
-    score: str,
-    kwargs: dict[str, Any],
-    roles: Sequence[str | None],
-    client: Any,
-    per_part: dict[str, Any],
+    func: str, arguments: dict[str, Any], client: Any, **per_part: Any
 ) -> tuple[pl.DataFrame, list[str]]:
     """Shuffle the needed columns by the ``by`` keys, run ``frameeval.items.<func>`` per
-    partition (with ``kwargs`` updated by ``per_part``) and concatenate the results (unsorted)
-    — and the key columns."""
+    partition (with the arguments updated by ``per_part``) and concatenate the results
+    (unsorted) — and the key columns."""
+    data, score = arguments.pop("data"), arguments.pop("score")
     ddf, schema = dask_frame(data, func)
+    single = getattr(_items, func)
     # schema and parameter checks exactly as on one machine: no data read
-    getattr(_items, func)(pl.LazyFrame(schema=schema), score, **kwargs)
-    keys = as_keys(kwargs["by"])
-    columns = list(dict.fromkeys([*keys, *(r for r in roles if r is not None), score]))
-    spec = {
-        "func": func,
-        "score": score,
-        "schema": pl.Schema({c: schema[c] for c in columns}),
-        "kwargs": {**kwargs, **per_part},
-        "keys": keys,
-    }
-    tasks = [delayed(_part)(part, spec) for part in shuffled_parts(ddf, keys, columns)]
-    results = dask.compute(*tasks) if client is None else client.gather(client.compute(tasks))
-    frames = [r for r in results if r is not None]
-    not_empty(len(frames), func)
-    return pl.concat(frames, how="vertical_relaxed"), keys
+    single(pl.LazyFrame(schema=schema), score, **arguments)
+    keys = as_keys(arguments["by"])
+    roles = [arguments[r] for r in ("model", "item", "cluster", "sample")]
+    columns = [*keys, *(r for r in roles if r is not None), score]
+    kwargs = {**arguments, **per_part}
+    out = per_group(
+        ddf, schema, func, single, [score], kwargs, keys=keys, columns=columns, client=client
+    )
+    return out, keys
 
 
-def means(
-    data: Any,
-    score: str,
-    *,
-    model: str = "model",
-    item: str = "item",
-    by: Keys = None,
-    cluster: str | None = None,
-    sample: str | None = None,
-    level: float = 0.95,
-    method: Method = "auto",
-    at_samples: int | None = None,
-    n_resamples: int = 1000,
-    seed: int = 0,
-    client: Any = None,
-) -> pl.DataFrame:
+def _means(arguments: dict[str, Any], client: Any, _: Any) -> pl.DataFrame:
+    out, keys = _run("means", arguments, client)
+    return out.sort([*keys, arguments["model"]], nulls_last=True)
+
+
+def _compare(arguments: dict[str, Any], client: Any, _: Any) -> pl.DataFrame:
+    out, keys = _run("compare", arguments, client, adjust=None)
+    pairs = out.drop("p_adjusted", "alpha", "reject").lazy()
+    return adjust_pairs(pairs, keys, arguments["adjust"], arguments["alpha"]).collect()
+
+
+means = dask_function(
+    "means",
+    __name__,
+    _items.means,
     """:func:`frameeval.items.means` on a Dask DataFrame (or Parquet paths): shuffled by the
     ``by`` keys, the single-machine function on each partition.
 
@@ -111,26 +85,15 @@ def means(
     ...                  method="clt")
     >>> out.select("bench", "model", "mean").rows()
     [('x', 'a', 0.6666666666666666), ('x', 'b', 1.0), ('y', 'a', 0.6666666666666666), ('y', 'b', 1.0)]
-    """
-    kwargs = {k: v for k, v in locals().items() if k not in ("data", "score", "client")}
-    roles = [model, item, cluster, sample]
-    out, keys = _run(data, "means", score, kwargs, roles, client, {})
-    return out.sort([*keys, model], nulls_last=True)
+    """,
+    _means,
+    split_every=False,
+)
 
-
-def compare(
-    data: Any,
-    score: str,
-    *,
-    model: str = "model",
-    item: str = "item",
-    by: Keys = None,
-    cluster: str | None = None,
-    sample: str | None = None,
-    alpha: float = 0.05,
-    adjust: Adjust | None = "holm",
-    client: Any = None,
-) -> pl.DataFrame:
+compare = dask_function(
+    "compare",
+    __name__,
+    _items.compare,
     """:func:`frameeval.items.compare` on a Dask DataFrame (or Parquet paths): shuffled by the
     ``by`` keys, the pairs of each group on its partition, the multiplicity adjustment over all
     pairs × groups on the client.
@@ -153,9 +116,7 @@ def compare(
     >>> out = fedi.compare(dd.from_pandas(pdf, npartitions=2), "score")
     >>> out.select("a", "b", pl.col("difference").round(4), "test").rows()
     [('a', 'b', 0.125, 'paired t')]
-    """
-    kwargs = {k: v for k, v in locals().items() if k not in ("data", "score", "client")}
-    roles = [model, item, cluster, sample]
-    out, keys = _run(data, "compare", score, kwargs, roles, client, {"adjust": None})
-    pairs = out.drop("p_adjusted", "alpha", "reject").lazy()
-    return adjust_pairs(pairs, keys, adjust, alpha).collect()
+    """,
+    _compare,
+    split_every=False,
+)

@@ -26,16 +26,15 @@ themselves (an extension point served at the top of the package), on Dask's defa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
 from typing import Any
 
-import dask
 import polars as pl
 from dask import delayed
 
 import frameeval.subgroups as _subgroups
 from frameeval._frame import as_keys
-from frameeval._typing import Keys
+from frameeval.dask._forms import dask_function
 from frameeval.dask._merge import (
     check_split,
     combine_partials,
@@ -45,14 +44,11 @@ from frameeval.dask._merge import (
     scan,
     tree_reduce,
 )
-from frameeval.dask._shuffle import dask_frame, polars_part, shuffled_parts
+from frameeval.dask._shuffle import by_keys, dask_frame, per_group
 from frameeval.exceptions import InvalidParameterError
-from frameeval.metrics.measure import Measure
 from frameeval.subgroups.gaps import count_cells, counted_path, from_cells, needed_measures
 
 __all__ = ["by_group", "gaps"]
-
-_SPLIT = 8
 
 
 def _cells_partial(part: Any, spec: dict[str, Any]) -> pl.DataFrame:
@@ -76,55 +72,30 @@ def _counted(
     level = [delayed(_cells_partial)(task, spec) for task in tasks]
     merged = compute_on(tree_reduce(level, combine_partials, split_every, columns), client)
     not_empty(merged.height, func)
-    return from_cells(
-        func, merged, truth, pred, sensitive=arguments["sensitive"], by=arguments["by"],
-        measures=arguments["measures"], control=arguments["control"],
-        pos_label=arguments["pos_label"],
-    )  # fmt: skip
-
-
-def _part(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:
-    """The single-machine function on one partition (whole ``by`` groups); None when empty."""
-    frame = polars_part(part, spec["schema"])
-    if spec["keys"] and frame.height == 0:
-        return None
-    result: pl.DataFrame = getattr(_subgroups, spec["func"])(frame, **spec["arguments"])
-    return result
+    return from_cells(func, merged, arguments)
 
 
 def _shuffled(data: Any, func: str, arguments: dict[str, Any], client: Any) -> pl.DataFrame:
     """The shuffle path: the needed columns shuffled by ``*by, *control``, the single-machine
-    function per partition, concatenated and sorted by the keys (a stable sort keeps each
-    partition's own order within a key)."""
+    function per partition, concatenated and sorted by the keys."""
     ddf, schema = dask_frame(data, func)
     keys = [*as_keys(arguments["by"]), *as_keys(arguments["control"])]
-    roles = [arguments[r] for r in ("truth", "pred", "score", "weight")]
-    roles.append(arguments.get("instance"))
-    columns = list(
-        dict.fromkeys([*keys, *as_keys(arguments["sensitive"]), *(r for r in roles if r)])
+    roles = [arguments.get(r) for r in ("truth", "pred", "score", "weight", "instance")]
+    columns = [*keys, *as_keys(arguments["sensitive"]), *(r for r in roles if r)]
+    single = getattr(_subgroups, func)
+    out = per_group(
+        ddf, schema, func, single, [], arguments, keys=keys, columns=columns, client=client
     )
-    spec = {
-        "func": func,
-        "schema": pl.Schema({c: schema[c] for c in columns}),
-        "arguments": arguments,
-        "keys": keys,
-    }
-    tasks = [delayed(_part)(part, spec) for part in shuffled_parts(ddf, keys, columns)]
-    results = dask.compute(*tasks) if client is None else client.gather(client.compute(tasks))
-    frames = [r for r in results if r is not None]
-    not_empty(len(frames), func)
-    out = pl.concat(frames, how="vertical_relaxed")
-    return out.sort(keys, nulls_last=True, maintain_order=True) if keys else out
+    return by_keys(out, keys)
 
 
 def _run(func: str, arguments: dict[str, Any], client: Any, split_every: int) -> pl.DataFrame:
     data = arguments.pop("data")
     check_split(split_every, func)
     _, schema = partition_tasks(data, func)
-    single = getattr(_subgroups, func)
     # schema and parameter checks exactly as on one machine: no data read (a lazy plan)
-    single(pl.LazyFrame(schema=schema), **arguments)
-    needed = _needed(func, arguments)
+    getattr(_subgroups, func)(pl.LazyFrame(schema=schema), **arguments)
+    needed = needed_measures(func, arguments["measures"], arguments["pred"], arguments["score"])
     ci = arguments["ci"]
     if ci is not None and func == "gaps" and arguments["instance"] is None:
         raise InvalidParameterError(
@@ -147,28 +118,10 @@ def _run(func: str, arguments: dict[str, Any], client: Any, split_every: int) ->
     return _shuffled(data, func, arguments, client)
 
 
-def _needed(func: str, arguments: dict[str, Any]) -> list[Measure]:
-    return needed_measures(func, arguments["measures"], arguments["pred"], arguments["score"])
-
-
-def by_group(
-    data: Any,
-    truth: str,
-    pred: str | None = None,
-    score: str | None = None,
-    *,
-    sensitive: str | Sequence[str],
-    by: Keys = None,
-    measures: Sequence[str | Measure] | None = None,
-    control: Keys = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float | None = None,
-    n_resamples: int = 200,
-    seed: int = 0,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
+by_group = dask_function(
+    "by_group",
+    __name__,
+    _subgroups.by_group,
     """:func:`frameeval.subgroups.by_group` on a Dask DataFrame (or Parquet paths).
 
     Same parameters, output columns and errors as :func:`frameeval.subgroups.by_group`, plus
@@ -188,31 +141,14 @@ def by_group(
     >>> feds.by_group(dd.from_pandas(pdf, npartitions=2), "y", "p", sensitive="sex",
     ...               measures=["recall"]).rows()
     [('F', 'recall', 0.5, 3, False), ('M', 'recall', 1.0, 3, False)]
-    """
-    arguments = dict(locals())
-    client, split_every = arguments.pop("client"), arguments.pop("split_every")
-    return _run("by_group", arguments, client, split_every)
+    """,
+    functools.partial(_run, "by_group"),
+)
 
-
-def gaps(
-    data: Any,
-    truth: str,
-    pred: str | None = None,
-    score: str | None = None,
-    *,
-    sensitive: str | Sequence[str],
-    by: Keys = None,
-    measures: Sequence[str | Measure] | None = None,
-    control: Keys = None,
-    weight: str | None = None,
-    pos_label: Any = None,
-    ci: float | None = None,
-    n_resamples: int = 200,
-    seed: int = 0,
-    instance: str | None = None,
-    client: Any = None,
-    split_every: int = _SPLIT,
-) -> pl.DataFrame:
+gaps = dask_function(
+    "gaps",
+    __name__,
+    _subgroups.gaps,
     """:func:`frameeval.subgroups.gaps` on a Dask DataFrame (or Parquet paths).
 
     Same parameters, output columns and errors as :func:`frameeval.subgroups.gaps`, plus
@@ -234,7 +170,6 @@ def gaps(
     ...                 measures=["recall", "demographic_parity"])
     >>> out.select("measure", "difference", "ratio", "group_at_min").rows()
     [('recall', 0.5, 0.5, 'F'), ('demographic_parity', 0.3333333333333333, 0.5, 'F')]
-    """
-    arguments = dict(locals())
-    client, split_every = arguments.pop("client"), arguments.pop("split_every")
-    return _run("gaps", arguments, client, split_every)
+    """,
+    functools.partial(_run, "gaps"),
+)

@@ -15,7 +15,7 @@ Every statistic of the package is built from three mergeable tables:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ import polars as pl
 
 from frameeval._frame import translate
 from frameeval._inputs import Column, Inputs
+from frameeval._params import ALPHA, COUNT, INSIDE_UNIT, Number
 from frameeval._validate import (
     Checks,
     check_parameter,
@@ -37,7 +38,8 @@ from frameeval.uncertainty.intervals import poisson_draw
 
 __all__ = [
     "Design",
-    "check_method",
+    "OneOf",
+    "SCALARS",
     "cluster_table",
     "complete_items",
     "finish_items",
@@ -68,6 +70,11 @@ class Design:
     schema: pl.Schema
 
     @property
+    def roles(self) -> dict[str, str | None]:
+        """The role columns by keyword (``score=``, ``model=``…)."""
+        return {r: getattr(self, r) for r in ("score", "model", "item", "cluster", "sample")}
+
+    @property
     def unit(self) -> str:
         """The column the resampling and the clustered SE treat as independent units."""
         return self.cluster if self.cluster is not None else self.item
@@ -85,24 +92,66 @@ ITEMS = Inputs(Column("score", "numeric", "finite"), *_KEYS, distinct=True)
 PROPORTIONS = Inputs(Column("score", "numeric", "finite", "unit"), *_KEYS, distinct=True)
 
 
+@dataclass(frozen=True)
+class OneOf:
+    """A choice among ``allowed`` values (``method=``, ``adjust=``)."""
+
+    allowed: Sequence[Any]
+
+    def __call__(self, func: str, name: str, value: Any) -> Any:
+        shown = ", ".join(repr(a) for a in self.allowed)
+        check_parameter(
+            value in self.allowed, func, f"{name} must be one of {shown}, got {value!r}."
+        )
+        return value
+
+
+_ANSWERS = Number(low=1, integer=True, none=True, text="an integer >= 1")
+#: the scalar arguments of the item functions in the order they are checked, each with its
+#: rule (:mod:`frameeval._params`); a function names its choices (``method=``, ``adjust=``)
+SCALARS: dict[str, Callable[[str, str, Any], Any] | None] = {
+    "level": ALPHA,
+    "alpha": ALPHA,
+    "method": None,
+    "adjust": None,
+    "power": INSIDE_UNIT,
+    "difference": Number(low=0.0, closed="neither", none=True, text="a number > 0"),
+    "n_resamples": COUNT,
+    "seed": Number(low=0, integer=True),
+    "at_samples": _ANSWERS,  # answers per item to plan for: needs sample=
+    "samples": _ANSWERS,
+}
+
+
 def open_design(
-    data: Any,
-    func: str,
-    score: str,
-    *,
-    model: str,
-    item: str,
-    by: Any,
-    cluster: str | None,
-    sample: str | None,
-    outputs: Sequence[str],
-) -> Design:
-    """Open the frame and run the schema checks (free: no data is read)."""
-    lf, eager, keys, schema = open_frame(data, func, by)
-    roles = dict(score=score, model=model, item=item, cluster=cluster, sample=sample)
+    func: str, arguments: dict[str, Any], outputs: Sequence[str], **choices: OneOf
+) -> tuple[Design, dict[str, Any]]:
+    """The door of an item function, given its arguments (``locals()``): the scalar arguments
+    checked by :data:`SCALARS` (and ``choices``) with what they need (``at_samples=`` and
+    ``samples=`` need ``sample=``, ``method="clustered"`` needs ``cluster=``), then the frame
+    opened and its schema checked (free: no data is read). Returns the design and the checked
+    scalars."""
+    checked = {}
+    for name, rule in {**SCALARS, **choices}.items():  # loop-ok: a few scalar arguments
+        if name not in arguments or rule is None:
+            continue
+        checked[name] = rule(func, name, arguments[name])
+        if name in ("at_samples", "samples") and arguments[name] is not None:
+            check_parameter(
+                arguments["sample"] is not None, func, f"{name}= needs sample=, got sample=None."
+            )
+    check_parameter(
+        arguments.get("method") != "clustered" or arguments["cluster"] is not None,
+        func,
+        "method='clustered' needs cluster= (the column of item clusters), got cluster=None.",
+    )
+    lf, eager, keys, schema = open_frame(arguments["data"], func, arguments["by"])
+    roles: dict[str, Any] = {
+        r: arguments.get(r) for r in ("score", "model", "item", "cluster", "sample")
+    }
     ITEMS.compile(schema, func, by=keys, **roles)
     check_outputs(func, keys, outputs)
-    return Design(func, lf, eager, keys, model, item, score, cluster, sample, schema)
+    return Design(func, lf, eager, keys, schema=schema, **roles), checked
 
 
 def _model_expr(design: Design) -> pl.Expr:
@@ -114,11 +163,8 @@ def _model_expr(design: Design) -> pl.Expr:
 
 
 def _row_checks(design: Design, proportion: bool) -> Checks:
-    d = design
-    return (PROPORTIONS if proportion else ITEMS).compile(
-        d.schema, d.func, score=d.score, model=d.model, item=d.item, cluster=d.cluster,
-        sample=d.sample,
-    )  # fmt: skip
+    inputs = PROPORTIONS if proportion else ITEMS
+    return inputs.compile(design.schema, design.func, **design.roles)
 
 
 def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFrame, Checks]:
@@ -173,6 +219,18 @@ def item_table(design: Design, *, proportion: bool = False) -> tuple[pl.LazyFram
     return items.with_columns((pl.col("__x") - mean).alias("__xc")), checks
 
 
+def _cluster_guard(design: Design, count: str, rule: str, items: str, where: pl.Expr) -> pl.Expr:
+    """The items counted in ``count`` break the ``cluster=`` rule: a typed error."""
+    return failure(
+        pl.col(count) > 0,
+        InvalidValueError,
+        f"{design.func}(): column {design.cluster!r} (cluster=) must {rule}, got {{}} items "
+        f"{items}{{}}.",
+        pl.col(count),
+        where,
+    )
+
+
 def _model_guards(design: Design) -> list[pl.Expr]:
     where = group_text([*design.keys, design.model])
     rows = f"{[*design.keys, design.model, design.item]}"
@@ -190,13 +248,8 @@ def _model_guards(design: Design) -> list[pl.Expr]:
     guards = [failure(pl.col("__dup") > 0, DuplicateKeyError, dup_rule, pl.col("__dup"), where)]
     if design.cluster is not None:
         guards.append(
-            failure(
-                pl.col("__split") > 0,
-                InvalidValueError,
-                f"{design.func}(): column {design.cluster!r} (cluster=) must be constant within "
-                f"an item, got {{}} items in more than one cluster{{}}.",
-                pl.col("__split"),
-                where,
+            _cluster_guard(
+                design, "__split", "be constant within an item", "in more than one cluster", where
             )
         )
     return guards
@@ -282,12 +335,11 @@ def complete_items(design: Design, items: pl.LazyFrame, models: pl.LazyFrame) ->
     ]
     if design.cluster is not None:
         guards.append(
-            failure(
-                pl.col("__mixed") > 0,
-                InvalidValueError,
-                f"{design.func}(): column {design.cluster!r} (cluster=) must give an item the "
-                f"same cluster for every model, got {{}} items with several clusters{{}}.",
-                pl.col("__mixed"),
+            _cluster_guard(
+                design,
+                "__mixed",
+                "give an item the same cluster for every model",
+                "with several clusters",
                 group_text(keys),
             )
         )
@@ -349,8 +401,3 @@ def finish_items(lf: pl.LazyFrame, eager: bool) -> pl.DataFrame | pl.LazyFrame:
         if translated is None:
             raise
         raise translated from None
-
-
-def check_method(func: str, name: str, value: Any, allowed: Sequence[Any]) -> None:
-    shown = ", ".join(repr(a) for a in allowed)
-    check_parameter(value in allowed, func, f"{name} must be one of {shown}, got {value!r}.")

@@ -8,11 +8,10 @@ import polars as pl
 from frameeval._extensions import provider
 from frameeval._frame import is_dask
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha
 from frameeval.compare.plan import signed_ratio
 from frameeval.compare.scipy_step import decide, scipy_step
 from frameeval.items._pairs import pair_table
-from frameeval.items._sums import Design, check_method, finish_items, open_design
+from frameeval.items._sums import Design, OneOf, finish_items, open_design
 from frameeval.items.adjust import ADJUSTS, Adjust, adjusted
 
 __all__ = ["adjust_pairs", "compare"]
@@ -198,20 +197,8 @@ def compare(
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.items
         return provider("dask_items_compare")(**locals())
-    func = "compare"
-    alpha = check_alpha(alpha, func)
-    check_method(func, "adjust", adjust, ADJUSTS)
-    design = open_design(
-        data,
-        func,
-        score,
-        model=model,
-        item=item,
-        by=by,
-        cluster=cluster,
-        sample=sample,
-        outputs=_OUT,
-    )
+    design, checked = open_design("compare", locals(), _OUT, adjust=OneOf(ADJUSTS))
+    alpha = checked["alpha"]
     pairs = paired_statistics(design, pair_table(design), alpha)
     return finish_items(adjust_pairs(pairs, design.keys, adjust, alpha), design.eager)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.compare.plan import check_int, check_level
 from frameeval.items._sums import (
     MODEL,
     cluster_table,
@@ -19,7 +18,8 @@ from frameeval.items._sums import (
 
 __all__ = ["leaderboard"]
 
-_OUT = [
+#: the output columns after ``*by, <model>`` (:func:`frameeval.charts.leaderboard` reads them)
+COLUMNS = (
     "n_items",
     "n_clusters",
     "mean",
@@ -30,7 +30,7 @@ _OUT = [
     "rank_low",
     "rank_high",
     "tie_group",
-]
+)
 
 
 @frame_function
@@ -96,28 +96,15 @@ def leaderboard(
     >>> fe.items.leaderboard(df, "score", n_resamples=200).select("model", "mean", "position").rows()
     [('a', 0.8333333333333334, 1), ('b', 0.3333333333333333, 2)]
     """
-    func = "leaderboard"
-    level = check_level(level, func, "level")
-    n_resamples = check_int(n_resamples, func, "n_resamples", 1)
-    seed = check_int(seed, func, "seed", 0)
-    design = open_design(
-        data,
-        func,
-        score,
-        model=model,
-        item=item,
-        by=by,
-        cluster=cluster,
-        sample=sample,
-        outputs=[model, *_OUT],
-    )
+    design, checked = open_design("leaderboard", locals(), [model, *COLUMNS])
+    level = checked["level"]
     keys = design.keys
     items, checks = item_table(design)
     clusters = cluster_table(design, items)
     models = complete_items(design, items, model_table(design, items, checks))
     n_clusters = clusters.group_by([*keys, MODEL]).agg(pl.len().cast(pl.Int64).alias("n_clusters"))
     sign = 1.0 if higher_is_better else -1.0
-    reps = replicate_means(design, clusters, n_resamples, seed).with_columns(
+    reps = replicate_means(design, clusters, checked["n_resamples"], checked["seed"]).with_columns(
         (sign * pl.col("__rep")).rank("min", descending=True).over([*keys, "__b"]).alias("__r")
     )
     tail = (1.0 - level) / 2.0
@@ -141,7 +128,7 @@ def leaderboard(
     out = table.select(
         *keys,
         pl.col(MODEL).alias(model),
-        *_OUT,
+        *COLUMNS,
     ).with_columns(pl.col("rank_low", "rank_high").cast(pl.Int64))
     return finish_items(out.sort([*keys, "position", model], nulls_last=True), design.eager)
 

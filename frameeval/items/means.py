@@ -10,12 +10,10 @@ import polars as pl
 from frameeval._extensions import provider
 from frameeval._frame import is_dask
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter
-from frameeval.compare.plan import check_int, check_level
 from frameeval.items._sums import (
     MODEL,
     Design,
-    check_method,
+    OneOf,
     cluster_table,
     finish_items,
     item_table,
@@ -175,30 +173,8 @@ def means(
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.items
         return provider("dask_items_means")(**locals())
-    func = "means"
-    level = check_level(level, func, "level")
-    check_method(func, "method", method, METHODS)
-    n_resamples = check_int(n_resamples, func, "n_resamples", 1)
-    seed = check_int(seed, func, "seed", 0)
-    if at_samples is not None:
-        at_samples = check_int(at_samples, func, "at_samples", 1)
-        check_parameter(sample is not None, func, "at_samples= needs sample=, got sample=None.")
-    check_parameter(
-        method != "clustered" or cluster is not None,
-        func,
-        "method='clustered' needs cluster= (the column of item clusters), got cluster=None.",
-    )
-    design = open_design(
-        data,
-        func,
-        score,
-        model=model,
-        item=item,
-        by=by,
-        cluster=cluster,
-        sample=sample,
-        outputs=[model, *_OUT],
-    )
+    design, checked = open_design("means", locals(), [model, *_OUT], method=OneOf(METHODS))
+    level, at_samples = checked["level"], checked["at_samples"]
     items, checks = item_table(design, proportion=method == "wilson")
     models = model_table(design, items, checks)
     clusters = cluster_table(design, items)
@@ -208,7 +184,7 @@ def means(
     stats = models.join(per_model, on=[*design.keys, MODEL], how="left", nulls_equal=True)
     stats = _intervals(design, stats, method, level)
     if method == "bootstrap":
-        stats = _bootstrap(design, stats, clusters, level, n_resamples, seed)
+        stats = _bootstrap(design, stats, clusters, level, checked["n_resamples"], checked["seed"])
     stats = stats.with_columns(*_samples(sample, at_samples))
     columns = [c for c in _OUT if c in stats.collect_schema()]
     out = stats.select(*design.keys, pl.col(MODEL).alias(model), *columns)

@@ -111,10 +111,8 @@ def pass_hat_k(correct: str, k: int) -> pl.Expr:
 
     Parameters
     ----------
-    correct
-        Column of 0/1 (or boolean) flags, one row per answer; complete.
-    k
-        Number of answers drawn, 1 ≤ k ≤ n.
+    correct, k
+        As in :func:`pass_at_k`: the 0/1 column and the number of answers drawn.
 
     Returns
     -------
@@ -156,10 +154,8 @@ def g_pass_at_k(correct: str, k: int, tau: float) -> pl.Expr:
 
     Parameters
     ----------
-    correct
-        Column of 0/1 (or boolean) flags, one row per answer; complete.
-    k
-        Number of answers drawn, 1 ≤ k ≤ n.
+    correct, k
+        As in :func:`pass_at_k`: the 0/1 column and the number of answers drawn.
     tau
         The share of the k answers that must be correct, in (0, 1].
 

@@ -4,14 +4,10 @@
 from __future__ import annotations
 
 from statistics import NormalDist
-from typing import Any
 
 import polars as pl
 
-from frameeval._params import INSIDE_UNIT, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_parameter
-from frameeval.compare.plan import check_int
 from frameeval.items._pairs import pair_table
 from frameeval.items._sums import finish_items, open_design
 
@@ -32,12 +28,6 @@ _OUT = [
     "difference",
     "n_required",
 ]
-
-
-def _difference(value: Any, func: str) -> float | None:
-    if value is None:
-        return None
-    return float(Number(low=0.0, closed="neither", text="a number > 0")(func, "difference", value))
 
 
 @frame_function
@@ -108,24 +98,8 @@ def power(
     >>> out.select(pl.col("mde").round(4), "n_required").rows()
     [(0.1341, 29)]
     """
-    func = "power"
-    alpha = check_alpha(alpha, func)
-    INSIDE_UNIT(func, "power", power)
-    delta = _difference(difference, func)
-    if samples is not None:
-        samples = check_int(samples, func, "samples", 1)
-        check_parameter(sample is not None, func, "samples= needs sample=, got sample=None.")
-    design = open_design(
-        data,
-        func,
-        score,
-        model=model,
-        item=item,
-        by=by,
-        cluster=None,
-        sample=sample,
-        outputs=_OUT,
-    )
+    design, checked = open_design("power", locals(), _OUT)
+    alpha, delta, samples = checked["alpha"], checked["difference"], checked["samples"]
     pairs = pair_table(design)
     z = NormalDist().inv_cdf(1.0 - alpha / 2.0) + NormalDist().inv_cdf(float(power))
     n = pl.col("n_items").cast(pl.Float64)

@@ -8,9 +8,8 @@ from typing import Any
 
 from frameeval._frame import as_keys, to_lazy
 from frameeval._validate import check_alpha, check_rope
-from frameeval.exceptions import InvalidParameterError
 from frameeval.report.build import Progress, build_page, build_report
-from frameeval.report.page import Page, write_atomic
+from frameeval.report.page import Page, check_new, write_atomic
 from frameeval.report.roles import (
     Resolved,
     Roles,
@@ -96,11 +95,7 @@ def report(
     'report.html'
     """
 
-    if Path(path).exists() and not force:  # fail before the work, not after it
-        raise InvalidParameterError(
-            f"report(): output {str(path)!r} exists; refusing to overwrite it, got no --force.\n"
-            "Hint: pass --force (force=True) or choose another path."
-        )
+    check_new(path, force)  # fail before the work, not after it
     check_alpha(alpha, "report")  # before the work: the tests would check them after it
     if rope is not None:
         check_rope(rope, "report")
@@ -129,8 +124,6 @@ def write(
     """Write the report of results whose columns were resolved once
     (:func:`~frameeval.report.roles.resolve`: the roles inferred, the task checked) to
     ``path``: :func:`report` and the command line both end here."""
-    from frameeval._frame import to_lazy
-
     lf, _ = to_lazy(data, "report")
     page = build_page(lf, resolved, options, title=title, progress=progress)
     return write_atomic(path, page.render(), force=force)

@@ -25,7 +25,7 @@ from frameeval._validate import check_alpha, require_columns
 from frameeval.compare import friedman, nemenyi
 from frameeval.compare.words import format_p
 from frameeval.exceptions import InvalidParameterError
-from frameeval.report.page import Page, write_atomic
+from frameeval.report.page import Page, check_new, write_atomic
 
 __all__ = ["ITEM_STEPS", "ItemRoles", "build_items_report", "infer_item_roles", "items_report"]
 
@@ -366,11 +366,7 @@ def items_report(
     >>> items_report(small, out, item="item", cluster="cluster", sample="epoch").name
     'items.html'
     """
-    if Path(path).exists() and not force:
-        raise InvalidParameterError(
-            f"report(): output {str(path)!r} exists; refusing to overwrite it, got no --force.\n"
-            "Hint: pass --force (force=True) or choose another path."
-        )
+    check_new(path, force)  # fail before the work, not after it
     check_alpha(alpha, "report")
     lf, _ = to_lazy(data, "report")
     roles = infer_item_roles(

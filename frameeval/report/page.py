@@ -24,7 +24,7 @@ from frameeval.charts.save import javascript_bundle, script_json
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.measure import MEASURES
 
-__all__ = ["Page", "script_json", "table_html", "write_atomic"]
+__all__ = ["Page", "check_new", "script_json", "table_html", "write_atomic"]
 
 _STYLE = """
 body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;
@@ -250,17 +250,23 @@ class Page:
         )
 
 
+def check_new(path: str | os.PathLike[str], force: bool) -> None:
+    """An existing ``path`` is refused without ``force`` (checked before the work, and again
+    when writing)."""
+    if Path(path).exists() and not force:
+        raise InvalidParameterError(
+            f"report(): output {str(path)!r} exists; refusing to overwrite it, got no --force.\n"
+            "Hint: pass --force (force=True) or choose another path."
+        )
+
+
 def write_atomic(path: str | os.PathLike[str], text: str, *, force: bool = False) -> Path:
     """Write ``text`` to ``path`` via a temporary file and a rename: no partial file, ever.
 
     An existing file is replaced only with ``force=True``.
     """
     target = Path(path)
-    if target.exists() and not force:
-        raise InvalidParameterError(
-            f"report(): output {str(target)!r} exists; refusing to overwrite it, got no --force.\n"
-            "Hint: pass --force (force=True) or choose another path."
-        )
+    check_new(target, force)
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, text.encode("utf-8"))
     return target

@@ -85,17 +85,22 @@ def _number(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
+def _widest(gaps: pl.DataFrame, roles: Any, dataset: Any) -> pl.DataFrame:
+    """The learners of ``dataset`` with a defined gap of the first measure, widest first."""
+    return gaps.filter(
+        (pl.col(roles.dataset) == dataset)
+        & (pl.col("measure") == gaps["measure"][0])
+        & pl.col("difference").is_not_null()
+    ).sort("difference", roles.learner, descending=[True, False])
+
+
 def headline(gaps: pl.DataFrame, compared: pl.DataFrame, roles: Any, groups: str) -> list[str]:
     """One sentence per data set: the widest gap of the first measure, its interval, and the
     paired test against the narrowest."""
     out = []
     first = gaps["measure"][0]
     for dataset in gaps[roles.dataset].unique(maintain_order=True).to_list():
-        rows = gaps.filter(
-            (pl.col(roles.dataset) == dataset)
-            & (pl.col("measure") == first)
-            & pl.col("difference").is_not_null()
-        ).sort("difference", roles.learner, descending=[True, False])
+        rows = _widest(gaps, roles, dataset)
         if rows.height == 0:
             out.append(f"{dataset}: no learner has two groups with a defined {first}.")
             continue
@@ -185,13 +190,8 @@ def _section(page: Page, study: Study) -> None:
 def _slices(page: Page, study: Study, gaps: pl.DataFrame, datasets: list[Any]) -> None:
     roles = study.roles
     assert roles.pred is not None
-    first = gaps["measure"][0]
     for dataset in datasets:  # loop-ok: one slice search per data set, a few
-        ranked = gaps.filter(
-            (pl.col(roles.dataset) == dataset)
-            & (pl.col("measure") == first)
-            & pl.col("difference").is_not_null()
-        ).sort("difference", roles.learner, descending=[True, False])
+        ranked = _widest(gaps, roles, dataset)
         if ranked.height == 0:
             continue
         learner = ranked[roles.learner][0]

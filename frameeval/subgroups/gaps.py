@@ -5,6 +5,7 @@ passes over every ``by`` group at once, with bootstrap intervals that keep every
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
@@ -40,30 +41,46 @@ SUBGROUPS = (
 # ---------------------------------------------------------------------------------------------
 # the door
 # ---------------------------------------------------------------------------------------------
-def _open(
-    data: Any,
-    func: str,
-    truth: str,
-    pred: str | None,
-    score: str | None,
-    sensitive: Any,
-    by: Keys,
-    control: Keys,
-    measures: Any,
-    weight: str | None,
-) -> tuple[pl.LazyFrame, bool, list[str], list[str], list[str], list[Measure]]:
-    """Checks shared by the entry points: ``(lf, eager, keys, sensitive, names, needed)``;
-    ``keys`` = ``*by, *control``."""
-    lf, eager = to_lazy(data, func)
-    groups = as_keys(sensitive)
+@dataclass(frozen=True)
+class _Study:
+    """One call's frame and roles, checked once by :func:`_open`; ``keys`` = ``*by,
+    *control``, ``groups`` the sensitive columns, ``names`` the rows asked for and ``needed``
+    the per-group measures they read."""
+
+    func: str
+    lf: pl.LazyFrame
+    eager: bool
+    keys: list[str]
+    groups: list[str]
+    truth: str
+    pred: str | None
+    score: str | None
+    weight: str | None
+    pos_label: Any
+    names: list[str]
+    needed: list[Measure]
+
+    def measures(self, lf: pl.LazyFrame, by: list[str], **options: Any) -> pl.LazyFrame:
+        """``fe.measures`` of the needed measures on ``lf`` by ``by``, long form."""
+        common = dict(measures=self.needed, pos_label=self.pos_label, long=True)
+        out: pl.LazyFrame = measure_set(
+            lf, self.truth, self.pred, options.pop("score", self.score), by=by or None,
+            **common, **{"weight": self.weight, **options},
+        )  # fmt: skip
+        return out
+
+
+def _open(func: str, arguments: dict[str, Any]) -> _Study:
+    """The checks shared by the entry points, on their ``arguments`` (``locals()``)."""
+    a = arguments
+    lf, eager = to_lazy(a["data"], func)
+    groups = as_keys(a["sensitive"])
     check_parameter(
-        bool(groups), func, f"sensitive= must name one column or more, got {sensitive!r}."
+        bool(groups), func, f"sensitive= must name one column or more, got {a['sensitive']!r}."
     )
-    keys = [*as_keys(by), *as_keys(control)]
-    schema = lf.collect_schema()
-    SUBGROUPS.compile(
-        schema, func, truth=truth, pred=pred, score=score, weight=weight, by=keys, sensitive=groups
-    )
+    keys = [*as_keys(a["by"]), *as_keys(a["control"])]
+    roles: dict[str, Any] = {r: a.get(r) for r in ("truth", "pred", "score", "weight")}
+    SUBGROUPS.compile(lf.collect_schema(), func, **roles, by=keys, sensitive=groups)
     both = sorted(set(keys) & set(groups))
     check_parameter(
         not both, func, f"sensitive= columns must differ from by= and control=, got {both}."
@@ -71,8 +88,9 @@ def _open(
     outputs = {"measure", "value", "low", "high", "n", "undefined", *GAPS}
     clash = sorted(set(keys + groups) & outputs)
     check_parameter(not clash, func, f"by= and sensitive= must not use output names, got {clash}.")
-    names, needed = resolve(func, measures, pred, score)
-    return lf, eager, keys, groups, names, needed
+    names, needed = resolve(func, a["measures"], a["pred"], a.get("score"))
+    return _Study(func, lf, eager, **roles, keys=keys, groups=groups, names=names,
+                  needed=needed, pos_label=a["pos_label"])  # fmt: skip
 
 
 def _group_label(groups: list[str]) -> pl.Expr:
@@ -130,16 +148,7 @@ def enforce_cells(
 
 
 def _values(
-    lf: pl.LazyFrame,
-    truth: str,
-    pred: str | None,
-    score: str | None,
-    keys: list[str],
-    groups: list[str],
-    needed: list[Measure],
-    weight: str | None,
-    pos_label: Any,
-    func: str,
+    study: _Study,
     ci: float | None = None,
     n_resamples: int = 200,
     seed: int = 0,
@@ -148,32 +157,34 @@ def _values(
     """``(per group, overall)`` long frames: ``*keys, *groups, measure, value, n`` and
     ``*keys, measure, overall`` — each one ``fe.measures`` pass (every measure of every group
     at once), the rows per group and the sensitive columns' null check in a third pass."""
-    checks = _sensitive_checks(func, groups, lf)
-    cell = [*keys, *groups]
-    if cells is not None or counted_path(pred, score, needed, weight, ci):
+    s, lf = study, study.lf
+    cell = [*s.keys, *s.groups]
+    if cells is not None or counted_path(s.pred, s.score, s.needed, s.weight, ci):
         # label measures read the confusion counts only: one pass over the rows counts every
         # group x truth x pred cell (and checks the sensitive columns); the groups' and the
         # overall values are the measures of those counts (the same numbers, from a table of
         # a few rows per group). The Dask form hands in the merged ``cells``.
-        assert pred is not None
+        assert s.pred is not None
         if cells is None:
-            cells = count_cells(lf, truth, pred, keys, groups, func)
-        cells = enforce_cells(cells, truth, pred, keys, groups, func).cache()
-        counted = dict(measures=needed, weight="__fe_n", pos_label=pos_label, long=True)
-        per_group = measure_set(cells, truth, pred, None, by=cell, **counted)
-        overall = measure_set(cells, truth, pred, None, by=keys or None, **counted)
+            cells = count_cells(lf, s.truth, s.pred, s.keys, s.groups, s.func)
+        cells = enforce_cells(cells, s.truth, s.pred, s.keys, s.groups, s.func).cache()
+        per_group = s.measures(cells, cell, score=None, weight="__fe_n")
+        overall = s.measures(cells, s.keys, score=None, weight="__fe_n")
         sizes = cells.group_by(cell).agg(pl.col("__fe_n").sum().cast(pl.Int64).alias("n"))
     else:
-        common = dict(measures=needed, weight=weight, pos_label=pos_label, long=True)
-        per_group = measure_set(
-            lf, truth, pred, score, by=cell, ci=ci, n_resamples=n_resamples, seed=seed,
-            **common,
-        )  # fmt: skip
-        overall = measure_set(lf, truth, pred, score, by=keys or None, **common)
-        sizes = lf.group_by(cell).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
-        sizes = checks.enforce(sizes, cell, one_row=True)
+        per_group = s.measures(lf, cell, ci=ci, n_resamples=n_resamples, seed=seed)
+        overall = s.measures(lf, s.keys)
+        sizes = _sizes(s, lf)
     per_group = per_group.join(sizes, on=cell, how="left", nulls_equal=True)
     return per_group, overall.rename({"value": "overall"})
+
+
+def _sizes(study: _Study, lf: pl.LazyFrame) -> pl.LazyFrame:
+    """The rows of each ``*keys, *groups`` cell, with the sensitive columns' null check."""
+    checks = _sensitive_checks(study.func, study.groups, lf)
+    cell = [*study.keys, *study.groups]
+    sizes = lf.group_by(cell).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
+    return checks.enforce(sizes, cell, one_row=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,20 +342,7 @@ def replicate_rows(
 
 
 def _point_and_replicates(
-    lf: pl.LazyFrame,
-    truth: str,
-    pred: str | None,
-    score: str | None,
-    keys: list[str],
-    groups: list[str],
-    needed: list[Measure],
-    names: list[str],
-    weight: str | None,
-    pos_label: Any,
-    instance: str | None,
-    n_resamples: int,
-    seed: int,
-    func: str,
+    study: _Study, instance: str | None, n_resamples: int, seed: int
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """``(point, replicates)``: ``*keys, measure`` and the gap columns of the data, and the same
     per replicate (``*keys, __fe_b, measure``). The data are one more "replicate" (each row
@@ -352,25 +350,23 @@ def _point_and_replicates(
     grouped ``fe.measures`` pass (per group, and once more overall); the rows per group and the
     sensitive columns' null check are one more ``group_by``. A stratified replicate keeps each
     group's size, so every replicate's group sizes are the data's."""
-    checks = _sensitive_checks(func, groups, lf)
-    cell = [*keys, *groups]
-    sizes = lf.group_by(cell).agg(pl.len().cast(pl.Int64).alias("n"), *checks.aggs())
-    sizes = checks.enforce(sizes, cell, one_row=True)
-    drawn = replicate_rows(lf, keys, groups, weight, instance, n_resamples, seed)
-    once = pl.col(weight).cast(pl.Float64) if weight is not None else pl.lit(1.0)
+    s, lf, keys = study, study.lf, study.keys
+    cell = [*keys, *s.groups]
+    sizes = _sizes(s, lf)
+    drawn = replicate_rows(lf, keys, s.groups, s.weight, instance, n_resamples, seed)
+    once = pl.col(s.weight).cast(pl.Float64) if s.weight is not None else pl.lit(1.0)
     data = lf.with_columns(
         pl.lit(n_resamples, dtype=pl.UInt64).alias(_B), once.cast(pl.Float64).alias(_RW)
     )
     rows = pl.concat([drawn, data.select(drawn.collect_schema().names())], how="vertical")
-    if pred is not None and all(m.kind in ("label", "binary") for m in needed):
+    if s.pred is not None and all(m.kind in ("label", "binary") for m in s.needed):
         # label measures read the confusion counts: the replicate weights summed per cell
-        rows = rows.group_by([*cell, _B, truth, pred]).agg(pl.col(_RW).sum())
-    common = dict(measures=needed, weight=_RW, pos_label=pos_label, long=True)
-    per_group = measure_set(rows, truth, pred, score, by=[*cell, _B], **common)
-    overall = measure_set(rows, truth, pred, score, by=[*keys, _B], **common)
+        rows = rows.group_by([*cell, _B, s.truth, s.pred]).agg(pl.col(_RW).sum())
+    per_group = s.measures(rows, [*cell, _B], weight=_RW)
+    overall = s.measures(rows, [*keys, _B], weight=_RW)
     per_group = per_group.join(sizes, on=cell, how="left", nulls_equal=True)
-    table = _gap_table(per_group, overall.rename({"value": "overall"}), [*keys, _B], groups)
-    both = _criteria(table, [*keys, _B], names)
+    table = _gap_table(per_group, overall.rename({"value": "overall"}), [*keys, _B], s.groups)
+    both = _criteria(table, [*keys, _B], s.names)
     point = both.filter(pl.col(_B) == n_resamples).drop(_B)
     return point, both.filter(pl.col(_B) < n_resamples)
 
@@ -416,10 +412,8 @@ def by_group(
 
     Parameters
     ----------
-    data
-        Result frame (DataFrame or LazyFrame; pandas / pyarrow are converted).
-    truth, pred, score
-        Column roles, as in :func:`frameeval.measures`.
+    data, truth, pred, score
+        The result frame and its column roles, as in :func:`frameeval.measures`.
     sensitive
         The column(s) whose values define the groups; several columns: their intersections.
         A null is a typed error (``MissingValueError``), not a group.
@@ -472,40 +466,17 @@ def by_group(
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.subgroups
         return provider("dask_subgroups_by_group")(**locals())
-    func = "by_group"
-    lf, eager, keys, groups, names, needed = _open(
-        data, func, truth, pred, score, sensitive, by, control, measures, weight
-    )
+    study = _open("by_group", locals())
     if ci is not None:
-        _check_ci(func, ci, n_resamples, seed)
-    out = _by_group_rows(
-        lf, truth, pred, score, keys, groups, names, needed, weight, pos_label, func,
-        ci, n_resamples, seed,
-    )  # fmt: skip
-    return finish(out, eager)
+        _check_ci("by_group", ci, n_resamples, seed)
+    return finish(_by_group_rows(study, ci, n_resamples, seed), study.eager)
 
 
 def _by_group_rows(
-    lf: pl.LazyFrame,
-    truth: str,
-    pred: str | None,
-    score: str | None,
-    keys: list[str],
-    groups: list[str],
-    names: list[str],
-    needed: list[Measure],
-    weight: str | None,
-    pos_label: Any,
-    func: str,
-    ci: float | None,
-    n_resamples: int,
-    seed: int,
-    cells: pl.LazyFrame | None = None,
+    study: _Study, ci: float | None, n_resamples: int, seed: int, cells: pl.LazyFrame | None = None
 ) -> pl.LazyFrame:
-    per_group, _ = _values(
-        lf, truth, pred, score, keys, groups, needed, weight, pos_label, func,
-        ci=ci, n_resamples=n_resamples, seed=seed, cells=cells,
-    )  # fmt: skip
+    per_group, _ = _values(study, ci, n_resamples, seed, cells)
+    keys, groups, names = study.keys, study.groups, study.names
     shown = components(names)
     out = per_group.filter(pl.col("measure").is_in(shown)).with_columns(
         pl.col("value").is_null().alias("undefined")
@@ -611,48 +582,27 @@ def gaps(
     """
     if is_dask(data):  # the same call on a Dask cluster: frameeval.dask.subgroups
         return provider("dask_subgroups_gaps")(**locals())
-    func = "gaps"
-    lf, eager, keys, groups, names, needed = _open(
-        data, func, truth, pred, score, sensitive, by, control, measures, weight
-    )
-    level = _check_ci(func, ci, n_resamples, seed) if ci is not None else None
+    study = _open("gaps", locals())
+    level = _check_ci("gaps", ci, n_resamples, seed) if ci is not None else None
     if instance is not None:
-        require_columns(lf.collect_schema(), func, instance=instance)
-    out = _gaps_rows(
-        lf, truth, pred, score, keys, groups, names, needed, weight, pos_label, func, level,
-        instance, n_resamples, seed,
-    )  # fmt: skip
-    return finish(out, eager)
+        require_columns(study.lf.collect_schema(), "gaps", instance=instance)
+    return finish(_gaps_rows(study, level, instance, n_resamples, seed), study.eager)
 
 
 def _gaps_rows(
-    lf: pl.LazyFrame,
-    truth: str,
-    pred: str | None,
-    score: str | None,
-    keys: list[str],
-    groups: list[str],
-    names: list[str],
-    needed: list[Measure],
-    weight: str | None,
-    pos_label: Any,
-    func: str,
+    study: _Study,
     level: float | None,
     instance: str | None,
     n_resamples: int,
     seed: int,
     cells: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
+    keys, names = study.keys, study.names
     if level is None:
-        per_group, overall = _values(
-            lf, truth, pred, score, keys, groups, needed, weight, pos_label, func, cells=cells
-        )
-        out = _criteria(_gap_table(per_group, overall, keys, groups), keys, names)
+        per_group, overall = _values(study, cells=cells)
+        out = _criteria(_gap_table(per_group, overall, keys, study.groups), keys, names)
     else:
-        out, replicates = _point_and_replicates(
-            lf, truth, pred, score, keys, groups, needed, names, weight, pos_label, instance,
-            n_resamples, seed, func,
-        )  # fmt: skip
+        out, replicates = _point_and_replicates(study, instance, n_resamples, seed)
         bounds = _percentiles(replicates, keys, level)
         out = out.join(bounds, on=[*keys, "measure"], how="left", nulls_equal=True)
         # an undefined gap has no interval
@@ -671,31 +621,16 @@ def _gaps_rows(
     return _ordered(out.select(*keys, "measure", *columns), keys, names)
 
 
-def from_cells(
-    func: str,
-    cells: pl.DataFrame,
-    truth: str,
-    pred: str,
-    *,
-    sensitive: str | Sequence[str],
-    by: Keys = None,
-    measures: Sequence[str | Measure] | None = None,
-    control: Keys = None,
-    pos_label: Any = None,
-) -> pl.DataFrame:
+def from_cells(func: str, cells: pl.DataFrame, arguments: dict[str, Any]) -> pl.DataFrame:
     """:func:`by_group` or :func:`gaps` (``func``) of label measures from a count table
     ``*by, *control, *sensitive, truth, pred, __fe_n`` with the null-check counts of
-    :func:`count_cells` — the single-machine code after the counts (the Dask form merges the
+    :func:`count_cells`, for the call's ``arguments`` (unweighted, without intervals: the
+    counted path) — the single-machine code after the counts (the Dask form merges the
     partitions' count tables and finishes here)."""
-    lf, _, keys, groups, names, needed = _open(
-        cells.lazy(), func, truth, pred, None, sensitive, by, control, measures, None
-    )
-    common = (truth, pred, None, keys, groups, names, needed, None, pos_label, func)
+    study = _open(func, {**arguments, "data": cells.lazy(), "score": None, "weight": None})
     if func == "by_group":
-        out = _by_group_rows(lf, *common, None, 200, 0, cells=lf)
-    else:
-        out = _gaps_rows(lf, *common, None, None, 200, 0, cells=lf)
-    return collect(out)
+        return collect(_by_group_rows(study, None, 200, 0, cells=study.lf))
+    return collect(_gaps_rows(study, None, None, 200, 0, cells=study.lf))
 
 
 @frame_function
@@ -782,21 +717,17 @@ def compare_gaps(
         adjust in ("holm", "bh"), func, f"adjust must be 'holm' or 'bh', got {adjust!r}."
     )
     alpha = check_alpha(alpha, func)
-    lf, eager, keys, groups, names, needed = _open(
-        data, func, truth, pred, score, sensitive, by, control, measures, weight
-    )
-    require_columns(lf.collect_schema(), func, model=model, instance=instance)
+    study = _open(func, locals())
+    keys, groups, names = study.keys, study.groups, study.names
+    require_columns(study.lf.collect_schema(), func, model=model, instance=instance)
     check_parameter(
         model not in keys and model not in groups,
         func,
         f"model= must not be a by=, control= or sensitive= column, got {model!r}.",
     )
     level = _check_ci(func, ci, n_resamples, seed)
-    mkeys = [*keys, model]
-    point, replicates = _point_and_replicates(
-        lf, truth, pred, score, mkeys, groups, needed, names, weight, pos_label, instance,
-        n_resamples, seed, func,
-    )  # fmt: skip
+    by_model = replace(study, keys=[*keys, model])
+    point, replicates = _point_and_replicates(by_model, instance, n_resamples, seed)
     pairs = _pairs(point, replicates, keys, model, gap, level, n_resamples)
     pairs = _adjusted(pairs, adjust).with_columns((pl.col("p_adjusted") <= alpha).alias("reject"))
     out = pairs.select(
@@ -804,7 +735,7 @@ def compare_gaps(
         "p_value", "p_adjusted", "reject",
     )  # fmt: skip
     order = pl.col("measure").replace_strict(names, list(range(len(names))), return_dtype=pl.Int64)
-    return finish(out.sort([*keys, order, "a", "b"], nulls_last=True), eager)
+    return finish(out.sort([*keys, order, "a", "b"], nulls_last=True), study.eager)
 
 
 def _pairs(
