@@ -94,15 +94,8 @@ def fleiss_kappa(
         Columns: who rated, what was rated, the category given.
     by
         Key column(s): one κ per group.
-    ci
-        Confidence level of a cluster-bootstrap percentile interval (e.g. 0.95); None (the
-        default) computes no interval.
-    n_resamples
-        Bootstrap replicates (with ``ci=``).
-    seed
-        Integer seed of the bootstrap.
-    cluster
-        Column grouping items into clusters: the bootstrap resamples clusters.
+    ci, n_resamples, seed, cluster
+        Cluster-bootstrap percentile interval, as in :func:`krippendorff_alpha`.
 
     Returns
     -------

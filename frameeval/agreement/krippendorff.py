@@ -7,7 +7,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import Checks, is_label_dtype
+from frameeval._validate import Checks
 from frameeval.agreement._common import (
     Ratings,
     bad_level,
@@ -17,6 +17,7 @@ from frameeval.agreement._common import (
     finish_result,
     open_ratings,
 )
+from frameeval.agreement.fleiss import label_rule
 from frameeval.exceptions import InvalidDtypeError, InvalidValueError
 
 __all__ = ["krippendorff_alpha"]
@@ -26,18 +27,13 @@ NAME = "krippendorff_alpha"
 
 
 def _rule(func: str, rating: str, level: str) -> Any:
+    """The rating at ``level``: category labels (nominal, as Fleiss'), else numbers (Float64);
+    a ratio scale's are >= 0."""
+    if level == "nominal":
+        return label_rule(func, rating)
+
     def rule(schema: pl.Schema, checks: Checks) -> pl.Expr:
         dtype = schema[rating]
-        if level == "nominal":
-            if not is_label_dtype(dtype):
-                raise InvalidDtypeError(
-                    f"{func}(): column {rating!r} (rating=) must hold category labels (integer, "
-                    f"string, boolean, categorical or float), got {dtype}."
-                )
-            checks.finite(rating, "rating", dtype, nulls=True, nan_hint="a missing rating is null")
-            if isinstance(dtype, pl.Categorical | pl.Enum):
-                return pl.col(rating).cast(pl.String)
-            return pl.col(rating)
         if not (dtype.is_integer() or dtype.is_float()):
             raise InvalidDtypeError(
                 f"{func}(): column {rating!r} (rating=) must be numeric (integer or float) for "
