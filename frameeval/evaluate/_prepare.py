@@ -13,7 +13,7 @@ import polars as pl
 
 from frameeval._frame import collect, to_lazy
 from frameeval._params import N_JOBS, Flag
-from frameeval._split_frame import SPLIT_COLUMNS, split_kind
+from frameeval._split_frame import SPLIT_COLUMNS, split_kind, split_rows
 from frameeval._typing import IntoFrame
 from frameeval._validate import check_parameter, require_columns
 from frameeval.evaluate import _runner
@@ -220,20 +220,9 @@ def split_frames(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The training rows and the held-out rows (with a ``role`` column) of one split
     (``part``: the rows of its repeat)."""
-    if prep.kind == "fold":
-        train = part.filter(pl.col("fold") != fold)
-        held = part.filter(pl.col("fold") == fold).with_columns(pl.lit("test").alias("role"))
-    elif prep.kind == "role":
-        train = part.filter(pl.col("role") == "train")
-        held = part.filter(pl.col("role") != "train")
-    else:
-        train = (
-            part.filter(pl.col("count") > 0)
-            .with_columns(pl.int_ranges(pl.col("count")).alias("__fe_copy"))
-            .explode("__fe_copy")
-            .drop("__fe_copy")
-        )
-        held = part.filter(pl.col("count") == 0).with_columns(pl.lit("test").alias("role"))
+    train, held = split_rows(part, prep.kind, fold)
+    if prep.kind != "role":
+        held = held.with_columns(pl.lit("test").alias("role"))
     return train, held
 
 
