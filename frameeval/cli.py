@@ -147,7 +147,6 @@ def _checked_input(args: argparse.Namespace, source: str) -> tuple[Any, ...]:
 
 def _items_report(args: argparse.Namespace) -> int:
     """``frameeval report --item ITEM`` (or ``--example items``): the item-level report."""
-    from frameeval.exceptions import FrameEvalError
     from frameeval.report.items import ITEM_STEPS, items_report
     from frameeval.report.progress import ConsoleProgress
     from frameeval.report.roles import read_results
