@@ -239,13 +239,12 @@ def instance_text(instance: Sequence[str]) -> pl.Expr:
     )
 
 
-def check_crossing(func: str, crossing: Any) -> Crossing:
+def check_either(func: str, name: str, value: Any, first: str, second: str) -> Any:
+    """``value`` of the option ``name``, which must be ``first`` or ``second``."""
     check_parameter(
-        crossing in ("error", "sort"),
-        func,
-        f"crossing must be 'error' or 'sort', got {crossing!r}.",
+        value in (first, second), func, f"{name} must be {first!r} or {second!r}, got {value!r}."
     )
-    return crossing
+    return value
 
 
 def pinball(y: pl.Expr, x: pl.Expr, level: pl.Expr) -> pl.Expr:

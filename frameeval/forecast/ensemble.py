@@ -8,8 +8,7 @@ from typing import Literal
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter
-from frameeval.forecast._common import PRED, TRUTH, instance_mean
+from frameeval.forecast._common import PRED, TRUTH, check_either, instance_mean
 from frameeval.metrics.stats import positive_part
 
 Estimator = Literal["ecdf", "fair"]
@@ -89,11 +88,7 @@ def crps(
     0.777778
     """
     func = "crps"
-    check_parameter(
-        estimator in ("ecdf", "fair"),
-        func,
-        f"estimator must be 'ecdf' or 'fair', got {estimator!r}.",
-    )
+    check_either(func, "estimator", estimator, "ecdf", "fair")
     y, x = pl.col(TRUTH), pl.col(PRED)
     m = pl.len().cast(pl.Float64)
     # Σᵢ (2i − m − 1)·x₍ᵢ₎ = 2·Σᵢ i·x₍ᵢ₎ − (m + 1)·Σ x, and Σᵢ i·x₍ᵢ₎ is the sum of the

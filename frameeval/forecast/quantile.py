@@ -15,7 +15,7 @@ from frameeval.forecast._common import (
     WEIGHT,
     Crossing,
     Rule,
-    check_crossing,
+    check_either,
     instance_mean,
     level_rule_list,
     on_grid,
@@ -115,7 +115,7 @@ def quantile_scores(
     └──────────┴──────────────┴──────────┘
     """
     func = "quantile_scores"
-    crossing = check_crossing(func, crossing)
+    crossing = check_either(func, "crossing", crossing, "error", "sort")
     check_parameter(
         crossing != "sort" or bool(instance),
         func,
@@ -229,7 +229,7 @@ def weighted_interval_score(
     0.6
     """
     func = "weighted_interval_score"
-    crossing = check_crossing(func, crossing)
+    crossing = check_either(func, "crossing", crossing, "error", "sort")
     grid = on_grid(pl.col(LEVEL))
     rules = [
         *level_rule_list(pred, quantile, crossing),

@@ -155,7 +155,7 @@ def prepare(
             units = units.with_columns(sortable(stratify, schema[stratify]).alias(STRATUM))
         unit_word = "rows"
     else:
-        key_expr(group, schema[group], func, "group")  # dtype check
+        key = key_expr(group, schema[group], func, "group")  # checks the dtype
         checks = grouped
         aggs: list[pl.Expr] = []
         if stratify is not None:
@@ -163,7 +163,7 @@ def prepare(
             aggs.append(sortable(stratify, schema[stratify]).mode().min().alias(STRATUM))
         units = lf.group_by(group).agg(*aggs, *checks.aggs())
         units = checks.enforce(units, [])
-        units = units.with_columns(key_expr(group, schema[group], func, "group").alias(KEY))
+        units = units.with_columns(key.alias(KEY))
         unit_word = "groups"
         key_column = group
     return Plan(
