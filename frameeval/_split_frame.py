@@ -7,6 +7,8 @@ Both modules import this one and not each other (``frameeval.split`` re-exports 
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import polars as pl
 
 from frameeval.exceptions import ColumnNotFoundError, InvalidDtypeError
@@ -19,6 +21,7 @@ __all__ = [
     "key_expr",
     "mix_column",
     "split_kind",
+    "split_rows",
     "splitmix64",
     "splitmix_column",
     "stream_salt",
@@ -127,3 +130,21 @@ def split_kind(schema: pl.Schema, func: str) -> str:
             "frameeval.split.kfold / holdout / bootstrap / …"
         )
     return kinds[0]
+
+
+F = TypeVar("F", pl.DataFrame, pl.LazyFrame)
+
+
+def split_rows(rows: F, kind: str, fold: int, held: pl.Expr | None = None) -> tuple[F, F]:
+    """The training and the held-out rows of one split (``rows``: the rows of its repeat). A
+    ``"fold"`` split: ``fold != fold`` / ``fold == fold``; ``"role"``: ``role == "train"`` /
+    ``held`` (default: every other role); ``"count"`` (bootstrap): each row ``count`` times /
+    ``count == 0`` (out of bag)."""
+    if kind == "fold":
+        return rows.filter(pl.col("fold") != fold), rows.filter(pl.col("fold") == fold)
+    if kind == "role":
+        other = pl.col("role") != "train" if held is None else held
+        return rows.filter(pl.col("role") == "train"), rows.filter(other)
+    copies = pl.int_ranges(pl.col("count")).alias("__fe_copy")
+    sample = rows.filter(pl.col("count") > 0).with_columns(copies).explode("__fe_copy")
+    return sample.drop("__fe_copy"), rows.filter(pl.col("count") == 0)

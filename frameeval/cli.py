@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import frameeval as fe
+from frameeval._params import FRACTION, NON_NEGATIVE, Number
 from frameeval._roles import COMMON_NAMES
 from frameeval._version import __version__
 from frameeval.datasets import EXAMPLE_RESULTS, ITEMS_RESULTS, REGRESSION_RESULTS
@@ -72,11 +73,7 @@ def _report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _items_report(args)
 
     examples = {"classification": EXAMPLE_RESULTS, "regression": REGRESSION_RESULTS}
-    source = str(examples[args.example]) if args.example else args.results
-    if not args.example and not _matches(source):
-        raise _UsageError(
-            f"RESULTS {source!r} must name a file or a glob of files, got no such file."
-        )
+    source = str(examples[args.example]) if args.example else _existing(args.results)
     data, resolved, pos_label = _checked_input(args, source)
     # no column is ignored silently: a role without one, and the unused columns (even with -q)
     for line in resolved.unused(data.collect_schema().names()).warnings():
@@ -150,7 +147,6 @@ def _checked_input(args: argparse.Namespace, source: str) -> tuple[Any, ...]:
 
 def _items_report(args: argparse.Namespace) -> int:
     """``frameeval report --item ITEM`` (or ``--example items``): the item-level report."""
-    from frameeval.exceptions import FrameEvalError
     from frameeval.report.items import ITEM_STEPS, items_report
     from frameeval.report.progress import ConsoleProgress
     from frameeval.report.roles import read_results
@@ -158,11 +154,7 @@ def _items_report(args: argparse.Namespace) -> int:
     example = args.example == "items"
     if args.example and not example:
         raise _UsageError("--item goes with RESULTS or --example items, not another example.")
-    source = str(ITEMS_RESULTS) if example else args.results
-    if not example and not _matches(source):
-        raise _UsageError(
-            f"RESULTS {source!r} must name a file or a glob of files, got no such file."
-        )
+    source = str(ITEMS_RESULTS) if example else _existing(args.results)
     # lm-evaluation-harness samples files read into benchmark, model, item, score
     lm_eval = not example and source.lower().endswith(".jsonl")
     item = "item" if (example or lm_eval) and args.item is None else args.item
@@ -191,38 +183,38 @@ def _items_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: the numeric flags (their ``args`` names): the rule (frameeval._params) and its wording
+_NUMBERS = {
+    "alpha": (FRACTION, "a number in (0, 1)"),
+    "cost01": (NON_NEGATIVE, "finite >= 0"),
+    "cost10": (NON_NEGATIVE, "finite >= 0"),
+    "rope": (
+        Number(low=0.0, none=True),
+        "finite >= 0 (the half-width of the region of practical equivalence)",
+    ),
+    "score_decimals": (Number(low=0, integer=True, none=True), "an integer >= 0"),
+}
+
+
 def _check_numbers(args: argparse.Namespace) -> None:
     """The numeric flags, before any work: each error names its flag."""
-    import math
-
-    rules = [
-        ("--alpha", args.alpha, 0 < args.alpha < 1, "a number in (0, 1)"),
-        ("--cost01", args.cost01, math.isfinite(args.cost01) and args.cost01 >= 0, "finite >= 0"),
-        ("--cost10", args.cost10, math.isfinite(args.cost10) and args.cost10 >= 0, "finite >= 0"),
-        (
-            "--rope",
-            args.rope,
-            args.rope is None or (math.isfinite(args.rope) and args.rope >= 0),
-            "finite >= 0 (the half-width of the region of practical equivalence)",
-        ),
-        (
-            "--score-decimals",
-            args.score_decimals,
-            args.score_decimals is None or args.score_decimals >= 0,
-            "an integer >= 0",
-        ),
-    ]
-    for flag, value, ok, rule in rules:  # loop-ok: five flags
-        if not ok:
-            raise _UsageError(f"{flag} must be {rule}, got {value}.")
+    for name, (rule, text) in _NUMBERS.items():  # loop-ok: five flags
+        value = getattr(args, name)
+        if not rule.holds(value):
+            flag = "--" + name.replace("_", "-")
+            raise _UsageError(f"{flag} must be {text}, got {value}.")
 
 
-def _matches(path: str) -> bool:
+def _existing(source: str) -> str:
+    """RESULTS, required to name a file or a glob of files that exist."""
     import glob
 
-    if any(ch in path for ch in "*?["):
-        return bool(glob.glob(path))
-    return Path(path).exists()
+    found = bool(glob.glob(source)) if any(ch in source for ch in "*?[") else Path(source).exists()
+    if not found:
+        raise _UsageError(
+            f"RESULTS {source!r} must name a file or a glob of files, got no such file."
+        )
+    return source
 
 
 #: ``accuracy(): `` at the start of a library error: the report's reader did not call it
@@ -327,7 +319,6 @@ def _input_arguments(rep: argparse.ArgumentParser) -> None:
         "--example",
         nargs="?",
         const="classification",
-        default=None,
         choices=("classification", "regression", "items"),
         help="use embedded example results (real data, 5 learners x 4 data sets) instead "
         "of RESULTS: the classifiers (--example alone), the regressors (--example "
@@ -345,49 +336,39 @@ def _role_arguments(rep: argparse.ArgumentParser) -> None:
     for role, text in _ROLE_HELP.items():
         names = ", ".join(COMMON_NAMES[role])
         rep.add_argument(
-            f"--{role}",
-            default=None,
-            metavar="COLUMN",
-            help=f"{text} (default: the column named {names})",
+            f"--{role}", metavar="COLUMN", help=f"{text} (default: the column named {names})"
         )
+    blocks = ", ".join(COMMON_NAMES["block"])
     rep.add_argument(
         "--by",
-        default=None,
         metavar="COLUMN",
         help="the data set (block) column; the tests compare learners over its "
-        f"values (default: the column named {', '.join(COMMON_NAMES['block'])})",
+        f"values (default: the column named {blocks})",
     )
     rep.add_argument(
         "--pos-label",
-        default=None,
         metavar="LABEL",
         help="positive class of the binary data sets; required for string labels "
         "(default: 1, or True for boolean labels)",
     )
     rep.add_argument(
         "--task",
-        default=None,
         choices=("classification", "regression"),
         help="the task (default: detected — a truth or pred column with non-integral "
         "numbers is a regression)",
     )
-    rep.add_argument(
-        "--lower",
-        default=None,
-        metavar="COLUMN",
-        help="regression: the lower bound of a prediction interval (default: the column "
-        "named lower, y_lower, pred_lower, lower_bound or lo)",
-    )
-    rep.add_argument(
-        "--upper",
-        default=None,
-        metavar="COLUMN",
-        help="regression: the upper bound of a prediction interval (default: the column "
-        "named upper, y_upper, pred_upper, upper_bound or hi)",
-    )
+    for side, names in (
+        ("lower", "lower, y_lower, pred_lower, lower_bound or lo"),
+        ("upper", "upper, y_upper, pred_upper, upper_bound or hi"),
+    ):
+        rep.add_argument(
+            f"--{side}",
+            metavar="COLUMN",
+            help=f"regression: the {side} bound of a prediction interval (default: the column "
+            f"named {names})",
+        )
     rep.add_argument(
         "--quantile",
-        default=None,
         metavar="COLUMN",
         help="regression: the level of each row's predicted quantile (one row per instance x "
         "level; default: the column named quantile, level, tau or q)",
@@ -407,7 +388,7 @@ def _role_arguments(rep: argparse.ArgumentParser) -> None:
         ("cluster", "item-level study: the column of each item's cluster (clustered SEs)"),
         ("sample", "item-level study: the column numbering K answers per item (epoch, seed)"),
     ):
-        rep.add_argument(f"--{role}", default=None, metavar="COLUMN", help=text)
+        rep.add_argument(f"--{role}", metavar="COLUMN", help=text)
 
 
 def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
@@ -416,7 +397,6 @@ def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
     rep.add_argument(
         "--rope",
         type=float,
-        default=None,
         metavar="R",
         help="half-width of a region of practical equivalence, in the units of accuracy and "
         "AUC (e.g. 0.01, one point): the answer then uses the Bayesian signed-rank test over "
@@ -438,7 +418,6 @@ def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
     rep.add_argument(
         "--sensitive",
         nargs="+",
-        default=None,
         metavar="COL",
         help="column(s) whose groups (their intersections) a Subgroups section compares: "
         "each learner's gaps with intervals, learners compared on the same rows, slices found",
@@ -446,7 +425,6 @@ def _analysis_arguments(rep: argparse.ArgumentParser) -> None:
     rep.add_argument(
         "--score-decimals",
         type=int,
-        default=None,
         metavar="N",
         help="round scores to N decimals before ROC/AUC/P-R/cost curves (for "
         "continuous scores on very large inputs; default: exact)",

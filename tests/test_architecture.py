@@ -375,10 +375,7 @@ HEAVY_LIBRARIES = {
 #: light — each binds a name the importing module also uses at module level, so it stays local
 #: until that name is renamed
 LIGHT_INSIDE_FUNCTIONS = {
-    ("frameeval.cli", "frameeval.exceptions"),
     ("frameeval.compare.auto.run", "frameeval._roles"),
-    ("frameeval.split.efron", "frameeval._frame"),
-    ("frameeval.split.efron", "frameeval._validate"),
     ("frameeval.uncertainty.intervals", "frameeval.measure_set"),
 }
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._frame import as_keys, to_lazy
+from frameeval._frame import as_keys, finish, to_lazy
 from frameeval._inputs import Column, Inputs
 from frameeval._params import NUMPY_SEED
 from frameeval._validate import (
@@ -52,7 +52,6 @@ class Ratings:
     rater: str
     item: str
     rating: str
-    unit: str  # the resampling unit column in ``items`` / ``counts``
     unit_is_item: bool  # no cluster=: the unit is the item
     items: pl.LazyFrame  # *groups, item, __fe_unit, __fe_m (non-null ratings), checked
     rows: pl.LazyFrame  # *groups, item, rater, rating: the non-null ratings
@@ -76,18 +75,18 @@ RATINGS = Inputs(
 def open_ratings(
     data: Any,
     func: str,
-    *,
+    rule: Callable[[pl.Schema, Checks], pl.Expr],
     rater: str,
     item: str,
     rating: str,
     by: Any,
-    cluster: str | None,
     ci: Any,
     n_resamples: Any,
     seed: Any,
-    rule: Callable[[pl.Schema, Checks], pl.Expr],
+    cluster: str | None,
 ) -> Ratings:
-    """Door checks (schema, arguments) and the in-plan data checks of a ratings table.
+    """Door checks (schema, arguments) and the in-plan data checks of a ratings table (the
+    arguments the statistics share, in their order).
 
     ``rule(schema, checks)`` checks the rating column's dtype (raising at the door), adds its
     data rules (its domain) to ``checks`` and returns the rating as the statistic reads it."""
@@ -119,22 +118,9 @@ def open_ratings(
     items = _items(lf, func, keys, groups, item, cluster, given)
     rows = lf.filter(given).select(*groups, item, rater, value.alias(rating))
     return Ratings(
-        func=func,
-        eager=eager,
-        keys=keys,
-        groups=groups,
-        rater=rater,
-        item=item,
-        rating=rating,
-        unit="__fe_unit",
-        unit_is_item=cluster is None,
-        items=items,
-        rows=rows,
-        info=info,
-        ci=level,
-        n_resamples=n_resamples,
-        seed=int(seed),
-    )
+        func, eager, keys, groups, rater, item, rating, cluster is None, items, rows, info,
+        level, n_resamples, int(seed),
+    )  # fmt: skip
 
 
 def _unique_triples(
@@ -274,6 +260,30 @@ def percentile(
     )
 
 
+def category_counts(r: Ratings, least: int) -> pl.LazyFrame:
+    """``*groups, item, rating, __fe_n, __fe_unit, __fe_m``: the count of each rating of every
+    item with at least ``least`` ratings, beside the item's unit and number of ratings (Float64
+    counts)."""
+    counts = r.rows.group_by([*r.groups, r.item, r.rating]).agg(
+        pl.len().cast(pl.Float64).alias("__fe_n")
+    )
+    m = pl.col("__fe_m")
+    rated = r.items.filter(m >= least).with_columns(m.cast(pl.Float64))
+    return counts.join(rated, on=[*r.groups, r.item], how="inner", nulls_equal=True)
+
+
+def estimates(
+    r: Ratings,
+    frame: pl.LazyFrame,
+    statistic: Callable[[pl.LazyFrame, list[str]], pl.LazyFrame],
+    extra: list[str] | None = None,
+) -> tuple[pl.LazyFrame, pl.LazyFrame | None]:
+    """``statistic(table, groups)`` of ``frame`` as it is (every item weight 1) and, with
+    ``ci``, of its bootstrap replicates (see :func:`weighted`)."""
+    estimate = statistic(*weighted(r, frame, False, extra))
+    return estimate, (statistic(*weighted(r, frame, True, extra)) if r.ci is not None else None)
+
+
 def finish_result(
     r: Ratings,
     estimate: pl.LazyFrame,
@@ -281,9 +291,10 @@ def finish_result(
     reps: pl.LazyFrame | None,
     columns: list[str],
     extra: list[str] | None = None,
-) -> pl.LazyFrame:
+) -> Any:
     """The result: ``*by, *extra, <name>, *columns, [ci_low, ci_high]`` sorted by the keys,
-    with the data checks of ``r.info`` in its plan."""
+    with the data checks of ``r.info`` in its plan (a group without items has ``n_items`` 0);
+    the same kind as the input."""
     extra = extra or []
     out = r.info.join(estimate, on=r.groups, how="left" if not extra else "inner", nulls_equal=True)
     wanted = [*r.keys, *extra, name, *columns]
@@ -291,7 +302,8 @@ def finish_result(
         ci = percentile(r, reps, name, extra)
         out = out.join(ci, on=[*r.groups, *extra], how="left", nulls_equal=True)
         wanted += ["ci_low", "ci_high"]
-    return sort_by_keys(out.select(wanted), [*r.keys, *extra])
+    out = sort_by_keys(out.select(wanted), [*r.keys, *extra])
+    return finish(out.with_columns(pl.col("n_items").fill_null(0)), r.eager)
 
 
 def divide(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:

@@ -7,7 +7,6 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._frame import finish
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import Checks, check_parameter
 from frameeval.agreement._common import (
@@ -170,19 +169,7 @@ def cohen_kappa(
             )
         return value
 
-    r = open_ratings(
-        data,
-        func,
-        rater=rater,
-        item=item,
-        rating=rating,
-        by=by,
-        cluster=cluster,
-        ci=ci,
-        n_resamples=n_resamples,
-        seed=seed,
-        rule=rule,
-    )
+    r = open_ratings(data, func, rule, rater, item, rating, by, ci, n_resamples, seed, cluster)
     pairs = _pairs(r, pair)
     at = [*r.groups, *PAIR]
     values = ["__fe_va", "__fe_vb"]
@@ -200,8 +187,7 @@ def cohen_kappa(
         table, groups = weighted(r, pairs, True, PAIR)
         drawn = table.group_by([*groups, *values]).agg(pl.col("__fe_w").sum().alias("__fe_c"))
         reps = _kappa(_positions(drawn, labels, at), groups, weights)
-    out = finish_result(r, estimate, NAME, reps, ["n_items"], PAIR)
-    return finish(out, r.eager)
+    return finish_result(r, estimate, NAME, reps, ["n_items"], PAIR)
 
 
 def _pairs(r: Ratings, pair: list[Any] | None) -> pl.LazyFrame:

@@ -6,15 +6,15 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._frame import finish
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import Checks, enforce, failure, group_text, is_label_dtype
 from frameeval.agreement._common import (
     Ratings,
+    category_counts,
     divide,
+    estimates,
     finish_result,
     open_ratings,
-    weighted,
 )
 from frameeval.exceptions import InvalidDtypeError, InvalidValueError
 
@@ -94,15 +94,8 @@ def fleiss_kappa(
         Columns: who rated, what was rated, the category given.
     by
         Key column(s): one κ per group.
-    ci
-        Confidence level of a cluster-bootstrap percentile interval (e.g. 0.95); None (the
-        default) computes no interval.
-    n_resamples
-        Bootstrap replicates (with ``ci=``).
-    seed
-        Integer seed of the bootstrap.
-    cluster
-        Column grouping items into clusters: the bootstrap resamples clusters.
+    ci, n_resamples, seed, cluster
+        Cluster-bootstrap percentile interval, as in :func:`krippendorff_alpha`.
 
     Returns
     -------
@@ -151,25 +144,17 @@ def fleiss_kappa(
     (0.55, 3, 3)
     """
     func = "fleiss_kappa"
-    r = open_ratings(
-        data,
-        func,
-        rater=rater,
-        item=item,
-        rating=rating,
-        by=by,
-        cluster=cluster,
-        ci=ci,
-        n_resamples=n_resamples,
-        seed=seed,
-        rule=label_rule(func, rating),
-    )
-    rated = r.items.filter(pl.col("__fe_m") > 0)
+    rule = label_rule(func, rating)
+    r = open_ratings(data, func, rule, rater, item, rating, by, ci, n_resamples, seed, cluster)
     m = pl.col("__fe_m")
-    sizes = rated.group_by(r.groups).agg(
-        m.min().alias("__fe_low"),
-        m.max().alias("__fe_high"),
-        pl.len().cast(pl.Int64).alias("n_items"),
+    sizes = (
+        r.items.filter(m > 0)
+        .group_by(r.groups)
+        .agg(
+            m.min().alias("__fe_low"),
+            m.max().alias("__fe_high"),
+            pl.len().cast(pl.Int64).alias("n_items"),
+        )
     )
     sizes = enforce(
         sizes,
@@ -184,17 +169,6 @@ def fleiss_kappa(
             group_text(r.keys),
         ),
     ).select(*r.groups, "n_items")
-    counts = r.rows.group_by([*r.groups, item, rating]).agg(
-        pl.len().cast(pl.Float64).alias("__fe_n")
-    )
-    counts = counts.join(
-        rated.with_columns(m.cast(pl.Float64)), on=[*r.groups, item], how="inner", nulls_equal=True
-    )
-    table, groups = weighted(r, counts, False)
-    estimate = _kappa(r, table, groups).join(sizes, on=r.groups, how="inner", nulls_equal=True)
-    reps = None
-    if r.ci is not None:
-        table, groups = weighted(r, counts, True)
-        reps = _kappa(r, table, groups)
-    out = finish_result(r, estimate, NAME, reps, ["n_items", "n_raters"])
-    return finish(out.with_columns(pl.col("n_items").fill_null(0)), r.eager)
+    estimate, reps = estimates(r, category_counts(r, 1), lambda t, g: _kappa(r, t, g))
+    estimate = estimate.join(sizes, on=r.groups, how="inner", nulls_equal=True)
+    return finish_result(r, estimate, NAME, reps, ["n_items", "n_raters"])

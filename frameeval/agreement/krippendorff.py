@@ -6,17 +6,18 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._frame import finish
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import Checks, is_label_dtype
+from frameeval._validate import Checks
 from frameeval.agreement._common import (
     Ratings,
     bad_level,
+    category_counts,
     divide,
+    estimates,
     finish_result,
     open_ratings,
-    weighted,
 )
+from frameeval.agreement.fleiss import label_rule
 from frameeval.exceptions import InvalidDtypeError, InvalidValueError
 
 __all__ = ["krippendorff_alpha"]
@@ -26,18 +27,13 @@ NAME = "krippendorff_alpha"
 
 
 def _rule(func: str, rating: str, level: str) -> Any:
+    """The rating at ``level``: category labels (nominal, as Fleiss'), else numbers (Float64);
+    a ratio scale's are >= 0."""
+    if level == "nominal":
+        return label_rule(func, rating)
+
     def rule(schema: pl.Schema, checks: Checks) -> pl.Expr:
         dtype = schema[rating]
-        if level == "nominal":
-            if not is_label_dtype(dtype):
-                raise InvalidDtypeError(
-                    f"{func}(): column {rating!r} (rating=) must hold category labels (integer, "
-                    f"string, boolean, categorical or float), got {dtype}."
-                )
-            checks.finite(rating, "rating", dtype, nulls=True, nan_hint="a missing rating is null")
-            if isinstance(dtype, pl.Categorical | pl.Enum):
-                return pl.col(rating).cast(pl.String)
-            return pl.col(rating)
         if not (dtype.is_integer() or dtype.is_float()):
             raise InvalidDtypeError(
                 f"{func}(): column {rating!r} (rating=) must be numeric (integer or float) for "
@@ -264,30 +260,9 @@ def krippendorff_alpha(
     func = "krippendorff_alpha"
     if level not in LEVELS:
         raise bad_level(func, "level", LEVELS, level)
-    r = open_ratings(
-        data,
-        func,
-        rater=rater,
-        item=item,
-        rating=rating,
-        by=by,
-        cluster=cluster,
-        ci=ci,
-        n_resamples=n_resamples,
-        seed=seed,
-        rule=_rule(func, rating, level),
-    )
-    counts = r.rows.group_by([*r.groups, item, rating]).agg(
-        pl.len().cast(pl.Float64).alias("__fe_n")
-    )
-    pairable = r.items.filter(pl.col("__fe_m") >= 2).with_columns(pl.col("__fe_m").cast(pl.Float64))
-    counts = counts.join(pairable, on=[*r.groups, item], how="inner", nulls_equal=True)
-    table, groups = weighted(r, counts, False)
-    estimate = _alpha(r, table, groups, level).rename({"__fe_items": "n_items"})
-    reps = None
-    if r.ci is not None:
-        table, groups = weighted(r, counts, True)
-        reps = _alpha(r, table, groups, level)
-    out = finish_result(r, estimate, NAME, reps, ["n_items", "n_raters"])
-    out = out.with_columns(pl.col("n_items").fill_null(0))
-    return finish(out, r.eager)
+    rule = _rule(func, rating, level)
+    r = open_ratings(data, func, rule, rater, item, rating, by, ci, n_resamples, seed, cluster)
+    pairable = category_counts(r, 2)  # the items with two ratings or more
+    estimate, reps = estimates(r, pairable, lambda t, g: _alpha(r, t, g, level))
+    estimate = estimate.rename({"__fe_items": "n_items"})
+    return finish_result(r, estimate, NAME, reps, ["n_items", "n_raters"])

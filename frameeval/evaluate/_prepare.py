@@ -5,7 +5,7 @@ of the result frame."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,10 +13,11 @@ import polars as pl
 
 from frameeval._frame import collect, to_lazy
 from frameeval._params import N_JOBS, Flag
-from frameeval._split_frame import SPLIT_COLUMNS, split_kind
+from frameeval._split_frame import SPLIT_COLUMNS, split_kind, split_rows
 from frameeval._typing import IntoFrame
 from frameeval._validate import check_parameter, require_columns
-from frameeval.evaluate._runner import Outcome, check_picklable
+from frameeval.evaluate import _runner
+from frameeval.evaluate._runner import Errors, Outcome, Progress, Task, check_picklable
 from frameeval.evaluate.learners import FitPredict
 from frameeval.exceptions import (
     ColumnNotFoundError,
@@ -25,25 +26,73 @@ from frameeval.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = [
-    "Prepared",
-    "check_common",
-    "meta_frame",
-    "output_schema",
-    "prepare",
-    "split_frames",
-    "split_ids",
-]
+__all__ = ["Prepared", "check_common", "meta_frame", "output_schema", "prepare", "split_frames"]
 
 
 @dataclass
 class Prepared:
+    """The checked data and splits of a run: the splits, the tasks of one split and the run."""
+
     full: pl.DataFrame  # the split rows with features and truth joined
     kind: str
     key: str
     truth: str
     features: list[str]
     eager: bool
+
+    def ids(self) -> list[tuple[int, int]]:
+        """(repeat, fold) of every split, sorted; fold is 0 for role and count splits."""
+        if self.kind == "fold":
+            ids = self.full.select("repeat", "fold").unique().sort("repeat", "fold")
+            return [(int(r), int(f)) for r, f in ids.iter_rows()]  # loop-ok: split ids, not rows
+        return [(int(r), 0) for r in self.full["repeat"].unique().sort().to_list()]
+
+    def splits(
+        self, ids: Sequence[tuple[int, int]]
+    ) -> Iterator[tuple[int, int, pl.DataFrame, pl.DataFrame]]:
+        """(repeat, fold, training rows, held-out rows) of the splits ``ids``, in order."""
+        parts = self.full.partition_by("repeat", as_dict=True, maintain_order=True)
+        for repeat, fold in ids:  # loop-ok: runs user models per split
+            yield repeat, fold, *split_frames(self, parts[(repeat,)], fold)
+
+    def tasks(
+        self,
+        learners: Mapping[str, FitPredict],
+        keys: dict[str, Any],
+        train: pl.DataFrame,
+        held: pl.DataFrame,
+        predict_train: bool,
+    ) -> Iterator[Task]:
+        """One task per learner: fit on ``train``, predict the ``held`` rows — then, with
+        ``predict_train``, the ``train`` rows too (role ``"train"``); ``keys`` name the split."""
+        meta, predict = meta_frame(held, self), held.select(self.features)
+        if predict_train:
+            meta = pl.concat([meta, meta_frame(train, self, "train")])
+            predict = pl.concat([predict, train.select(self.features)])
+        fit_on = train.select(*self.features, self.truth)
+        for name, fit_predict in learners.items():  # loop-ok: runs user models per split
+            yield Task(name, fit_predict, dict(keys), fit_on, predict, meta)
+
+    def run(
+        self,
+        func: str,
+        tasks: Iterator[Task],
+        total: int,
+        columns: list[str],
+        sort_keys: list[str],
+        settings: tuple[int, Progress, Errors],
+    ) -> pl.DataFrame:
+        """Run the ``total`` tasks with ``settings`` (n_jobs, progress, on_error) and assemble
+        the result frame: ``columns``, ``pred``, ``score``, sorted by ``sort_keys``; failed fits
+        raise or warn (the on_error policy)."""
+        jobs, progress, errors = settings
+        outcome = _runner.run_tasks(
+            func, tasks, total, n_jobs=jobs, progress=progress, errors=errors
+        )
+        schema = output_schema(self, columns, outcome)
+        results = _runner.collect_results(outcome, func, sort_keys, schema)
+        _runner.finish_errors(outcome, func, errors, results)
+        return results
 
 
 def check_common(
@@ -52,7 +101,9 @@ def check_common(
     n_jobs: Any,
     errors: Any,
     progress: Any,
-) -> int:
+) -> tuple[int, Progress, Errors]:
+    """The checked learners and run settings: (n_jobs as a number of processes, progress,
+    on_error) — the ``settings`` of :meth:`Prepared.run`."""
     check_parameter(
         isinstance(learners, Mapping) and len(learners) > 0,
         func,
@@ -82,7 +133,7 @@ def check_common(
     jobs = (os.cpu_count() or 1) if n_jobs in (None, -1) else int(n_jobs)
     if jobs > 1:
         check_picklable(learners, func)
-    return jobs
+    return jobs, progress, errors
 
 
 def prepare(
@@ -164,33 +215,14 @@ def prepare(
     return Prepared(full.drop("__fe_found"), kind, key, truth, feats, eager)
 
 
-def split_ids(prep: Prepared) -> list[tuple[int, int]]:
-    """(repeat, fold) of every split, sorted; fold is 0 for role and count splits."""
-    if prep.kind == "fold":
-        ids = prep.full.select("repeat", "fold").unique().sort("repeat", "fold")
-        return [(int(r), int(f)) for r, f in ids.iter_rows()]  # loop-ok: split ids, not data rows
-    return [(int(r), 0) for r in prep.full["repeat"].unique().sort().to_list()]
-
-
 def split_frames(
-    prep: Prepared, by_repeat: dict[Any, pl.DataFrame], repeat: int, fold: int
+    prep: Prepared, part: pl.DataFrame, fold: int
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The training rows and the held-out rows (with a ``role`` column) of one split."""
-    part = by_repeat[repeat]
-    if prep.kind == "fold":
-        train = part.filter(pl.col("fold") != fold)
-        held = part.filter(pl.col("fold") == fold).with_columns(pl.lit("test").alias("role"))
-    elif prep.kind == "role":
-        train = part.filter(pl.col("role") == "train")
-        held = part.filter(pl.col("role") != "train")
-    else:
-        train = (
-            part.filter(pl.col("count") > 0)
-            .with_columns(pl.int_ranges(pl.col("count")).alias("__fe_copy"))
-            .explode("__fe_copy")
-            .drop("__fe_copy")
-        )
-        held = part.filter(pl.col("count") == 0).with_columns(pl.lit("test").alias("role"))
+    """The training rows and the held-out rows (with a ``role`` column) of one split
+    (``part``: the rows of its repeat)."""
+    train, held = split_rows(part, prep.kind, fold)
+    if prep.kind != "role":
+        held = held.with_columns(pl.lit("test").alias("role"))
     return train, held
 
 

@@ -196,11 +196,10 @@ def learning_curve_diagnosis(
     checks.within(role, "role", ROLES, pl.col(role).cast(pl.String), pl.String())
     per_size = lf.group_by([*keys, *size]).agg(
         *checks.aggs(),
-        pl.col("__fe_metric").filter(pl.col("__fe_role") == "train").mean().alias("train"),
-        pl.col("__fe_metric")
-        .filter(pl.col("__fe_role") == "validation")
-        .mean()
-        .alias("validation"),
+        *(
+            pl.col("__fe_metric").filter(pl.col("__fe_role") == r).mean().alias(r)
+            for r in ("train", "validation")  # loop-ok: two roles
+        ),
     )
     per_size = checks.enforce(per_size, keys).filter(
         pl.col("train").is_not_null() | pl.col("validation").is_not_null()
@@ -288,49 +287,29 @@ def _explanation(
             .otherwise(pl.format("; validation has levelled off ({} per doubling)", _fmt("slope")))
         )
     )
-    level = "at least" if higher_is_better else "at most"
-    explanation = (
-        pl.when(pl.col("diagnosis") == HIGH_VARIANCE)
-        .then(
-            pl.format(
-                head + "the gap {} exceeds " + f"{max_gap:g}" + " — high variance (over-"
-                "fitting){}. More data, fewer features or more regularisation help.",
-                *args,
-                _fmt("gap"),
-                improving,
-            )
-        )
-        .when(pl.col("diagnosis") == MORE_DATA)
-        .then(
-            pl.format(
-                head + "the gap {} is small but validation still improves by {} per doubling "
-                "— more data would help.",
-                *args,
-                _fmt("gap"),
-                _fmt("slope"),
-            )
-        )
-        .when(pl.col("diagnosis") == HIGH_BIAS)
-        .then(
-            pl.format(
-                head + "close (gap {}) but validation is not " + f"{level} {acceptable:g}"
-                "{} — high bias (under-fitting). More data alone will not help; add features, "
-                "a richer model or less regularisation.",
-                *args,
-                _fmt("gap"),
-                improving,
-            )
-        )
-        .when(pl.col("diagnosis") == GOOD_FIT)
-        .then(
-            pl.format(
-                head + "close (gap {}) and validation is " + f"{level} {acceptable:g}"
-                "{} — a good fit.",
-                *args,
-                _fmt("gap"),
-                improving,
-            )
-        )
-        .otherwise(pl.lit("no training or no validation rows: nothing to diagnose."))
-    )
+    level = f"{'at least' if higher_is_better else 'at most'} {acceptable:g}"
+    # each diagnosis: its sentence after the head (with the gap, then the value it names)
+    sentences = {
+        HIGH_VARIANCE: (
+            f"the gap {{}} exceeds {max_gap:g} — high variance (over-fitting){{}}. More data, "
+            "fewer features or more regularisation help.",
+            improving,
+        ),
+        MORE_DATA: (
+            "the gap {} is small but validation still improves by {} per doubling — more data "
+            "would help.",
+            _fmt("slope"),
+        ),
+        HIGH_BIAS: (
+            f"close (gap {{}}) but validation is not {level}{{}} — high bias (under-fitting). "
+            "More data alone will not help; add features, a richer model or less "
+            "regularisation.",
+            improving,
+        ),
+        GOOD_FIT: (f"close (gap {{}}) and validation is {level}{{}} — a good fit.", improving),
+    }
+    explanation = pl.lit("no training or no validation rows: nothing to diagnose.")
+    for word, (text, value) in reversed(sentences.items()):  # loop-ok: four sentences
+        sentence = pl.format(head + text, *args, _fmt("gap"), value)
+        explanation = pl.when(pl.col("diagnosis") == word).then(sentence).otherwise(explanation)
     return explanation

@@ -14,23 +14,8 @@ from frameeval._params import COUNT, UP_TO_ONE
 from frameeval._split_frame import key_expr, mix_column, stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, check_seed
-from frameeval.evaluate._prepare import (
-    Prepared,
-    check_common,
-    meta_frame,
-    output_schema,
-    prepare,
-    split_frames,
-    split_ids,
-)
-from frameeval.evaluate._runner import (
-    Errors,
-    Progress,
-    Task,
-    collect_results,
-    finish_errors,
-    run_tasks,
-)
+from frameeval.evaluate._prepare import Prepared, check_common, prepare
+from frameeval.evaluate._runner import Errors, Progress, Task
 from frameeval.evaluate.learners import FitPredict
 from frameeval.evaluate.results import evaluate
 from frameeval.exceptions import InvalidParameterError
@@ -158,7 +143,7 @@ def learning_curve(
     """
     func = "learning_curve"
     errors = renamed_argument(func, "errors", "on_error", errors, on_error, "the same policy")
-    jobs = check_common(func, learners, n_jobs, errors, progress)
+    settings = check_common(func, learners, n_jobs, errors, progress)
     expr = _check_metric(metric, func)
     ok = (
         isinstance(train_sizes, Sequence)
@@ -178,21 +163,14 @@ def learning_curve(
     key_u64 = key_expr(prep.key, prep.full.schema[prep.key], func, "instance")
     full = prep.full.with_columns(key_u64.alias("__fe_key"))
     prep = Prepared(full, prep.kind, prep.key, prep.truth, prep.features, prep.eager)
-    ids = split_ids(prep)
-    by_repeat = {
-        k[0]: v
-        for k, v in full.partition_by("repeat", as_dict=True).items()  # loop-ok: fits user models
-    }  # loop-ok: one frame per repeat to run user models
+    ids = prep.ids()
     n_train = _train_counts(prep)
-    plans = []
-    for repeat, fold in ids:  # loop-ok: one entry per split (sizes are resolved up front)
-        n = n_train[(repeat, fold)]
-        sizes = sorted({_size(s, n, func) for s in train_sizes})  # loop-ok: few sizes
-        plans.append((repeat, fold, sizes))
+    # the sizes of every split, resolved up front
+    plans = [sorted({_size(s, n_train[i], func) for s in train_sizes}) for i in ids]  # loop-ok
 
     def tasks() -> Iterator[Task]:
-        for repeat, fold, sizes in plans:  # loop-ok: runs user models per split
-            train_rows, held = split_frames(prep, by_repeat, repeat, fold)
+        splits = zip(prep.splits(ids), plans, strict=True)
+        for (repeat, fold, train_rows, held), sizes in splits:  # loop-ok: runs user models
             salt = stream_salt(seed, _SALT_SUBSET, repeat, fold)
             order = mix_column(
                 train_rows.lazy().with_columns(
@@ -201,29 +179,13 @@ def learning_curve(
                 "__fe_hash",
             )
             ordered = order.sort("__fe_hash", maintain_order=True).collect()
-            held_meta = meta_frame(held, prep)
             for size in sizes:  # loop-ok: runs user models per training-set size
-                subset = ordered.head(size)
-                meta = pl.concat([held_meta, meta_frame(subset, prep, "train")])
-                predict = pl.concat([held.select(prep.features), subset.select(prep.features)])
-                for name, fit_predict in learners.items():  # loop-ok: runs user models
-                    yield Task(
-                        name,
-                        fit_predict,
-                        {"repeat": repeat, "fold": fold, "train_size": size},
-                        subset.select(*prep.features, prep.truth),
-                        predict,
-                        meta,
-                    )
+                keys = {"repeat": repeat, "fold": fold, "train_size": size}
+                yield from prep.tasks(learners, keys, ordered.head(size), held, True)
 
-    total = sum(len(p[2]) for p in plans) * len(learners)
-    outcome = run_tasks(func, tasks(), total, n_jobs=jobs, progress=progress, errors=errors)
+    total = sum(len(sizes) for sizes in plans) * len(learners)
     columns = ["learner", "train_size", "repeat", "fold", "role", "instance", "truth"]
-    schema = output_schema(prep, columns, outcome)
-    results = collect_results(
-        outcome, func, ["learner", "train_size", "repeat", "fold", "role"], schema
-    )
-    finish_errors(outcome, func, errors, results)
+    results = prep.run(func, tasks(), total, columns, columns[:-2], settings)
     names: dict[str | None, str] = {prep.truth: "truth", prep.key: "instance"}
     out = _scores(results, ["learner", "train_size"], expr, func, names)
     return out if prep.eager else out.lazy()

@@ -5,27 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-import polars as pl
-
 from frameeval._deprecation import renamed_argument
 from frameeval._params import FLAG
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval.evaluate._prepare import (
-    check_common,
-    meta_frame,
-    output_schema,
-    prepare,
-    split_frames,
-    split_ids,
-)
-from frameeval.evaluate._runner import (
-    Errors,
-    Progress,
-    Task,
-    collect_results,
-    finish_errors,
-    run_tasks,
-)
+from frameeval.evaluate._prepare import check_common, prepare
+from frameeval.evaluate._runner import Errors, Progress, Task
 from frameeval.evaluate.learners import FitPredict
 from frameeval.exceptions import (  # linked from evaluate's Raises section
     ColumnNotFoundError,  # noqa: F401
@@ -136,38 +120,18 @@ def evaluate(
     """
     func = "evaluate"
     errors = renamed_argument(func, "errors", "on_error", errors, on_error, "the same policy")
-    jobs = check_common(func, learners, n_jobs, errors, progress)
+    settings = check_common(func, learners, n_jobs, errors, progress)
     FLAG(func, "train", train)
     prep = prepare(data, splits, func, truth=truth, features=features, instance=instance)
-    ids = split_ids(prep)
-    by_repeat = prep.full.partition_by("repeat", as_dict=True, maintain_order=True)
-    by_repeat = {k[0]: v for k, v in by_repeat.items()}  # loop-ok: one entry per repeat
-    with_role = train or prep.kind == "role"
+    ids = prep.ids()
 
     def tasks() -> Iterator[Task]:
-        for repeat, fold in ids:  # loop-ok: runs user models per split
-            train_rows, held = split_frames(prep, by_repeat, repeat, fold)
-            fit_on = train_rows.select(*prep.features, prep.truth)
-            meta = meta_frame(held, prep)
-            predict = held.select(prep.features)
-            if train:
-                meta = pl.concat([meta, meta_frame(train_rows, prep, "train")])
-                predict = pl.concat([predict, train_rows.select(prep.features)])
-            for name, fit_predict in learners.items():  # loop-ok: runs user models per split
-                yield Task(
-                    name,
-                    fit_predict,
-                    {"repeat": repeat, "fold": fold},
-                    fit_on,
-                    predict,
-                    meta,
-                )
+        for repeat, fold, train_rows, held in prep.splits(ids):  # loop-ok: runs user models
+            keys = {"repeat": repeat, "fold": fold}
+            yield from prep.tasks(learners, keys, train_rows, held, train)
 
-    outcome = run_tasks(
-        func, tasks(), len(ids) * len(learners), n_jobs=jobs, progress=progress, errors=errors
-    )
-    columns = ["learner", "repeat", "fold", *(["role"] if with_role else []), "instance", "truth"]
-    schema = output_schema(prep, columns, outcome)
-    results = collect_results(outcome, func, [c for c in columns if c != "truth"], schema)
-    finish_errors(outcome, func, errors, results)
-    return results if prep.eager else results.lazy()
+    role = ["role"] if train or prep.kind == "role" else []
+    columns = ["learner", "repeat", "fold", *role, "instance", "truth"]
+    total = len(ids) * len(learners)
+    out = prep.run(func, tasks(), total, columns, columns[:-1], settings)  # sorted but by truth
+    return out if prep.eager else out.lazy()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import polars as pl
+import polars.selectors as cs
 
 from frameeval._frame import as_keys, finish
 from frameeval._inputs import WEIGHT_INPUT, Column, Inputs
@@ -103,24 +104,19 @@ class Door:
         stats = self.checks.enforce(stats, self.keys)  # row rules first
         self.enforced = True
         stats = enforce(stats, *failures)
-        extra = [c for c in stats.collect_schema().names() if c.startswith("__fe_rule_")]
-        extra += [c for c in stats.collect_schema().names() if c.startswith("__fe_detail_")]
-        return stats.drop(extra)
+        return stats.drop(cs.starts_with("__fe_rule_", "__fe_detail_"))
 
     def done(self, out: pl.LazyFrame, *columns: str) -> Any:
         if not self.enforced:
             out = self.checks.enforce(out, self.keys)
         if self.keys or columns:
             out = out.sort(*self.keys, *columns, nulls_last=True)
-        if ALL in out.collect_schema():
-            out = out.drop(ALL)
-        return finish(out, self.eager)
+        return finish(out.drop(ALL, strict=False), self.eager)
 
 
 def open_forecast(
     data: IntoFrame,
     func: str,
-    *,
     truth: str,
     pred: str,
     by: Keys,
@@ -129,7 +125,8 @@ def open_forecast(
     quantile: str | None = None,
     weight: str | None = None,
 ) -> Door:
-    """Validated input: schema checks now, row rules declared for the plan."""
+    """Validated input (the arguments of the entry point, in its order): schema checks now,
+    row rules declared for the plan."""
     inst = as_keys(instance)
     door = FORECASTS.open(
         data,
@@ -164,6 +161,27 @@ def open_forecast(
     if not keys:
         columns.append(pl.lit(0, dtype=pl.Int8).alias(ALL))
     return Door(lf.with_columns(columns), eager, keys, gkeys, inst, checks, func)
+
+
+def instance_mean(
+    data: IntoFrame,
+    func: str,
+    value: pl.Expr,
+    rules: Sequence[Rule],
+    truth: str,
+    pred: str,
+    by: Keys,
+    instance: Keys,
+    quantile: str | None = None,
+) -> Any:
+    """The score of WIS and the CRPS: ``value`` (an aggregate over the rows of one instance,
+    named) per instance, after the rule "one truth per instance" and the instance ``rules``,
+    then its mean over the instances of each group (``*by, <name>``, sorted by the keys)."""
+    name = value.meta.output_name()
+    door = open_forecast(data, func, truth, pred, by, instance, (name,), quantile)
+    check_parameter(bool(door.instance), func, "instance= must name at least one column, got [].")
+    per_instance = door.per_instance([value], [truth_rule(truth), *rules])
+    return door.done(per_instance.group_by(door.gkeys).agg(pl.col(name).mean()))
 
 
 @dataclass(frozen=True)
@@ -221,13 +239,12 @@ def instance_text(instance: Sequence[str]) -> pl.Expr:
     )
 
 
-def check_crossing(func: str, crossing: Any) -> Crossing:
+def check_either(func: str, name: str, value: Any, first: str, second: str) -> Any:
+    """``value`` of the option ``name``, which must be ``first`` or ``second``."""
     check_parameter(
-        crossing in ("error", "sort"),
-        func,
-        f"crossing must be 'error' or 'sort', got {crossing!r}.",
+        value in (first, second), func, f"{name} must be {first!r} or {second!r}, got {value!r}."
     )
-    return crossing
+    return value
 
 
 def pinball(y: pl.Expr, x: pl.Expr, level: pl.Expr) -> pl.Expr:

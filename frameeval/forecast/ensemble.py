@@ -8,8 +8,7 @@ from typing import Literal
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter
-from frameeval.forecast._common import PRED, TRUTH, open_forecast, truth_rule
+from frameeval.forecast._common import PRED, TRUTH, check_either, instance_mean
 from frameeval.metrics.stats import positive_part
 
 Estimator = Literal["ecdf", "fair"]
@@ -89,25 +88,16 @@ def crps(
     0.777778
     """
     func = "crps"
-    check_parameter(
-        estimator in ("ecdf", "fair"),
-        func,
-        f"estimator must be 'ecdf' or 'fair', got {estimator!r}.",
-    )
-    door = open_forecast(
-        data, func, truth=truth, pred=pred, by=by, instance=instance, outputs=("crps",)
-    )
-    check_parameter(bool(door.instance), func, "instance= must name at least one column, got [].")
+    check_either(func, "estimator", estimator, "ecdf", "fair")
     y, x = pl.col(TRUTH), pl.col(PRED)
     m = pl.len().cast(pl.Float64)
     # Σᵢ (2i − m − 1)·x₍ᵢ₎ = 2·Σᵢ i·x₍ᵢ₎ − (m + 1)·Σ x, and Σᵢ i·x₍ᵢ₎ is the sum of the
     # cumulative sums of the members sorted in decreasing order (no per-row rank needed)
     spread = 2.0 * x.sort(descending=True).cum_sum().sum() - (m + 1.0) * x.sum()
     pairs = m * m if estimator == "ecdf" else m * (m - 1.0)
-    accuracy = (x - y).abs().mean()  # y is one value per instance (the rule below)
+    accuracy = (x - y).abs().mean()  # y is one value per instance (a rule)
     value = accuracy - spread / positive_part(pairs)  # one member, "fair": no pair, null
-    per_instance = door.per_instance([value.alias("crps")], [truth_rule(truth)])
-    return door.done(per_instance.group_by(door.gkeys).agg(pl.col("crps").mean()))
+    return instance_mean(data, func, value.alias("crps"), [], truth, pred, by, instance)
 
 
 __all__ = ["crps"]

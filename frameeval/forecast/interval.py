@@ -20,13 +20,6 @@ from frameeval.exceptions import InvalidValueError
 from frameeval.metrics.stats import positive_part
 
 
-def _column(func: str, role: str, value: Any) -> str:
-    check_parameter(
-        isinstance(value, str), func, f"{role} must be a column name (a string), got {value!r}."
-    )
-    return str(value)
-
-
 def _number(column: str) -> pl.Expr:
     # non-strict: a string column never reaches the value, the guard raises first
     return pl.col(column).cast(pl.Float64, strict=False)
@@ -42,8 +35,16 @@ def _weighted_mean(term: pl.Expr, weight: str | None) -> pl.Expr:
 
 def _inputs(func: str, weight: Any, **columns: Any) -> tuple[str | None, dict[str, str]]:
     """The checked ``weight=`` and column names (role → column, in the order given)."""
-    weight = _weight(func, weight)
-    return weight, {role: _column(func, role, value) for role, value in columns.items()}
+    check_parameter(
+        weight is None or isinstance(weight, str),
+        func,
+        f"weight must be a column name or None, got {weight!r}.",
+    )
+    for role, value in columns.items():  # loop-ok: the argument names
+        check_parameter(
+            isinstance(value, str), func, f"{role} must be a column name (a string), got {value!r}."
+        )
+    return weight, dict(columns)
 
 
 def _mean(func: str, term: pl.Expr, names: dict[str, str], weight: str | None) -> pl.Expr:
@@ -212,15 +213,6 @@ def interval_score(
         + (2.0 / a) * (t - high).clip(lower_bound=0.0)
     )
     return _mean(func, term, names, weight)
-
-
-def _weight(func: str, weight: Any) -> str | None:
-    check_parameter(
-        weight is None or isinstance(weight, str),
-        func,
-        f"weight must be a column name or None, got {weight!r}.",
-    )
-    return weight
 
 
 __all__ = ["interval_coverage", "interval_score", "interval_width"]

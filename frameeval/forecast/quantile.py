@@ -15,7 +15,8 @@ from frameeval.forecast._common import (
     WEIGHT,
     Crossing,
     Rule,
-    check_crossing,
+    check_either,
+    instance_mean,
     level_rule_list,
     on_grid,
     open_forecast,
@@ -114,23 +115,14 @@ def quantile_scores(
     └──────────┴──────────────┴──────────┘
     """
     func = "quantile_scores"
-    crossing = check_crossing(func, crossing)
+    crossing = check_either(func, "crossing", crossing, "error", "sort")
     check_parameter(
         crossing != "sort" or bool(instance),
         func,
         "crossing='sort' needs instance= (the rows of one forecast to sort), got instance=None.",
     )
-    door = open_forecast(
-        data,
-        func,
-        truth=truth,
-        pred=pred,
-        quantile=quantile,
-        by=by,
-        instance=instance,
-        weight=weight,
-        outputs=("quantile", "pinball_loss", "coverage"),
-    )
+    outputs = ("quantile", "pinball_loss", "coverage")
+    door = open_forecast(data, func, truth, pred, by, instance, outputs, quantile, weight)
     y, x, level = pl.col(TRUTH), pl.col(PRED), pl.col(LEVEL)
     rows = door.lf
     if door.instance:
@@ -153,11 +145,9 @@ def quantile_scores(
         ((w * (y <= x).cast(pl.Float64)).sum() / positive_part(mass)).alias("coverage"),
         *checks,
     )
-    out = out.rename({LEVEL: "quantile"})
     names = [] if door.enforced else door.checks.names
-    return door.done(
-        out.select(*door.gkeys, "quantile", "pinball_loss", "coverage", *names), "quantile"
-    )
+    out = out.select(*door.gkeys, pl.col(LEVEL).alias("quantile"), *outputs[1:], *names)
+    return door.done(out, "quantile")
 
 
 @frame_function
@@ -239,21 +229,9 @@ def weighted_interval_score(
     0.6
     """
     func = "weighted_interval_score"
-    crossing = check_crossing(func, crossing)
-    door = open_forecast(
-        data,
-        func,
-        truth=truth,
-        pred=pred,
-        quantile=quantile,
-        by=by,
-        instance=instance,
-        outputs=("wis",),
-    )
-    check_parameter(bool(door.instance), func, "instance= must name at least one column, got [].")
+    crossing = check_either(func, "crossing", crossing, "error", "sort")
     grid = on_grid(pl.col(LEVEL))
     rules = [
-        truth_rule(truth),
         *level_rule_list(pred, quantile, crossing),
         Rule(
             ~(grid == GRID // 2).any(),
@@ -269,9 +247,8 @@ def weighted_interval_score(
     y, x, level = pl.col(TRUTH), pl.col(PRED), pl.col(LEVEL)
     if crossing == "sort":  # the monotone rearrangement: sorted values at the sorted levels
         x, level = x.sort(), level.sort()
-    wis = 2.0 * pinball(y, x, level).mean()  # y is one value per instance (the rule above)
-    per_instance = door.per_instance([wis.alias("wis")], rules)
-    return door.done(per_instance.group_by(door.gkeys).agg(pl.col("wis").mean()))
+    wis = 2.0 * pinball(y, x, level).mean()  # y is one value per instance (a rule)
+    return instance_mean(data, func, wis.alias("wis"), rules, truth, pred, by, instance, quantile)
 
 
 __all__ = ["quantile_scores", "weighted_interval_score"]

@@ -6,6 +6,7 @@ docstring of :mod:`frameeval.split` describes the scheme."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -47,10 +48,10 @@ __all__ = [
     "fraction",
     "positions",
     "prepare",
+    "repeated",
     "selected",
     "selected_before",
     "sortable",
-    "stratum_sizes",
     "unique_instance",
     "unit_base",
 ]
@@ -113,7 +114,6 @@ def check_int(value: Any, func: str, name: str, low: int) -> None:
 def prepare(
     data: IntoFrame,
     func: str,
-    *,
     instance: str | None,
     stratify: str | None = None,
     group: str | None = None,
@@ -155,7 +155,7 @@ def prepare(
             units = units.with_columns(sortable(stratify, schema[stratify]).alias(STRATUM))
         unit_word = "rows"
     else:
-        key_expr(group, schema[group], func, "group")  # dtype check
+        key = key_expr(group, schema[group], func, "group")  # checks the dtype
         checks = grouped
         aggs: list[pl.Expr] = []
         if stratify is not None:
@@ -163,7 +163,7 @@ def prepare(
             aggs.append(sortable(stratify, schema[stratify]).mode().min().alias(STRATUM))
         units = lf.group_by(group).agg(*aggs, *checks.aggs())
         units = checks.enforce(units, [])
-        units = units.with_columns(key_expr(group, schema[group], func, "group").alias(KEY))
+        units = units.with_columns(key.alias(KEY))
         unit_word = "groups"
         key_column = group
     return Plan(
@@ -205,28 +205,25 @@ def unique_instance(lf: pl.LazyFrame, func: str, instance: str, dtype: pl.DataTy
     ).drop(OK)
 
 
-def stratum_sizes(plan: Plan) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """Per stratum: ``N`` units and ``OFFSET`` (units in earlier strata); and a one-row frame
-    with ``TOTAL`` units. Both are small; guards are attached to them by the callers."""
-    totals = plan.units.select(pl.len().cast(pl.Int64).alias(TOTAL))
+def unit_base(
+    plan: Plan, *total_rules: pl.Expr, stratum_rule: pl.Expr | None = None
+) -> pl.LazyFrame:
+    """The units with their stratum's ``N`` units and ``OFFSET`` (units in earlier strata) and
+    the ``TOTAL`` units. ``total_rules`` (:func:`failure` over ``TOTAL``) and ``stratum_rule``
+    (over ``N``, with strata) are checked on those small frames, when the joins read them."""
+    totals = enforce(plan.units.select(pl.len().cast(pl.Int64).alias(TOTAL)), *total_rules)
     if not plan.strata:
-        return pl.LazyFrame(), totals
+        return plan.units.with_columns(pl.lit(0, pl.Int64).alias(OFFSET)).join(
+            totals, how="cross", maintain_order="left"
+        )
     stratify = plan.stratify if plan.group is None else None  # a group's: checked per row
     checks = STRATA.compile(plan.units.collect_schema(), plan.func, stratify=stratify)
     sizes = plan.units.group_by(STRATUM).agg(pl.len().cast(pl.Int64).alias(N), *checks.aggs())
     sizes = checks.enforce(sizes, []).sort(STRATUM)
+    if stratum_rule is not None:
+        sizes = enforce(sizes, stratum_rule)
     sizes = sizes.with_columns((pl.col(N).cum_sum() - pl.col(N)).alias(OFFSET))
-    return sizes, totals
-
-
-def unit_base(plan: Plan, sizes: pl.LazyFrame, totals: pl.LazyFrame) -> pl.LazyFrame:
-    """Units with their stratum size/offset and the total (guards on the small frames run when
-    the join reads them)."""
-    base = plan.units
-    if plan.strata:
-        base = base.join(sizes, on=plan.strata, how="left", maintain_order="left")
-    else:
-        base = base.with_columns(pl.lit(0, pl.Int64).alias(OFFSET))
+    base = plan.units.join(sizes, on=plan.strata, how="left", maintain_order="left")
     return base.join(totals, how="cross", maintain_order="left")
 
 
@@ -239,6 +236,25 @@ def positions(plan: Plan, base: pl.LazyFrame, seed: int, repeat: int) -> pl.Lazy
     if plan.strata:
         rank = rank.over(plan.strata)
     return lf.with_columns((pl.col(OFFSET) + rank.cast(pl.Int64) - 1).alias(POS))
+
+
+def repeated(
+    plan: Plan,
+    base: pl.LazyFrame,
+    seed: int,
+    repeats: int,
+    name: str,
+    value: Callable[[int], pl.Expr],
+) -> pl.LazyFrame:
+    """Every repeat ``r``'s units, their positions drawn per repeat, with ``repeat`` and the
+    column ``name`` (``value(r)``, over ``POS``), stacked (:func:`assemble`)."""
+    per_repeat = [
+        positions(plan, base, seed, r).with_columns(
+            pl.lit(r, pl.Int32).alias("repeat"), value(r).alias(name)
+        )
+        for r in range(repeats)  # loop-ok: one lazy branch per repeat
+    ]
+    return assemble(plan, per_repeat, ["repeat", name])
 
 
 def assemble(plan: Plan, per_repeat: list[pl.LazyFrame], outputs: list[str]) -> pl.LazyFrame:

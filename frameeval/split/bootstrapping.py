@@ -17,7 +17,6 @@ from frameeval.split._plan import (
     N,
     assemble,
     prepare,
-    stratum_sizes,
     unit_base,
 )
 
@@ -87,11 +86,8 @@ def bootstrap(
     [6, 6]
     """
     func = "bootstrap"
-    plan = prepare(
-        data, func, instance=instance, stratify=stratify, group=group, seed=seed, repeats=repeats
-    )
-    sizes, totals = stratum_sizes(plan)
-    base = unit_base(plan, sizes, totals)
+    plan = prepare(data, func, instance, stratify, group, seed, repeats)
+    base = unit_base(plan)
     n = pl.col(N) if plan.strata else pl.col(TOTAL)
     rank = pl.col(KEY).rank("ordinal")
     if plan.strata:

@@ -8,7 +8,7 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._split_frame import stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import enforce, failure
+from frameeval._validate import failure
 from frameeval.exceptions import (
     DuplicateKeyError,  # noqa: F401 - linked from kfold's Raises
     InvalidParameterError,
@@ -22,9 +22,8 @@ from frameeval.split._plan import (
     Plan,
     assemble,
     check_int,
-    positions,
     prepare,
-    stratum_sizes,
+    repeated,
     unit_base,
 )
 
@@ -118,48 +117,35 @@ def kfold(
     """
     func = "kfold"
     check_int(k, func, "k", 2)
-    plan = prepare(
-        data, func, instance=instance, stratify=stratify, group=group, seed=seed, repeats=repeats
-    )
+    plan = prepare(data, func, instance, stratify, group, seed, repeats)
     return finish(_kfold_plan(plan, k, repeats, seed), plan.eager)
 
 
 def _kfold_plan(plan: Plan, k: int, repeats: int, seed: int) -> pl.LazyFrame:
-    func, unit = plan.func, plan.unit_word
-    sizes, totals = stratum_sizes(plan)
-    totals = totals.pipe(
-        enforce,
+    func, unit, column = plan.func, plan.unit_word, plan.stratify
+    base = unit_base(
+        plan,
         failure(
             pl.col(TOTAL) < k,
             InvalidParameterError,
             f"{func}(): k must not exceed the number of {unit}, got k={k} with {{}} {unit}.",
             pl.col(TOTAL),
         ),
+        stratum_rule=failure(
+            pl.col(N) < k,
+            InvalidParameterError,
+            f"{func}(): every class of column {column!r} (stratify=) must have at least "
+            f"k={k} {unit}, got {{}} {unit} for {column}={{}}.\nHint: lower k, merge rare "
+            "classes, or drop stratify=.",
+            pl.col(N),
+            pl.col(STRATUM),
+        ),
     )
-    if plan.strata:
-        column = plan.stratify
-        sizes = sizes.pipe(
-            enforce,
-            failure(
-                pl.col(N) < k,
-                InvalidParameterError,
-                f"{func}(): every class of column {column!r} (stratify=) must have at least "
-                f"k={k} {unit}, got {{}} {unit} for {column}={{}}.\nHint: lower k, merge rare "
-                "classes, or drop stratify=.",
-                pl.col(N),
-                pl.col(STRATUM),
-            ),
-        )
-    base = unit_base(plan, sizes, totals)
-    per_repeat = []
-    for r in range(repeats):  # loop-ok: one lazy branch per repeat
-        rotation = stream_salt(seed, SALT_ORDER, r, 0) % k
-        frame = positions(plan, base, seed, r).with_columns(
-            pl.lit(r, pl.Int32).alias("repeat"),
-            ((pl.col(POS) + rotation) % k).cast(pl.Int32).alias("fold"),
-        )
-        per_repeat.append(frame)
-    return assemble(plan, per_repeat, ["repeat", "fold"])
+
+    def fold(r: int) -> pl.Expr:  # the positions rotated by a seeded offset per repeat
+        return ((pl.col(POS) + stream_salt(seed, SALT_ORDER, r, 0) % k) % k).cast(pl.Int32)
+
+    return repeated(plan, base, seed, repeats, "fold", fold)
 
 
 @frame_function
@@ -195,7 +181,7 @@ def cv5x2(
     [3, 3, 3, 3, 3, 3, 3, 3, 3, 3]
     """
     func = "cv5x2"
-    plan = prepare(data, func, instance=instance, stratify=stratify, group=group, seed=seed)
+    plan = prepare(data, func, instance, stratify, group, seed)
     return finish(_kfold_plan(plan, 2, 5, seed), plan.eager)
 
 
@@ -235,10 +221,9 @@ def loo(data: IntoFrame, *, group: str | None = None, instance: str | None = Non
     [0, 1, 2]
     """
     func = "loo"
-    plan = prepare(data, func, instance=instance, group=group)
-    _, totals = stratum_sizes(plan)
-    totals = totals.pipe(
-        enforce,
+    plan = prepare(data, func, instance, group=group)
+    base = unit_base(
+        plan,
         failure(
             pl.col(TOTAL) < 2,
             InvalidParameterError,
@@ -246,7 +231,6 @@ def loo(data: IntoFrame, *, group: str | None = None, instance: str | None = Non
             pl.col(TOTAL),
         ),
     )
-    base = unit_base(plan, pl.LazyFrame(), totals)
     key = pl.col(plan.key_column)
     dtype = plan.units.collect_schema()[plan.key_column]
     if isinstance(dtype, pl.Categorical | pl.Enum):

@@ -84,9 +84,12 @@ def _gamma(
     agg = (n2 - (pl.col("__fe_pa") * pl.col("__fe_qa")).sum()).cast(pl.Float64) / n2.cast(
         pl.Float64
     )
-    if keys:
-        return joined.group_by(keys).agg(agg.alias("no_information_rate"))
-    return joined.select(agg.alias("no_information_rate"))
+    return _per_group(joined, keys, agg.alias("no_information_rate"))
+
+
+def _per_group(lf: pl.LazyFrame, keys: list[str], *aggs: pl.Expr) -> pl.LazyFrame:
+    """``aggs`` per group of ``keys`` (one row without keys)."""
+    return lf.group_by(keys).agg(*aggs) if keys else lf.select(*aggs)
 
 
 @frame_function
@@ -164,9 +167,6 @@ def efron632(
     >>> fe.split.efron632(df, by=None)["error_632"].round(3).to_list()
     [0.316]
     """
-    from frameeval._frame import as_keys
-    from frameeval._validate import label_expr
-
     func = "efron632"
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
@@ -179,17 +179,10 @@ def efron632(
     loss = (actual != predicted).cast(pl.Float64)
     train = lf.filter(is_train)
     test = lf.filter(pl.col(role) == "test").with_columns(loss.alias("__fe_loss"))
-    apparent = (
-        train.group_by(keys).agg(loss.mean().alias("apparent_error"))
-        if keys
-        else (train.select(loss.mean().alias("apparent_error")))
-    )
-    if instance is not None:
-        per_instance = test.group_by(*keys, instance).agg(pl.col("__fe_loss").mean())
-    else:
-        per_instance = test
-    oob_agg = pl.col("__fe_loss").mean().alias("oob_error")
-    oob = per_instance.group_by(keys).agg(oob_agg) if keys else per_instance.select(oob_agg)
+    apparent = _per_group(train, keys, loss.mean().alias("apparent_error"))
+    if instance is not None:  # the leave-one-out bootstrap: first the mean per instance
+        test = test.group_by(*keys, instance).agg(pl.col("__fe_loss").mean())
+    oob = _per_group(test, keys, pl.col("__fe_loss").mean().alias("oob_error"))
     gamma = _gamma(train, keys, actual, predicted, checks, truth, pred)
     if keys:
         out = apparent.join(oob, on=keys, how="full", coalesce=True, nulls_equal=True).join(

@@ -7,10 +7,10 @@ from typing import overload
 import polars as pl
 
 from frameeval._frame import finish, to_lazy
-from frameeval._split_frame import split_kind
+from frameeval._split_frame import split_kind, split_rows
 from frameeval._typing import Frame, IntoFrame
 from frameeval._validate import check_parameter
-from frameeval.split._plan import RANK, check_int
+from frameeval.split._plan import check_int
 
 __all__ = ["folds"]
 
@@ -68,20 +68,7 @@ def folds(
     check_parameter(
         test in ("test", "validation"), func, f"test must be 'test' or 'validation', got {test!r}."
     )
-    lf = lf.filter(pl.col("repeat") == repeat)
-    if kind == "fold":
-        train = lf.filter(pl.col("fold") != fold)
-        held = lf.filter(pl.col("fold") == fold)
-    elif kind == "role":
-        train = lf.filter(pl.col("role") == "train")
-        held = lf.filter(pl.col("role") == test)
-    else:
-        train = (
-            lf.filter(pl.col("count") > 0)
-            .with_columns(pl.int_ranges(pl.col("count")).alias(RANK))
-            .explode(RANK)
-            .drop(RANK)
-        )
-        held = lf.filter(pl.col("count") == 0)
+    rows = lf.filter(pl.col("repeat") == repeat)
+    train, held = split_rows(rows, kind, fold, pl.col("role") == test)
     train, held = train.drop("repeat", kind), held.drop("repeat", kind)
     return finish(train, eager), finish(held, eager)

@@ -10,36 +10,22 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._split_frame import ROLE
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import check_parameter, enforce, failure
+from frameeval._validate import check_parameter, failure
 from frameeval.exceptions import InvalidParameterError
 from frameeval.split._plan import (
     MAX_DENOMINATOR,
     POS,
     TOTAL,
-    Plan,
-    assemble,
     check_fraction,
     fraction,
-    positions,
     prepare,
+    repeated,
     selected,
     selected_before,
-    stratum_sizes,
     unit_base,
 )
 
 __all__ = ["holdout", "train_val_test"]
-
-
-def _with_roles(plan: Plan, base: pl.LazyFrame, seed: int, repeats: int, role: pl.Expr) -> Frame:
-    """Every repeat's units (their positions drawn per repeat) with their ``role``."""
-    per_repeat = [
-        positions(plan, base, seed, r).with_columns(
-            pl.lit(r, pl.Int32).alias("repeat"), role.alias("role")
-        )
-        for r in range(repeats)  # loop-ok: one lazy branch per repeat
-    ]
-    return finish(assemble(plan, per_repeat, ["repeat", "role"]), plan.eager)
 
 
 @frame_function
@@ -112,15 +98,12 @@ def holdout(
     """
     func = "holdout"
     check_fraction(test_size, func, "test_size")
-    plan = prepare(
-        data, func, instance=instance, stratify=stratify, group=group, seed=seed, repeats=repeats
-    )
+    plan = prepare(data, func, instance, stratify, group, seed, repeats)
     t = fraction(test_size)
     n_test = selected_before(pl.col(TOTAL), t)
-    sizes, totals = stratum_sizes(plan)
     unit = plan.unit_word
-    totals = totals.pipe(
-        enforce,
+    base = unit_base(
+        plan,
         failure(
             (n_test == 0) | (n_test == pl.col(TOTAL)),
             InvalidParameterError,
@@ -132,7 +115,7 @@ def holdout(
     )
     test = pl.when(selected(pl.col(POS), t)).then(pl.lit("test", ROLE))
     role = test.otherwise(pl.lit("train", ROLE))
-    return _with_roles(plan, unit_base(plan, sizes, totals), seed, repeats, role)
+    return finish(repeated(plan, base, seed, repeats, "role", lambda r: role), plan.eager)
 
 
 @frame_function
@@ -208,9 +191,7 @@ def train_val_test(
         func,
         f"sizes must sum to 1, got {tuple(sizes)!r} (sum {total!r}).",
     )
-    plan = prepare(
-        data, func, instance=instance, stratify=stratify, group=group, seed=seed, repeats=repeats
-    )
+    plan = prepare(data, func, instance, stratify, group, seed, repeats)
     train, val, test = (fraction(s) for s in sizes)
     t = test
     v = (val / (train + val)).limit_denominator(MAX_DENOMINATOR)
@@ -219,9 +200,8 @@ def train_val_test(
     n_val = selected_before(m - n_test, v)
     n_train = m - n_test - n_val
     unit = plan.unit_word
-    size_table, totals = stratum_sizes(plan)
-    totals = totals.pipe(
-        enforce,
+    base = unit_base(
+        plan,
         failure(
             (n_train == 0) | (n_val == 0) | (n_test == 0),
             InvalidParameterError,
@@ -242,4 +222,4 @@ def train_val_test(
         .then(pl.lit("validation", ROLE))
         .otherwise(pl.lit("train", ROLE))
     )
-    return _with_roles(plan, unit_base(plan, size_table, totals), seed, repeats, role)
+    return finish(repeated(plan, base, seed, repeats, "role", lambda r: role), plan.eager)
