@@ -17,7 +17,8 @@ from frameeval._validate import (
 )
 from frameeval.compare.door import check_distinct
 from frameeval.compare.plan import check_int, check_level
-from frameeval.uncertainty.bootstrap import INTERVAL_OUT, bootstrap_intervals, open_bootstrap
+from frameeval.compare.results import ROC_BAND
+from frameeval.uncertainty.bootstrap import bootstrap_intervals, open_bootstrap
 
 __all__ = ["roc_band"]
 
@@ -51,9 +52,6 @@ def _tpr_at(is_pos: pl.Expr, score: str, fpr: float) -> pl.Expr:
     above, tied = count(neg & (s > v)), count(neg & (s == v))
     tp = count(is_pos & (s > v)) + count(is_pos & (s == v)) * (k - above) / tied
     return pl.when(defined).then(tp / n_pos)
-
-
-_BAND_OUT = ["fpr", "tpr", *INTERVAL_OUT]
 
 
 def roc_band(
@@ -173,7 +171,7 @@ def roc_band(
         repeats,
         seed,
         batch_size,
-        _BAND_OUT,
+        ROC_BAND,
         checks,
     )
     check_distinct(func, parts["keys"], truth=truth, score=score, instance=instance)
@@ -183,4 +181,4 @@ def roc_band(
         pl.col("metric").replace_strict(names, grid, return_dtype=pl.Float64).alias("fpr"),
         pl.col("estimate").alias("tpr"),
     )
-    return finish(out.select(*parts["keys"], *_BAND_OUT), parts["eager"])
+    return finish(ROC_BAND.out(out, parts["keys"], sort=False), parts["eager"])
