@@ -16,7 +16,7 @@ import polars as pl
 from frameeval._validate import check_parameter, enforce, failure, group_text, require_columns
 from frameeval.compare.cells import PAIR_MISSING_HINT, cells
 from frameeval.compare.door import check_learner_value, is_learner
-from frameeval.compare.plan import agg_by_keys, block_pairs, tie_to_checks
+from frameeval.compare.plan import agg_by_keys, at_least, block_pairs, tie_to_checks
 from frameeval.exceptions import InsufficientDataError
 
 Pairs = Literal["unordered", "ordered"]
@@ -73,14 +73,8 @@ def pair_table(
         pl.when(pl.col("__has_a")).then(pl.lit(f"b={b!r}")).otherwise(pl.lit(f"a={a!r}")),
         group_text(keys),
     )
-    blocks = failure(
-        pl.col("__blocks") < min_blocks,
-        InsufficientDataError,
-        f"{func}(): needs at least {min_blocks} values of {block_text or repr(block)} per "
-        f"learner, got {{}}{{}}.",
-        pl.col("__blocks"),
-        group_text(keys),
-    )
+    what = f"values of {block_text or repr(block)} per learner"
+    blocks = at_least("__blocks", min_blocks, func, what, keys)
     cell = present(cell, func, keys, block, learner, a, b, has, blocks)
     table = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
     if a is not None:
@@ -114,12 +108,6 @@ def present(
         if b is not None
         else pl.lit(True).alias("__has_b"),
     ]
-    learners = failure(
-        pl.col("__learners") < 2,
-        InsufficientDataError,
-        f"{func}(): needs at least 2 learners, got {{}}{{}}.",
-        pl.col("__learners"),
-        group_text(keys),
-    )
+    learners = at_least("__learners", 2, func, "learners", keys)
     counts = enforce(agg_by_keys(cell, keys, presence), has, learners, blocks)
     return tie_to_checks(cell, counts, keys)

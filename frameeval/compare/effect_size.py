@@ -70,11 +70,9 @@ def effect_size(
 
     Parameters
     ----------
-    data
-        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
-        one row per block × learner (× ``by`` group).
-    metric
-        Column with the metric values.
+    data, metric
+        The long frame of metric values and its metric column, as in
+        :func:`frameeval.rank_table` (one row per block × learner × ``by`` group).
     a, b
         One pair of learners (both), or neither: every pair, each once (a < b in sort order).
     block, learner

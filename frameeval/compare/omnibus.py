@@ -21,11 +21,18 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, enforce, failure, group_text, require_columns
+from frameeval._validate import check_alpha, require_columns
 from frameeval.compare.door import check_learner_value, open_frame
-from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys
+from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
-from frameeval.compare.ranked import check_design, group_design, rank_sums, ranked_cells
+from frameeval.compare.ranked import (
+    check_design,
+    control_present,
+    group_design,
+    learner_pairs,
+    rank_sums,
+    ranked_cells,
+)
 from frameeval.compare.results import (
     ALIGNED_RANKS,
     FRIEDMAN,
@@ -35,7 +42,6 @@ from frameeval.compare.results import (
     Shape,
 )
 from frameeval.compare.scipy_step import scipy_step
-from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["friedman", "friedman_aligned_ranks", "quade", "skillings_mack"]
 
@@ -326,10 +332,7 @@ def friedman(
         pl.col("n_blocks").max().alias("n_blocks"),
         (pl.col("__rank_sum") ** 2).sum().alias("__s"),
     ]
-    out = sums.group_by(keys).agg(aggs) if keys else sums.select(aggs)
-    if not keys:
-        out = out.filter(pl.col("n_learners") > 0)
-    out = check_design(out, func, keys, block)
+    out = check_design(per_group(sums, keys, aggs, "n_learners"), func, keys, block)
     k = pl.col("n_learners").cast(pl.Float64)
     n = pl.col("n_blocks").cast(pl.Float64)
     # τ_χ² · N k (k+1) = 12 Σ R_j² − 3 N² k (k+1)², exact for half-integer rank sums R_j
@@ -812,22 +815,6 @@ def _z_scipy(statistic: np.ndarray) -> dict[str, np.ndarray]:
     return {"p_value": 2.0 * stats.norm.sf(statistic)}
 
 
-def _control_present(
-    design: pl.LazyFrame, per: pl.LazyFrame, keys: list[str], func: str, learner: str, control: Any
-) -> pl.LazyFrame:
-    """``design`` with the in-plan check that every group has values of the ``control``."""
-    has = agg_by_keys(per, keys, [(pl.col(learner) == pl.lit(control)).any().alias("__has")])
-    return enforce(
-        join_on_keys(design, has, keys),
-        failure(
-            ~pl.col("__has"),
-            InsufficientDataError,
-            f"{func}(): the control learner {control!r} must have values, got none{{}}.",
-            group_text(keys),
-        ),
-    ).drop("__has")
-
-
 def _sm_pair_se(
     pairs: pl.LazyFrame, cell: pl.LazyFrame, keys: list[str], block: str, learner: str
 ) -> pl.LazyFrame:
@@ -904,22 +891,17 @@ def pair_statistics(
     per, design = learner_scores(cell, test, keys, block, learner, hib, digits)
     design = check_design(design, func, keys, block)
     if control is not None:
-        design = _control_present(design, per, keys, func, learner, control)
+        design = control_present(design, per, keys, func, learner, control)
     per = per.with_columns(
         (over_keys(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64) - 1).alias("__i")
     )
-    side = per.select(*keys, learner, "average_rank", "__score", "__i")
-    left = side.rename(
-        {learner: "a", "average_rank": "average_rank_a", "__score": "__sa", "__i": "__ia"}
-    )
-    right = side.rename(
-        {learner: "b", "average_rank": "average_rank_b", "__score": "__sb", "__i": "__ib"}
-    )
-    pairs = join_on_keys(left, right, keys)
-    if control is None:
-        pairs = pairs.filter(pl.col("a") < pl.col("b"))
-    else:
-        pairs = pairs.filter((pl.col("b") == pl.lit(control)) & (pl.col("a") != pl.lit(control)))
+    sides = {
+        learner: ("a", "b"),
+        "average_rank": ("average_rank_a", "average_rank_b"),
+        "__score": ("__sa", "__sb"),
+        "__i": ("__ia", "__ib"),
+    }
+    pairs = learner_pairs(per, keys, sides, control)
     pairs = join_on_keys(pairs, design.select(*keys, "n_learners", "__se"), keys)
     if test == "skillings_mack":
         pairs = _sm_pair_se(pairs, cell, keys, block, learner)

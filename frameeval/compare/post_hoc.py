@@ -26,16 +26,21 @@ from frameeval._validate import (
     check_parameter,
     enforce,
     failure,
-    group_text,
     require_columns,
 )
 from frameeval.compare.door import check_learner_value
-from frameeval.compare.plan import join_on_keys
+from frameeval.compare.plan import join_on_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS
-from frameeval.compare.ranked import check_design, rank_sums, ranked_cells
+from frameeval.compare.ranked import (
+    check_design,
+    control_present,
+    learner_pairs,
+    rank_sums,
+    ranked_cells,
+)
 from frameeval.compare.results import HOLM, RANK_PAIRS, TUKEY_HSD
 from frameeval.compare.scipy_step import better_by, better_expr, per_unique, scipy_step
-from frameeval.exceptions import InsufficientDataError, InvalidValueError
+from frameeval.exceptions import InvalidValueError
 
 __all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q"]
 
@@ -177,39 +182,11 @@ def _post_hoc(
         pl.len().cast(pl.Int64).alias("n_learners"),
         pl.col("n_blocks").max().alias("n_blocks"),
     ]
+    summary = check_design(per_group(sums, keys, aggs, "n_learners"), func, keys, block)
     if control is not None:
-        aggs.append((pl.col(learner) == pl.lit(control)).any().alias("__has_control"))
-    summary = sums.group_by(keys).agg(aggs) if keys else sums.select(aggs)
-    if not keys:
-        summary = summary.filter(pl.col("n_learners") > 0)
-    summary = check_design(summary, func, keys, block)
-    if control is not None:
-        summary = enforce(
-            summary,
-            failure(
-                ~pl.col("__has_control"),
-                InsufficientDataError,
-                f"{func}(): the control learner {control!r} must have values, got none{{}}.",
-                group_text(keys),
-            ),
-        ).drop("__has_control")
-    side = sums.select(*keys, learner, "average_rank")
-    left = side.rename({learner: "a", "average_rank": "average_rank_a"})
-    right = side.rename({learner: "b", "average_rank": "average_rank_b"})
-    pairs = (
-        left.join(right, on=keys, how="inner", nulls_equal=True)
-        if keys
-        else left.join(right, how="cross")
-    )
-    if control is None:
-        pairs = pairs.filter(pl.col("a") < pl.col("b"))
-    else:
-        pairs = pairs.filter((pl.col("b") == pl.lit(control)) & (pl.col("a") != pl.lit(control)))
-    pairs = (
-        pairs.join(summary, on=keys, how="inner", nulls_equal=True)
-        if keys
-        else pairs.join(summary, how="cross")
-    )
+        summary = control_present(summary, sums, keys, func, learner, control)
+    sides = {learner: ("a", "b"), "average_rank": ("average_rank_a", "average_rank_b")}
+    pairs = join_on_keys(learner_pairs(sums, keys, sides, control), summary, keys)
     pairs = pairs.with_columns(
         (pl.col("average_rank_a") - pl.col("average_rank_b")).alias("rank_difference"),
         pl.lit(alpha).alias("alpha"),

@@ -37,6 +37,7 @@ from frameeval.compare.effect_size import (
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import (
     agg_by_keys,
+    at_least,
     both_present,
     check_learners,
     check_level,
@@ -269,17 +270,8 @@ def corrected_resampled_t_test(
             *effect_aggs("__fe_a", "__fe_b"),
         ],
     )
-    out = enforce(
-        out,
-        failure(
-            pl.col("n_pairs") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 splits ({'/'.join(blocks)}) with both learners, got "
-            "{}{}.",
-            pl.col("n_pairs"),
-            group_text(keys),
-        ),
-    )
+    what = f"splits ({'/'.join(blocks)}) with both learners"
+    out = enforce(out, at_least("n_pairs", 2, func, what, keys))
     j = pl.col("n_pairs").cast(pl.Float64)
     factor = (1.0 / j + float(n_test) / float(n_train)).sqrt()
     out = out.with_columns(

@@ -40,7 +40,7 @@ from frameeval.compare.effect_size import (
     effect_columns,
 )
 from frameeval.compare.one_learner import ratio, t_decision
-from frameeval.compare.plan import block_pairs
+from frameeval.compare.plan import at_least, block_pairs, per_group
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference
 from frameeval.compare.results import CV5X2_T, PAIRED_T, WILCOXON
 from frameeval.compare.scipy_step import better_expr, literal, mean_better, mean_std, scipy_step
@@ -145,19 +145,8 @@ def paired_t_test(
         std.alias("std"),
         *effect_aggs("__a", "__b"),
     ]
-    out = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
-    if not keys:
-        out = out.filter(pl.col("n_pairs") > 0)
-    out = enforce(
-        out,
-        failure(
-            pl.col("n_pairs") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 values of {block!r} with both learners, got {{}}{{}}.",
-            pl.col("n_pairs"),
-            group_text(keys),
-        ),
-    )
+    what = f"values of {block!r} with both learners"
+    out = enforce(per_group(piv, keys, aggs, "n_pairs"), at_least("n_pairs", 2, func, what, keys))
     n = pl.col("n_pairs").cast(pl.Float64)
     out = out.with_columns(
         literal(a, schema, learner).alias("a"),
@@ -283,11 +272,8 @@ def cv5x2_t_test(
         pl.col(first).sort_by(pl.col(repeat)).first().alias("mean"),
         (0.2 * pl.col("__s2").sum()).sqrt().alias("std"),
     ]
-    out = per_repeat.group_by(keys).agg(aggs) if keys else per_repeat.select(aggs)
-    if not keys:
-        out = out.filter(pl.col("__repeats") > 0)
     out = enforce(
-        out,
+        per_group(per_repeat, keys, aggs, "__repeats"),
         failure(
             (pl.col("__repeats") != 5)
             | (pl.col("__min_folds") != 2)
@@ -440,13 +426,7 @@ def _present_cells(
         f"{func}(): {who} have values, got none{{}}.",
         group_text(keys),
     )
-    blocks = failure(
-        pl.col("__blocks") < 2,
-        InsufficientDataError,
-        f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
-        pl.col("__blocks"),
-        group_text(keys),
-    )
+    blocks = at_least("__blocks", 2, func, f"blocks ({block!r})", keys)
     return present(cell, func, keys, block, learner, a, b, has, blocks)
 
 
@@ -548,11 +528,9 @@ def wilcoxon(
 
     Parameters
     ----------
-    data
-        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
-        one row per block × learner (× ``by`` group).
-    metric
-        Column with the metric values.
+    data, metric
+        The long frame of metric values and its metric column, as in
+        :func:`frameeval.rank_table` (one row per block × learner × ``by`` group).
     a, b
         Which comparisons: both given — that pair (differences a − b); only ``b`` — every other
         learner against the control ``b``; neither — every pair of learners (a < b in sort

@@ -124,11 +124,9 @@ def compare_learners(
 
     Parameters
     ----------
-    data
-        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
-        one row per block × learner (× ``by`` group).
-    metric
-        Column with the metric values.
+    data, metric
+        The long frame of metric values and its metric column, as in
+        :func:`frameeval.rank_table` (one row per block × learner × ``by`` group).
     block, learner
         Columns naming the block (data set) and the learner. Default (None): inferred from
         the column names as everywhere in frameeval (``frameeval._roles``): the one column
