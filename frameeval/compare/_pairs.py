@@ -14,7 +14,7 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._validate import check_parameter, enforce, failure, group_text, require_columns
-from frameeval.compare.cells import PAIR_MISSING_HINT, cells
+from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells
 from frameeval.compare.door import check_learner_value, is_learner
 from frameeval.compare.plan import agg_by_keys, at_least, block_pairs, tie_to_checks
 from frameeval.exceptions import InsufficientDataError
@@ -39,13 +39,7 @@ def check_pair(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> No
 
 
 def pair_table(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    keys: list[str],
-    block: str,
-    learner: str,
-    metric: str,
+    long: Long,
     a: Any = None,
     b: Any = None,
     *,
@@ -61,11 +55,12 @@ def pair_table(
     ways (``"ordered"``). Raises in-plan (``InsufficientDataError``) when a group has fewer
     than 2 learners or ``min_blocks`` blocks, or lacks ``a`` or ``b``.
     """
+    lf, schema, func, keys, block, learner, _ = long
     check_pair(schema, func, learner, a, b)
     if a is not None:
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
     # used three times below: computed once (an in-plan cache node, nothing is collected)
-    cell = cells(lf, schema, func, keys, block, learner, metric, hint=hint).cache()
+    cell = cells(long._replace(lf=lf), hint=hint).cache()
     has = failure(
         ~(pl.col("__has_a") & pl.col("__has_b")),
         InsufficientDataError,

@@ -26,6 +26,7 @@ from frameeval.compare.door import check_learner_value, open_frame
 from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
 from frameeval.compare.ranked import (
+    RankInput,
     check_design,
     control_present,
     group_design,
@@ -324,7 +325,9 @@ def friedman(
     func = "friedman"
     alpha = check_alpha(alpha, func)
     ranks, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, FRIEDMAN.columns, digits=digits
+        RankInput(data, func, metric, block, learner, by, higher_is_better),
+        FRIEDMAN.columns,
+        digits=digits,
     )
     sums = rank_sums(ranks, keys, learner)
     aggs = [
@@ -486,13 +489,7 @@ def skillings_mack(
     digits = check_digits(digits, func)
     outputs = SKILLINGS_MACK.columns
     cell, eager, keys, _, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
+        RankInput(data, func, metric, block, learner, by, higher_is_better),
         outputs,
         complete=False,
         digits=digits,
@@ -618,7 +615,7 @@ def friedman_aligned_ranks(
     digits = check_digits(digits, func)
     outputs = ALIGNED_RANKS.columns
     cell, eager, keys, hib, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
+        RankInput(data, func, metric, block, learner, by, higher_is_better), outputs, digits=digits
     )
     aligned = _aligned(cell, keys, block, hib, digits)
     learners = aligned.group_by(*keys, learner).agg(pl.col("aligned_rank").sum().alias("__r"))
@@ -720,7 +717,7 @@ def quade(
     digits = check_digits(digits, func)
     outputs = QUADE.columns
     cell, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
+        RankInput(data, func, metric, block, learner, by, higher_is_better), outputs, digits=digits
     )
     design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     k_expr = pl.len().over([*keys, block]).cast(pl.Float64)
@@ -855,14 +852,8 @@ def _sm_pair_se(
 
 
 def pair_statistics(
-    data: IntoFrame,
-    func: str,
+    given: RankInput,
     test: str,
-    metric: str,
-    block: str,
-    learner: str,
-    by: Keys,
-    higher_is_better: bool | None,
     control: Any,
     outputs: Sequence[str],
     digits: int | None = RANK_DIGITS,
@@ -871,19 +862,14 @@ def pair_statistics(
     p_value``: one row per pair (a < b) or per learner against ``control`` (b = control), with
     statistic = |z| of ``test``'s rank scores and its two-sided normal p-value. ``__ia`` and
     ``__ib`` are the learners' 0-based positions in sort order within the group."""
+    data, func, _, block, learner, by, _ = given
     if control is not None:
         _, _, _, schema = open_frame(data, func, by)
         require_columns(schema, func, learner=learner)
         check_learner_value(schema, func, learner, control, "control")
     complete = test != "skillings_mack"
     cell, eager, keys, hib, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
+        given,
         outputs,
         complete=complete,
         digits=digits,

@@ -37,6 +37,14 @@ def per_group(
     return out if keys else out.filter(pl.col(count) > 0)
 
 
+def check_choice(value: Any, choices: Sequence[Any], func: str, name: str) -> None:
+    """``value`` must be one of ``choices``: ``<func>(): <name> must be 'a', 'b' or None, got
+    <value!r>.`` (the choices in their order)."""
+    words = [repr(c) for c in choices]
+    text = f"{', '.join(words[:-1])} or {words[-1]}" if len(words) > 1 else words[0]
+    check_parameter(value in choices, func, f"{name} must be {text}, got {value!r}.")
+
+
 def at_least(column: str, minimum: int, func: str, what: str, keys: Sequence[str]) -> pl.Expr:
     """The in-plan failure of a group whose count ``column`` is below ``minimum``:
     ``<func>(): needs at least <minimum> <what>, got <count><group>.``"""

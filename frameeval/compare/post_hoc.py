@@ -32,6 +32,7 @@ from frameeval.compare.door import check_learner_value
 from frameeval.compare.plan import join_on_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS
 from frameeval.compare.ranked import (
+    RankInput,
     check_design,
     control_present,
     learner_pairs,
@@ -162,21 +163,14 @@ def _pairs_scipy(kind: str):
 
 
 def _post_hoc(
-    data: IntoFrame,
-    func: str,
-    metric: str,
-    block: str,
-    learner: str,
-    by: Keys,
-    higher_is_better: bool | None,
+    given: RankInput,
     alpha: float,
     control: Any,
     digits: int | None = RANK_DIGITS,
 ) -> Any:
+    func, block, learner = given.func, given.block, given.learner
     alpha = check_alpha(alpha, func)
-    ranks, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, RANK_PAIRS.columns, digits=digits
-    )
+    ranks, eager, keys, _, _ = ranked_cells(given, RANK_PAIRS.columns, digits=digits)
     sums = rank_sums(ranks, keys, learner)
     aggs = [
         pl.len().cast(pl.Int64).alias("n_learners"),
@@ -275,18 +269,8 @@ def nemenyi(
     1.6572
     """
     block, learner = resolve_roles(data, "nemenyi", [by, metric], block=block, learner=learner)
-    return _post_hoc(
-        data,
-        "nemenyi",
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        alpha,
-        control=None,
-        digits=digits,
-    )
+    given = RankInput(data, "nemenyi", metric, block, learner, by, higher_is_better)
+    return _post_hoc(given, alpha, control=None, digits=digits)
 
 
 @frame_function
@@ -369,18 +353,8 @@ def bonferroni_dunn(
     schema = lf.collect_schema()
     require_columns(schema, func, learner=learner)
     check_learner_value(schema, func, learner, control, "control")
-    return _post_hoc(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        alpha,
-        control=control,
-        digits=digits,
-    )
+    given = RankInput(data, func, metric, block, learner, by, higher_is_better)
+    return _post_hoc(given, alpha, control=control, digits=digits)
 
 
 @frame_function

@@ -5,27 +5,34 @@ sums per learner and the design checks (k ≥ 2 learners, N ≥ 2 blocks)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import enforce, failure, group_text
-from frameeval.compare.cells import cells
+from frameeval.compare.cells import Long, cells
 from frameeval.compare.door import check_outputs, open_frame, resolve_direction
 from frameeval.compare.plan import agg_by_keys, at_least, join_on_keys
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
 from frameeval.exceptions import InsufficientDataError
 
 
+class RankInput(NamedTuple):
+    """The call of a rank-based test: its data, its name, the metric and its block and learner
+    columns, the ``by=`` keys as given and the direction as given."""
+
+    data: IntoFrame
+    func: str
+    metric: str
+    block: str
+    learner: str
+    by: Keys
+    higher_is_better: bool | None
+
+
 def ranked_cells(
-    data: IntoFrame,
-    func: str,
-    metric: str,
-    block: str,
-    learner: str,
-    by: Keys,
-    higher_is_better: bool | None,
+    given: RankInput,
     outputs: Sequence[str],
     *,
     complete: bool = True,
@@ -37,11 +44,12 @@ def ranked_cells(
     missing (block, learner) cells are allowed. What is ranked is the metric rounded to
     ``digits`` significant digits (:func:`rounded`); ``__value`` is that rounded value too
     unless ``round_values=False`` (the rank table shows the values as given)."""
+    data, func, metric, block, learner, by, higher_is_better = given
     digits = check_digits(digits, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, outputs, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
-    cell = cells(lf, schema, func, keys, block, learner, metric, complete=complete)
+    cell = cells(Long(lf, schema, func, keys, block, learner, metric), complete=complete)
     value = rounded(pl.col("__value"), digits)
     if round_values:
         cell, value = cell.with_columns(value), pl.col("__value")

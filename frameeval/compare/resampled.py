@@ -196,12 +196,9 @@ def corrected_resampled_t_test(
     block
         Column(s) identifying the split both learners were evaluated on, e.g. ``"fold"`` or
         ``["repeat", "fold"]`` (the ``block=`` of :func:`frameeval.paired_t_test`).
-    by
-        Key column(s): one test per group.
-    higher_is_better
-        Direction of ``metric`` for ``better`` (default: from the measure registry by name).
-    alpha
-        Significance level α in (0, 1).
+    by, higher_is_better, alpha
+        As in :func:`frameeval.paired_t_test`: one test per group; the direction of ``metric``
+        for ``better`` (default: from the measure registry by name); the level α in (0, 1).
 
     Returns
     -------
@@ -234,7 +231,9 @@ def corrected_resampled_t_test(
 
     See Also
     --------
-    cv5x2_f_test, frameeval.paired_t_test, frameeval.cv5x2_t_test
+    cv5x2_f_test : Alpaydin's F test of 5 × 2 folds.
+    frameeval.paired_t_test : the uncorrected paired t test.
+    frameeval.cv5x2_t_test : Dietterich's 5×2cv t test.
 
     Examples
     --------
@@ -330,12 +329,8 @@ def cv5x2_f_test(
     learner, repeat, fold
         Columns naming the learner, the repeat (5 values in the published design) and the
         fold within it (exactly 2 per repeat).
-    by
-        Key column(s): one test per group.
-    higher_is_better
-        Direction of ``metric`` for ``better`` (default: from the measure registry by name).
-    alpha
-        Significance level α in (0, 1).
+    by, higher_is_better, alpha
+        As in :func:`corrected_resampled_t_test`.
 
     Returns
     -------
@@ -365,7 +360,8 @@ def cv5x2_f_test(
 
     See Also
     --------
-    frameeval.cv5x2_t_test, corrected_resampled_t_test
+    frameeval.cv5x2_t_test : the 5×2cv paired t test of the same design.
+    corrected_resampled_t_test : any number of repeated splits.
 
     Examples
     --------

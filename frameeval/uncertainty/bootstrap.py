@@ -26,7 +26,14 @@ from frameeval._validate import (
     failure,
 )
 from frameeval.compare.guards import value_text as _text
-from frameeval.compare.plan import agg_by_keys, check_int, check_level, join_on_keys, sort_by_keys
+from frameeval.compare.plan import (
+    agg_by_keys,
+    check_choice,
+    check_int,
+    check_level,
+    join_on_keys,
+    sort_by_keys,
+)
 from frameeval.compare.results import BOOTSTRAP_CI, Shape
 from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import DuplicateKeyError, InvalidDtypeError, InvalidParameterError
@@ -478,6 +485,14 @@ def _z0(below2: np.ndarray, count: np.ndarray) -> dict[str, np.ndarray]:
     return {"__fe_z0": special.ndtri(share)}
 
 
+def check_interval(level: Any, method: Any, func: str) -> float:
+    """``level`` in (0, 1) and ``method`` one of the bootstrap intervals (``"percentile"``,
+    ``"bca"``), checked in that order; returns the level."""
+    level = check_level(level, func, "level")
+    check_choice(method, ("percentile", "bca"), func, "method")
+    return level
+
+
 def bootstrap_intervals(
     parts: dict[str, Any], level: float, method: str, instance: str | None, stratify: str | None
 ) -> pl.LazyFrame:
@@ -620,7 +635,8 @@ def bootstrap_ci(
 
     See Also
     --------
-    bootstrap_replicates, delong_ci
+    bootstrap_replicates : the replicates these intervals are read from.
+    delong_ci : the normal interval of an AUC, without resampling.
 
     Examples
     --------
@@ -633,12 +649,7 @@ def bootstrap_ci(
     True
     """
     func = "bootstrap_ci"
-    level = check_level(level, func, "level")
-    check_parameter(
-        method in ("percentile", "bca"),
-        func,
-        f"method must be 'percentile' or 'bca', got {method!r}.",
-    )
+    level = check_interval(level, method, func)
     repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     parts = open_bootstrap(
         data, func, measure, by, instance, stratify, repeats, seed, batch_size, BOOTSTRAP_CI

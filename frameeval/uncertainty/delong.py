@@ -149,7 +149,8 @@ def delong_ci(
 
     See Also
     --------
-    delong_test, bootstrap_ci
+    delong_test : the paired test of two learners' AUCs on the same instances.
+    bootstrap_ci : a resampled interval of any measure.
 
     Examples
     --------
@@ -327,7 +328,8 @@ def delong_test(
 
     See Also
     --------
-    delong_ci, bootstrap_ci
+    delong_ci : one AUC's variance and normal interval.
+    bootstrap_ci : a resampled interval of any measure (per learner).
 
     Examples
     --------

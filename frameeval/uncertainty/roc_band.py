@@ -12,13 +12,12 @@ from frameeval._inputs import Column, Inputs, require_positive
 from frameeval._params import FLAG
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
-    check_parameter,
     label_expr,
 )
 from frameeval.compare.door import check_distinct
-from frameeval.compare.plan import check_int, check_level
+from frameeval.compare.plan import check_int
 from frameeval.compare.results import ROC_BAND
-from frameeval.uncertainty.bootstrap import bootstrap_intervals, open_bootstrap
+from frameeval.uncertainty.bootstrap import bootstrap_intervals, check_interval, open_bootstrap
 
 __all__ = ["roc_band"]
 
@@ -136,12 +135,7 @@ def roc_band(
     [(0.0, 0.6666666666666666), (0.5, 1.0), (1.0, 1.0)]
     """
     func = "roc_band"
-    level = check_level(level, func, "level")
-    check_parameter(
-        method in ("percentile", "bca"),
-        func,
-        f"method must be 'percentile' or 'bca', got {method!r}.",
-    )
+    level = check_interval(level, method, func)
     points = check_int(points, func, "points", 2)
     repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     if stratified is not None:
