@@ -14,9 +14,9 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._validate import check_parameter, enforce, failure, group_text, require_columns
-from frameeval.compare.cells import PAIR_MISSING_HINT, cells
+from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells
 from frameeval.compare.door import check_learner_value, is_learner
-from frameeval.compare.plan import agg_by_keys, block_pairs, tie_to_checks
+from frameeval.compare.plan import agg_by_keys, at_least, block_pairs, tie_to_checks
 from frameeval.exceptions import InsufficientDataError
 
 Pairs = Literal["unordered", "ordered"]
@@ -39,13 +39,7 @@ def check_pair(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> No
 
 
 def pair_table(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    keys: list[str],
-    block: str,
-    learner: str,
-    metric: str,
+    long: Long,
     a: Any = None,
     b: Any = None,
     *,
@@ -61,11 +55,12 @@ def pair_table(
     ways (``"ordered"``). Raises in-plan (``InsufficientDataError``) when a group has fewer
     than 2 learners or ``min_blocks`` blocks, or lacks ``a`` or ``b``.
     """
+    lf, schema, func, keys, block, learner, _ = long
     check_pair(schema, func, learner, a, b)
     if a is not None:
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
     # used three times below: computed once (an in-plan cache node, nothing is collected)
-    cell = cells(lf, schema, func, keys, block, learner, metric, hint=hint).cache()
+    cell = cells(long._replace(lf=lf), hint=hint).cache()
     has = failure(
         ~(pl.col("__has_a") & pl.col("__has_b")),
         InsufficientDataError,
@@ -73,14 +68,8 @@ def pair_table(
         pl.when(pl.col("__has_a")).then(pl.lit(f"b={b!r}")).otherwise(pl.lit(f"a={a!r}")),
         group_text(keys),
     )
-    blocks = failure(
-        pl.col("__blocks") < min_blocks,
-        InsufficientDataError,
-        f"{func}(): needs at least {min_blocks} values of {block_text or repr(block)} per "
-        f"learner, got {{}}{{}}.",
-        pl.col("__blocks"),
-        group_text(keys),
-    )
+    what = f"values of {block_text or repr(block)} per learner"
+    blocks = at_least("__blocks", min_blocks, func, what, keys)
     cell = present(cell, func, keys, block, learner, a, b, has, blocks)
     table = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
     if a is not None:
@@ -114,12 +103,6 @@ def present(
         if b is not None
         else pl.lit(True).alias("__has_b"),
     ]
-    learners = failure(
-        pl.col("__learners") < 2,
-        InsufficientDataError,
-        f"{func}(): needs at least 2 learners, got {{}}{{}}.",
-        pl.col("__learners"),
-        group_text(keys),
-    )
+    learners = at_least("__learners", 2, func, "learners", keys)
     counts = enforce(agg_by_keys(cell, keys, presence), has, learners, blocks)
     return tie_to_checks(cell, counts, keys)

@@ -31,6 +31,7 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare._pairs import check_pair, pair_table
+from frameeval.compare.cells import Long
 from frameeval.compare.door import (
     check_distinct,
     is_learner,
@@ -222,10 +223,8 @@ def bayes_correlated_t(
     if a is not None:
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))
     lf, block, block_text = _split_blocks(lf, schema, func, keys, repeat, fold)
-    columns = (block, learner, metric, a, b)
-    table = pair_table(
-        lf, lf.collect_schema(), func, keys, *columns, block_text=block_text, hint=None
-    )
+    long = Long(lf, lf.collect_schema(), func, keys, block, learner, metric)
+    table = pair_table(long, a, b, block_text=block_text, hint=None)
     mean, std = mean_std(pl.col("__va") - pl.col("__vb"))
     stats_ = (
         table.group_by(*keys, "a", "b")
@@ -459,7 +458,7 @@ def _signed_rank_pairs(
     lf, eager, keys, schema = open_frame(data, func, by)
     shape.check(func, keys, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
-    table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
+    table = pair_table(Long(lf, schema, func, keys, block, learner, metric), a, b)
     d = pl.col("__va") - pl.col("__vb")
     stats_ = (
         table.group_by(*keys, "a", "b")

@@ -4,7 +4,7 @@ their checks."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
@@ -48,18 +48,21 @@ PAIR_MISSING_HINT = (
 )
 
 
-def cells(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    keys: list[str],
-    block: str,
-    learner: str,
-    metric: str,
-    *,
-    complete: bool = True,
-    hint: str | None = MISSING_HINT,
-) -> pl.LazyFrame:
+class Long(NamedTuple):
+    """A long frame of metric values (one row per group × block × learner) with its schema, the
+    calling function and the columns of its roles: what :func:`cells` and the pair tables
+    read."""
+
+    lf: pl.LazyFrame
+    schema: pl.Schema
+    func: str
+    keys: list[str]
+    block: str
+    learner: str
+    metric: str
+
+
+def cells(long: Long, *, complete: bool = True, hint: str | None = MISSING_HINT) -> pl.LazyFrame:
     """``*keys, <block>, <learner>, __value``: one value per group × block × learner.
 
     A null metric value is a missing cell (a failed run, as a wide results table unpivoted
@@ -69,6 +72,7 @@ def cells(
     complete N × k table of Table 2.5); the message lists the first missing (block, learner)
     cells and ends with ``hint``.
     """
+    lf, schema, func, keys, block, learner, metric = long
     require_columns(schema, func, metric=metric, block=block, learner=learner)
     check_distinct(func, keys, metric=metric, block=block, learner=learner)
     checks = metric_checks(func, schema, metric, nulls=True)
@@ -138,37 +142,31 @@ def paired(
     """
     require_columns(schema, func, metric=metric, learner=learner, **roles)
     check_distinct(func, keys, metric=metric, learner=learner, **roles)
-    checks = metric_checks(func, schema, metric)
+    checks, value = metric_checks(func, schema, metric), pl.col(metric).cast(pl.Float64)
     return pair_up(
-        lf,
-        schema,
-        func,
-        keys,
-        roles,
-        learner,
-        a,
-        b,
-        value=pl.col(metric).cast(pl.Float64),
-        checks=checks,
-        what="metric value",
+        lf, Pairing(schema, func, keys, roles, learner, a, b, value, checks, "metric value")
     )
 
 
-def pair_up(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    keys: list[str],
-    roles: Mapping[str, str],
-    learner: str,
-    a: Any,
-    b: Any,
-    *,
-    value: pl.Expr,
-    checks: Checks,
-    what: str,
-    extra: Sequence[pl.Expr] = (),
-) -> pl.LazyFrame:
+class Pairing(NamedTuple):
+    """Learners ``a`` and ``b`` (of the ``learner`` column) paired per ``*keys, *roles`` (e.g.
+    ``{"instance": ...}``): ``value`` of each side, the data ``checks``, ``what`` a row is (in
+    messages) and ``extra`` aggregations per pair value."""
+
+    schema: pl.Schema
+    func: str
+    keys: list[str]
+    roles: Mapping[str, str]
+    learner: str
+    a: Any
+    b: Any
+    value: pl.Expr
+    checks: Checks
+    what: str
+    extra: Sequence[pl.Expr] = ()
+
+
+def pair_up(lf: pl.LazyFrame, pairing: Pairing) -> pl.LazyFrame:
     """The pairing kernel of :func:`paired` (and of McNemar's pairing on ``instance``): ``value``
     of ``a`` and ``b`` as ``__a``, ``__b`` per ``*keys, *roles``, plus the ``extra``
     aggregations, with the data ``checks`` enforced.
@@ -176,26 +174,13 @@ def pair_up(
     Built from the stages below, which the Dask backend also uses on partitions holding whole
     pair values (:func:`pair_rows`), merging the per-group parts (:func:`learner_rows`, the
     gap list) before enforcing the same guards (:func:`rows_guard`, :func:`gap_guard`)."""
+    schema, func, keys, roles, learner, a, b, _, checks, _, _ = pairing
     check_learner_value(schema, func, learner, a, "a")
     check_learner_value(schema, func, learner, b, "b")
     check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
     rows = learner_rows(schema, learner, a, b)
     counts = lf.group_by(keys).agg(rows) if keys else lf.select(rows)
-    piv = pair_rows(
-        lf,
-        schema,
-        func,
-        keys,
-        roles,
-        learner,
-        a,
-        b,
-        value=value,
-        checks=checks,
-        what=what,
-        extra=extra,
-    )
-    piv = checks.enforce(piv, keys)
+    piv = checks.enforce(pair_rows(lf, pairing), keys)
     gaps = per_group_list(piv.filter(is_gap()), keys, gap_text(roles, a, b))
     piv = attach(piv, gaps, keys)
     piv = enforce(piv, gap_guard(func, roles, a, b, keys)).drop("__n", "__list")
@@ -228,24 +213,11 @@ def rows_guard(func: str, a: Any, b: Any, keys: Sequence[str]) -> pl.Expr:
     )
 
 
-def pair_rows(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    keys: list[str],
-    roles: Mapping[str, str],
-    learner: str,
-    a: Any,
-    b: Any,
-    *,
-    value: pl.Expr,
-    checks: Checks,
-    what: str,
-    extra: Sequence[pl.Expr] = (),
-) -> pl.LazyFrame:
+def pair_rows(lf: pl.LazyFrame, pairing: Pairing) -> pl.LazyFrame:
     """``*keys, *pair, __a, __b, *extra`` and the per-pair counts of ``checks`` (not enforced):
     one row per pair value of ``a``'s and ``b``'s rows. Raises in-plan on a null pair value and
     on duplicate (pair, learner) rows — checks that need all rows of a pair value together."""
+    schema, func, keys, roles, learner, a, b, value, checks, what, extra = pairing
     pair = list(roles.values())
     is_a, is_b = is_learner(learner, schema, a), is_learner(learner, schema, b)
     mine = not_null_rows(lf.filter(is_a | is_b), func, keys, roles)

@@ -13,6 +13,7 @@ from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.compare._pairs import pair_table
+from frameeval.compare.cells import Long
 from frameeval.compare.door import open_frame
 from frameeval.compare.one_learner import ratio
 from frameeval.compare.results import EFFECT_COLUMNS, EFFECT_SIZE  # noqa: F401 - charts read it here
@@ -27,7 +28,7 @@ COHEN_THRESHOLDS = (0.2, 0.5, 0.8)
 CLIFF_THRESHOLDS = (0.147, 0.33, 0.474)
 
 
-def magnitude(value: pl.Expr, thresholds: tuple[float, float, float]) -> pl.Expr:
+def magnitude(value: pl.Expr, thresholds: tuple[float | pl.Expr, ...]) -> pl.Expr:
     """ "negligible" / "small" / "medium" / "large" for |value| against three thresholds (null
     stays null)."""
     size = value.abs()
@@ -70,11 +71,8 @@ def effect_size(
 
     Parameters
     ----------
-    data
-        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
-        one row per block × learner (× ``by`` group).
-    metric
-        Column with the metric values.
+    data, metric
+        As in :func:`frameeval.rank_table`: one row per block × learner (× ``by`` group).
     a, b
         One pair of learners (both), or neither: every pair, each once (a < b in sort order).
     block, learner
@@ -132,7 +130,7 @@ def effect_size(
     func = "effect_size"
     lf, eager, keys, schema = open_frame(data, func, by)
     EFFECT_SIZE.check(func, keys, block=block, learner=learner)
-    table = pair_table(lf, schema, func, keys, block, learner, metric, a, b)
+    table = pair_table(Long(lf, schema, func, keys, block, learner, metric), a, b)
     pair = [*keys, "a", "b"]
     out = (
         table.group_by(pair)

@@ -11,10 +11,11 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter
 from frameeval.compare._pairs import pair_table
+from frameeval.compare.cells import Long
 from frameeval.compare.door import open_frame, resolve_direction
 from frameeval.compare.effect_size import effect_aggs, effect_columns
+from frameeval.compare.plan import check_choice
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference
 from frameeval.compare.results import MATRIX
 
@@ -122,21 +123,15 @@ def comparison_matrix(
         data, "comparison_matrix", [by, metric], block=block, learner=learner
     )
     func = "comparison_matrix"
-    check_parameter(
-        correction in ("holm", "bonferroni", None),
-        func,
-        f"correction must be 'holm', 'bonferroni' or None, got {correction!r}.",
-    )
-    check_parameter(
-        zero_method in ("pratt", "wilcox", "zsplit"),
-        func,
-        f"zero_method must be 'pratt', 'wilcox' or 'zsplit', got {zero_method!r}.",
-    )
+    check_choice(correction, ("holm", "bonferroni", None), func, "correction")
+    check_choice(zero_method, ("pratt", "wilcox", "zsplit"), func, "zero_method")
     digits = check_digits(digits, func)
     lf, eager, keys, schema = open_frame(data, func, by)
     MATRIX.check(func, keys, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)
-    table = pair_table(lf, schema, func, keys, block, learner, metric, pairs="ordered").cache()
+    table = pair_table(
+        Long(lf, schema, func, keys, block, learner, metric), pairs="ordered"
+    ).cache()
     pair = [*keys, "a", "b"]
     # the rounded difference as a column: written into each aggregate below, its expression
     # (a few hundred nodes) made Polars plan the query for 0.2 s on a 36-row table

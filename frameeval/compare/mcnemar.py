@@ -26,6 +26,7 @@ from frameeval._validate import (
     label_expr,
 )
 from frameeval.compare.cells import (
+    Pairing,
     gap_guard,
     gap_text,
     is_gap,
@@ -123,20 +124,12 @@ def _counts(
         schema, func, truth=truth, pred=pred, learner=learner, instance=instance, by=keys
     )
     shape.check(func, keys)
-    piv = pair_up(
-        lf,
-        schema,
-        func,
-        keys,
-        {"instance": instance},
-        learner,
-        a,
-        b,
-        value=_correct(schema, truth, pred),
-        checks=checks,
-        what="prediction",
-        extra=_pairing(schema, truth),
+    roles = {"instance": instance}
+    correct, extra = _correct(schema, truth, pred), _pairing(schema, truth)
+    pairing = Pairing(
+        schema, func, keys, roles, learner, a, b, correct, checks, "prediction", extra
     )
+    piv = pair_up(lf, pairing)
     piv = enforce(piv, _truth_guard(func, truth, instance, instance))
     aggs = _cell_aggs()
     counts = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
@@ -168,20 +161,11 @@ def pair_partial(
     merged statistics by :func:`pairs_from_partials`."""
     roles = {"instance": instance}
     checks = _label_checks(func, schema, truth, pred)
-    piv = pair_rows(
-        lf,
-        schema,
-        func,
-        keys,
-        roles,
-        learner,
-        a,
-        b,
-        value=_correct(schema, truth, pred),
-        checks=checks,
-        what="prediction",
-        extra=_pairing(schema, truth),
+    correct, extra = _correct(schema, truth, pred), _pairing(schema, truth)
+    pairing = Pairing(
+        schema, func, keys, roles, learner, a, b, correct, checks, "prediction", extra
     )
+    piv = pair_rows(lf, pairing)
     two = pl.col(instance).filter(pl.col("__truths") > 1).min()
     stats = [
         *_cell_aggs(),

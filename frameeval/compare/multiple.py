@@ -22,8 +22,9 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_alpha, check_parameter, enforce, failure, group_text
 from frameeval.compare.omnibus import RANK_TESTS, RankTest, pair_statistics
-from frameeval.compare.plan import over_keys
+from frameeval.compare.plan import check_choice, over_keys
 from frameeval.compare.precision import RANK_DIGITS
+from frameeval.compare.ranked import RankInput
 from frameeval.compare.results import ADJUSTED_PAIRS
 from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InvalidParameterError
@@ -187,31 +188,15 @@ def _adjusted(
         f"test must be one of {', '.join(repr(t) for t in RANK_TESTS)}, got {test!r}.",
     )
     adjusts = ("holm", "shaffer", "bergmann_hommel", "bonferroni", None)
-    check_parameter(
-        adjust in adjusts,
-        func,
-        "adjust must be 'holm', 'shaffer', 'bergmann_hommel', 'bonferroni' or None, "
-        f"got {adjust!r}.",
-    )
+    check_choice(adjust, adjusts, func, "adjust")
     check_parameter(
         control is None or adjust not in ("shaffer", "bergmann_hommel"),
         func,
         f"adjust={adjust!r} corrects all pairwise comparisons and takes no control, got "
         f"control={control!r}.\nHint: adjust='holm' for comparisons with a control.",
     )
-    pairs, eager, keys = pair_statistics(
-        data,
-        func,
-        test,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        control,
-        ADJUSTED_PAIRS.columns,
-        digits,
-    )
+    given = RankInput(data, func, metric, block, learner, by, higher_is_better)
+    pairs, eager, keys = pair_statistics(given, test, control, ADJUSTED_PAIRS.columns, digits)
     if adjust in ("holm", "shaffer"):
         out = step_down(pairs, keys, adjust)
     elif adjust == "bergmann_hommel":

@@ -21,11 +21,19 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, enforce, failure, group_text, require_columns
+from frameeval._validate import check_alpha, require_columns
 from frameeval.compare.door import check_learner_value, open_frame
-from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys
+from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
-from frameeval.compare.ranked import check_design, group_design, rank_sums, ranked_cells
+from frameeval.compare.ranked import (
+    RankInput,
+    check_design,
+    control_present,
+    group_design,
+    learner_pairs,
+    rank_sums,
+    ranked_cells,
+)
 from frameeval.compare.results import (
     ALIGNED_RANKS,
     FRIEDMAN,
@@ -35,7 +43,6 @@ from frameeval.compare.results import (
     Shape,
 )
 from frameeval.compare.scipy_step import scipy_step
-from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["friedman", "friedman_aligned_ranks", "quade", "skillings_mack"]
 
@@ -318,7 +325,9 @@ def friedman(
     func = "friedman"
     alpha = check_alpha(alpha, func)
     ranks, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, FRIEDMAN.columns, digits=digits
+        RankInput(data, func, metric, block, learner, by, higher_is_better),
+        FRIEDMAN.columns,
+        digits=digits,
     )
     sums = rank_sums(ranks, keys, learner)
     aggs = [
@@ -326,10 +335,7 @@ def friedman(
         pl.col("n_blocks").max().alias("n_blocks"),
         (pl.col("__rank_sum") ** 2).sum().alias("__s"),
     ]
-    out = sums.group_by(keys).agg(aggs) if keys else sums.select(aggs)
-    if not keys:
-        out = out.filter(pl.col("n_learners") > 0)
-    out = check_design(out, func, keys, block)
+    out = check_design(per_group(sums, keys, aggs, "n_learners"), func, keys, block)
     k = pl.col("n_learners").cast(pl.Float64)
     n = pl.col("n_blocks").cast(pl.Float64)
     # τ_χ² · N k (k+1) = 12 Σ R_j² − 3 N² k (k+1)², exact for half-integer rank sums R_j
@@ -483,13 +489,7 @@ def skillings_mack(
     digits = check_digits(digits, func)
     outputs = SKILLINGS_MACK.columns
     cell, eager, keys, _, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
+        RankInput(data, func, metric, block, learner, by, higher_is_better),
         outputs,
         complete=False,
         digits=digits,
@@ -615,7 +615,7 @@ def friedman_aligned_ranks(
     digits = check_digits(digits, func)
     outputs = ALIGNED_RANKS.columns
     cell, eager, keys, hib, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
+        RankInput(data, func, metric, block, learner, by, higher_is_better), outputs, digits=digits
     )
     aligned = _aligned(cell, keys, block, hib, digits)
     learners = aligned.group_by(*keys, learner).agg(pl.col("aligned_rank").sum().alias("__r"))
@@ -717,7 +717,7 @@ def quade(
     digits = check_digits(digits, func)
     outputs = QUADE.columns
     cell, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, outputs, digits=digits
+        RankInput(data, func, metric, block, learner, by, higher_is_better), outputs, digits=digits
     )
     design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     k_expr = pl.len().over([*keys, block]).cast(pl.Float64)
@@ -812,22 +812,6 @@ def _z_scipy(statistic: np.ndarray) -> dict[str, np.ndarray]:
     return {"p_value": 2.0 * stats.norm.sf(statistic)}
 
 
-def _control_present(
-    design: pl.LazyFrame, per: pl.LazyFrame, keys: list[str], func: str, learner: str, control: Any
-) -> pl.LazyFrame:
-    """``design`` with the in-plan check that every group has values of the ``control``."""
-    has = agg_by_keys(per, keys, [(pl.col(learner) == pl.lit(control)).any().alias("__has")])
-    return enforce(
-        join_on_keys(design, has, keys),
-        failure(
-            ~pl.col("__has"),
-            InsufficientDataError,
-            f"{func}(): the control learner {control!r} must have values, got none{{}}.",
-            group_text(keys),
-        ),
-    ).drop("__has")
-
-
 def _sm_pair_se(
     pairs: pl.LazyFrame, cell: pl.LazyFrame, keys: list[str], block: str, learner: str
 ) -> pl.LazyFrame:
@@ -868,14 +852,8 @@ def _sm_pair_se(
 
 
 def pair_statistics(
-    data: IntoFrame,
-    func: str,
+    given: RankInput,
     test: str,
-    metric: str,
-    block: str,
-    learner: str,
-    by: Keys,
-    higher_is_better: bool | None,
     control: Any,
     outputs: Sequence[str],
     digits: int | None = RANK_DIGITS,
@@ -884,19 +862,14 @@ def pair_statistics(
     p_value``: one row per pair (a < b) or per learner against ``control`` (b = control), with
     statistic = |z| of ``test``'s rank scores and its two-sided normal p-value. ``__ia`` and
     ``__ib`` are the learners' 0-based positions in sort order within the group."""
+    data, func, _, block, learner, by, _ = given
     if control is not None:
         _, _, _, schema = open_frame(data, func, by)
         require_columns(schema, func, learner=learner)
         check_learner_value(schema, func, learner, control, "control")
     complete = test != "skillings_mack"
     cell, eager, keys, hib, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
+        given,
         outputs,
         complete=complete,
         digits=digits,
@@ -904,22 +877,17 @@ def pair_statistics(
     per, design = learner_scores(cell, test, keys, block, learner, hib, digits)
     design = check_design(design, func, keys, block)
     if control is not None:
-        design = _control_present(design, per, keys, func, learner, control)
+        design = control_present(design, per, keys, func, learner, control)
     per = per.with_columns(
         (over_keys(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64) - 1).alias("__i")
     )
-    side = per.select(*keys, learner, "average_rank", "__score", "__i")
-    left = side.rename(
-        {learner: "a", "average_rank": "average_rank_a", "__score": "__sa", "__i": "__ia"}
-    )
-    right = side.rename(
-        {learner: "b", "average_rank": "average_rank_b", "__score": "__sb", "__i": "__ib"}
-    )
-    pairs = join_on_keys(left, right, keys)
-    if control is None:
-        pairs = pairs.filter(pl.col("a") < pl.col("b"))
-    else:
-        pairs = pairs.filter((pl.col("b") == pl.lit(control)) & (pl.col("a") != pl.lit(control)))
+    sides = {
+        learner: ("a", "b"),
+        "average_rank": ("average_rank_a", "average_rank_b"),
+        "__score": ("__sa", "__sb"),
+        "__i": ("__ia", "__ib"),
+    }
+    pairs = learner_pairs(per, keys, sides, control)
     pairs = join_on_keys(pairs, design.select(*keys, "n_learners", "__se"), keys)
     if test == "skillings_mack":
         pairs = _sm_pair_se(pairs, cell, keys, block, learner)

@@ -21,17 +21,15 @@ from frameeval._validate import (
     check_alpha,
     check_parameter,
     enforce,
-    failure,
-    group_text,
     label_expr,
     require_columns,
 )
 from frameeval.compare.cells import metric_checks
 from frameeval.compare.door import check_distinct, open_frame
+from frameeval.compare.plan import agg_by_keys, at_least
 from frameeval.compare.plan import signed_ratio as ratio
 from frameeval.compare.results import BINOMIAL, T_TEST
 from frameeval.compare.scipy_step import mean_std, scipy_step
-from frameeval.exceptions import InsufficientDataError
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
 _AT_LEAST_ONE = Number(low=1, integer=True, text=">= 1")
@@ -211,8 +209,7 @@ def binomial_test(
         wrong.sum().cast(pl.Int64).alias("errors"),
         *checks.aggs(),
     ]
-    counts = lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
-    counts = checks.enforce(counts, keys)
+    counts = checks.enforce(agg_by_keys(lf, keys, aggs), keys)
     if not keys:  # an empty lazy frame has no test set
         counts = counts.filter(pl.col("m") > 0)
     return finish(_binomial_finish(counts, keys, eps0, alpha), eager)
@@ -363,20 +360,10 @@ def t_test(
         std.alias("std"),
         *checks.aggs(),
     ]
-    stats_ = lf.group_by(keys).agg(aggs) if keys else lf.select(aggs)
-    stats_ = checks.enforce(stats_, keys)
+    stats_ = checks.enforce(agg_by_keys(lf, keys, aggs), keys)
     if not keys:
         stats_ = stats_.filter(pl.col("n_values") > 0)
-    stats_ = enforce(
-        stats_,
-        failure(
-            pl.col("n_values") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 values of {metric!r}, got {{}}{{}}.",
-            pl.col("n_values"),
-            group_text(keys),
-        ),
-    )
+    stats_ = enforce(stats_, at_least("n_values", 2, func, f"values of {metric!r}", keys))
     n = pl.col("n_values").cast(pl.Float64)
     out = stats_.with_columns(
         pl.lit(float(eps0)).alias("eps0"),

@@ -28,6 +28,35 @@ def agg_by_keys(lf: pl.LazyFrame, keys: Sequence[str], exprs: Sequence[pl.Expr])
     return lf.group_by(list(keys)).agg(exprs) if keys else lf.select(exprs)
 
 
+def per_group(
+    lf: pl.LazyFrame, keys: Sequence[str], exprs: Sequence[pl.Expr], count: str
+) -> pl.LazyFrame:
+    """``exprs`` per group (:func:`agg_by_keys`); without keys the one row of the whole frame,
+    dropped when its ``count`` column is 0 (an empty frame has no group to test)."""
+    out = agg_by_keys(lf, keys, exprs)
+    return out if keys else out.filter(pl.col(count) > 0)
+
+
+def check_choice(value: Any, choices: Sequence[Any], func: str, name: str) -> None:
+    """``value`` must be one of ``choices``: ``<func>(): <name> must be 'a', 'b' or None, got
+    <value!r>.`` (the choices in their order)."""
+    words = [repr(c) for c in choices]
+    text = f"{', '.join(words[:-1])} or {words[-1]}" if len(words) > 1 else words[0]
+    check_parameter(value in choices, func, f"{name} must be {text}, got {value!r}.")
+
+
+def at_least(column: str, minimum: int, func: str, what: str, keys: Sequence[str]) -> pl.Expr:
+    """The in-plan failure of a group whose count ``column`` is below ``minimum``:
+    ``<func>(): needs at least <minimum> <what>, got <count><group>.``"""
+    return failure(
+        pl.col(column) < minimum,
+        InsufficientDataError,
+        f"{func}(): needs at least {minimum} {what}, got {{}}{{}}.",
+        pl.col(column),
+        group_text(keys),
+    )
+
+
 def over_keys(expr: pl.Expr, keys: Sequence[str]) -> pl.Expr:
     return expr.over(list(keys)) if keys else expr
 

@@ -26,16 +26,22 @@ from frameeval._validate import (
     check_parameter,
     enforce,
     failure,
-    group_text,
     require_columns,
 )
 from frameeval.compare.door import check_learner_value
-from frameeval.compare.plan import join_on_keys
+from frameeval.compare.plan import join_on_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS
-from frameeval.compare.ranked import check_design, rank_sums, ranked_cells
+from frameeval.compare.ranked import (
+    RankInput,
+    check_design,
+    control_present,
+    learner_pairs,
+    rank_sums,
+    ranked_cells,
+)
 from frameeval.compare.results import HOLM, RANK_PAIRS, TUKEY_HSD
 from frameeval.compare.scipy_step import better_by, better_expr, per_unique, scipy_step
-from frameeval.exceptions import InsufficientDataError, InvalidValueError
+from frameeval.exceptions import InvalidValueError
 
 __all__ = ["bonferroni_dunn", "bonferroni_dunn_q", "holm", "nemenyi", "nemenyi_q"]
 
@@ -157,59 +163,24 @@ def _pairs_scipy(kind: str):
 
 
 def _post_hoc(
-    data: IntoFrame,
-    func: str,
-    metric: str,
-    block: str,
-    learner: str,
-    by: Keys,
-    higher_is_better: bool | None,
+    given: RankInput,
     alpha: float,
     control: Any,
     digits: int | None = RANK_DIGITS,
 ) -> Any:
+    func, block, learner = given.func, given.block, given.learner
     alpha = check_alpha(alpha, func)
-    ranks, eager, keys, _, _ = ranked_cells(
-        data, func, metric, block, learner, by, higher_is_better, RANK_PAIRS.columns, digits=digits
-    )
+    ranks, eager, keys, _, _ = ranked_cells(given, RANK_PAIRS.columns, digits=digits)
     sums = rank_sums(ranks, keys, learner)
     aggs = [
         pl.len().cast(pl.Int64).alias("n_learners"),
         pl.col("n_blocks").max().alias("n_blocks"),
     ]
+    summary = check_design(per_group(sums, keys, aggs, "n_learners"), func, keys, block)
     if control is not None:
-        aggs.append((pl.col(learner) == pl.lit(control)).any().alias("__has_control"))
-    summary = sums.group_by(keys).agg(aggs) if keys else sums.select(aggs)
-    if not keys:
-        summary = summary.filter(pl.col("n_learners") > 0)
-    summary = check_design(summary, func, keys, block)
-    if control is not None:
-        summary = enforce(
-            summary,
-            failure(
-                ~pl.col("__has_control"),
-                InsufficientDataError,
-                f"{func}(): the control learner {control!r} must have values, got none{{}}.",
-                group_text(keys),
-            ),
-        ).drop("__has_control")
-    side = sums.select(*keys, learner, "average_rank")
-    left = side.rename({learner: "a", "average_rank": "average_rank_a"})
-    right = side.rename({learner: "b", "average_rank": "average_rank_b"})
-    pairs = (
-        left.join(right, on=keys, how="inner", nulls_equal=True)
-        if keys
-        else left.join(right, how="cross")
-    )
-    if control is None:
-        pairs = pairs.filter(pl.col("a") < pl.col("b"))
-    else:
-        pairs = pairs.filter((pl.col("b") == pl.lit(control)) & (pl.col("a") != pl.lit(control)))
-    pairs = (
-        pairs.join(summary, on=keys, how="inner", nulls_equal=True)
-        if keys
-        else pairs.join(summary, how="cross")
-    )
+        summary = control_present(summary, sums, keys, func, learner, control)
+    sides = {learner: ("a", "b"), "average_rank": ("average_rank_a", "average_rank_b")}
+    pairs = join_on_keys(learner_pairs(sums, keys, sides, control), summary, keys)
     pairs = pairs.with_columns(
         (pl.col("average_rank_a") - pl.col("average_rank_b")).alias("rank_difference"),
         pl.lit(alpha).alias("alpha"),
@@ -298,18 +269,8 @@ def nemenyi(
     1.6572
     """
     block, learner = resolve_roles(data, "nemenyi", [by, metric], block=block, learner=learner)
-    return _post_hoc(
-        data,
-        "nemenyi",
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        alpha,
-        control=None,
-        digits=digits,
-    )
+    given = RankInput(data, "nemenyi", metric, block, learner, by, higher_is_better)
+    return _post_hoc(given, alpha, control=None, digits=digits)
 
 
 @frame_function
@@ -392,18 +353,8 @@ def bonferroni_dunn(
     schema = lf.collect_schema()
     require_columns(schema, func, learner=learner)
     check_learner_value(schema, func, learner, control, "control")
-    return _post_hoc(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
-        alpha,
-        control=control,
-        digits=digits,
-    )
+    given = RankInput(data, func, metric, block, learner, by, higher_is_better)
+    return _post_hoc(given, alpha, control=control, digits=digits)
 
 
 @frame_function

@@ -16,7 +16,7 @@ from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.compare.omnibus import CHI2_MIN_BLOCKS, friedman  # noqa: F401 - their home
 from frameeval.compare.precision import RANK_DIGITS
-from frameeval.compare.ranked import rank_sums, ranked_cells
+from frameeval.compare.ranked import RankInput, rank_sums, ranked_cells
 from frameeval.compare.results import AVERAGE_RANKS, RANK_TABLE
 
 __all__ = ["average_ranks", "friedman", "rank_table"]
@@ -85,13 +85,7 @@ def rank_table(
     func = "rank_table"
     outputs = [metric, *RANK_TABLE.columns]
     ranks, eager, keys, _, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
+        RankInput(data, func, metric, block, learner, by, higher_is_better),
         outputs,
         digits=digits,
         round_values=False,
@@ -147,13 +141,7 @@ def average_ranks(
     )
     func = "average_ranks"
     ranks, eager, keys, _, _ = ranked_cells(
-        data,
-        func,
-        metric,
-        block,
-        learner,
-        by,
-        higher_is_better,
+        RankInput(data, func, metric, block, learner, by, higher_is_better),
         AVERAGE_RANKS.columns,
         digits=digits,
     )

@@ -37,6 +37,7 @@ from frameeval.compare.effect_size import (
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import (
     agg_by_keys,
+    at_least,
     both_present,
     check_learners,
     check_level,
@@ -195,12 +196,9 @@ def corrected_resampled_t_test(
     block
         Column(s) identifying the split both learners were evaluated on, e.g. ``"fold"`` or
         ``["repeat", "fold"]`` (the ``block=`` of :func:`frameeval.paired_t_test`).
-    by
-        Key column(s): one test per group.
-    higher_is_better
-        Direction of ``metric`` for ``better`` (default: from the measure registry by name).
-    alpha
-        Significance level α in (0, 1).
+    by, higher_is_better, alpha
+        As in :func:`frameeval.paired_t_test`: one test per group; the direction of ``metric``
+        for ``better`` (default: from the measure registry by name); the level α in (0, 1).
 
     Returns
     -------
@@ -233,7 +231,9 @@ def corrected_resampled_t_test(
 
     See Also
     --------
-    cv5x2_f_test, frameeval.paired_t_test, frameeval.cv5x2_t_test
+    cv5x2_f_test : Alpaydin's F test of 5 × 2 folds.
+    frameeval.paired_t_test : the uncorrected paired t test.
+    frameeval.cv5x2_t_test : Dietterich's 5×2cv t test.
 
     Examples
     --------
@@ -269,17 +269,8 @@ def corrected_resampled_t_test(
             *effect_aggs("__fe_a", "__fe_b"),
         ],
     )
-    out = enforce(
-        out,
-        failure(
-            pl.col("n_pairs") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 splits ({'/'.join(blocks)}) with both learners, got "
-            "{}{}.",
-            pl.col("n_pairs"),
-            group_text(keys),
-        ),
-    )
+    what = f"splits ({'/'.join(blocks)}) with both learners"
+    out = enforce(out, at_least("n_pairs", 2, func, what, keys))
     j = pl.col("n_pairs").cast(pl.Float64)
     factor = (1.0 / j + float(n_test) / float(n_train)).sqrt()
     out = out.with_columns(
@@ -338,12 +329,8 @@ def cv5x2_f_test(
     learner, repeat, fold
         Columns naming the learner, the repeat (5 values in the published design) and the
         fold within it (exactly 2 per repeat).
-    by
-        Key column(s): one test per group.
-    higher_is_better
-        Direction of ``metric`` for ``better`` (default: from the measure registry by name).
-    alpha
-        Significance level α in (0, 1).
+    by, higher_is_better, alpha
+        As in :func:`corrected_resampled_t_test`.
 
     Returns
     -------
@@ -373,7 +360,8 @@ def cv5x2_f_test(
 
     See Also
     --------
-    frameeval.cv5x2_t_test, corrected_resampled_t_test
+    frameeval.cv5x2_t_test : the 5×2cv paired t test of the same design.
+    corrected_resampled_t_test : any number of repeated splits.
 
     Examples
     --------

@@ -9,9 +9,11 @@ its output: :meth:`Shape.check` refuses ``by=`` keys (and kept role columns) nam
 output column, :meth:`Shape.decide` adds ``reject`` by the test's declared :data:`Rule`, and
 :meth:`Shape.out` selects the columns after the keys in their order and sorts by the keys.
 
-Every ``reject`` of ``frameeval.compare`` (and of the automatic comparison on top of it) is an
-expression of :func:`reject`; a module of the package writes no output column list and no
-``reject`` expression of its own (tests/compare/test_results.py holds it to that).
+Every ``reject`` of ``frameeval.compare`` (and of the automatic comparison on top of it, and of
+``frameeval.uncertainty``'s DeLong test) is an expression of :func:`reject`; a module of either
+package writes no output column list and no ``reject`` expression of its own
+(tests/compare/test_results.py holds it to that). The intervals of ``frameeval.uncertainty``
+declare their columns here too (:data:`INTERVAL_SHAPES`).
 """
 
 from __future__ import annotations
@@ -91,9 +93,10 @@ class Shape:
         """``frame`` with the test's ``reject`` column(s) (:func:`reject`)."""
         return frame.with_columns(reject(rule, alpha) for rule in self.rules)
 
-    def out(self, frame: FrameT, keys: Sequence[str]) -> FrameT:
-        """The output columns after the keys, sorted by the keys and :attr:`order`."""
-        order = [*keys, *self.order]
+    def out(self, frame: FrameT, keys: Sequence[str], *, sort: bool = True) -> FrameT:
+        """The output columns after the keys, sorted by the keys and :attr:`order` (``sort=False``:
+        in the frame's row order)."""
+        order = [*keys, *self.order] if sort else []
         out = frame.select(*keys, *self.columns)
         return out.sort(order, nulls_last=True) if order else out
 
@@ -222,6 +225,17 @@ RANKS = Family("ranks", decision=())
 RANK_TABLE = RANKS.shape("rank")
 AVERAGE_RANKS = RANKS.shape("average_rank n_blocks")
 
+# the intervals of frameeval.uncertainty: a bootstrap interval's columns after its estimate
+INTERVALS = Family("intervals", decision=(), tail="std_error lower upper level method n_replicates")
+BOOTSTRAP_CI = INTERVALS.shape("metric estimate bias")
+ROC_BAND = INTERVALS.shape("fpr tpr")
+DELONG_CI = Family("intervals", decision=()).shape(
+    "metric estimate variance std_error lower upper level method n_pos n_neg"
+)
+DELONG_TEST = Family("two learners", "a b", tail="better").shape(
+    "n_pos n_neg roc_auc_a roc_auc_b difference std_error lower upper statistic", "abs_statistic"
+)
+
 #: public function → its shape (tests/compare/test_results.py runs each and compares)
 SHAPES: dict[str, Shape] = {
     "binomial_test": BINOMIAL,
@@ -248,6 +262,13 @@ SHAPES: dict[str, Shape] = {
     "effect_size": EFFECT_SIZE,
     "comparison_matrix": MATRIX,
     "average_ranks": AVERAGE_RANKS,
+}
+#: the same for frameeval.uncertainty
+INTERVAL_SHAPES: dict[str, Shape] = {
+    "bootstrap_ci": BOOTSTRAP_CI,
+    "roc_band": ROC_BAND,
+    "delong_ci": DELONG_CI,
+    "delong_test": DELONG_TEST,
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ and the average ranks at the bottom — as a great-tables ``GT``, booktabs LaTeX
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import polars as pl
 
@@ -24,6 +24,7 @@ from frameeval._validate import (
 from frameeval.compare.auto import SPLIT_PROCEDURES, TEST_NAMES, Comparison
 from frameeval.compare.door import check_distinct, learner_expr, resolve_direction
 from frameeval.compare.guards import not_null_rows
+from frameeval.compare.plan import check_choice
 from frameeval.compare.words import decimals_expr, format_interval, format_value, value_decimals
 from frameeval.exceptions import MissingValueError
 
@@ -198,11 +199,7 @@ def results_table(
         _FUNC,
         f"aggregate must be one of {sorted(_AGGREGATES)}, got {aggregate!r}.",
     )
-    check_parameter(
-        format in ("gt", "latex", "markdown"),
-        _FUNC,
-        f"format must be 'gt', 'latex' or 'markdown', got {format!r}.",
-    )
+    check_choice(format, ("gt", "latex", "markdown"), _FUNC, "format")
     _DECIMALS(_FUNC, "decimals", decimals)
     check_parameter(
         significance is None or isinstance(significance, Comparison),
@@ -210,11 +207,7 @@ def results_table(
         "significance must be None or the result of compare_learners, got "
         f"{type(significance).__name__}.",
     )
-    check_parameter(
-        level in ("auto", "blocks", "splits"),
-        _FUNC,
-        f"level must be 'auto', 'blocks' or 'splits', got {level!r}.",
-    )
+    check_choice(level, ("auto", "blocks", "splits"), _FUNC, "level")
     split_rows = _split_rows(significance, level)
     check_parameter(
         interval is None
@@ -394,24 +387,26 @@ def _row_list(rows: set[Any]) -> str:
     return ", ".join(str(r) for r in sorted(rows, key=str))
 
 
+class _Grid(NamedTuple):
+    """The table's rows (block → row index), columns (learner → column index) and each row's
+    best learners."""
+
+    row: dict[Any, int]
+    col: dict[str, int]
+    row_best: dict[int, list[str]]
+
+
 def _marks(
-    significance: Comparison,
-    summary: pl.DataFrame,
-    block: str,
-    learner: str,
-    row: dict[Any, int],
-    col: dict[str, int],
-    row_best: dict[int, list[str]],
-    split_rows: set[Any] | None,
-    level: str,
+    significance: Comparison, block: str, grid: _Grid, split_rows: set[Any] | None, level: str
 ) -> tuple[set[tuple[int, int]], str]:
     """The † cells and the footnote's words on them: each row marked by the test its verdict
     cites (see :func:`results_table`'s ``level``)."""
+    row = grid.row
     alpha = f"α = {significance.alpha:g}"
     head = f"{WORSE_MARK}: significantly worse than the row's best"
     split = significance.per_data_set
     if split_rows is None or split is None:  # one source: the comparison's own post-hoc
-        worse = _worse(significance, summary, block, learner, row, col, row_best)
+        worse = _worse(significance, block, grid)
         names, extra = _test_names(significance), ""
         tests = set(significance.design.get_column("post_hoc_test").drop_nulls().to_list())
         if tests & set(SPLIT_PROCEDURES):
@@ -421,12 +416,12 @@ def _marks(
         return worse, f"{head} ({names}, {alpha}{extra})"
     own = {name: i for name, i in row.items() if name in split_rows}
     rest = {name: i for name, i in row.items() if name not in split_rows}
-    worse = _worse(split, summary, block, learner, own, col, row_best) if own else set()
+    worse = _worse(split, block, grid._replace(row=own)) if own else set()
     split_names = _test_names(split, block, set(own)) + " of every pair on the row's splits"
     if level == "splits" or not rest:
         tail = f"; rows without splits: no mark ({_row_list(set(rest))})" if rest else ""
         return worse, f"{head} ({split_names}, {alpha}){tail}"
-    worse |= _worse(significance, summary, block, learner, rest, col, row_best)
+    worse |= _worse(significance, block, grid._replace(row=rest))
     over = _test_names(significance) + " over all data sets"
     if not own:
         return worse, f"{head} ({over}, {alpha})"
@@ -481,9 +476,7 @@ def _layout(
     worse: set[tuple[int, int]] = set()
     note = "Bold: best per row; underlined: second best"
     if significance is not None:
-        worse, words = _marks(
-            significance, summary, block, learner, row, col, row_best, split_rows, level
-        )
+        worse, words = _marks(significance, block, _Grid(row, col, row_best), split_rows, level)
         note += f"; {words}"
     several = summary.filter(pl.col("n") > 1).height > 0  # a spread to show
     single = summary.filter(pl.col("n") == 1).height > 0
@@ -509,16 +502,9 @@ def _layout(
     )
 
 
-def _worse(
-    result: Comparison,
-    summary: pl.DataFrame,
-    block: str,
-    learner: str,
-    row: dict[Any, int],
-    col: dict[str, int],
-    row_best: dict[int, list[str]],
-) -> set[tuple[int, int]]:
+def _worse(result: Comparison, block: str, grid: _Grid) -> set[tuple[int, int]]:
     """Cells whose learner is significantly worse than (one of) the row's best learners."""
+    row, col, row_best = grid
     ph = result.post_hoc.filter(pl.col("reject").fill_null(False) & pl.col("better").is_not_null())
     per_block = list(result.by) == [block]
     pairs: dict[Any, set[tuple[str, str]]] = {}

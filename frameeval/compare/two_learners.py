@@ -27,7 +27,7 @@ from frameeval._validate import (
     require_columns,
 )
 from frameeval.compare._pairs import present
-from frameeval.compare.cells import PAIR_MISSING_HINT, cells, paired
+from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells, paired
 from frameeval.compare.door import (
     check_learner_value,
     is_learner,
@@ -40,7 +40,7 @@ from frameeval.compare.effect_size import (
     effect_columns,
 )
 from frameeval.compare.one_learner import ratio, t_decision
-from frameeval.compare.plan import block_pairs
+from frameeval.compare.plan import at_least, block_pairs, check_choice, per_group
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference
 from frameeval.compare.results import CV5X2_T, PAIRED_T, WILCOXON
 from frameeval.compare.scipy_step import better_expr, literal, mean_better, mean_std, scipy_step
@@ -145,19 +145,8 @@ def paired_t_test(
         std.alias("std"),
         *effect_aggs("__a", "__b"),
     ]
-    out = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
-    if not keys:
-        out = out.filter(pl.col("n_pairs") > 0)
-    out = enforce(
-        out,
-        failure(
-            pl.col("n_pairs") < 2,
-            InsufficientDataError,
-            f"{func}(): needs at least 2 values of {block!r} with both learners, got {{}}{{}}.",
-            pl.col("n_pairs"),
-            group_text(keys),
-        ),
-    )
+    what = f"values of {block!r} with both learners"
+    out = enforce(per_group(piv, keys, aggs, "n_pairs"), at_least("n_pairs", 2, func, what, keys))
     n = pl.col("n_pairs").cast(pl.Float64)
     out = out.with_columns(
         literal(a, schema, learner).alias("a"),
@@ -209,12 +198,9 @@ def cv5x2_t_test(
         ``"textbook"`` (default, the book's μ = 0.5 (Δ₁¹ + Δ₁²), the mean of both folds) or
         ``"dietterich"`` (Dietterich's μ = Δ₁¹, the difference on the fold with the smallest
         ``fold`` value; this is what mlxtend's ``paired_ttest_5x2cv`` computes).
-    by
-        Key column(s): one test per group.
-    higher_is_better
-        Direction of ``metric`` for ``better`` (default: from the measure registry by name).
-    alpha
-        Significance level α in (0, 1).
+    by, higher_is_better, alpha
+        As in :func:`frameeval.paired_t_test`: one test per group; the direction of ``metric``
+        for ``better`` (default: from the measure registry by name); the level α in (0, 1).
 
     Returns
     -------
@@ -258,11 +244,7 @@ def cv5x2_t_test(
     )
     func = "cv5x2_t_test"
     alpha = check_alpha(alpha, func)
-    check_parameter(
-        variant in ("textbook", "dietterich"),
-        func,
-        f"variant must be 'textbook' or 'dietterich', got {variant!r}.",
-    )
+    check_choice(variant, ("textbook", "dietterich"), func, "variant")
     lf, eager, keys, schema = open_frame(data, func, by)
     CV5X2_T.check(func, keys)
     hib = resolve_direction(func, metric, higher_is_better)
@@ -283,11 +265,8 @@ def cv5x2_t_test(
         pl.col(first).sort_by(pl.col(repeat)).first().alias("mean"),
         (0.2 * pl.col("__s2").sum()).sqrt().alias("std"),
     ]
-    out = per_repeat.group_by(keys).agg(aggs) if keys else per_repeat.select(aggs)
-    if not keys:
-        out = out.filter(pl.col("__repeats") > 0)
     out = enforce(
-        out,
+        per_group(per_repeat, keys, aggs, "__repeats"),
         failure(
             (pl.col("__repeats") != 5)
             | (pl.col("__min_folds") != 2)
@@ -381,20 +360,10 @@ def _wilcoxon_scipy(count, r_plus, mn, se, use_exact, correction, alpha) -> dict
 def _check_wilcoxon_options(
     func: str, zero_method: Any, method: Any, correction: Any, adjust: Any
 ) -> None:
-    check_parameter(
-        zero_method in ("zsplit", "wilcox", "pratt"),
-        func,
-        f"zero_method must be 'zsplit', 'wilcox' or 'pratt', got {zero_method!r}.",
-    )
-    check_parameter(
-        method in ("auto", "exact", "approx"),
-        func,
-        f"method must be 'auto', 'exact' or 'approx', got {method!r}.",
-    )
+    check_choice(zero_method, ("zsplit", "wilcox", "pratt"), func, "zero_method")
+    check_choice(method, ("auto", "exact", "approx"), func, "method")
     A_BOOL(func, "correction", correction)
-    check_parameter(
-        adjust in (None, "holm"), func, f"adjust must be None or 'holm', got {adjust!r}."
-    )
+    check_choice(adjust, (None, "holm"), func, "adjust")
 
 
 def _two_or_control(
@@ -417,20 +386,11 @@ def _two_or_control(
     return lf
 
 
-def _present_cells(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    keys: list[str],
-    block: str,
-    learner: str,
-    metric: str,
-    a: Any,
-    b: Any,
-) -> pl.LazyFrame:
+def _present_cells(long: Long, a: Any, b: Any) -> pl.LazyFrame:
     """The (block, learner) cells of the groups where the compared learners have values and
     there are at least two learners and two blocks (else a typed error naming the group)."""
-    cell = cells(lf, schema, func, keys, block, learner, metric, hint=PAIR_MISSING_HINT)
+    _, _, func, keys, block, learner, _ = long
+    cell = cells(long, hint=PAIR_MISSING_HINT)
     who = (
         f"learners a={a!r} and b={b!r} must both" if a is not None else f"the control b={b!r} must"
     )
@@ -440,13 +400,7 @@ def _present_cells(
         f"{func}(): {who} have values, got none{{}}.",
         group_text(keys),
     )
-    blocks = failure(
-        pl.col("__blocks") < 2,
-        InsufficientDataError,
-        f"{func}(): needs at least 2 blocks ({block!r}), got {{}}{{}}.",
-        pl.col("__blocks"),
-        group_text(keys),
-    )
+    blocks = at_least("__blocks", 2, func, f"blocks ({block!r})", keys)
     return present(cell, func, keys, block, learner, a, b, has, blocks)
 
 
@@ -548,11 +502,8 @@ def wilcoxon(
 
     Parameters
     ----------
-    data
-        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
-        one row per block × learner (× ``by`` group).
-    metric
-        Column with the metric values.
+    data, metric
+        As in :func:`frameeval.rank_table`: one row per block × learner (× ``by`` group).
     a, b
         Which comparisons: both given — that pair (differences a − b); only ``b`` — every other
         learner against the control ``b``; neither — every pair of learners (a < b in sort
@@ -653,7 +604,7 @@ def wilcoxon(
     adjusted.check(func, keys, block=block)
     hib = resolve_direction(func, metric, higher_is_better)
     lf = _two_or_control(lf, schema, func, learner, a, b)
-    cell = _present_cells(lf, schema, func, keys, block, learner, metric, a, b)
+    cell = _present_cells(Long(lf, schema, func, keys, block, learner, metric), a, b)
     pairs = block_pairs(cell, keys, block, {learner: ("a", "b"), "__value": ("__va", "__vb")})
     if a is not None:
         pairs = pairs.filter((pl.col("a") == pl.lit(a)) & (pl.col("b") == pl.lit(b)))

@@ -26,7 +26,15 @@ from frameeval._validate import (
     failure,
 )
 from frameeval.compare.guards import value_text as _text
-from frameeval.compare.plan import agg_by_keys, check_int, check_level, join_on_keys, sort_by_keys
+from frameeval.compare.plan import (
+    agg_by_keys,
+    check_choice,
+    check_int,
+    check_level,
+    join_on_keys,
+    sort_by_keys,
+)
+from frameeval.compare.results import BOOTSTRAP_CI, Shape
 from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import DuplicateKeyError, InvalidDtypeError, InvalidParameterError
 
@@ -112,11 +120,13 @@ def open_bootstrap(
     n: Any,
     seed: Any,
     batch_size: Any,
-    outputs: Sequence[str],
+    shape: Shape | None,
     checks: Checks | None = None,
 ) -> dict[str, Any]:
     """Door checks shared by the bootstrap functions; returns the pieces of the plan.
-    ``checks`` may hold data checks of the caller, enforced with the estimate."""
+    ``shape`` declares the caller's output columns (None: the replicates, whose columns are the
+    measure names); ``checks`` may hold data checks of the caller, enforced with the estimate."""
+    outputs = () if shape is None else shape.columns
     exprs, names, columns = parse_measures(measure, func)
     n = check_int(n, func, "repeats", 1)
     check_seed(seed, func)
@@ -400,7 +410,7 @@ def bootstrap_replicates(
     func = "bootstrap_replicates"
     repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     parts = open_bootstrap(
-        data, func, measure, by, instance, stratify, repeats, seed, batch_size, ["replicate"]
+        data, func, measure, by, instance, stratify, repeats, seed, batch_size, None
     )
     out = _replicates(parts, instance, stratify)
     out = out.select(*parts["keys"], "replicate", *parts["names"])
@@ -475,15 +485,18 @@ def _z0(below2: np.ndarray, count: np.ndarray) -> dict[str, np.ndarray]:
     return {"__fe_z0": special.ndtri(share)}
 
 
-#: the interval columns of a bootstrap result (after its estimate columns)
-INTERVAL_OUT = ["std_error", "lower", "upper", "level", "method", "n_replicates"]
-_CI_OUT = ["metric", "estimate", "bias", *INTERVAL_OUT]
+def check_interval(level: Any, method: Any, func: str) -> float:
+    """``level`` in (0, 1) and ``method`` one of the bootstrap intervals (``"percentile"``,
+    ``"bca"``), checked in that order; returns the level."""
+    level = check_level(level, func, "level")
+    check_choice(method, ("percentile", "bca"), func, "method")
+    return level
 
 
 def bootstrap_intervals(
     parts: dict[str, Any], level: float, method: str, instance: str | None, stratify: str | None
 ) -> pl.LazyFrame:
-    """``*keys, metric, …`` (the columns of :data:`_CI_OUT`), sorted by keys and measure order."""
+    """``*keys, metric, …`` (the columns of :data:`frameeval.compare.results.BOOTSTRAP_CI`), sorted by keys and measure order."""
     keys, names = parts["keys"], parts["names"]
     by_metric = [*keys, "metric"]
     reps = _replicates(parts, instance, stratify).unpivot(
@@ -622,7 +635,8 @@ def bootstrap_ci(
 
     See Also
     --------
-    bootstrap_replicates, delong_ci
+    bootstrap_replicates : the replicates these intervals are read from.
+    delong_ci : the normal interval of an AUC, without resampling.
 
     Examples
     --------
@@ -635,15 +649,10 @@ def bootstrap_ci(
     True
     """
     func = "bootstrap_ci"
-    level = check_level(level, func, "level")
-    check_parameter(
-        method in ("percentile", "bca"),
-        func,
-        f"method must be 'percentile' or 'bca', got {method!r}.",
-    )
+    level = check_interval(level, method, func)
     repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     parts = open_bootstrap(
-        data, func, measure, by, instance, stratify, repeats, seed, batch_size, _CI_OUT
+        data, func, measure, by, instance, stratify, repeats, seed, batch_size, BOOTSTRAP_CI
     )
     out = bootstrap_intervals(parts, level, method, instance, stratify)
-    return finish(out.select(*parts["keys"], *_CI_OUT), parts["eager"])
+    return finish(BOOTSTRAP_CI.out(out, parts["keys"], sort=False), parts["eager"])

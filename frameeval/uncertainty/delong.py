@@ -23,7 +23,6 @@ from frameeval._validate import (
     group_text,
     label_expr,
 )
-from frameeval.compare.door import check_outputs
 from frameeval.compare.door import learner_expr as _learner_expr
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import (
@@ -32,11 +31,11 @@ from frameeval.compare.plan import (
     check_learners,
     check_level,
     over_keys,
-    sort_by_keys,
     tie_to_checks,
 )
+from frameeval.compare.results import DELONG_CI, DELONG_TEST
+from frameeval.compare.scipy_step import better_expr, scipy_step
 from frameeval.compare.scipy_step import literal as _learner_literal
-from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import InvalidValueError
 
 __all__ = ["delong_ci", "delong_test"]
@@ -87,20 +86,6 @@ def _placements(lf: pl.LazyFrame, keys: list[str], score: str) -> pl.LazyFrame:
         n_pos.alias("__fe_n_pos"),
         n_neg.alias("__fe_n_neg"),
     )
-
-
-_DELONG_CI_OUT = [
-    "metric",
-    "estimate",
-    "variance",
-    "std_error",
-    "lower",
-    "upper",
-    "level",
-    "method",
-    "n_pos",
-    "n_neg",
-]
 
 
 def delong_ci(
@@ -164,7 +149,8 @@ def delong_ci(
 
     See Also
     --------
-    delong_test, bootstrap_ci
+    delong_test : the paired test of two learners' AUCs on the same instances.
+    bootstrap_ci : a resampled interval of any measure.
 
     Examples
     --------
@@ -179,7 +165,7 @@ def delong_ci(
     func = "delong_ci"
     level = check_level(level, func, "level")
     lf, eager, keys, _, is_pos, checks = _open_scores(data, func, truth, score, by, pos_label)
-    check_outputs(func, keys, _DELONG_CI_OUT)
+    DELONG_CI.check(func, keys)
     rows = pl.len().alias("__fe_rows")
     checked = checks.enforce(agg_by_keys(lf, keys, [rows, *checks.aggs()]), keys)
     frame = tie_to_checks(lf.select(*keys, score, is_pos.alias("__fe_pos")), checked, keys)
@@ -214,7 +200,7 @@ def delong_ci(
         pl.lit(level).alias("level"),
         pl.lit("delong").alias("method"),
     )
-    return finish(sort_by_keys(out.select(*keys, *_DELONG_CI_OUT), keys), eager)
+    return finish(DELONG_CI.out(out, keys), eager)
 
 
 def _two_sided_z(statistic: np.ndarray, alpha: np.ndarray) -> dict[str, np.ndarray]:
@@ -224,26 +210,6 @@ def _two_sided_z(statistic: np.ndarray, alpha: np.ndarray) -> dict[str, np.ndarr
         "p_value": 2.0 * special.ndtr(-np.abs(statistic)),
         "critical_value": special.ndtri(1.0 - alpha / 2.0),
     }
-
-
-_DELONG_TEST_OUT = [
-    "a",
-    "b",
-    "n_pos",
-    "n_neg",
-    "roc_auc_a",
-    "roc_auc_b",
-    "difference",
-    "std_error",
-    "lower",
-    "upper",
-    "statistic",
-    "p_value",
-    "critical_value",
-    "alpha",
-    "reject",
-    "better",
-]
 
 
 def _test_statistics(
@@ -291,15 +257,7 @@ def _test_statistics(
         _learner_literal(b, schema, learner).alias("b"),
     )
     out = scipy_step(out, _two_sided_z, ["statistic", "alpha"], ["p_value", "critical_value"])
-    reject = pl.col("statistic").abs() > pl.col("critical_value")
-    out = out.with_columns(reject.alias("reject")).with_columns(
-        pl.when(pl.col("reject") & (diff > 0))
-        .then(pl.col("a"))
-        .when(pl.col("reject") & (diff < 0))
-        .then(pl.col("b"))
-        .alias("better")
-    )
-    return out
+    return DELONG_TEST.decide(out).with_columns(better_expr(diff > 0, diff < 0))
 
 
 def delong_test(
@@ -370,7 +328,8 @@ def delong_test(
 
     See Also
     --------
-    delong_ci, bootstrap_ci
+    delong_ci : one AUC's variance and normal interval.
+    bootstrap_ci : a resampled interval of any measure (per learner).
 
     Examples
     --------
@@ -389,7 +348,7 @@ def delong_test(
     lf, eager, keys, schema, is_pos, checks = _open_scores(
         data, func, truth, score, by, pos_label, learner=learner, instance=instance
     )
-    check_outputs(func, keys, _DELONG_TEST_OUT)
+    DELONG_TEST.check(func, keys)
     check_learners(schema, func, learner, a, b)
     checks.not_null(instance, "instance")
     name = _learner_expr(learner, schema)
@@ -435,4 +394,4 @@ def delong_test(
         per_x, keys, func, where, a, b, "instance", ~pl.col("__fe_has_a"), ~pl.col("__fe_has_b")
     )
     out = _test_statistics(per_x, keys, alpha, a, b, schema, learner)
-    return finish(sort_by_keys(out.select(*keys, *_DELONG_TEST_OUT), keys), eager)
+    return finish(DELONG_TEST.out(out, keys), eager)

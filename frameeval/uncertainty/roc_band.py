@@ -12,12 +12,12 @@ from frameeval._inputs import Column, Inputs, require_positive
 from frameeval._params import FLAG
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
-    check_parameter,
     label_expr,
 )
 from frameeval.compare.door import check_distinct
-from frameeval.compare.plan import check_int, check_level
-from frameeval.uncertainty.bootstrap import INTERVAL_OUT, bootstrap_intervals, open_bootstrap
+from frameeval.compare.plan import check_int
+from frameeval.compare.results import ROC_BAND
+from frameeval.uncertainty.bootstrap import bootstrap_intervals, check_interval, open_bootstrap
 
 __all__ = ["roc_band"]
 
@@ -51,9 +51,6 @@ def _tpr_at(is_pos: pl.Expr, score: str, fpr: float) -> pl.Expr:
     above, tied = count(neg & (s > v)), count(neg & (s == v))
     tp = count(is_pos & (s > v)) + count(is_pos & (s == v)) * (k - above) / tied
     return pl.when(defined).then(tp / n_pos)
-
-
-_BAND_OUT = ["fpr", "tpr", *INTERVAL_OUT]
 
 
 def roc_band(
@@ -138,12 +135,7 @@ def roc_band(
     [(0.0, 0.6666666666666666), (0.5, 1.0), (1.0, 1.0)]
     """
     func = "roc_band"
-    level = check_level(level, func, "level")
-    check_parameter(
-        method in ("percentile", "bca"),
-        func,
-        f"method must be 'percentile' or 'bca', got {method!r}.",
-    )
+    level = check_interval(level, method, func)
     points = check_int(points, func, "points", 2)
     repeats = renamed_argument(func, "n", "repeats", n, repeats, "the same count")
     if stratified is not None:
@@ -173,7 +165,7 @@ def roc_band(
         repeats,
         seed,
         batch_size,
-        _BAND_OUT,
+        ROC_BAND,
         checks,
     )
     check_distinct(func, parts["keys"], truth=truth, score=score, instance=instance)
@@ -183,4 +175,4 @@ def roc_band(
         pl.col("metric").replace_strict(names, grid, return_dtype=pl.Float64).alias("fpr"),
         pl.col("estimate").alias("tpr"),
     )
-    return finish(out.select(*parts["keys"], *_BAND_OUT), parts["eager"])
+    return finish(ROC_BAND.out(out, parts["keys"], sort=False), parts["eager"])

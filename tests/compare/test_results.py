@@ -1,8 +1,9 @@
 """One shape out (issue 33): every comparison test's output is its declared result shape, and
 ``reject`` is decided in one place.
 
-* the rule, read from the source: no module of ``frameeval/compare`` but ``results.py`` writes an
-  output column list (a ``*_OUT`` name, a list holding ``"reject"``) or a ``reject`` alias;
+* the rule, read from the source: no module of ``frameeval/compare`` or ``frameeval/uncertainty``
+  but ``results.py`` writes an output column list (a ``*_OUT`` name, a list holding
+  ``"reject"``) or a ``reject`` alias;
 * the shapes, run: each public test's columns are exactly ``*by, *shape.columns``, and its
   ``reject`` equals :func:`frameeval.compare.results.reject` of its declared rule(s) recomputed
   from its own output columns.
@@ -22,8 +23,14 @@ import frameeval as fe
 from frameeval.compare import results
 from frameeval.compare.results import SHAPES, reject
 
-COMPARE = Path(fe.__file__).resolve().parent / "compare"
-MODULES = sorted(p for p in COMPARE.rglob("*.py") if p.name != "results.py")
+PACKAGE = Path(fe.__file__).resolve().parent
+COMPARE = PACKAGE / "compare"
+MODULES = sorted(
+    p
+    for folder in ("compare", "uncertainty")
+    for p in (PACKAGE / folder).rglob("*.py")
+    if p.name != "results.py"
+)
 
 
 def _strings(node: ast.AST) -> list[str]:
@@ -31,9 +38,50 @@ def _strings(node: ast.AST) -> list[str]:
     return [e.value for e in elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(COMPARE).as_posix())
+def _column_lists(tree: ast.Module) -> set[str]:
+    """Module-level names bound to a literal list or tuple of strings."""
+    out = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(
+            node.value, ast.List | ast.Tuple
+        ):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if _strings(node.value) and all(
+                isinstance(e, ast.Constant | ast.Starred) for e in node.value.elts
+            ):
+                out |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return out
+
+
+def _selected_lists(node: ast.AST, constants: set[str]) -> list[str]:
+    """A hand-written output list in use: a result handed to ``finish(...)`` through
+    ``.select(..., *NAME)`` of a module-level list of column names, or ``check_outputs(...)``
+    called on a literal list or such a name."""
+    if not isinstance(node, ast.Call):
+        return []
+    name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+    if name == "finish" and node.args:
+        selects = [
+            n
+            for n in ast.walk(node.args[0])
+            if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "select"
+        ]
+        spread = [a.value for n in selects for a in n.args if isinstance(a, ast.Starred)]
+        used = [a.id for a in spread if isinstance(a, ast.Name) and a.id in constants]
+        return [f"line {node.lineno}: finish(….select(*{n}))" for n in used]
+    if name == "check_outputs" and len(node.args) > 2:
+        listed = node.args[2]
+        if isinstance(listed, ast.List | ast.Tuple) or (
+            isinstance(listed, ast.Name) and listed.id in constants
+        ):
+            return [f"line {node.lineno}: check_outputs on a hand-written list"]
+    return []
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(PACKAGE).as_posix())
 def test_no_output_list_or_reject_outside_the_declarations(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    constants = _column_lists(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign | ast.AnnAssign):
@@ -51,6 +99,7 @@ def test_no_output_list_or_reject_outside_the_declarations(path: Path) -> None:
             and str(node.args[0].value).endswith("reject")
         ):
             found.append(f"line {node.lineno}: .alias({node.args[0].value!r})")
+        found += _selected_lists(node, constants)
     assert not found, f"{path.name}: declare it in frameeval/compare/results.py: {found}"
 
 
@@ -177,3 +226,44 @@ def test_families_share_their_columns() -> None:
     assert fe.wilcoxon(_blocks(), "accuracy", adjust="holm", **BLOCKS).columns == list(
         results.WILCOXON.with_column("p_adjusted", after="p_value").columns
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# frameeval.uncertainty: the intervals and the DeLong test return their declared shapes too
+# ---------------------------------------------------------------------------------------------
+def _scores() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "learner": ["A"] * 6 + ["B"] * 6,
+            "instance": list(range(6)) * 2,
+            "y": [1, 1, 1, 0, 0, 0] * 2,
+            "s": [0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.9, 0.2, 0.7, 0.3, 0.8, 0.1],
+        }
+    )
+
+
+INTERVAL_RUNS: dict[str, Callable[[], pl.DataFrame]] = {
+    "bootstrap_ci": lambda: fe.bootstrap_ci(
+        _scores(), fe.roc_auc("y", "s"), by="learner", repeats=20, seed=1
+    ),
+    "roc_band": lambda: fe.roc_band(_scores(), "y", "s", by="learner", repeats=20, seed=1),
+    "delong_ci": lambda: fe.delong_ci(_scores(), "y", "s", by="learner"),
+    "delong_test": lambda: fe.delong_test(_scores(), "y", "s", a="A", b="B"),
+}
+
+
+def test_every_interval_function_has_a_shape() -> None:
+    assert set(INTERVAL_RUNS) == set(results.INTERVAL_SHAPES)
+    assert set(INTERVAL_RUNS) <= set(fe.uncertainty.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(results.INTERVAL_SHAPES))
+def test_each_interval_returns_its_shape(name: str) -> None:
+    shape = results.INTERVAL_SHAPES[name]
+    out = INTERVAL_RUNS[name]()
+    keys = [] if name == "delong_test" else ["learner"]
+    assert out.columns == [*keys, *shape.columns]
+    assert out.height > 0
+    for rule in shape.rules:
+        column = reject(rule)
+        assert out[column.meta.output_name()].to_list() == out.select(column).to_series().to_list()

@@ -14,6 +14,7 @@ from frameeval.compare.auto.context import (
     semi,
     sort,
 )
+from frameeval.compare.effect_size import CLIFF_THRESHOLDS, COHEN_THRESHOLDS, magnitude
 from frameeval.compare.precision import rounded
 
 __all__ = ["clique_table", "effect_sizes", "rank_table"]
@@ -100,22 +101,12 @@ def rank_table(cells: pl.DataFrame, design: pl.DataFrame, ctx: Context) -> pl.Da
 def _magnitude(value: pl.Expr, method: pl.Expr) -> pl.Expr:
     """autorank's words: |d|, |γ| < 0.2 negligible, < 0.5 small, < 0.8 medium, else large
     (Cohen 1988); Cliff's |δ| < 0.147, 0.33, 0.474 (Romano et al. 2006)."""
-    v = value.abs()
     cliff = method == "cliff_delta"
-    t1 = pl.when(cliff).then(0.147).otherwise(0.2)
-    t2 = pl.when(cliff).then(0.33).otherwise(0.5)
-    t3 = pl.when(cliff).then(0.474).otherwise(0.8)
-    return (
-        pl.when(v.is_null())
-        .then(None)
-        .when(v < t1)
-        .then(pl.lit("negligible"))
-        .when(v < t2)
-        .then(pl.lit("small"))
-        .when(v < t3)
-        .then(pl.lit("medium"))
-        .otherwise(pl.lit("large"))
+    t1, t2, t3 = (
+        pl.when(cliff).then(c).otherwise(d)
+        for c, d in zip(CLIFF_THRESHOLDS, COHEN_THRESHOLDS, strict=True)
     )
+    return magnitude(value, (t1, t2, t3))
 
 
 def effect_sizes(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import polars as pl
 
@@ -59,6 +59,7 @@ from frameeval.compare.auto.splits import (
     split_verdict,
 )
 from frameeval.compare.door import check_distinct, resolve_direction
+from frameeval.compare.plan import check_choice
 from frameeval.compare.precision import RANK_DIGITS, check_digits
 from frameeval.exceptions import InvalidValueError
 from frameeval.metrics import MEASURES
@@ -124,11 +125,8 @@ def compare_learners(
 
     Parameters
     ----------
-    data
-        Long frame of metric values (DataFrame or LazyFrame; pandas / pyarrow are converted):
-        one row per block × learner (× ``by`` group).
-    metric
-        Column with the metric values.
+    data, metric
+        As in :func:`frameeval.rank_table`: one row per block × learner (× ``by`` group).
     block, learner
         Columns naming the block (data set) and the learner. Default (None): inferred from
         the column names as everywhere in frameeval (``frameeval._roles``): the one column
@@ -261,32 +259,24 @@ def compare_learners(
         # block= names the folds of one data set: they are not independent blocks
         fold, block, switched = block, None, True
     (learner,) = resolve(lf, FUNC, [keys, metric, block, fold, repeat], learner=learner)
-    where = f"{FUNC}()"
+
+    def optional(role: str, *known: str | None) -> str | None:
+        """The column of ``role`` by its name, if one (not a key or a known role) has it."""
+        exclude = [*keys, metric, learner, *known]
+        return infer_column(names, role, where=f"{FUNC}()", exclude=exclude, required=False)
+
     if fold is None and procedure not in PROCEDURES:
-        fold = infer_column(
-            names, "fold", where=where, exclude=[*keys, metric, learner, block], required=False
-        )
+        fold = optional("fold", block)
     holdout = False
     if fold is None and block is None and procedure not in PROCEDURES:
         fold = _holdout_instance(names, [*keys, metric, learner], instance)
         holdout = fold is not None
+    given = _Given(data, lf, schema, eager, metric, keys)
     if fold is not None:
         if repeat is None and not holdout:
-            repeat = infer_column(
-                names,
-                "repeat",
-                where=where,
-                exclude=[*keys, metric, learner, block, fold],
-                required=False,
-            )
+            repeat = optional("repeat", block, fold)
         if block is None:
-            block = infer_column(
-                names,
-                "block",
-                where=where,
-                exclude=[*keys, metric, learner, fold, repeat],
-                required=False,
-            )
+            block = optional("block", fold, repeat)
         require_columns(schema, FUNC, learner=learner, fold=fold, repeat=repeat, block=block)
         check_distinct(
             FUNC, keys, metric=metric, block=block, learner=learner, fold=fold, repeat=repeat
@@ -308,11 +298,10 @@ def compare_learners(
             seed=seed,
             digits=digits,
         )
-        return _compare_splits(data, lf, schema, eager, metric, keys, block, sd, procedure, args)
+        return _compare_splits(given, block, sd, procedure, args)
     return _over_blocks(
-        data, lf, schema, eager, metric, keys, block, learner, higher_is_better, procedure,
-        alpha, rope, seed, digits,
-    )  # fmt: skip
+        given, block, learner, higher_is_better, procedure, alpha, rope, seed, digits
+    )
 
 
 def _holdout_instance(names: list[str], exclude: list[str], instance: str | None) -> str | None:
@@ -348,22 +337,25 @@ def _check_options(procedure: Any, rope: Any, adjust: Any, test_train_ratio: Any
         FUNC,
         f"rope= selects a Bayesian test, got procedure={procedure!r} as well.",
     )
-    check_parameter(
-        adjust in ("holm", "shaffer"),
-        FUNC,
-        f"adjust must be 'holm' or 'shaffer', got {adjust!r}.",
-    )
+    check_choice(adjust, ("holm", "shaffer"), FUNC, "adjust")
     _RATIO(FUNC, "test_train_ratio", test_train_ratio)
     return rope
 
 
+class _Given(NamedTuple):
+    """The entry's input: the data as passed, as a LazyFrame, its schema, whether it was eager,
+    the metric column and the ``by=`` keys."""
+
+    data: Any
+    lf: pl.LazyFrame
+    schema: pl.Schema
+    eager: bool
+    metric: str
+    keys: list[str]
+
+
 def _over_blocks(
-    data: Any,
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    eager: bool,
-    metric: str,
-    keys: list[str],
+    given: _Given,
     block: str | None,
     learner: str | None,
     higher_is_better: bool | None,
@@ -375,6 +367,7 @@ def _over_blocks(
 ) -> Comparison:
     """The comparison over data sets (blocks): the design, the assumption checks, the chosen
     procedures run on their groups, ranks, effect sizes, cliques and verdicts."""
+    data, lf, schema, eager, metric, keys = given
     from frameeval._roles import COMMON_NAMES, resolve
 
     check_parameter(
@@ -474,12 +467,7 @@ def _split_name(repeat: str, fold: str, names: list[str]) -> str:
 
 
 def _compare_splits(
-    data: IntoFrame,
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    eager: bool,
-    metric: str,
-    keys: list[str],
+    given: _Given,
     block: str | None,
     sd: SplitDesign,
     procedure: str,
@@ -488,6 +476,7 @@ def _compare_splits(
     """A fold column: the split-level answer of every data set (``block`` a key when there is a
     data-set column), plus — with several data sets — the tests over data sets on the
     per-data-set means, whose result it returns with the split-level one in ``per_data_set``."""
+    data, lf, schema, eager, metric, keys = given
     learner = args["learner"]
     check_numeric(schema, FUNC, metric=metric)
     check_not_empty_eager(data, eager, lf, FUNC)
