@@ -16,6 +16,7 @@ is about ε·(ȳ² + s²)/s² (ε = 2.2e-16), so for a truth whose spread s is t
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import polars as pl
@@ -46,8 +47,20 @@ AE_MAX = Statistic(lambda y, f: (f - y).abs(), "max")
 #: The squared sums below are the fallback of RMSE and R² when Σ w·e² or Σ w·y² overflows
 #: Float64 (values past ~1e154): still plain sums, so they merge like the others (Dask).
 SCALE = 2.0**-520
-EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2)  # Σ w·(e·2⁻⁵²⁰)²
-YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2)  # Σ w·(y·2⁻⁵²⁰)²
+_MAX = sys.float_info.max
+
+
+def _may_overflow(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    """False only when no sum of squares of n values can overflow: with M the largest |y|,
+    |f|, every |e| ≤ 2M, so Σe² ≤ 4n·M² and Σy² ≤ n·M² stay below Float64's max while
+    8n·M² does (rounding included). Four min / max of the columns: a fifth of a pass over
+    f − y (the guard has already refused NaN and ±inf where this is read)."""
+    m = pl.max_horizontal(y.max(), -y.min(), f.max(), -f.min())
+    return ~(m.pow(2) * (8.0 * pl.len().cast(pl.Float64)) <= _MAX)
+
+
+EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2, gate=_may_overflow)  # Σ w·(e·2⁻⁵²⁰)²
+YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2, gate=_may_overflow)  # Σ w·(y·2⁻⁵²⁰)²
 AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
 
 
@@ -58,10 +71,23 @@ def _relative_error(y: pl.Expr, f: pl.Expr) -> pl.Expr:
     return (f - y) / y
 
 
+def _may_divide_by_zero(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    """False only when every |f − y| / |y| is finite: the truths have one sign, the smallest
+    |y| is m > 0, and |f − y| / |y| ≤ |f| / m + 1 stays below Float64's max while
+    max |f| / m < max / 4 does (four min / max of the columns)."""
+    least = pl.max_horizontal(y.min(), -y.max(), pl.lit(0.0))  # 0 when the truths cross 0
+    return ~(pl.max_horizontal(f.max(), -f.min()) / least < _MAX / 4)
+
+
 # [|f − y| / |y| is not finite] of a row of positive weight, as a max (1.0: some row is; 0.0:
-# none): a zero truth (or one that overflows the ratio). A max reads the rows once, where a
-# sum Σ w·[…] multiplies each by its weight first; it merges by max.
-ZERO_TRUTH = Statistic(lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64), "max")
+# none; null: no row, or, over a whole frame, none by its gate): a zero truth (or one that
+# overflows the ratio). A max reads the rows once, where a sum Σ w·[…] multiplies each by its
+# weight first; it merges by max.
+ZERO_TRUTH = Statistic(
+    lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64),
+    "max",
+    gate=_may_divide_by_zero,
+)
 # Σ w·|f − y| / |y| over the rows where it is finite (the others make the MAPE undefined)
 APE = Statistic(
     lambda y, f: (
@@ -138,17 +164,18 @@ def _rmse(s: Any) -> pl.Expr:
 def _r2(s: Any) -> pl.Expr:
     """1 − SSE / SST; when a squared sum overflows (values past ~1e154) the same ratio from
     the scaled sums (SSE and SST both times 2⁻¹⁰⁴⁰: the ratio is unchanged)."""
-    # one when/then chain: each branch around an aggregate costs a pass in an eager group_by
+    # one when/then chain: each branch around an aggregate costs a pass in an eager group_by;
+    # the scaled sums are read only where the plain ones overflow (see ``Statistic.gate``)
     y = s.y * SCALE
     sst = pl.max_horizontal(s.yy_scaled - y * y / s.w, pl.lit(0.0))
     scaled = 1.0 - s.ee_scaled / positive_part(sst)
-    bad = _constant(s, "y_min", "y_max").fill_null(True) | ~(s.ee_scaled + y).is_finite()
     return (
-        pl.when(bad)
+        pl.when(_constant(s, "y_min", "y_max").fill_null(True))
         .then(None)
         .when((s.ee + s.yy).is_finite())  # both ≥ 0: finite iff neither overflowed
         .then(1.0 - s.ee / positive_part(_sst(s)))
-        .otherwise(scaled)
+        .when((s.ee_scaled + y).is_finite())
+        .then(scaled)
     )
 
 
@@ -187,7 +214,7 @@ def _mape(s: Any) -> pl.Expr:
     # (fe.mape in a lazy select of 10M rows: 0.34 s of CPU, 0.10 s this way; group_by().agg()
     # measured the same either way). ape / w is NaN only at 0/0 (Σw = 0) or inf/inf (Σw
     # overflowed), both undefined here.
-    defined = (s.zero == 0) & (s.w > 0) & s.w.is_finite()
+    defined = (s.zero.fill_null(0.0) == 0) & (s.w > 0) & s.w.is_finite()
     return pl.when(defined).then(s.ape / s.w)
 
 
