@@ -150,15 +150,11 @@ MOMENTS = {"w": W, "y": Y, "yy": YY, "ee": EE, "y_min": Y_MIN, "y_max": Y_MAX}
 UNDEFINED_EMPTY = "the group is empty or its total weight is 0"
 
 
-def _mse(s: Any) -> pl.Expr:
-    return ratio(s.ee, s.w)
-
-
 def _rmse(s: Any) -> pl.Expr:
-    """√(Σw·e² / Σw); when Σw·e² overflows (errors past ~1e154) the same from the sum of
+    """√(Σw·e² / Σw) (``s.row``: Σw·e²); when Σw·e² overflows (errors past ~1e154) the same from the sum of
     the scaled squares, √(Σw·(e·2⁻⁵²⁰)² / Σw) · 2⁵²⁰ — representable up to Float64's max."""
     scaled = ratio(s.ee_scaled, s.w).sqrt() * (1.0 / SCALE)
-    return pl.when(s.ee.is_finite()).then(ratio(s.ee, s.w).sqrt()).otherwise(scaled)
+    return pl.when(s.row.is_finite()).then(ratio(s.row, s.w).sqrt()).otherwise(scaled)
 
 
 def _r2(s: Any) -> pl.Expr:
@@ -209,13 +205,14 @@ def _ccc(s: Any) -> pl.Expr:
 
 
 def _mape(s: Any) -> pl.Expr:
+    # ``s.row``: Σ w·|e|/|y|; ``s.zero``: null (no row) counts as no zero truth.
     # names Σ w·|e|/|y| once, without ``_defined``'s fill_nan, which names its value three
     # times: in a select Polars then shares the sums through a with_columns over every row
     # (fe.mape in a lazy select of 10M rows: 0.34 s of CPU, 0.10 s this way; group_by().agg()
     # measured the same either way). ape / w is NaN only at 0/0 (Σw = 0) or inf/inf (Σw
     # overflowed), both undefined here.
     defined = (s.zero.fill_null(0.0) == 0) & (s.w > 0) & s.w.is_finite()
-    return pl.when(defined).then(s.ape / s.w)
+    return pl.when(defined).then(s.row / s.w)
 
 
 # -- parameters ---------------------------------------------------------------------------------
@@ -287,7 +284,14 @@ def _mean_of(name: str) -> Any:
 
 #: the direction and range of an error measure: 0 for a perfect prediction, lower is better,
 #: unbounded above
-_LOSS = {"higher_is_better": False, "lower": 0.0, "upper": None}
+_LOSS = {"higher_is_better": False, "lower": 0.0, "upper": None, "equation": "—"}
+#: the direction and range of a score whose best value is 1 (R², explained variance)
+_SCORE = {"higher_is_better": True, "lower": -math.inf, "upper": 1.0, "equation": "—"}
+_CORRELATION = {**_SCORE, "lower": -1.0}
+_CONSTANT_TRUTH = (
+    "the truth is constant in the group ({}; scikit-learn returns 1.0 or 0.0 there) or the "
+    "group is empty"
+)
 
 
 def _declare(**declaration: Any) -> Measure:
@@ -295,55 +299,53 @@ def _declare(**declaration: Any) -> Measure:
     return declare(**{"kind": "regression", "undefined": UNDEFINED_EMPTY, **declaration})
 
 
+def _mean_loss(
+    name: str, row: Statistic, description: str, text: str, example: str, **more: Any
+) -> Measure:
+    """A loss that is the weighted mean of one per-row statistic, Σ w·row / Σ w (``more``
+    may give another formula of it, ``stats`` the further statistics that formula reads)."""
+    stats = {"w": W, "row": row, **more.pop("stats", {})}
+    more = {"formula": _mean_of("row"), **_LOSS, **more}
+    return _declare(
+        name=name, stats=stats, description=description, formula_text=text, example=example, **more
+    )
+
+
 # ---------------------------------------------------------------------------------------------
-# the declarations
+# the declarations (in the order of fe.MEASURES)
 # ---------------------------------------------------------------------------------------------
-MSE = _declare(
-    name="mse",
-    formula=_mse,
-    stats={"w": W, "ee": EE},
-    **_LOSS,
+MSE = _mean_loss(
+    "mse",
+    EE,
+    "mean squared error",
+    "E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
+    "0.4167",
     equation="2.2",
-    description="mean squared error",
-    formula_text="E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
-    example="0.4167",
     display="MSE",
 )
-RMSE = _declare(
-    name="rmse",
+RMSE = _mean_loss(
+    "rmse",
+    EE,
+    "root mean squared error, √MSE (same units as the target)",
+    "RMSE = √(Σ w·(f(x) − y)² / Σ w)",
+    "0.6455",
     formula=_rmse,
-    stats={"w": W, "ee": EE, "ee_scaled": EE_SCALED},
-    **_LOSS,
+    stats={"ee_scaled": EE_SCALED},
     equation="2.2",
-    description="root mean squared error, √MSE (same units as the target)",
-    formula_text="RMSE = √(Σ w·(f(x) − y)² / Σ w)",
-    example="0.6455",
     display="RMSE",
 )
-MAE = _declare(
-    name="mae",
-    formula=_mean_of("ae"),
-    stats={"w": W, "ae": AE},
-    **_LOSS,
-    equation="—",
-    description="mean absolute error",
-    formula_text="MAE = Σ w·|f(x) − y| / Σ w",
-    example="0.5",
-    display="MAE",
+MAE = _mean_loss(
+    "mae", AE, "mean absolute error", "MAE = Σ w·|f(x) − y| / Σ w", "0.5", display="MAE"
 )
 R2 = _declare(
     name="r2",
     formula=_r2,
     stats={**MOMENTS, "ee_scaled": EE_SCALED, "yy_scaled": YY_SCALED},
-    higher_is_better=True,
-    lower=-math.inf,
-    upper=1.0,
-    equation="—",
+    **_SCORE,
     description="coefficient of determination: the share of the truth's variance the "
     "predictions explain (1 − SSE / SST)",
     formula_text="R² = 1 − Σ w·(y − f)² / Σ w·(y − ȳ)²,  ȳ = Σ w·y / Σ w",
-    undefined="the truth is constant in the group (SST = 0; scikit-learn returns 1.0 or 0.0 "
-    "there) or the group is empty",
+    undefined=_CONSTANT_TRUTH.format("SST = 0"),
     references=(
         "Wright, S. (1921). Correlation and causation. *J. Agricultural Research* 20, 557–585.",
     ),
@@ -354,25 +356,21 @@ EXPLAINED_VARIANCE = _declare(
     name="explained_variance",
     formula=_explained_variance,
     stats={**MOMENTS, "f": F},
-    higher_is_better=True,
-    lower=-math.inf,
-    upper=1.0,
-    equation="—",
+    **_SCORE,
     description="explained variance: 1 − Var(f − y) / Var(y) (R² without the penalty for a "
     "constant bias)",
     formula_text="EV = 1 − Var_w(f − y) / Var_w(y)",
-    undefined="the truth is constant in the group (Var(y) = 0; scikit-learn returns 1.0 or "
-    "0.0 there) or the group is empty",
+    undefined=_CONSTANT_TRUTH.format("Var(y) = 0"),
     example="0.8667",
 )
-MAPE = _declare(
-    name="mape",
+MAPE = _mean_loss(
+    "mape",
+    APE,
+    "mean absolute percentage error, as a fraction (0.1 = 10 %)",
+    "MAPE = Σ w·|f − y| / |y| / Σ w",
+    "0.1875",
     formula=_mape,
-    stats={"w": W, "ape": APE, "zero": ZERO_TRUTH},
-    **_LOSS,
-    equation="—",
-    description="mean absolute percentage error, as a fraction (0.1 = 10 %)",
-    formula_text="MAPE = Σ w·|f − y| / |y| / Σ w",
+    stats={"zero": ZERO_TRUTH},
     undefined="a truth of positive weight is 0 (|f − y| / 0 is undefined; scikit-learn "
     "divides by 2.2e-16 instead and returns about 4.5e15 × |f|) or so close to 0 that "
     "|f − y| / |y| overflows, or the group is empty (or its total weight is 0, or "
@@ -381,150 +379,131 @@ MAPE = _declare(
         "de Myttenaere, A. et al. (2016). Mean absolute percentage error for regression "
         "models. *Neurocomputing* 192, 38–48.",
     ),
-    example="0.1875",
     display="MAPE",
 )
-SMAPE = _declare(
-    name="smape",
-    formula=_mean_of("sape"),
-    stats={"w": W, "sape": SAPE},
-    higher_is_better=False,
-    lower=0.0,
+SMAPE = _mean_loss(
+    "smape",
+    SAPE,
+    "symmetric mean absolute percentage error (range [0, 2])",
+    "sMAPE = Σ w·2|f − y| / (|y| + |f|) / Σ w  (a row with y = f = 0 adds 0)",
+    "0.1786",
     upper=2.0,
-    equation="—",
-    description="symmetric mean absolute percentage error (range [0, 2])",
-    formula_text="sMAPE = Σ w·2|f − y| / (|y| + |f|) / Σ w  (a row with y = f = 0 adds 0)",
     references=(
         "Makridakis, S. (1993). Accuracy measures: theoretical and practical concerns. "
         "*Int. J. Forecasting* 9, 527–529.",
     ),
-    example="0.1786",
     display="SMAPE",
 )
 _LOG_DOMAIN = (Bound("truth", ">", -1.0, "(log1p)"), Bound("pred", ">", -1.0, "(log1p)"))
-MSLE = _declare(
-    name="msle",
-    formula=_mean_of("sle"),
-    stats={"w": W, "sle": SLE},
-    **_LOSS,
-    equation="—",
-    description="mean squared logarithmic error (of log(1 + y); truth and pred > −1)",
-    formula_text="MSLE = Σ w·(log(1 + f) − log(1 + y))² / Σ w",
-    domain=lambda **_: _LOG_DOMAIN,
-    example="0.0266",
+#: MSLE and its root: (name, formula, description, formula text, example, display)
+MSLE, RMSLE = (
+    _mean_loss(name, SLE, description, text, example, domain=lambda **_: _LOG_DOMAIN, **more)
+    for name, description, text, example, more in (
+        (
+            "msle",
+            "mean squared logarithmic error (of log(1 + y); truth and pred > −1)",
+            "MSLE = Σ w·(log(1 + f) − log(1 + y))² / Σ w",
+            "0.0266",
+            {},
+        ),
+        (
+            "rmsle",
+            "root mean squared logarithmic error, √MSLE",
+            "RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
+            "0.163",
+            {"formula": lambda s: ratio(s.row, s.w).sqrt(), "display": "RMSLE"},
+        ),
+    )
 )
-RMSLE = _declare(
-    name="rmsle",
-    formula=lambda s: ratio(s.sle, s.w).sqrt(),
-    stats={"w": W, "sle": SLE},
-    **_LOSS,
-    equation="—",
-    description="root mean squared logarithmic error, √MSLE",
-    formula_text="RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
-    domain=lambda **_: _LOG_DOMAIN,
-    example="0.163",
-    display="RMSLE",
+#: the median and the largest absolute error: order statistics of |f − y|, read as they are
+MEDIAN_ABSOLUTE_ERROR, MAX_ERROR = (
+    _declare(
+        name=name,
+        formula=lambda s: s.value,
+        stats={"value": statistic},
+        **_LOSS,
+        description=description,
+        formula_text=text,
+        example=example,
+    )
+    for name, statistic, description, text, example in (
+        (
+            "median_absolute_error",
+            AE_MEDIAN,
+            "median absolute error (robust to outliers; not a sum: on Dask the rows are "
+            "shuffled by group)",
+            "MedAE = weighted median of |f − y| (the midpoint when the cumulative weight "
+            "is exactly half, scikit-learn's rule)",
+            "0.5",
+        ),
+        (
+            "max_error",
+            AE_MAX,
+            "maximum absolute error (over rows of positive weight; merges by max)",
+            "max |f − y| over rows with w > 0",
+            "1.0",
+        ),
+    )
 )
-MEDIAN_ABSOLUTE_ERROR = _declare(
-    name="median_absolute_error",
-    formula=lambda s: s.median,
-    stats={"median": AE_MEDIAN},
-    **_LOSS,
-    equation="—",
-    description="median absolute error (robust to outliers; not a sum: on Dask the rows are "
-    "shuffled by group)",
-    formula_text="MedAE = weighted median of |f − y| (the midpoint when the cumulative weight "
-    "is exactly half, scikit-learn's rule)",
-    example="0.5",
-)
-MAX_ERROR = _declare(
-    name="max_error",
-    formula=lambda s: s.max,
-    stats={"max": AE_MAX},
-    **_LOSS,
-    equation="—",
-    description="maximum absolute error (over rows of positive weight; merges by max)",
-    formula_text="max |f − y| over rows with w > 0",
-    example="1.0",
-)
-HUBER_LOSS = _declare(
-    name="huber_loss",
-    formula=_mean_of("huber"),
-    stats={"w": W, "huber": Statistic(_huber, parametric=True)},
-    **_LOSS,
-    equation="—",
-    description="mean Huber loss: squared for |e| ≤ delta, linear beyond",
-    formula_text="Σ w·h(f − y) / Σ w,  h(e) = e²/2 if |e| ≤ δ else δ(|e| − δ/2)",
+HUBER_LOSS = _mean_loss(
+    "huber_loss",
+    Statistic(_huber, parametric=True),
+    "mean Huber loss: squared for |e| ≤ delta, linear beyond",
+    "Σ w·h(f − y) / Σ w,  h(e) = e²/2 if |e| ≤ δ else δ(|e| − δ/2)",
+    "0.2083",
     references=(
         "Huber, P. J. (1964). Robust estimation of a location parameter. *Ann. Math. "
         "Statist.* 35, 73–101.",
     ),
     parameters={"delta": 1.0},
     check=_check_delta,
-    example="0.2083",
 )
-PINBALL_LOSS = _declare(
-    name="pinball_loss",
-    formula=_mean_of("pinball"),
-    stats={"w": W, "pinball": Statistic(_pinball, parametric=True)},
-    **_LOSS,
-    equation="—",
-    description="mean pinball (quantile) loss of a prediction of the alpha-quantile",
-    formula_text="Σ w·ρ(y − f) / Σ w,  ρ(d) = α·d if d ≥ 0 else (α − 1)·d",
+PINBALL_LOSS = _mean_loss(
+    "pinball_loss",
+    Statistic(_pinball, parametric=True),
+    "mean pinball (quantile) loss of a prediction of the alpha-quantile",
+    "Σ w·ρ(y − f) / Σ w,  ρ(d) = α·d if d ≥ 0 else (α − 1)·d",
+    "0.25",
     references=(
         "Koenker, R. & Bassett, G. (1978). Regression quantiles. *Econometrica* 46, 33–50.",
     ),
     parameters={"alpha": 0.5},
     check=_check_alpha,
-    example="0.25",
 )
-TWEEDIE_DEVIANCE = _declare(
-    name="tweedie_deviance",
-    formula=_mean_of("deviance"),
-    stats={"w": W, "deviance": Statistic(_tweedie, parametric=True)},
-    **_LOSS,
-    equation="—",
-    description="mean Tweedie deviance of power p (0: squared error, 1: Poisson, 2: Gamma)",
-    formula_text="Σ w·d_p(y, f) / Σ w,  d_p = 2(max(y,0)^(2−p)/((1−p)(2−p)) − y·f^(1−p)/(1−p) "
+TWEEDIE_DEVIANCE = _mean_loss(
+    "tweedie_deviance",
+    Statistic(_tweedie, parametric=True),
+    "mean Tweedie deviance of power p (0: squared error, 1: Poisson, 2: Gamma)",
+    "Σ w·d_p(y, f) / Σ w,  d_p = 2(max(y,0)^(2−p)/((1−p)(2−p)) − y·f^(1−p)/(1−p) "
     "+ f^(2−p)/(2−p)), with the limits at p = 0, 1, 2",
+    "0.4167",
     references=(
         "Jørgensen, B. (1987). Exponential dispersion models. *J. R. Statist. Soc. B* 49, 127–162.",
     ),
     parameters={"power": 0.0},
     check=_check_power,
     domain=_tweedie_domain,
-    example="0.4167",
 )
-POISSON_DEVIANCE = _declare(
-    name="poisson_deviance",
-    formula=_mean_of("deviance"),
-    stats={"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 1.0))},
-    **_LOSS,
-    equation="—",
-    description="mean Poisson deviance (Tweedie power 1; truth >= 0, pred > 0)",
-    formula_text="Σ w·2(y·log(y/f) − y + f) / Σ w",
-    domain=lambda **_: _tweedie_domain(1.0, ""),
-    example="0.1383",
-)
-GAMMA_DEVIANCE = _declare(
-    name="gamma_deviance",
-    formula=_mean_of("deviance"),
-    stats={"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 2.0))},
-    **_LOSS,
-    equation="—",
-    description="mean Gamma deviance (Tweedie power 2; truth > 0, pred > 0)",
-    formula_text="Σ w·2(log(f/y) + y/f − 1) / Σ w",
-    domain=lambda **_: _tweedie_domain(2.0, ""),
-    example="0.0615",
+#: the Tweedie deviance at a fixed power: (distribution, power, truth's rule, text, example)
+POISSON_DEVIANCE, GAMMA_DEVIANCE = (
+    _mean_loss(
+        f"{distribution.lower()}_deviance",
+        Statistic(lambda y, f, p=power: _tweedie(y, f, p)),
+        f"mean {distribution} deviance (Tweedie power {power:g}; truth {rule} 0, pred > 0)",
+        text,
+        example,
+        domain=lambda p=power, **_: _tweedie_domain(p, ""),
+    )
+    for distribution, power, rule, text, example in (
+        ("Poisson", 1.0, ">=", "Σ w·2(y·log(y/f) − y + f) / Σ w", "0.1383"),
+        ("Gamma", 2.0, ">", "Σ w·2(log(f/y) + y/f − 1) / Σ w", "0.0615"),
+    )
 )
 PEARSON_R = _declare(
     name="pearson_r",
     formula=_pearson,
     stats={**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
-    higher_is_better=True,
-    lower=-1.0,
-    upper=1.0,
-    equation="—",
+    **_CORRELATION,
     description="Pearson's correlation of truth and prediction (weighted)",
     formula_text="r = Σ w(y − ȳ)(f − f̄) / √(Σ w(y − ȳ)² · Σ w(f − f̄)²)",
     undefined="the truth or the prediction is constant in the group, or the group is empty",
@@ -538,10 +517,7 @@ CCC = _declare(
     name="ccc",
     formula=_ccc,
     stats={**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
-    higher_is_better=True,
-    lower=-1.0,
-    upper=1.0,
-    equation="—",
+    **_CORRELATION,
     description="Lin's concordance correlation: agreement with the diagonal f = y",
     formula_text="CCC = 2 s_yf / (s_y² + s_f² + (ȳ − f̄)²), moments with divisor Σ w",
     undefined="truth and prediction are one and the same constant in the group (0/0), or the "
@@ -556,10 +532,7 @@ MEAN_ERROR = _declare(
     name="mean_error",
     formula=lambda s: ratio(s.f - s.y, s.w),
     stats={"w": W, "y": Y, "f": F},
-    higher_is_better=False,
-    lower=-math.inf,
-    upper=None,
-    equation="—",
+    **{**_LOSS, "lower": -math.inf},
     description="mean signed error (bias) f − y: positive = over-prediction; best at 0, so "
     "compare |mean_error|",
     formula_text="ME = Σ w·(f − y) / Σ w",
