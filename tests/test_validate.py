@@ -1050,8 +1050,8 @@ def test_a_gated_count_is_the_count(values, dtype) -> None:
 
 def test_an_eager_select_plans_for_the_whole_frame_only_at_the_top_level(monkeypatch) -> None:
     """The whole-frame plan (:attr:`Shared.whole`) serves the builders of an eager ``select``
-    / ``with_columns``; a ``group_by``, a lazy query and a builder inside a window keep the
-    per-group plan."""
+    / ``with_columns`` of ``WHOLE_ROWS`` rows or more; a smaller frame, a ``group_by``, a lazy
+    query and a builder inside a window keep the per-group plan."""
     import frameeval.metrics.builders as builders
 
     seen: list[bool] = []
@@ -1063,6 +1063,10 @@ def test_an_eager_select_plans_for_the_whole_frame_only_at_the_top_level(monkeyp
 
     monkeypatch.setattr(builders, "statistic_value", spy)
     df = pl.DataFrame({"g": [1, 1, 2], "t": [1.0, 2.0, 3.0], "f": [1.5, 2.0, 2.5]})
+    seen.clear()
+    df.select(fe.rmse("t", "f"))  # below WHOLE_ROWS: the per-group plan
+    assert seen and not any(seen)
+    monkeypatch.setattr("frameeval._validate.WHOLE_ROWS", 3)
     runs = {
         "select": (lambda e: df.select(e), True),
         "with_columns": (lambda e: df.with_columns(e), True),
