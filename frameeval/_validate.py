@@ -335,27 +335,23 @@ class Checks:
         error reads "must be finite, got NaN or inf", as the expression builders' does)."""
         if not nulls:
             self.not_null(column, role)
-        if dtype.is_float() and one_count:
+        if not dtype.is_float():
+            return
+        rules: list[tuple[Callable[[pl.Expr], pl.Expr], str, str | None]] = (
+            [(lambda x: ~finite(x), "must be finite, got NaN or inf", nan_hint)]
+            if one_count
+            else [
+                (pl.Expr.is_nan, "must not contain NaN, got NaN", nan_hint),
+                (pl.Expr.is_infinite, "must be finite, got inf or -inf", None),
+            ]
+        )
+        for bad, rule, hint in rules:
             self._add(
-                ~finite(pl.col(column)),
+                bad(pl.col(column)),
                 MissingValueError,
-                f"column {column!r} ({role}=) must be finite, got NaN or inf",
-                hint=nan_hint,
-                whole=gated(column, lambda x: ~finite(x)),
-            )
-        elif dtype.is_float():
-            self._add(
-                pl.col(column).is_nan(),
-                MissingValueError,
-                f"column {column!r} ({role}=) must not contain NaN, got NaN",
-                hint=nan_hint,
-                whole=gated(column, pl.Expr.is_nan),
-            )
-            self._add(
-                pl.col(column).is_infinite(),
-                MissingValueError,
-                f"column {column!r} ({role}=) must be finite, got inf or -inf",
-                whole=gated(column, pl.Expr.is_infinite),
+                f"column {column!r} ({role}=) {rule}",
+                hint=hint,
+                whole=gated(column, bad),
             )
 
     def label(self, column: str, role: str, dtype: pl.DataType) -> None:

@@ -142,10 +142,6 @@ def _defined(value: pl.Expr, undefined: pl.Expr, *moments: pl.Expr) -> pl.Expr:
     return pl.when(bad).then(None).otherwise(value)
 
 
-def _clip(value: pl.Expr, low: float, high: float) -> pl.Expr:
-    return value.clip(low, high)
-
-
 MOMENTS = {"w": W, "y": Y, "yy": YY, "ee": EE, "y_min": Y_MIN, "y_max": Y_MAX}
 UNDEFINED_EMPTY = "the group is empty or its total weight is 0"
 
@@ -191,7 +187,7 @@ def _explained_variance(s: Any) -> pl.Expr:
 def _pearson(s: Any) -> pl.Expr:
     undefined = _constant(s, "y_min", "y_max") | _constant(s, "f_min", "f_max")
     value = _sxy(s) / positive_part((_sst(s) * _ssf(s)).sqrt())
-    return _defined(_clip(value, -1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
+    return _defined(value.clip(-1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
 
 
 def _ccc(s: Any) -> pl.Expr:
@@ -201,7 +197,7 @@ def _ccc(s: Any) -> pl.Expr:
         s.w <= 0
     )
     value = 2.0 * _sxy(s) / s.w / positive_part(den)
-    return _defined(_clip(value, -1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
+    return _defined(value.clip(-1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
 
 
 def _mape(s: Any) -> pl.Expr:
@@ -237,8 +233,11 @@ def _check_power(func: str, power: Any, **_: Any) -> None:
 
 
 def _huber(y: pl.Expr, f: pl.Expr, delta: float = 1.0) -> pl.Expr:
+    """m·(|e| − m/2) with m = min(|e|, δ): (|e|/2)·|e| where |e| ≤ δ (|e| − |e|/2 is exact)
+    and δ(|e| − δ/2) beyond — the two branches' very products, without a ``when``."""
     e = (f - y).abs()
-    return pl.when(e <= delta).then(0.5 * e * e).otherwise(delta * (e - 0.5 * delta))
+    m = e.clip(upper_bound=delta)
+    return m * (e - 0.5 * m)
 
 
 def _pinball(y: pl.Expr, f: pl.Expr, alpha: float = 0.5) -> pl.Expr:
