@@ -264,14 +264,14 @@ def statistic_value(
     if stat.row is None:
         return weight_total(weight)
     rows = stat.unweighted if weight is None and stat.unweighted is not None else stat.row
-    kept: pl.Expr | None = None
+    gated: pl.Expr | None = None
     if whole and weight is None and stat.gate is not None:
-        kept = pl.struct(y.alias("y"), f.alias("f")).filter(stat.gate(y, f))
+        gated = pl.struct(y.alias("y"), f.alias("f")).filter(stat.gate(y, f))
         y, f = pl.field("y"), pl.field("f")
     row = rows(y, f, **params) if stat.parametric else rows(y, f)
     row = row.cast(pl.Float64)
-    if kept is not None:
-        row = kept.struct.with_fields(row.alias("value")).struct.field("value")
+    if gated is not None:
+        row = gated.struct.with_fields(row.alias("value")).struct.field("value")
     if stat.merge == "sum":
         return _weighted(row, weight).sum()
     if stat.merge == "median":

@@ -529,7 +529,8 @@ class Statistic:
     #: measure's value depends on this statistic — a fallback read only when a plain sum
     #: overflows, say. Over a whole frame without weights (an eager ``df.select``) the
     #: statistic is computed only when it holds, and is otherwise that of no rows (0 for a
-    #: sum, null for a max), read by no measure (see ``builders.statistic_value``)
+    #: sum, which no measure then reads; null for a max, which MAPE reads as "no zero truth";
+    #: see ``builders.statistic_value``)
     gate: Callable[[pl.Expr, pl.Expr], pl.Expr] | None = None
 
 
