@@ -1005,3 +1005,77 @@ def test_finite_is_is_finite_exactly(dtype) -> None:
     frame = s.to_frame()
     got = frame.select(finite(pl.col("x")))["x"]
     assert got.to_list() == s.is_finite().to_list()
+
+
+FINITE_CASES = {
+    "complete": [1.0, -2.5, 0.0],
+    "nan": [1.0, float("nan"), 2.0],
+    "both infinities": [float("inf"), 1.0, float("-inf")],
+    "null": [None, 1.0, float("nan")],
+    "sum overflows, every value finite": ["big", "big", -1.0],
+    "no row": [],
+}
+
+
+@pytest.mark.parametrize("values", list(FINITE_CASES.values()), ids=list(FINITE_CASES))
+@pytest.mark.parametrize("dtype", [pl.Float64, pl.Float32])
+def test_a_gated_count_is_the_count(values, dtype) -> None:
+    """``gated`` counts NaN, ±inf or either only when the column's sum is not finite: the same
+    number as the per-row count over a whole frame, in a group_by and in a window."""
+    import math
+
+    from frameeval._validate import finite, gated
+
+    big = 1.7e308 if dtype == pl.Float64 else 3.0e38  # 0.95 × the dtype's largest value
+    values = [big if v == "big" else v for v in values]
+    df = pl.DataFrame({"g": [i % 2 for i in range(len(values))], "x": values})
+    df = df.with_columns(pl.col("x").cast(dtype), pl.col("g").cast(pl.Int64))
+    bads = {
+        "non-finite": lambda x: ~finite(x),
+        "nan": pl.Expr.is_nan,
+        "infinite": pl.Expr.is_infinite,
+    }
+    for name, bad in bads.items():
+        want = bad(pl.col("x")).fill_null(False).sum().alias("want")
+        got = gated("x", bad).alias("got")
+        whole = df.select(got, want)
+        assert whole["got"].to_list() == whole["want"].to_list(), name
+        grouped = df.group_by("g").agg(got, want)
+        assert grouped["got"].to_list() == grouped["want"].to_list(), name
+        window = df.select(got.over("g"), want.over("g"))
+        assert window["got"].to_list() == window["want"].to_list(), name
+    if values and all(v is not None and math.isfinite(v) for v in values):
+        assert df.select(gated("x", lambda x: ~finite(x))).item() == 0
+
+
+def test_an_eager_select_plans_for_the_whole_frame_only_at_the_top_level(monkeypatch) -> None:
+    """The whole-frame plan (:attr:`Shared.whole`) serves the builders of an eager ``select``
+    / ``with_columns`` of ``WHOLE_ROWS`` rows or more; a smaller frame, a ``group_by``, a lazy
+    query and a builder inside a window keep the per-group plan."""
+    import frameeval.metrics.builders as builders
+
+    seen: list[bool] = []
+    real = builders.statistic_value
+
+    def spy(*args: Any, **kwargs: Any) -> pl.Expr:
+        seen.append(kwargs.get("whole", args[5] if len(args) > 5 else False))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(builders, "statistic_value", spy)
+    df = pl.DataFrame({"g": [1, 1, 2], "t": [1.0, 2.0, 3.0], "f": [1.5, 2.0, 2.5]})
+    seen.clear()
+    df.select(fe.rmse("t", "f"))  # below WHOLE_ROWS: the per-group plan
+    assert seen and not any(seen)
+    monkeypatch.setattr("frameeval._validate.WHOLE_ROWS", 3)
+    runs = {
+        "select": (lambda e: df.select(e), True),
+        "with_columns": (lambda e: df.with_columns(e), True),
+        "renamed": (lambda e: df.select(e.alias("x")), True),
+        "group_by": (lambda e: df.group_by("g").agg(e), False),
+        "lazy select": (lambda e: df.lazy().select(e).collect(), False),
+        "window": (lambda e: df.select(e.over("g")), False),
+    }
+    for name, (run, whole) in runs.items():
+        seen.clear()
+        run(fe.rmse("t", "f"))
+        assert seen and all(s is whole for s in seen), name

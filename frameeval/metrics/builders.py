@@ -217,8 +217,9 @@ def raw_value(
     if kind == "regression" and measure.stats is not None:
         y, f = pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64)
         read = shared if shared is not None else _same
+        whole = shared is not None and shared.whole
         stats = {
-            name: read(statistic_value(stat, y, f, weight, params))
+            name: read(statistic_value(stat, y, f, weight, params, whole))
             for name, stat in measure.stats.items()
         }
         return measure.formula(Sums(stats), **params)
@@ -234,7 +235,7 @@ def raw_value(
         )
     read = shared if shared is not None else _same
     return measure.formula(
-        read((weight_expr(weight) * term).sum()), read(weight_total(weight)), **params
+        read(_weighted(term, weight).sum()), read(weight_total(weight)), **params
     )
 
 
@@ -242,18 +243,37 @@ def _same(expr: pl.Expr) -> pl.Expr:
     return expr
 
 
+def _weighted(row: pl.Expr, weight: str | None) -> pl.Expr:
+    """w·row (row itself without weights: 1.0·x is x, and the product costs a pass)."""
+    return row if weight is None else weight_expr(weight) * row
+
+
 def statistic_value(
-    stat: Statistic, y: pl.Expr, f: pl.Expr, weight: str | None, params: dict[str, Any]
+    stat: Statistic,
+    y: pl.Expr,
+    f: pl.Expr,
+    weight: str | None,
+    params: dict[str, Any],
+    whole: bool = False,
 ) -> pl.Expr:
     """One regression statistic of a group (see :class:`~frameeval.metrics.measure.Statistic`)
-    from Float64 truth ``y`` and prediction ``f``."""
+    from Float64 truth ``y`` and prediction ``f``. ``whole``: the context is a whole frame (an
+    eager ``select``), where a statistic with a ``gate`` reads its rows only when the gate
+    holds: the rows pass through one struct filtered by the gate (evaluated once), and the
+    per-row value is computed over its fields."""
     if stat.row is None:
         return weight_total(weight)
     rows = stat.unweighted if weight is None and stat.unweighted is not None else stat.row
+    gated: pl.Expr | None = None
+    if whole and weight is None and stat.gate is not None:
+        gated = pl.struct(y.alias("y"), f.alias("f")).filter(stat.gate(y, f))
+        y, f = pl.field("y"), pl.field("f")
     row = rows(y, f, **params) if stat.parametric else rows(y, f)
     row = row.cast(pl.Float64)
+    if gated is not None:
+        row = gated.struct.with_fields(row.alias("value")).struct.field("value")
     if stat.merge == "sum":
-        return (weight_expr(weight) * row).sum()
+        return _weighted(row, weight).sum()
     if stat.merge == "median":
         return weighted_median(row, weight)
     kept = row.filter(pl.col(weight) > 0) if weight else row

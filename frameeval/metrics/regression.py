@@ -16,6 +16,7 @@ is about ε·(ȳ² + s²)/s² (ε = 2.2e-16), so for a truth whose spread s is t
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import polars as pl
@@ -46,8 +47,20 @@ AE_MAX = Statistic(lambda y, f: (f - y).abs(), "max")
 #: The squared sums below are the fallback of RMSE and R² when Σ w·e² or Σ w·y² overflows
 #: Float64 (values past ~1e154): still plain sums, so they merge like the others (Dask).
 SCALE = 2.0**-520
-EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2)  # Σ w·(e·2⁻⁵²⁰)²
-YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2)  # Σ w·(y·2⁻⁵²⁰)²
+_MAX = sys.float_info.max
+
+
+def _may_overflow(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    """False only when no sum of squares of n values can overflow: with M the largest |y|,
+    |f|, every |e| ≤ 2M, so Σe² ≤ 4n·M² and Σy² ≤ n·M² stay below Float64's max while
+    8n·M² does (rounding included). Four min / max of the columns: a fifth of a pass over
+    f − y (the guard has already refused NaN and ±inf where this is read)."""
+    m = pl.max_horizontal(y.max(), -y.min(), f.max(), -f.min())
+    return ~(m.pow(2) * (8.0 * pl.len().cast(pl.Float64)) <= _MAX)
+
+
+EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2, gate=_may_overflow)  # Σ w·(e·2⁻⁵²⁰)²
+YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2, gate=_may_overflow)  # Σ w·(y·2⁻⁵²⁰)²
 AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
 
 
@@ -58,10 +71,23 @@ def _relative_error(y: pl.Expr, f: pl.Expr) -> pl.Expr:
     return (f - y) / y
 
 
+def _may_divide_by_zero(y: pl.Expr, f: pl.Expr) -> pl.Expr:
+    """False only when every |f − y| / |y| is finite: the truths have one sign, the smallest
+    |y| is m > 0, and |f − y| / |y| ≤ |f| / m + 1 stays below Float64's max while
+    max |f| / m < max / 4 does (four min / max of the columns)."""
+    least = pl.max_horizontal(y.min(), -y.max(), pl.lit(0.0))  # 0 when the truths cross 0
+    return ~(pl.max_horizontal(f.max(), -f.min()) / least < _MAX / 4)
+
+
 # [|f − y| / |y| is not finite] of a row of positive weight, as a max (1.0: some row is; 0.0:
-# none): a zero truth (or one that overflows the ratio). A max reads the rows once, where a
-# sum Σ w·[…] multiplies each by its weight first; it merges by max.
-ZERO_TRUTH = Statistic(lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64), "max")
+# none; null: no row, or, over a whole frame, none by its gate): a zero truth (or one that
+# overflows the ratio). A max reads the rows once, where a sum Σ w·[…] multiplies each by its
+# weight first; it merges by max.
+ZERO_TRUTH = Statistic(
+    lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64),
+    "max",
+    gate=_may_divide_by_zero,
+)
 # Σ w·|f − y| / |y| over the rows where it is finite (the others make the MAPE undefined)
 APE = Statistic(
     lambda y, f: (
@@ -116,39 +142,32 @@ def _defined(value: pl.Expr, undefined: pl.Expr, *moments: pl.Expr) -> pl.Expr:
     return pl.when(bad).then(None).otherwise(value)
 
 
-def _clip(value: pl.Expr, low: float, high: float) -> pl.Expr:
-    return value.clip(low, high)
-
-
 MOMENTS = {"w": W, "y": Y, "yy": YY, "ee": EE, "y_min": Y_MIN, "y_max": Y_MAX}
 UNDEFINED_EMPTY = "the group is empty or its total weight is 0"
 
 
-def _mse(s: Any) -> pl.Expr:
-    return ratio(s.ee, s.w)
-
-
 def _rmse(s: Any) -> pl.Expr:
-    """√(Σw·e² / Σw); when Σw·e² overflows (errors past ~1e154) the same from the sum of
+    """√(Σw·e² / Σw) (``s.row``: Σw·e²); when Σw·e² overflows (errors past ~1e154) the same from the sum of
     the scaled squares, √(Σw·(e·2⁻⁵²⁰)² / Σw) · 2⁵²⁰ — representable up to Float64's max."""
     scaled = ratio(s.ee_scaled, s.w).sqrt() * (1.0 / SCALE)
-    return pl.when(s.ee.is_finite()).then(ratio(s.ee, s.w).sqrt()).otherwise(scaled)
+    return pl.when(s.row.is_finite()).then(ratio(s.row, s.w).sqrt()).otherwise(scaled)
 
 
 def _r2(s: Any) -> pl.Expr:
     """1 − SSE / SST; when a squared sum overflows (values past ~1e154) the same ratio from
     the scaled sums (SSE and SST both times 2⁻¹⁰⁴⁰: the ratio is unchanged)."""
-    # one when/then chain: each branch around an aggregate costs a pass in an eager group_by
+    # one when/then chain: each branch around an aggregate costs a pass in an eager group_by;
+    # the scaled sums are read only where the plain ones overflow (see ``Statistic.gate``)
     y = s.y * SCALE
     sst = pl.max_horizontal(s.yy_scaled - y * y / s.w, pl.lit(0.0))
     scaled = 1.0 - s.ee_scaled / positive_part(sst)
-    bad = _constant(s, "y_min", "y_max").fill_null(True) | ~(s.ee_scaled + y).is_finite()
     return (
-        pl.when(bad)
+        pl.when(_constant(s, "y_min", "y_max").fill_null(True))
         .then(None)
         .when((s.ee + s.yy).is_finite())  # both ≥ 0: finite iff neither overflowed
         .then(1.0 - s.ee / positive_part(_sst(s)))
-        .otherwise(scaled)
+        .when((s.ee_scaled + y).is_finite())
+        .then(scaled)
     )
 
 
@@ -168,7 +187,7 @@ def _explained_variance(s: Any) -> pl.Expr:
 def _pearson(s: Any) -> pl.Expr:
     undefined = _constant(s, "y_min", "y_max") | _constant(s, "f_min", "f_max")
     value = _sxy(s) / positive_part((_sst(s) * _ssf(s)).sqrt())
-    return _defined(_clip(value, -1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
+    return _defined(value.clip(-1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
 
 
 def _ccc(s: Any) -> pl.Expr:
@@ -178,17 +197,18 @@ def _ccc(s: Any) -> pl.Expr:
         s.w <= 0
     )
     value = 2.0 * _sxy(s) / s.w / positive_part(den)
-    return _defined(_clip(value, -1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
+    return _defined(value.clip(-1.0, 1.0), undefined, s.yf, s.yy, s.ff, s.y, s.f)
 
 
 def _mape(s: Any) -> pl.Expr:
+    # ``s.row``: Σ w·|e|/|y|; ``s.zero``: null (no row) counts as no zero truth.
     # names Σ w·|e|/|y| once, without ``_defined``'s fill_nan, which names its value three
     # times: in a select Polars then shares the sums through a with_columns over every row
     # (fe.mape in a lazy select of 10M rows: 0.34 s of CPU, 0.10 s this way; group_by().agg()
     # measured the same either way). ape / w is NaN only at 0/0 (Σw = 0) or inf/inf (Σw
     # overflowed), both undefined here.
-    defined = (s.zero == 0) & (s.w > 0) & s.w.is_finite()
-    return pl.when(defined).then(s.ape / s.w)
+    defined = (s.zero.fill_null(0.0) == 0) & (s.w > 0) & s.w.is_finite()
+    return pl.when(defined).then(s.row / s.w)
 
 
 # -- parameters ---------------------------------------------------------------------------------
@@ -213,8 +233,11 @@ def _check_power(func: str, power: Any, **_: Any) -> None:
 
 
 def _huber(y: pl.Expr, f: pl.Expr, delta: float = 1.0) -> pl.Expr:
+    """m·(|e| − m/2) with m = min(|e|, δ): (|e|/2)·|e| where |e| ≤ δ (|e| − |e|/2 is exact)
+    and δ(|e| − δ/2) beyond — the two branches' very products, without a ``when``."""
     e = (f - y).abs()
-    return pl.when(e <= delta).then(0.5 * e * e).otherwise(delta * (e - 0.5 * delta))
+    m = e.clip(upper_bound=delta)
+    return m * (e - 0.5 * m)
 
 
 def _pinball(y: pl.Expr, f: pl.Expr, alpha: float = 0.5) -> pl.Expr:
@@ -260,7 +283,14 @@ def _mean_of(name: str) -> Any:
 
 #: the direction and range of an error measure: 0 for a perfect prediction, lower is better,
 #: unbounded above
-_LOSS = {"higher_is_better": False, "lower": 0.0, "upper": None}
+_LOSS = {"higher_is_better": False, "lower": 0.0, "upper": None, "equation": "—"}
+#: the direction and range of a score whose best value is 1 (R², explained variance)
+_SCORE = {"higher_is_better": True, "lower": -math.inf, "upper": 1.0, "equation": "—"}
+_CORRELATION = {**_SCORE, "lower": -1.0}
+_CONSTANT_TRUTH = (
+    "the truth is constant in the group ({}; scikit-learn returns 1.0 or 0.0 there) or the "
+    "group is empty"
+)
 
 
 def _declare(**declaration: Any) -> Measure:
@@ -268,55 +298,53 @@ def _declare(**declaration: Any) -> Measure:
     return declare(**{"kind": "regression", "undefined": UNDEFINED_EMPTY, **declaration})
 
 
+def _mean_loss(
+    name: str, row: Statistic, description: str, text: str, example: str, **more: Any
+) -> Measure:
+    """A loss that is the weighted mean of one per-row statistic, Σ w·row / Σ w (``more``
+    may give another formula of it, ``stats`` the further statistics that formula reads)."""
+    stats = {"w": W, "row": row, **more.pop("stats", {})}
+    more = {"formula": _mean_of("row"), **_LOSS, **more}
+    return _declare(
+        name=name, stats=stats, description=description, formula_text=text, example=example, **more
+    )
+
+
 # ---------------------------------------------------------------------------------------------
-# the declarations
+# the declarations (in the order of fe.MEASURES)
 # ---------------------------------------------------------------------------------------------
-MSE = _declare(
-    name="mse",
-    formula=_mse,
-    stats={"w": W, "ee": EE},
-    **_LOSS,
+MSE = _mean_loss(
+    "mse",
+    EE,
+    "mean squared error",
+    "E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
+    "0.4167",
     equation="2.2",
-    description="mean squared error",
-    formula_text="E(f; D) = Σ w·(f(x) − y)² / Σ w  (over a density: eq 2.3)",
-    example="0.4167",
     display="MSE",
 )
-RMSE = _declare(
-    name="rmse",
+RMSE = _mean_loss(
+    "rmse",
+    EE,
+    "root mean squared error, √MSE (same units as the target)",
+    "RMSE = √(Σ w·(f(x) − y)² / Σ w)",
+    "0.6455",
     formula=_rmse,
-    stats={"w": W, "ee": EE, "ee_scaled": EE_SCALED},
-    **_LOSS,
+    stats={"ee_scaled": EE_SCALED},
     equation="2.2",
-    description="root mean squared error, √MSE (same units as the target)",
-    formula_text="RMSE = √(Σ w·(f(x) − y)² / Σ w)",
-    example="0.6455",
     display="RMSE",
 )
-MAE = _declare(
-    name="mae",
-    formula=_mean_of("ae"),
-    stats={"w": W, "ae": AE},
-    **_LOSS,
-    equation="—",
-    description="mean absolute error",
-    formula_text="MAE = Σ w·|f(x) − y| / Σ w",
-    example="0.5",
-    display="MAE",
+MAE = _mean_loss(
+    "mae", AE, "mean absolute error", "MAE = Σ w·|f(x) − y| / Σ w", "0.5", display="MAE"
 )
 R2 = _declare(
     name="r2",
     formula=_r2,
     stats={**MOMENTS, "ee_scaled": EE_SCALED, "yy_scaled": YY_SCALED},
-    higher_is_better=True,
-    lower=-math.inf,
-    upper=1.0,
-    equation="—",
+    **_SCORE,
     description="coefficient of determination: the share of the truth's variance the "
     "predictions explain (1 − SSE / SST)",
     formula_text="R² = 1 − Σ w·(y − f)² / Σ w·(y − ȳ)²,  ȳ = Σ w·y / Σ w",
-    undefined="the truth is constant in the group (SST = 0; scikit-learn returns 1.0 or 0.0 "
-    "there) or the group is empty",
+    undefined=_CONSTANT_TRUTH.format("SST = 0"),
     references=(
         "Wright, S. (1921). Correlation and causation. *J. Agricultural Research* 20, 557–585.",
     ),
@@ -327,25 +355,21 @@ EXPLAINED_VARIANCE = _declare(
     name="explained_variance",
     formula=_explained_variance,
     stats={**MOMENTS, "f": F},
-    higher_is_better=True,
-    lower=-math.inf,
-    upper=1.0,
-    equation="—",
+    **_SCORE,
     description="explained variance: 1 − Var(f − y) / Var(y) (R² without the penalty for a "
     "constant bias)",
     formula_text="EV = 1 − Var_w(f − y) / Var_w(y)",
-    undefined="the truth is constant in the group (Var(y) = 0; scikit-learn returns 1.0 or "
-    "0.0 there) or the group is empty",
+    undefined=_CONSTANT_TRUTH.format("Var(y) = 0"),
     example="0.8667",
 )
-MAPE = _declare(
-    name="mape",
+MAPE = _mean_loss(
+    "mape",
+    APE,
+    "mean absolute percentage error, as a fraction (0.1 = 10 %)",
+    "MAPE = Σ w·|f − y| / |y| / Σ w",
+    "0.1875",
     formula=_mape,
-    stats={"w": W, "ape": APE, "zero": ZERO_TRUTH},
-    **_LOSS,
-    equation="—",
-    description="mean absolute percentage error, as a fraction (0.1 = 10 %)",
-    formula_text="MAPE = Σ w·|f − y| / |y| / Σ w",
+    stats={"zero": ZERO_TRUTH},
     undefined="a truth of positive weight is 0 (|f − y| / 0 is undefined; scikit-learn "
     "divides by 2.2e-16 instead and returns about 4.5e15 × |f|) or so close to 0 that "
     "|f − y| / |y| overflows, or the group is empty (or its total weight is 0, or "
@@ -354,150 +378,131 @@ MAPE = _declare(
         "de Myttenaere, A. et al. (2016). Mean absolute percentage error for regression "
         "models. *Neurocomputing* 192, 38–48.",
     ),
-    example="0.1875",
     display="MAPE",
 )
-SMAPE = _declare(
-    name="smape",
-    formula=_mean_of("sape"),
-    stats={"w": W, "sape": SAPE},
-    higher_is_better=False,
-    lower=0.0,
+SMAPE = _mean_loss(
+    "smape",
+    SAPE,
+    "symmetric mean absolute percentage error (range [0, 2])",
+    "sMAPE = Σ w·2|f − y| / (|y| + |f|) / Σ w  (a row with y = f = 0 adds 0)",
+    "0.1786",
     upper=2.0,
-    equation="—",
-    description="symmetric mean absolute percentage error (range [0, 2])",
-    formula_text="sMAPE = Σ w·2|f − y| / (|y| + |f|) / Σ w  (a row with y = f = 0 adds 0)",
     references=(
         "Makridakis, S. (1993). Accuracy measures: theoretical and practical concerns. "
         "*Int. J. Forecasting* 9, 527–529.",
     ),
-    example="0.1786",
     display="SMAPE",
 )
 _LOG_DOMAIN = (Bound("truth", ">", -1.0, "(log1p)"), Bound("pred", ">", -1.0, "(log1p)"))
-MSLE = _declare(
-    name="msle",
-    formula=_mean_of("sle"),
-    stats={"w": W, "sle": SLE},
-    **_LOSS,
-    equation="—",
-    description="mean squared logarithmic error (of log(1 + y); truth and pred > −1)",
-    formula_text="MSLE = Σ w·(log(1 + f) − log(1 + y))² / Σ w",
-    domain=lambda **_: _LOG_DOMAIN,
-    example="0.0266",
+#: MSLE and its root: (name, formula, description, formula text, example, display)
+MSLE, RMSLE = (
+    _mean_loss(name, SLE, description, text, example, domain=lambda **_: _LOG_DOMAIN, **more)
+    for name, description, text, example, more in (
+        (
+            "msle",
+            "mean squared logarithmic error (of log(1 + y); truth and pred > −1)",
+            "MSLE = Σ w·(log(1 + f) − log(1 + y))² / Σ w",
+            "0.0266",
+            {},
+        ),
+        (
+            "rmsle",
+            "root mean squared logarithmic error, √MSLE",
+            "RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
+            "0.163",
+            {"formula": lambda s: ratio(s.row, s.w).sqrt(), "display": "RMSLE"},
+        ),
+    )
 )
-RMSLE = _declare(
-    name="rmsle",
-    formula=lambda s: ratio(s.sle, s.w).sqrt(),
-    stats={"w": W, "sle": SLE},
-    **_LOSS,
-    equation="—",
-    description="root mean squared logarithmic error, √MSLE",
-    formula_text="RMSLE = √(Σ w·(log(1 + f) − log(1 + y))² / Σ w)",
-    domain=lambda **_: _LOG_DOMAIN,
-    example="0.163",
-    display="RMSLE",
+#: the median and the largest absolute error: order statistics of |f − y|, read as they are
+MEDIAN_ABSOLUTE_ERROR, MAX_ERROR = (
+    _declare(
+        name=name,
+        formula=lambda s: s.value,
+        stats={"value": statistic},
+        **_LOSS,
+        description=description,
+        formula_text=text,
+        example=example,
+    )
+    for name, statistic, description, text, example in (
+        (
+            "median_absolute_error",
+            AE_MEDIAN,
+            "median absolute error (robust to outliers; not a sum: on Dask the rows are "
+            "shuffled by group)",
+            "MedAE = weighted median of |f − y| (the midpoint when the cumulative weight "
+            "is exactly half, scikit-learn's rule)",
+            "0.5",
+        ),
+        (
+            "max_error",
+            AE_MAX,
+            "maximum absolute error (over rows of positive weight; merges by max)",
+            "max |f − y| over rows with w > 0",
+            "1.0",
+        ),
+    )
 )
-MEDIAN_ABSOLUTE_ERROR = _declare(
-    name="median_absolute_error",
-    formula=lambda s: s.median,
-    stats={"median": AE_MEDIAN},
-    **_LOSS,
-    equation="—",
-    description="median absolute error (robust to outliers; not a sum: on Dask the rows are "
-    "shuffled by group)",
-    formula_text="MedAE = weighted median of |f − y| (the midpoint when the cumulative weight "
-    "is exactly half, scikit-learn's rule)",
-    example="0.5",
-)
-MAX_ERROR = _declare(
-    name="max_error",
-    formula=lambda s: s.max,
-    stats={"max": AE_MAX},
-    **_LOSS,
-    equation="—",
-    description="maximum absolute error (over rows of positive weight; merges by max)",
-    formula_text="max |f − y| over rows with w > 0",
-    example="1.0",
-)
-HUBER_LOSS = _declare(
-    name="huber_loss",
-    formula=_mean_of("huber"),
-    stats={"w": W, "huber": Statistic(_huber, parametric=True)},
-    **_LOSS,
-    equation="—",
-    description="mean Huber loss: squared for |e| ≤ delta, linear beyond",
-    formula_text="Σ w·h(f − y) / Σ w,  h(e) = e²/2 if |e| ≤ δ else δ(|e| − δ/2)",
+HUBER_LOSS = _mean_loss(
+    "huber_loss",
+    Statistic(_huber, parametric=True),
+    "mean Huber loss: squared for |e| ≤ delta, linear beyond",
+    "Σ w·h(f − y) / Σ w,  h(e) = e²/2 if |e| ≤ δ else δ(|e| − δ/2)",
+    "0.2083",
     references=(
         "Huber, P. J. (1964). Robust estimation of a location parameter. *Ann. Math. "
         "Statist.* 35, 73–101.",
     ),
     parameters={"delta": 1.0},
     check=_check_delta,
-    example="0.2083",
 )
-PINBALL_LOSS = _declare(
-    name="pinball_loss",
-    formula=_mean_of("pinball"),
-    stats={"w": W, "pinball": Statistic(_pinball, parametric=True)},
-    **_LOSS,
-    equation="—",
-    description="mean pinball (quantile) loss of a prediction of the alpha-quantile",
-    formula_text="Σ w·ρ(y − f) / Σ w,  ρ(d) = α·d if d ≥ 0 else (α − 1)·d",
+PINBALL_LOSS = _mean_loss(
+    "pinball_loss",
+    Statistic(_pinball, parametric=True),
+    "mean pinball (quantile) loss of a prediction of the alpha-quantile",
+    "Σ w·ρ(y − f) / Σ w,  ρ(d) = α·d if d ≥ 0 else (α − 1)·d",
+    "0.25",
     references=(
         "Koenker, R. & Bassett, G. (1978). Regression quantiles. *Econometrica* 46, 33–50.",
     ),
     parameters={"alpha": 0.5},
     check=_check_alpha,
-    example="0.25",
 )
-TWEEDIE_DEVIANCE = _declare(
-    name="tweedie_deviance",
-    formula=_mean_of("deviance"),
-    stats={"w": W, "deviance": Statistic(_tweedie, parametric=True)},
-    **_LOSS,
-    equation="—",
-    description="mean Tweedie deviance of power p (0: squared error, 1: Poisson, 2: Gamma)",
-    formula_text="Σ w·d_p(y, f) / Σ w,  d_p = 2(max(y,0)^(2−p)/((1−p)(2−p)) − y·f^(1−p)/(1−p) "
+TWEEDIE_DEVIANCE = _mean_loss(
+    "tweedie_deviance",
+    Statistic(_tweedie, parametric=True),
+    "mean Tweedie deviance of power p (0: squared error, 1: Poisson, 2: Gamma)",
+    "Σ w·d_p(y, f) / Σ w,  d_p = 2(max(y,0)^(2−p)/((1−p)(2−p)) − y·f^(1−p)/(1−p) "
     "+ f^(2−p)/(2−p)), with the limits at p = 0, 1, 2",
+    "0.4167",
     references=(
         "Jørgensen, B. (1987). Exponential dispersion models. *J. R. Statist. Soc. B* 49, 127–162.",
     ),
     parameters={"power": 0.0},
     check=_check_power,
     domain=_tweedie_domain,
-    example="0.4167",
 )
-POISSON_DEVIANCE = _declare(
-    name="poisson_deviance",
-    formula=_mean_of("deviance"),
-    stats={"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 1.0))},
-    **_LOSS,
-    equation="—",
-    description="mean Poisson deviance (Tweedie power 1; truth >= 0, pred > 0)",
-    formula_text="Σ w·2(y·log(y/f) − y + f) / Σ w",
-    domain=lambda **_: _tweedie_domain(1.0, ""),
-    example="0.1383",
-)
-GAMMA_DEVIANCE = _declare(
-    name="gamma_deviance",
-    formula=_mean_of("deviance"),
-    stats={"w": W, "deviance": Statistic(lambda y, f: _tweedie(y, f, 2.0))},
-    **_LOSS,
-    equation="—",
-    description="mean Gamma deviance (Tweedie power 2; truth > 0, pred > 0)",
-    formula_text="Σ w·2(log(f/y) + y/f − 1) / Σ w",
-    domain=lambda **_: _tweedie_domain(2.0, ""),
-    example="0.0615",
+#: the Tweedie deviance at a fixed power: (distribution, power, truth's rule, text, example)
+POISSON_DEVIANCE, GAMMA_DEVIANCE = (
+    _mean_loss(
+        f"{distribution.lower()}_deviance",
+        Statistic(lambda y, f, p=power: _tweedie(y, f, p)),
+        f"mean {distribution} deviance (Tweedie power {power:g}; truth {rule} 0, pred > 0)",
+        text,
+        example,
+        domain=lambda p=power, **_: _tweedie_domain(p, ""),
+    )
+    for distribution, power, rule, text, example in (
+        ("Poisson", 1.0, ">=", "Σ w·2(y·log(y/f) − y + f) / Σ w", "0.1383"),
+        ("Gamma", 2.0, ">", "Σ w·2(log(f/y) + y/f − 1) / Σ w", "0.0615"),
+    )
 )
 PEARSON_R = _declare(
     name="pearson_r",
     formula=_pearson,
     stats={**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
-    higher_is_better=True,
-    lower=-1.0,
-    upper=1.0,
-    equation="—",
+    **_CORRELATION,
     description="Pearson's correlation of truth and prediction (weighted)",
     formula_text="r = Σ w(y − ȳ)(f − f̄) / √(Σ w(y − ȳ)² · Σ w(f − f̄)²)",
     undefined="the truth or the prediction is constant in the group, or the group is empty",
@@ -511,10 +516,7 @@ CCC = _declare(
     name="ccc",
     formula=_ccc,
     stats={**MOMENTS, "f": F, "ff": FF, "yf": YF, "f_min": F_MIN, "f_max": F_MAX},
-    higher_is_better=True,
-    lower=-1.0,
-    upper=1.0,
-    equation="—",
+    **_CORRELATION,
     description="Lin's concordance correlation: agreement with the diagonal f = y",
     formula_text="CCC = 2 s_yf / (s_y² + s_f² + (ȳ − f̄)²), moments with divisor Σ w",
     undefined="truth and prediction are one and the same constant in the group (0/0), or the "
@@ -529,10 +531,7 @@ MEAN_ERROR = _declare(
     name="mean_error",
     formula=lambda s: ratio(s.f - s.y, s.w),
     stats={"w": W, "y": Y, "f": F},
-    higher_is_better=False,
-    lower=-math.inf,
-    upper=None,
-    equation="—",
+    **{**_LOSS, "lower": -math.inf},
     description="mean signed error (bias) f − y: positive = over-prediction; best at 0, so "
     "compare |mean_error|",
     formula_text="ME = Σ w·(f − y) / Σ w",

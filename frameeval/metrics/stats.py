@@ -508,6 +508,13 @@ class Statistic:
     #: Σ|r|, which is non-finite only where a zero truth already makes the MAPE null, while a
     #: weighted sum must drop such a row of weight 0 instead of adding 0·inf = NaN)
     unweighted: Callable[..., pl.Expr] | None = None
+    #: ``gate(truth, pred)``: a cheap aggregate (a few min / max) that is true whenever a
+    #: measure's value depends on this statistic — a fallback read only when a plain sum
+    #: overflows, say. Over a whole frame without weights (an eager ``df.select``) the
+    #: statistic is computed only when it holds, and is otherwise that of no rows (0 for a
+    #: sum, which no measure then reads; null for a max, which MAPE reads as "no zero truth";
+    #: see ``builders.statistic_value``)
+    gate: Callable[[pl.Expr, pl.Expr], pl.Expr] | None = None
 
 
 @dataclass(frozen=True)

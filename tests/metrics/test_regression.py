@@ -483,3 +483,107 @@ def test_rmse_and_r2_of_huge_values_are_representable_not_inf_or_null(scale: flo
         for got, want in zip(out["rmse"].to_list(), expected_rmse, strict=True):
             assert math.isfinite(got) and got == pytest.approx(want, rel=1e-12)
         assert_close(out["r2"].to_list(), expected_r2, tol=1e-12)
+
+
+_NAN, _INF = float("nan"), float("inf")
+#: frames that reach each branch of the whole-frame plan of an eager select (issue 31): the
+#: finiteness counts (their column sums non-finite or overflowing), the scaled sums of RMSE and
+#: R² (values past 1e154), MAPE's zero-truth max (a zero, a subnormal, truths of both signs)
+HOSTILE = {
+    "plain": ([1.0, 2.0, 3.0, 4.5], [1.5, 1.8, 3.3, 4.0]),
+    "nan truth": ([1.0, _NAN, 3.0], [1.0, 2.0, 3.0]),
+    "inf pred": ([1.0, 2.0, 3.0], [1.0, _INF, 3.0]),
+    "-inf truth, nan pred": ([1.0, -_INF, 3.0], [_NAN, 2.0, 3.0]),
+    "null truth": ([1.0, None, 3.0], [1.0, 2.0, 3.0]),
+    "1e200": ([1e200, -1e200, 2e200, 3e200], [2e200, -1e200, 1e200, 3.5e200]),
+    "1e154": ([1e154, 2e154, 3e154], [1.1e154, 2.5e154, 2e154]),
+    "sums overflow, values finite": ([1.7e308, 1.7e308, 1.0], [1.7e308, 1.6e308, 2.0]),
+    "zero truth": ([0.0, 1.0, 2.0], [0.5, 1.0, 2.5]),
+    "zero truth and pred": ([0.0, 1.0], [0.0, 1.0]),
+    "subnormal truth": ([1e-320, 1.0, 2.0], [1.0, 1.0, 2.0]),
+    "ratio overflows": ([1e-300, 1.0], [1e10, 2.0]),
+    "both signs": ([-1.0, 2.0, -3.0, 4.0], [-1.5, 2.5, -2.0, 3.0]),
+    "negative": ([-1.0, -2.0, -3.0], [-1.5, -2.5, -2.0]),
+    "constant truth": ([2.0, 2.0, 2.0], [1.0, 2.0, 3.0]),
+    "one row": ([2.0], [3.0]),
+    "no row": ([], []),
+}
+REGRESSION = [name for name, m in fe.MEASURES.items() if m.kind == "regression"]
+
+
+@pytest.fixture
+def whole_frames(monkeypatch):
+    """Every eager select planned for the whole frame, however few its rows."""
+    monkeypatch.setattr("frameeval._validate.WHOLE_ROWS", 0)
+
+
+def _outcome(run) -> tuple[str, object]:
+    try:
+        return "value", run().item()
+    except fe.FrameEvalError as error:
+        return type(error).__name__, str(error)
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_an_eager_select_gives_the_lazy_select_everywhere(case, whole_frames) -> None:
+    """``df.select`` / ``df.with_columns`` of one builder run its whole-frame plan (finiteness
+    counts gated by the column sums, RMSE/R² scaled sums and MAPE's zero-truth max gated by
+    min/max): the same value (or null), error class and message as the lazy plan, which reads
+    every row, for every regression measure."""
+    t, f = HOSTILE[case]
+    df = pl.DataFrame({"t": t, "f": f}, schema={"t": pl.Float64, "f": pl.Float64})
+    for name in REGRESSION:
+        expr = getattr(fe, name)("t", "f")
+        lazy = _outcome(lambda e=expr: df.lazy().select(e).collect())
+        faces = [lambda e=expr: df.select(e)]
+        if df.height:  # with_columns keeps the rows: none to read on an empty frame
+            faces.append(lambda e=expr, n=name: df.with_columns(e).select(n).head(1))
+        for eager in map(_outcome, faces):
+            kind, value = lazy
+            assert eager[0] == kind, (name, eager, lazy)
+            if kind != "value" or value is None or math.isnan(value):
+                assert eager == lazy or (value is not None and math.isnan(eager[1])), (name,)
+            else:
+                assert eager[1] == pytest.approx(value, rel=1e-12), (name, eager, lazy)
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e154, 1e200, 1e300])
+def test_rmse_and_r2_of_huge_values_in_an_eager_select(scale: float, whole_frames) -> None:
+    """The whole-frame plan computes the scaled sums of RMSE and R² only when the min/max of
+    the columns say the plain sums can overflow: past 1e154 it must, and the values equal
+    scikit-learn's on the data divided by ``scale`` (rmse times ``scale``)."""
+    from sklearn.metrics import r2_score
+
+    y = np.array([1.0, 2.0, 3.0, 4.5, -2.0])
+    f = np.array([1.5, 1.8, 3.3, 4.0, -1.0])
+    df = pl.DataFrame({"y": y * scale, "f": f * scale})
+    got = df.select(fe.rmse("y", "f"), fe.r2("y", "f"))
+    assert got["rmse"].item() == pytest.approx(root_mean_squared_error(y, f) * scale, rel=1e-12)
+    assert got["r2"].item() == pytest.approx(r2_score(y, f), rel=1e-12)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([0.0, -0.0, 1e-320, 1.0, -2.0, 3.5, 1e154, -1e200, 1.7e308]),
+            st.floats(-1e300, 1e300, allow_nan=False),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_the_gated_statistics_change_no_value(rows) -> None:
+    """Random truths among zeros, subnormals, both signs and huge values: the eager select
+    (gated statistics) gives the lazy select's RMSE, R², MAPE and MSE."""
+    t, f = zip(*rows, strict=True)
+    df = pl.DataFrame({"t": list(t), "f": list(f)}, schema={"t": pl.Float64, "f": pl.Float64})
+    exprs = [fe.rmse("t", "f"), fe.r2("t", "f"), fe.mape("t", "f"), fe.mse("t", "f")]
+    for expr in exprs:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("frameeval._validate.WHOLE_ROWS", 0)
+            eager = df.select(expr).item()
+        lazy = df.lazy().select(expr).collect().item()
+        if lazy is None or math.isnan(lazy) or math.isinf(lazy):
+            assert eager is lazy or eager == lazy or (math.isnan(eager) and math.isnan(lazy))
+        else:
+            assert eager == pytest.approx(lazy, rel=1e-12)
