@@ -44,6 +44,7 @@ from frameeval.exceptions import (
     NegativeValueError,
     UnknownLabelError,
 )
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 from tests.metrics.test_ranking import MEASURES, parts, score_frames, sk_measures
 
@@ -280,7 +281,7 @@ def brute_best(y, s, w, beta: float):
 
 
 @pytest.mark.parametrize(("measure", "beta"), [("f1", 1.0), ("fbeta", 0.5), ("fbeta", 2.0)])
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(df=score_frames())
 def test_best_threshold_matches_brute_force(df: pl.DataFrame, measure: str, beta: float) -> None:
     df = with_positive(df)
@@ -336,7 +337,7 @@ def counts(y, s, w):
 
 
 @pytest.mark.parametrize("weights", ["none", "int"])
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(data=st.data())
 def test_roc_convex_hull_matches_an_exact_hull(data, weights: str) -> None:
     df = with_positive(data.draw(score_frames(weights=weights, max_rows=20)))
@@ -347,7 +348,7 @@ def test_roc_convex_hull_matches_an_exact_hull(data, weights: str) -> None:
         assert group(out, key)["threshold"].to_list() == expected
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(df=score_frames(weights="float", max_rows=20))
 def test_roc_convex_hull_is_a_concave_majorant(df: pl.DataFrame) -> None:
     """Float weights: the hull's vertices are ROC points, its slopes fall, and no ROC point lies
@@ -396,7 +397,7 @@ def brute_envelope(y, s, w, grid: np.ndarray) -> np.ndarray:
     return np.min(fpr[:, None] * (1 - grid) + (1 - tpr)[:, None] * grid, axis=0)
 
 
-@settings(max_examples=30)
+@settings(max_examples=budget(30))
 @given(df=score_frames())
 def test_cost_curve_and_area_match_brute_force(df: pl.DataFrame) -> None:
     """The envelope equals min over every ROC point's cost line on 2,001 values of P(+)cost
@@ -510,7 +511,7 @@ def sk_multiclass(y, scores, w, k: int) -> dict:
     }
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(df=multiclass_frames())
 def test_multiclass_roc_auc_matches_sklearn_binary_problems(df: pl.DataFrame) -> None:
     columns = ["p0", "p1", "p2"]
@@ -606,7 +607,7 @@ FRAME_FUNCTIONS = [
 ]
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(df=score_frames(), seed=st.integers(0, 2**16))
 def test_lazy_eager_row_order_and_grouping(df: pl.DataFrame, seed: int) -> None:
     df = with_positive(df)
@@ -745,7 +746,7 @@ def test_string_and_boolean_labels() -> None:
     assert fe.roc_curve(cat, truth="y", score="s", pos_label="yes").equals(expected)
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(
     scores=st.lists(
         st.one_of(

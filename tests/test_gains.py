@@ -13,6 +13,7 @@ from scipy.stats import ks_2samp
 
 import frameeval as fe
 from frameeval.exceptions import ColumnNotFoundError, InvalidDtypeError
+from tests.helpers.examples import budget
 
 
 def _data(seed: int, n: int = 300, groups: int = 3, levels: int = 12) -> pl.DataFrame:
@@ -98,7 +99,7 @@ def test_a_group_with_one_class_is_null() -> None:
     assert fe.lift_curve(df, "y", "s", by="g").filter(pl.col("g") == "b")["lift"].null_count() == 2
 
 
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 40))
 def test_properties_order_weights_lazy(seed: int, n: int) -> None:
     rng = np.random.default_rng(seed)

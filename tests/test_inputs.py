@@ -26,6 +26,7 @@ from frameeval.exceptions import (
     NegativeValueError,
     UnknownLabelError,
 )
+from tests.helpers.examples import budget
 
 SCORES = Inputs(
     Column("truth", "label", "label"),
@@ -238,7 +239,7 @@ def _outcome(run) -> tuple[type, str] | None:
     return None
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=budget(25), deadline=None)
 @given(rows)
 def test_frame_face_expression_face_and_merge_agree(data: list) -> None:
     """The compiled checks fail (or pass) alike when enforced on the frame's counts, when

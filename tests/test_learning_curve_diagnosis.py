@@ -22,6 +22,7 @@ from frameeval.exceptions import (
     MissingValueError,
     UnknownLabelError,
 )
+from tests.helpers.examples import budget
 
 
 def _frame(x: np.ndarray, y: np.ndarray) -> pl.DataFrame:
@@ -182,7 +183,7 @@ def _oracle(curve: pl.DataFrame, higher: bool) -> dict[str, dict[str, float | No
     return out
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(
     seed=st.integers(0, 2**32 - 1),
     n_learners=st.integers(1, 3),

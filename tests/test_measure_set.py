@@ -17,6 +17,7 @@ from frameeval.exceptions import (
     InvalidValueError,
     UnknownLabelError,
 )
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 from tests.metrics.test_properties import (
     ILL_CONDITIONED,
@@ -42,7 +43,7 @@ def _configured(m: fe.Measure) -> fe.Measure:
     return m.configure(**missing) if missing else m
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(df=result_frames(), weighted=st.booleans())
 def test_every_measure_equals_its_expression(df: pl.DataFrame, weighted: bool) -> None:
     weight = "wf" if weighted else None
@@ -73,7 +74,7 @@ def test_every_measure_equals_its_expression(df: pl.DataFrame, weighted: bool) -
                 raise AssertionError(f"{m.name} ({kind}, weight={weight}): {err}") from None
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(df=result_frames(), weighted=st.booleans())
 def test_ranking_measures_from_the_score_table_equal_the_rows_form(
     df: pl.DataFrame, weighted: bool
@@ -92,7 +93,7 @@ def test_ranking_measures_from_the_score_table_equal_the_rows_form(
         assert_close(grouped[m.name].to_list(), expected[m.name].to_list(), tol=1e-9)
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(df=result_frames())
 def test_lazy_equals_eager_and_long_equals_wide(df: pl.DataFrame) -> None:
     names = ["accuracy", "mcc", "cohen_kappa", "balanced_accuracy"]
@@ -145,7 +146,7 @@ def test_errors_name_the_function() -> None:
         )
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(df=result_frames(), weighted=st.booleans())
 def test_ranking_and_probability_measures_in_one_pass_equal_each_alone(
     df: pl.DataFrame, weighted: bool
@@ -237,7 +238,7 @@ def test_weighted_kappa_of_enum_labels_uses_the_enum_order_on_both_faces() -> No
     assert frame == pytest.approx(expected, abs=1e-12)
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(
     df=result_frames(),
     weight=st.sampled_from([None, "w", "wf"]),

@@ -28,6 +28,7 @@ from sklearn.metrics import (
 
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 from tests.metrics.test_ranking import parts, score_frames
 from tests.test_curves import KW, with_positive
@@ -95,7 +96,7 @@ TABLE_MEASURES = [
 ]
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(df=score_frames())
 def test_threshold_table_matches_sklearn_at_every_threshold(df: pl.DataFrame) -> None:
     df = with_positive(df)
@@ -167,7 +168,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(df=score_frames())
 def test_best_threshold_matches_brute_force(df: pl.DataFrame, case: str) -> None:
     df = with_positive(df)
@@ -193,7 +194,7 @@ def test_best_threshold_matches_brute_force(df: pl.DataFrame, case: str) -> None
             assert_close([row["recall"]], [tp / (tp + fn)], 1e-9)
 
 
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(df=score_frames(), c01=st.floats(0.1, 10), c10=st.floats(0.1, 10), p=st.floats(0.05, 0.95))
 def test_cost_optimum_touches_the_cost_curve(
     df: pl.DataFrame, c01: float, c10: float, p: float
@@ -235,7 +236,7 @@ def test_golden_and_tie_rule() -> None:
     assert out.row(0) == (np.inf, None, 0.0, pytest.approx(0.01 / (0.01 + 0.99 * 1e6)))
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(df=score_frames(), seed=st.integers(0, 2**16))
 def test_lazy_eager_and_row_order(df: pl.DataFrame, seed: int) -> None:
     df = with_positive(df)

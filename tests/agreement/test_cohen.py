@@ -14,6 +14,7 @@ from polars.testing import assert_frame_equal
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError, UnknownLabelError
 from tests.agreement.strategies import ratings
+from tests.helpers.examples import budget
 
 
 def _oracle(part: pl.DataFrame, a: str, b: str, weights: str | None) -> tuple[float | None, int]:
@@ -34,7 +35,7 @@ def _oracle(part: pl.DataFrame, a: str, b: str, weights: str | None) -> tuple[fl
 
 
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
-@settings(max_examples=12)
+@settings(max_examples=budget(12))
 @given(df=ratings(categories=5))
 def test_equals_scikit_learn_for_every_pair(weights: str | None, df: pl.DataFrame) -> None:
     got = fe.agreement.cohen_kappa(df, by="group", weights=weights)

@@ -11,6 +11,7 @@ from polars.testing import assert_frame_equal
 import frameeval as fe
 from frameeval.exceptions import InvalidDtypeError, InvalidValueError
 from tests.agreement.strategies import matrix, ratings
+from tests.helpers.examples import budget
 
 
 def _oracle(part: pl.DataFrame) -> float | None:
@@ -24,7 +25,7 @@ def _oracle(part: pl.DataFrame) -> float | None:
     return None if value != value else value
 
 
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(df=ratings(missing=False))
 def test_equals_statsmodels_per_group(df: pl.DataFrame) -> None:
     got = fe.agreement.fleiss_kappa(df, by="group")
@@ -77,7 +78,7 @@ def test_fleiss_1971_diagnoses() -> None:
     assert out["fleiss_kappa"][0] == pytest.approx(_oracle(df.rename({})), abs=1e-12)
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(df=ratings(missing=False))
 def test_row_order_lazy_and_string_labels(df: pl.DataFrame) -> None:
     a = fe.agreement.fleiss_kappa(df, by="group")

@@ -18,6 +18,7 @@ from frameeval.exceptions import (
     MissingValueError,
 )
 from tests.agreement.strategies import matrix, ratings
+from tests.helpers.examples import budget
 
 LEVELS = ["nominal", "ordinal", "interval", "ratio"]
 
@@ -34,7 +35,7 @@ def _oracle(part: pl.DataFrame, level: str) -> float | None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(df=ratings())
 def test_equals_the_krippendorff_package_per_group(level: str, df: pl.DataFrame) -> None:
     got = fe.agreement.krippendorff_alpha(df, level=level, by="group")
@@ -77,7 +78,7 @@ def test_hand_example_krippendorff_2011() -> None:
         assert out["krippendorff_alpha"][0] == pytest.approx(value, abs=5e-4)
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(df=ratings())
 def test_row_order_and_lazy(df: pl.DataFrame) -> None:
     a = fe.agreement.krippendorff_alpha(df, level="ordinal", by="group")

@@ -24,6 +24,7 @@ from frameeval.exceptions import (
     InvalidValueError,
 )
 from tests.compare.test_demsar_example import table
+from tests.helpers.examples import budget
 
 KW = {"block": "data_set", "higher_is_better": True}
 AUTORANK = {"ttest": "t", "wilcoxon": "wilcoxon", "anova": "anova", "friedman": "friedman"}
@@ -275,7 +276,7 @@ def study(draw):
     return long_table(values)
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(study())
 def test_choice_agrees_with_autorank(df):
     result = fe.compare_learners(df, "auc", **KW)
@@ -581,7 +582,7 @@ def _maximal_runs(order: list[str], rejected: set[frozenset[str]]) -> list[list[
     return [order[i : j + 1] for i, j in sorted(kept)]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=budget(25), deadline=None)
 @given(
     k=st.integers(2, 6),
     n=st.integers(3, 12),

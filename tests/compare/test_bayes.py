@@ -26,6 +26,7 @@ from frameeval.exceptions import (
     InvalidValueError,
 )
 from tests.compare._tables import assert_frames_close, metric_tables, shuffled
+from tests.helpers.examples import budget
 
 LEARNERS = ["A", "B", "C", "D"]
 PROBS = ["p_a_better", "p_rope", "p_b_better"]
@@ -234,7 +235,7 @@ def test_signed_rank_equals_direct_transcription(df, rope, seed):
     assert out["n_blocks"].dtype == pl.Int64
 
 
-@settings(max_examples=6)
+@settings(max_examples=budget(6))
 @given(
     df=metric_tables(ties=False, k_range=(2, 3), n_range=(3, 10), groups=(1, 2)),
     rope=st.sampled_from([0.0, 0.05, 0.15]),

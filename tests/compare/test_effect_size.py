@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import frameeval as fe
 from frameeval.exceptions import InsufficientDataError, InvalidParameterError
 from tests.compare._tables import assert_frames_close, matrix, metric_tables, shuffled
+from tests.helpers.examples import budget
 
 
 def _word(value: float, thresholds: tuple[float, float, float]) -> str | None:
@@ -164,7 +165,7 @@ def _pairs(df: pl.DataFrame, ordered: bool = False) -> dict[tuple, tuple]:
 
 
 @pytest.mark.slow
-@settings(max_examples=18)
+@settings(max_examples=budget(18))
 @given(df=metric_tables(ties=True, k_range=(2, 3), n_range=(10, 10), groups=(3, 6)))
 def test_every_two_learner_test_ends_with_the_effect_sizes(df):
     """paired t, 5×2cv t and F, corrected resampled t, Wilcoxon, both Bayesian tests and the

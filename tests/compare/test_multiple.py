@@ -25,6 +25,7 @@ import frameeval as fe
 from frameeval.compare.multiple import shaffer_counts
 from frameeval.exceptions import InvalidParameterError
 from tests.compare._tables import assert_frames_close, metric_tables, shuffled
+from tests.helpers.examples import budget
 
 
 def restricted_growth_strings(k: int):
@@ -85,7 +86,7 @@ def test_shaffer_counts_golden():
 
 
 @pytest.mark.slow
-@settings(max_examples=18)
+@settings(max_examples=budget(18))
 @given(df=metric_tables(ties=True, k_range=(2, 5), n_range=(2, 8), groups=(3, 6)))
 def test_shaffer_and_bergmann_hommel_against_the_definitions(df):
     """Both adjustments equal the definitions on 2 to 5 learners (the seven-learner test below

@@ -21,6 +21,7 @@ from scipy import stats
 import frameeval as fe
 from frameeval.exceptions import InsufficientDataError, MissingValueError
 from tests.compare._tables import assert_frames_close, matrix, metric_tables, shuffled
+from tests.helpers.examples import budget
 
 
 def assert_close(actual, expected, tol):
@@ -185,7 +186,7 @@ def test_skillings_mack_worked_example_with_a_gap():
 # aligned ranks and Quade
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.slow
-@settings(max_examples=18)
+@settings(max_examples=budget(18))
 @given(df=grid_tables(k_range=(2, 5), n_range=(2, 7), groups=(3, 6)))
 def test_friedman_aligned_ranks_against_the_formula(df):
     """T of the aligned ranks and its χ² p-value equal García et al.'s formulas per group.
@@ -209,7 +210,7 @@ def test_friedman_aligned_ranks_against_the_formula(df):
 
 
 @pytest.mark.slow
-@settings(max_examples=18)
+@settings(max_examples=budget(18))
 @given(df=grid_tables(k_range=(2, 5), n_range=(2, 7), groups=(3, 6)))
 def test_quade_against_the_formula(df):
     """Quade's T and its F p-value equal García et al.'s formulas per group.
@@ -257,7 +258,7 @@ def test_quade_with_equal_ranges_is_friedmans_f():
 # their post-hoc z statistics
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.slow
-@settings(max_examples=18)
+@settings(max_examples=budget(18))
 @given(df=grid_tables(k_range=(2, 5), n_range=(2, 7), groups=(3, 6)))
 def test_post_hoc_z_of_each_test_against_the_formulas(df):
     """The z of every pair under each omnibus test equals its formula per group.

@@ -22,6 +22,7 @@ from statsmodels.stats.multitest import multipletests
 import frameeval as fe
 from frameeval.exceptions import InsufficientDataError, InvalidParameterError, InvalidValueError
 from tests.compare._tables import assert_frames_close, matrix, metric_tables, shuffled
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 
 # Table 2.7 of the book, "Nemenyi 检验中常用的 q_α 值", k = 2…10 (shared/seeds/002, line 262).
@@ -61,7 +62,7 @@ def test_bonferroni_dunn_q_is_the_bonferroni_corrected_normal_quantile(k, alpha)
         assert fe.bonferroni_dunn_q(k, alpha) < fe.nemenyi_q(k, alpha)
 
 
-@settings(max_examples=20)  # scikit-posthocs goes through pandas: slow per call
+@settings(max_examples=budget(20))  # scikit-posthocs goes through pandas: slow per call
 @given(df=metric_tables(ties=True, k_range=(2, 5), n_range=(2, 8)))
 def test_nemenyi_matches_scikit_posthocs(df):
     out = fe.nemenyi(df, "value", by="g", higher_is_better=False)

@@ -27,6 +27,7 @@ from frameeval.compare import (
     wilcoxon,
 )
 from frameeval.exceptions import InvalidParameterError
+from tests.helpers.examples import budget
 
 LEARNERS = ["A", "B", "C", "D"]
 pytestmark = pytest.mark.filterwarnings("ignore:friedman\\(\\)\\W+chi2_p_value:UserWarning")
@@ -202,7 +203,7 @@ def close(x, y) -> bool:
 KW = {"higher_is_better": True}
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(decimal_tables(k_range=(3, 4)))
 def test_friedman_family_equals_rational_arithmetic(case):
     frame, exact = case
@@ -222,7 +223,7 @@ def test_friedman_family_equals_rational_arithmetic(case):
         assert diff == pytest.approx(avg[a] - avg[b], abs=1e-12)
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(decimal_tables(k_range=(2, 4)))
 def test_aligned_ranks_equal_rational_arithmetic(case):
     frame, exact = case
@@ -234,7 +235,7 @@ def test_aligned_ranks_equal_rational_arithmetic(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(decimal_tables(k_range=(2, 4)))
 def test_quade_equals_rational_arithmetic(case):
     frame, exact = case
@@ -249,7 +250,7 @@ def test_quade_equals_rational_arithmetic(case):
         assert (ra, rb) == pytest.approx((float(weighted[a]), float(weighted[b])), abs=1e-12)
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(decimal_tables(k_range=(3, 4), n_range=(4, 8), missing=True))
 def test_skillings_mack_equals_rational_ranks(case):
     frame, exact = case
@@ -261,7 +262,7 @@ def test_skillings_mack_equals_rational_ranks(case):
 
 
 @pytest.mark.parametrize("zero_method", ["zsplit", "wilcox", "pratt"])
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(case=decimal_tables(k_range=(2, 2), n_range=(3, 10)))
 def test_wilcoxon_equals_rational_arithmetic(zero_method, case):
     frame, exact = case
@@ -270,7 +271,7 @@ def test_wilcoxon_equals_rational_arithmetic(zero_method, case):
 
 
 @pytest.mark.slow
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(decimal_tables(k_range=(2, 3), n_range=(3, 8)))
 def test_comparison_matrix_equals_rational_arithmetic(case):
     frame, exact = case
@@ -292,7 +293,7 @@ def test_comparison_matrix_equals_rational_arithmetic(case):
             assert close(p, float(expected))
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(decimal_tables(k_range=(3, 4), n_range=(3, 6)))
 def test_compare_learners_ranks_equal_rational_arithmetic(case):
     frame, exact = case
@@ -308,7 +309,7 @@ def test_compare_learners_ranks_equal_rational_arithmetic(case):
 # (b) invariance to scaling by 100
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.slow
-@settings(max_examples=8)
+@settings(max_examples=budget(8))
 @given(st.lists(decimal_tables(k_range=(3, 4)), min_size=2, max_size=4))
 def test_rank_procedures_invariant_to_scaling_by_100(cases):
     """Each table and the table × 100 give the same p-values. All sit in one frame, a group
@@ -336,7 +337,7 @@ def test_rank_procedures_invariant_to_scaling_by_100(cases):
 
 
 @pytest.mark.parametrize("zero_method", ["zsplit", "wilcox", "pratt"])
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(case=decimal_tables(k_range=(2, 2), n_range=(3, 12)))
 def test_wilcoxon_invariant_to_scaling_by_100(zero_method, case):
     """As above, both scales in one call (``by="scale"``)."""

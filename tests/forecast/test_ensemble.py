@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError, InvalidValueError, MissingValueError
 from tests.forecast.frames import ensemble_frame
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 
 
@@ -24,7 +25,7 @@ def _brute(y: float, x: np.ndarray, fair: bool = False) -> float:
     return float(np.abs(x - y).mean() - 0.5 * pairs / (m * (m - 1) if fair else m * m))
 
 
-@settings(max_examples=8)
+@settings(max_examples=budget(8))
 @given(seed=st.integers(0, 10_000))
 def test_crps_equals_properscoring_scoringrules_and_brute_force(seed: int) -> None:
     df = ensemble_frame(seed)

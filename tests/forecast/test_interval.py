@@ -19,6 +19,7 @@ from frameeval.exceptions import (
     NegativeValueError,
 )
 from tests.forecast.frames import interval_frame
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 
 
@@ -34,7 +35,7 @@ def _oracle(part: pl.DataFrame, alpha: float, weighted: bool) -> tuple[float, fl
     )
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(seed=st.integers(0, 10_000), alpha=st.sampled_from([0.05, 0.2, 0.5]), weighted=st.booleans())
 def test_equal_scoringrules_per_group(seed: int, alpha: float, weighted: bool) -> None:
     df = interval_frame(seed)

@@ -22,6 +22,7 @@ from frameeval.exceptions import (
     MissingValueError,
 )
 from tests.forecast.frames import quantile_frame
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 
 LEVEL_SETS = [
@@ -32,7 +33,7 @@ LEVEL_SETS = [
 ]
 
 
-@settings(max_examples=8)
+@settings(max_examples=budget(8))
 @given(seed=st.integers(0, 10_000), levels=st.sampled_from(LEVEL_SETS), weighted=st.booleans())
 def test_quantile_scores_equal_scikit_learn(seed: int, levels: list[float], weighted: bool) -> None:
     df = quantile_frame(seed, levels).with_columns(
@@ -74,7 +75,7 @@ def _wis_interval_form(part: pl.DataFrame) -> float:
     return float(np.mean(scores))
 
 
-@settings(max_examples=8)
+@settings(max_examples=budget(8))
 @given(seed=st.integers(0, 10_000), levels=st.sampled_from(LEVEL_SETS))
 def test_wis_equals_its_interval_form(seed: int, levels: list[float]) -> None:
     df = quantile_frame(seed, levels)

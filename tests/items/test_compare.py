@@ -15,6 +15,7 @@ from scipy import stats
 
 import frameeval as fe
 from frameeval.exceptions import InsufficientDataError, InvalidParameterError
+from tests.helpers.examples import budget
 from tests.items._data import shuffled, studies
 
 
@@ -22,7 +23,7 @@ def _wide(part: pl.DataFrame) -> pl.DataFrame:
     return part.pivot(on="model", index=["item", "cluster"], values="score").sort("item")
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(studies())
 def test_paired_se_by_hand(data: pl.DataFrame) -> None:
     out = fe.items.compare(data, "score", by="benchmark", adjust=None)
@@ -51,7 +52,7 @@ def test_paired_se_by_hand(data: pl.DataFrame) -> None:
             assert row["ci_high"].item() == pytest.approx(high, rel=1e-9, abs=1e-12)
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(studies())
 def test_clustered_se_equals_statsmodels_on_the_differences(data: pl.DataFrame) -> None:
     import statsmodels.api as sm
@@ -75,7 +76,7 @@ def test_clustered_se_equals_statsmodels_on_the_differences(data: pl.DataFrame) 
                 assert row["p_value"].item() == pytest.approx(p, rel=1e-9)
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(studies(binary=True))
 def test_mcnemar_exact_equals_statsmodels(data: pl.DataFrame) -> None:
     from statsmodels.stats.contingency_tables import mcnemar
@@ -148,7 +149,7 @@ def test_shaffer_over_two_benchmarks_by_hand() -> None:
     np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(studies())
 def test_properties_row_order_grouped_lazy(data: pl.DataFrame) -> None:
     whole = fe.items.compare(data, "score", by="benchmark", cluster="cluster", adjust=None)

@@ -18,6 +18,7 @@ from frameeval.exceptions import (
     InvalidValueError,
     MissingValueError,
 )
+from tests.helpers.examples import budget
 from tests.items._data import shuffled, studies
 
 
@@ -31,7 +32,7 @@ def _clustered_oracle(x: np.ndarray, groups: np.ndarray) -> float:
     return float(fit.bse[0])
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(studies())
 def test_clustered_se_equals_statsmodels_cluster_robust_ols(data: pl.DataFrame) -> None:
     out = fe.items.means(data, "score", by="benchmark", cluster="cluster")
@@ -47,7 +48,7 @@ def test_clustered_se_equals_statsmodels_cluster_robust_ols(data: pl.DataFrame) 
         assert row["n_clusters"].item() == c
 
 
-@settings(max_examples=15)
+@settings(max_examples=budget(15))
 @given(studies())
 def test_clt_se_is_s_over_root_n(data: pl.DataFrame) -> None:
     out = fe.items.means(data, "score", by="benchmark", method="clt")
@@ -59,7 +60,7 @@ def test_clt_se_is_s_over_root_n(data: pl.DataFrame) -> None:
         assert row["ci_high"].item() == pytest.approx(x.mean() + 1.959963984540054 * se, abs=1e-9)
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(studies())
 def test_clustered_with_one_item_per_cluster_is_the_clt_se(data: pl.DataFrame) -> None:
     own = data.with_columns(pl.col("item").alias("cluster"))
@@ -87,7 +88,7 @@ def test_auto_takes_the_clt_on_many_items_and_continuous_scores() -> None:
     assert fe.items.means(few, "score")["method"].item() == "clt"
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(studies(samples=True))
 def test_variance_split_by_hand(data: pl.DataFrame) -> None:
     out = fe.items.means(data, "score", by="benchmark", sample="epoch", at_samples=8)
@@ -125,7 +126,7 @@ def test_bootstrap_is_seeded_and_near_the_clt_se() -> None:
     assert a["ci_low"].item() < a["mean"].item() < a["ci_high"].item()
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(studies())
 def test_properties_row_order_grouped_lazy(data: pl.DataFrame) -> None:
     whole = fe.items.means(data, "score", by="benchmark", cluster="cluster")

@@ -21,6 +21,7 @@ from frameeval.exceptions import (
     InvalidValueError,
     MissingValueError,
 )
+from tests.helpers.examples import budget
 
 
 def chen(n: int, c: int, k: int) -> float:
@@ -42,7 +43,7 @@ def samples(draw):
     return pl.DataFrame(rows, schema=["item", "ok"], orient="row"), k
 
 
-@settings(max_examples=30)
+@settings(max_examples=budget(30))
 @given(samples(), st.sampled_from([0.25, 0.5, 0.7, 1.0]))
 def test_family_against_oracles(case, tau) -> None:
     data, k = case

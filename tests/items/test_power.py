@@ -13,10 +13,11 @@ from hypothesis import given, settings
 
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError
+from tests.helpers.examples import budget
 from tests.items._data import studies
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(studies())
 def test_mde_and_n_against_statsmodels(data: pl.DataFrame) -> None:
     from statsmodels.stats.power import NormalIndPower
@@ -42,7 +43,7 @@ def test_mde_and_n_against_statsmodels(data: pl.DataFrame) -> None:
             assert row["mde"].item() == pytest.approx(z * s / np.sqrt(len(d)), rel=1e-9)
 
 
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(studies(samples=True, models=2))
 def test_sample_split_by_hand(data: pl.DataFrame) -> None:
     out = fe.items.power(data, "score", by="benchmark", sample="epoch", samples=10)

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 import frameeval as fe
 from frameeval.metrics import MEASURES, Measure
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 
 TOL = 1e-12  # same numbers up to summation order
@@ -317,7 +318,7 @@ kinds = pytest.mark.parametrize("kind", KINDS)
 # each example evaluates every registered measure (and average) several ways, grouped and not,
 # weighted and not: a dozen examples per property keep the suite within minutes on 2 cores
 # (HYPOTHESIS_PROFILE=dev does not raise this; change it here for a longer local run)
-few = settings(max_examples=12)
+few = settings(max_examples=budget(12))
 
 
 def test_every_registered_measure_is_handled() -> None:

@@ -30,6 +30,7 @@ from sklearn.metrics import auc, average_precision_score, precision_recall_curve
 
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError, MissingValueError, NegativeValueError
+from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
 
 MEASURES = {
@@ -168,7 +169,7 @@ def test_rank_loss_of_the_tie_example_in_the_notes() -> None:
 # ---------------------------------------------------------------------------------------------
 # properties
 # ---------------------------------------------------------------------------------------------
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(df=score_frames())
 def test_auc_plus_rank_loss_is_one_and_values_in_range(df: pl.DataFrame) -> None:
     for weight in (None, "w"):
@@ -190,7 +191,7 @@ def test_auc_plus_rank_loss_is_one_and_values_in_range(df: pl.DataFrame) -> None
     [pl.col("s") * 3 + 1, pl.col("s").exp(), pl.col("s").rank("dense"), pl.col("s") ** 3],
     ids=["affine", "exp", "dense-rank", "cube"],
 )
-@settings(max_examples=10)
+@settings(max_examples=budget(10))
 @given(df=score_frames())
 def test_invariant_under_strictly_increasing_transforms(df: pl.DataFrame, transform) -> None:
     moved = df.with_columns(transform.cast(pl.Float64).alias("s"))
@@ -200,7 +201,7 @@ def test_invariant_under_strictly_increasing_transforms(df: pl.DataFrame, transf
             assert_close(a[name].to_list(), b[name].to_list(), 1e-12)
 
 
-@settings(max_examples=20)
+@settings(max_examples=budget(20))
 @given(df=score_frames())
 def test_flipped_labels_or_negated_score_give_one_minus_auc(df: pl.DataFrame) -> None:
     for weight in (None, "w"):

@@ -15,6 +15,7 @@ from polars.testing import assert_frame_equal
 
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError, InvalidValueError, UnknownLabelError
+from tests.helpers.examples import budget
 
 ELO = 400.0 / math.log(10.0)
 
@@ -60,7 +61,7 @@ def _logit(df: pl.DataFrame) -> dict[str, float]:
     return dict(zip(models, rating, strict=True))
 
 
-@settings(max_examples=4)
+@settings(max_examples=budget(4))
 @given(seed=st.integers(0, 10_000), n_models=st.integers(2, 6))
 def test_equals_statsmodels_logit(seed: int, n_models: int) -> None:
     df = _battles(seed, n_models, 60 * n_models)

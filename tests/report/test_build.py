@@ -21,6 +21,7 @@ from frameeval.compare.words import format_p, format_value
 from frameeval.report.build import STEPS, N, build_report, count_tables
 from frameeval.report.page import header
 from frameeval.report.roles import Roles
+from tests.helpers.examples import budget
 
 ROLES = dict(
     truth="truth",
@@ -54,7 +55,7 @@ def _frame(seed: int, datasets: int, learners: int, rows: int) -> pl.DataFrame:
     ).sample(fraction=1.0, shuffle=True, seed=seed)  # row order must not matter
 
 
-@settings(max_examples=12)
+@settings(max_examples=budget(12))
 @given(
     seed=st.integers(0, 10_000),
     datasets=st.integers(1, 3),
@@ -301,7 +302,7 @@ def test_many_distinct_scores_use_a_grid_for_curves_and_the_rows_for_ranking(
     assert "exact, from the rows" in text
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget(25))
 @given(
     scores=st.lists(st.floats(-50, 50, allow_nan=False), min_size=1, max_size=30),
     step_exponent=st.integers(-4, 1),

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError, MissingValueError
+from tests.helpers.examples import budget
 
 TOL = 1e-12
 
@@ -57,7 +58,7 @@ def _frame(seed: int, n: int, groups: int, models: int) -> pl.DataFrame:
 MEASURES = ["accuracy", "selection_rate", "recall", "precision", "f1", "fpr"]
 
 
-@settings(max_examples=6)
+@settings(max_examples=budget(6))
 @given(
     seed=st.integers(0, 10_000),
     n=st.integers(30, 120),
@@ -106,7 +107,7 @@ def test_gaps_equal_fairlearn_metricframe(seed: int, n: int, groups: int, two: b
                 assert _close(r["value"], mf.by_group[m].loc[index])
 
 
-@settings(max_examples=6)
+@settings(max_examples=budget(6))
 @given(seed=st.integers(0, 10_000), n=st.integers(30, 120), two=st.booleans())
 def test_fairness_criteria_equal_fairlearn(seed: int, n: int, two: bool) -> None:
     from fairlearn.metrics import (

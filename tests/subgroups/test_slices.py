@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import frameeval as fe
 from frameeval.exceptions import InvalidParameterError, MissingValueError
+from tests.helpers.examples import budget
 
 
 def _planted(seed: int, n: int) -> pl.DataFrame:
@@ -59,7 +60,7 @@ def _oracle(df: pl.DataFrame, features: list[str], k: int, level: int, sup: int,
     return finder.top_slices_, finder.top_slices_statistics_
 
 
-@settings(max_examples=5)
+@settings(max_examples=budget(5))
 @given(seed=st.integers(0, 1000), alpha=st.sampled_from([0.8, 0.9, 0.95]), level=st.integers(2, 3))
 def test_top_slices_equal_sliceline(seed: int, alpha: float, level: int) -> None:
     df = _planted(seed, 1500)
