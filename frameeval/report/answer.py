@@ -138,6 +138,8 @@ def _tables(
     return html, str(latex)
 
 
+#: the columns of :attr:`Answer.bayes`
+BAYES_COLUMNS = ("a", "b", "p_a_better", "p_rope", "p_b_better")
 #: The interval of one learner's mean over one data set's splits that belongs to each
 #: split-level procedure (the same x̄ ± t·s·√(1/J + n_test/n_train): with a flat prior the
 #: Bayesian correlated t test's posterior of the mean is that Student t). The 5×2cv F and t
@@ -399,7 +401,7 @@ def _on_splits(
         )
         decided.interval_name = f"{1 - alpha:.0%} {words}"
     if procedure == "bayes_correlated_t":
-        decided.bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
+        decided.bayes = result.post_hoc.select(BAYES_COLUMNS)
     if procedure == "none":
         decided.result = None
 
@@ -468,9 +470,7 @@ def _over_blocks(decided: _Decision, per_block: pl.DataFrame, learner: str) -> N
     decided.cd = ranks["cd"][0]
     decided.ranks = ranks.drop("cd")
     if decided.procedure == "bayes_signed_rank":
-        decided.bayes = decided.result.post_hoc.select(
-            "a", "b", "p_a_better", "p_rope", "p_b_better"
-        )
+        decided.bayes = decided.result.post_hoc.select(BAYES_COLUMNS)
 
 
 def draw_answers(

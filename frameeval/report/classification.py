@@ -23,8 +23,8 @@ from frameeval.confusion import classification_report, confusion_matrix, macro_m
 from frameeval.curves import ranking_report
 from frameeval.metrics import accuracy, error_rate
 from frameeval.report.answer import Answer, answer, draw_answers
-from frameeval.report.roles import WITHOUT, ReportRoles, quoted
-from frameeval.report.sections import Section, Study, applies_always, task_line
+from frameeval.report.roles import ReportRoles
+from frameeval.report.sections import Section, Study, applies_always, data_lines, unused_lines
 from frameeval.report.tables import (
     ACCURACY_INTERVAL,
     AUC_INTERVAL,
@@ -186,22 +186,9 @@ def _data(page: Any, study: ClassificationStudy) -> None:
     """The Data section: the columns by role (those of the results only), every role without a
     column with what the page leaves out and which unused column might be it, the columns
     that play no role, and a table per data set."""
-    counts, roles, unused = study.counts, study.roles, study.unused
-    page.heading("Data", REFERENCES["summary"])
-    described = ", ".join(
-        f"{name} = {value!r}" for name, value in vars(study.present).items() if value is not None
-    )
-    total = int(counts.summary["predictions"].sum())
-    source = study.options.source
-    page.text(
-        f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
-    )
-    page.text(task_line(study), css="task")
-    for role in unused.missing:  # loop-ok: at most seven roles
-        why = unused.why(role)
-        page.text(f"{why[0].upper()}{why[1:]}: {WITHOUT[role]}.", css="note")
-    if unused.columns:
-        page.text(f"Columns that play no role: {quoted(unused.columns)}.", css="note")
+    counts, roles = study.counts, study.roles
+    data_lines(page, study, REFERENCES["summary"], int(counts.summary["predictions"].sum()))
+    unused_lines(page, study.unused)
     exprs = [
         pl.col(roles.learner).n_unique().alias("learners"),
         pl.col(roles.truth).n_unique().alias("classes"),

@@ -27,7 +27,7 @@ from frameeval.metrics import MEASURES, rmse
 from frameeval.metrics.measure import display_name
 from frameeval.report.answer import Answer, answer, draw_answers, split_words
 from frameeval.report.page import Page
-from frameeval.report.sections import Section, Study, task_line
+from frameeval.report.sections import Section, Study, data_lines, named, unused_lines
 from frameeval.report.tables import MAX_FACETS, collect, names
 
 __all__ = ["REGRESSION", "REGRESSION_MEASURES", "REGRESSION_STEPS", "RegressionStudy"]
@@ -182,17 +182,7 @@ def _answer_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _data_section(page: Page, study: RegressionStudy) -> None:
-    roles, present = study.roles, study.present
-    page.heading("Data", REFERENCES["summary"])
-    described = ", ".join(
-        f"{name} = {value!r}" for name, value in vars(present).items() if value is not None
-    )
-    f = study.forecast
-    extra = ", ".join(
-        f"{name} = {value!r}"
-        for name, value in (("lower", f.lower), ("upper", f.upper), ("quantile", f.quantile))
-        if value is not None
-    )
+    roles, present, f = study.roles, study.present, study.forecast
     truth = pl.col(roles.truth).cast(pl.Float64)
     exprs = [
         pl.col(roles.learner).n_unique().cast(pl.Int64).alias("learners"),
@@ -209,13 +199,9 @@ def _data_section(page: Page, study: RegressionStudy) -> None:
         truth.max().alias("truth_max"),
     ]
     (table,) = collect(study.lf.group_by(roles.dataset).agg(exprs).sort(roles.dataset))
+    extra = named(f.columns())
     total = int(table["predictions"].sum())
-    source = study.options.source
-    page.text(
-        f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: "
-        f"{described}{'; forecast columns: ' + extra if extra else ''}."
-    )
-    page.text(task_line(study), css="task")
+    data_lines(page, study, REFERENCES["summary"], total, extra and f"; forecast columns: {extra}")
     if f.lower is not None and f.upper is not None:
         page.text(
             f"Prediction intervals: {f.lower!r} to {f.upper!r}, read as central "
@@ -224,16 +210,8 @@ def _data_section(page: Page, study: RegressionStudy) -> None:
         )
     if present.score is not None:
         page.text(f"The score column {present.score!r} plays no role in a regression.", css="note")
-    for role in study.unused.missing:  # loop-ok: at most seven roles
-        if role in ("score", "pred"):  # a regression has no score; its pred is required
-            continue
-        why = study.unused.why(role)
-        page.text(f"{why[0].upper()}{why[1:]}.", css="note")
-    if study.unused.columns:
-        page.text(
-            f"Columns that play no role: {', '.join(map(repr, study.unused.columns))}.",
-            css="note",
-        )
+    # a regression has no score; its pred is required
+    unused_lines(page, study.unused, skip=("score", "pred"), lost=False)
     page.table(table)
 
 

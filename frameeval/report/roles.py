@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import polars as pl
 
@@ -119,18 +119,12 @@ class Unused:
         lines = []
         for role in self.missing:  # loop-ok: at most seven roles
             guessed = self.guesses.get(role, ())
+            head = f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
             if guessed:
-                lines.append(
-                    f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
-                    f"{WITHOUT[role]}; did you mean {flag(role)} {guessed[0]}?"
-                )
+                lines.append(f"{head}{WITHOUT[role]}; did you mean {flag(role)} {guessed[0]}?")
             elif role == "learner":
-                lines.append(
-                    f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
-                    f"{WITHOUT[role]}"
-                    + (f"; unused columns: {list(self.columns)}" if self.columns else "")
-                    + "."
-                )
+                unused = f"; unused columns: {list(self.columns)}" if self.columns else ""
+                lines.append(f"{head}{WITHOUT[role]}{unused}.")
         left = [c for c in self.columns if not any(c in g for g in self.guesses.values())]
         others = [r for r in self.missing if r != "learner" and r not in self.guesses]
         if left and others:
@@ -250,12 +244,7 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
     for f in fields(roles):
         value = getattr(roles, f.name)
         if value is not None and value not in schema:
-            close = difflib.get_close_matches(str(value), names, n=1)
-            maybe = f"; did you mean {close[0]!r}?" if close else ""
-            raise ColumnNotFoundError(
-                f"{where}: {spell(f.name)} must name a column, got {value!r}, which is not one "
-                f"of {names}{maybe}" + ("" if maybe else ".")
-            )
+            _not_a_column(value, names, where, spell(f.name))
     inferred: set[str] = set()
     taken = [v for v in vars(roles).values() if v is not None]
     for f in fields(roles):
@@ -295,6 +284,15 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
             )
         )
     return roles, inferred
+
+
+def _not_a_column(value: str, names: list[str], where: str, spelled: str) -> NoReturn:
+    """Raise: ``spelled`` (a role's flag or keyword) names no column of ``names``."""
+    close = difflib.get_close_matches(str(value), names, n=1)
+    maybe = f"; did you mean {close[0]!r}?" if close else "."
+    raise ColumnNotFoundError(
+        f"{where}: {spelled} must name a column, got {value!r}, which is not one of {names}{maybe}"
+    )
 
 
 def _did_you_mean(
@@ -516,12 +514,7 @@ def infer_forecast(
             if column is not None:
                 inferred.add(role)
         elif column not in schema:
-            close = difflib.get_close_matches(str(column), names, n=1)
-            maybe = f"; did you mean {close[0]!r}?" if close else "."
-            raise ColumnNotFoundError(
-                f"{where}: {spell(role)} must name a column, got {column!r}, which is not one "
-                f"of {names}{maybe}"
-            )
+            _not_a_column(column, names, where, spell(role))
         if column is not None and not schema[column].is_numeric():
             if role in inferred:  # a column merely named like one: not a forecast column
                 inferred.discard(role)
