@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from frameeval.metrics.measure import MEASURES, display_name
-from frameeval.report.page import Page
+from frameeval.report.page import Page, slugify
 from frameeval.report.roles import ReportRoles, Unused
 
 __all__ = ["Answer", "answer", "draw_answers", "offline_table_html"]
@@ -89,10 +89,6 @@ def offline_table_html(html: str, table_id: str) -> str:
     return html[: start + len("<style>")] + css + html[end:]
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "metric"
-
-
 def _long_csv(
     per_block: pl.DataFrame, metric: str, block: str, learner: str, ranks: pl.DataFrame | None
 ) -> str:
@@ -127,7 +123,7 @@ def _tables(
         significance=result,
         interval_name=interval_name,
     )
-    table_id = f"results-table-{_slug(metric)}"
+    table_id = f"results-table-{slugify(metric, 'metric')}"
     table = results_table(per_block, metric, **kw)
     assert not isinstance(table, str)  # format="gt"
     gt = table.with_id(table_id)

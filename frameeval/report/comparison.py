@@ -103,11 +103,14 @@ def _heading(study: ClassificationStudy, learners: int, gaps: int) -> tuple[str,
         return "Comparing learners: Skillings–Mack test (missing results)", REFERENCES["missing"]
     if per_dataset[roles.dataset].n_unique() < 2 and roles.fold is not None:
         found = study.answered("accuracy")
-        five = "cv5x2" in ((found.split_procedure if found else None) or "")
-        return "Comparing learners on one data set's folds", REFERENCES[
-            "splits_5x2" if five else "splits"
-        ]
+        procedure = found.split_procedure if found else None
+        return "Comparing learners on one data set's folds", _splits_reference(procedure)
     return "Comparing learners: Friedman and Nemenyi tests", REFERENCES["compare"]
+
+
+def _splits_reference(procedure: str | None) -> str:
+    """The reference of the split-level tests (the 5×2cv ones, or the corrected t test)."""
+    return REFERENCES["splits_5x2" if "cv5x2" in (procedure or "") else "splits"]
 
 
 def _missing_note(page: Page, gaps: pl.DataFrame, two: bool) -> None:
@@ -232,8 +235,7 @@ def _split_pairs(page: Page, found: Answer, roles: ReportRoles, n_datasets: int)
             "p_value", "p_adjusted", "reject", "better", "cohen_d",
         )  # fmt: skip
     where = "the data set" if n_datasets < 2 else "each data set"
-    five = "cv5x2" in (found.split_procedure or "")
-    reference = REFERENCES["splits_5x2" if five else "splits"] if n_datasets >= 2 else None
+    reference = _splits_reference(found.split_procedure) if n_datasets >= 2 else None
     page.heading("Every pair on the folds of " + where, reference, level=3)
     page.text(
         f"The folds of one data set share training data, so they are not independent blocks: "

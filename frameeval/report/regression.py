@@ -126,7 +126,6 @@ class RegressionStudy(Study):
 
 
 def _rmse(study: RegressionStudy) -> tuple[pl.Expr, pl.Expr]:
-
     roles = study.roles
     return rmse(roles.truth, str(roles.pred)), pl.len().cast(pl.Int64).alias(_ROWS)
 
@@ -216,7 +215,6 @@ def _data_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _measures_section(page: Page, study: RegressionStudy) -> None:
-
     roles = study.roles
     page.heading("Regression measures", REFERENCES["measures"])
     chosen = [m for m in REGRESSION_MEASURES if m in MEASURES]
@@ -300,7 +298,6 @@ def _residuals_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _intervals_section(page: Page, study: RegressionStudy) -> None:
-
     roles, f = study.roles, study.forecast
     assert f.lower is not None and f.upper is not None  # the section needs them
     page.heading("Prediction intervals", REFERENCES["intervals"])
@@ -323,7 +320,6 @@ def _intervals_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _quantiles_section(page: Page, study: RegressionStudy) -> None:
-
     roles, q = study.roles, study.forecast.quantile
     assert q is not None  # the section needs it
     page.heading("Quantile forecasts", REFERENCES["quantiles"])
