@@ -24,7 +24,14 @@ from frameeval.curves import ranking_report
 from frameeval.metrics import accuracy, error_rate
 from frameeval.report.answer import Answer, answer, draw_answers
 from frameeval.report.roles import ReportRoles
-from frameeval.report.sections import Section, Study, applies_always, data_lines, unused_lines
+from frameeval.report.sections import (
+    Section,
+    Study,
+    applies_always,
+    data_lines,
+    lacking,
+    unused_lines,
+)
 from frameeval.report.tables import (
     ACCURACY_INTERVAL,
     AUC_INTERVAL,
@@ -323,14 +330,6 @@ def _confusion_matrices(page: Any, counts: Counts, roles: ReportRoles) -> None:
     )
 
 
-def _without_pred(study: Study) -> str | None:
-    if study.roles.pred is not None:
-        return None
-    return (
-        f"Label measures and confusion matrices need hard predictions: {study.unused.why('pred')}."
-    )
-
-
 def section(
     name: str, render: Any, step: str | None, title: str = "", why_not: Any = applies_always
 ) -> Section:
@@ -342,4 +341,5 @@ def section(
 
 ANSWER = section("answer", _answer, None)
 DATA = section("data", _data, STEPS.summary)
-MEASURES = section("measures", _measures, STEPS.measures, "Performance measures", _without_pred)
+_NO_PRED = lacking("pred", "Label measures and confusion matrices need hard predictions")
+MEASURES = section("measures", _measures, STEPS.measures, "Performance measures", _NO_PRED)

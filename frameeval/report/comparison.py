@@ -30,7 +30,7 @@ from frameeval.report.answer import Answer, reader_caveat, split_words
 from frameeval.report.classification import ClassificationStudy, over_datasets, section
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles
-from frameeval.report.sections import Study
+from frameeval.report.sections import lacking
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -389,10 +389,5 @@ def _friedman_nemenyi(
     )
 
 
-def _without_pred(study: Study) -> str | None:
-    if study.roles.pred is not None:
-        return None
-    return f"The tests on accuracy need hard predictions: {study.unused.why('pred')}."
-
-
-COMPARISON = section("compare", _compare, STEPS.compare, "Comparing learners", _without_pred)
+_NO_PRED = lacking("pred", "The tests on accuracy need hard predictions")
+COMPARISON = section("compare", _compare, STEPS.compare, "Comparing learners", _NO_PRED)

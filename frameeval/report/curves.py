@@ -19,7 +19,7 @@ from frameeval.curves import (
 )
 from frameeval.metrics import cost_error
 from frameeval.report.classification import ClassificationStudy, section
-from frameeval.report.sections import Study
+from frameeval.report.sections import lacking
 from frameeval.report.tables import (
     REFERENCES,
     STEPS,
@@ -161,10 +161,5 @@ def _charts(
     )
 
 
-def _without_score(study: Study) -> str | None:
-    if study.roles.score is not None:
-        return None
-    return f"ROC, P-R and cost curves: {study.unused.why('score')}."
-
-
-CURVES = section("curves", _curves, STEPS.curves, "ROC, P-R and cost curves", _without_score)
+WHAT = "ROC, P-R and cost curves"
+CURVES = section("curves", _curves, STEPS.curves, WHAT, lacking("score", WHAT))

@@ -30,7 +30,7 @@ from frameeval.report.page import Page
 from frameeval.report.roles import WITHOUT, Forecast, ReportRoles, Roles, Unused, quoted
 
 __all__ = ["Forecast", "Options", "Section", "Study", "data_lines", "render", "task_line"]
-__all__ += ["unused_lines"]
+__all__ += ["lacking", "unused_lines"]
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,13 @@ class Study:
 def applies_always(study: Any) -> str | None:
     """A section with nothing that keeps it from applying."""
     return None
+
+
+def lacking(role: str, what: str) -> Callable[[Any], str | None]:
+    """A section's ``why_not`` when ``role`` has no column: ``"<what>: <why it has none>."``."""
+    return lambda study: (
+        None if getattr(study.roles, role) else f"{what}: {study.unused.why(role)}."
+    )
 
 
 @dataclass(frozen=True)
