@@ -186,11 +186,7 @@ def _data_section(page: Page, study: RegressionStudy) -> None:
     exprs = [
         pl.col(roles.learner).n_unique().cast(pl.Int64).alias("learners"),
         *[pl.col(c).n_unique().cast(pl.Int64).alias(f"{c}s") for c in study.splits],
-        *(
-            [pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances")]
-            if roles.instance
-            else []
-        ),
+        *[pl.col(c).n_unique().cast(pl.Int64).alias("instances") for c in [roles.instance] if c],
         pl.len().cast(pl.Int64).alias("predictions"),
         truth.mean().alias("truth_mean"),
         truth.std().alias("truth_sd"),

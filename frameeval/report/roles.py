@@ -207,10 +207,8 @@ def read_results(path: str) -> pl.LazyFrame:
     files (``.jsonl``) into the item-level long table (``benchmark, model, item, filter, target,
     pred, metric, score`` and one column per metric)."""
     matches = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else [path]
-    if not matches:
-        raise InvalidParameterError(f"report(): results {path!r} must exist, got no such file.")
-    for match in matches:
-        if not Path(match).exists():
+    for match in matches or [path]:  # loop-ok: over file names
+        if not matches or not Path(match).exists():
             raise InvalidParameterError(
                 f"report(): results {match!r} must exist, got no such file."
             )
@@ -427,16 +425,11 @@ def check_roles(
     if label is None:
         if not binary:
             return None
-        if family == "string":
+        when = "labels are strings" if family == "string" else "1 is not a label"
+        if family == "string" or (True if family == "boolean" else 1) not in labels.to_list():
             raise UnknownLabelError(
                 f"{where}: {spell('pos_label')} must name the positive class of the binary data "
-                f"sets when labels are strings, got labels {shown}."
-            )
-        label = True if family == "boolean" else 1
-        if label not in labels.to_list():
-            raise UnknownLabelError(
-                f"{where}: {spell('pos_label')} must name the positive class of the binary data "
-                f"sets when 1 is not a label, got labels {shown}."
+                f"sets when {when}, got labels {shown}."
             )
         return None
     if label not in labels.to_list():
