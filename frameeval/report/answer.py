@@ -501,12 +501,8 @@ def draw_answers(
             page.text(caveat, css="note")
         page.raw(f'<div class="scroll">{found.table_html}</div>')
         for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
-            page.download(
-                name,
-                mime,
-                text,
-                f"Download the table as {FORMATS.get(name.rsplit('.', 1)[-1], name)}",
-            )
+            label = f"Download the table as {FORMATS.get(name.rsplit('.', 1)[-1], name)}"
+            page.download(name, mime, text, label)
         if found.ranks is not None and found.cd is not None:
             page.chart(
                 charts.cd_diagram(
@@ -518,11 +514,7 @@ def draw_answers(
                 )
             )
         if found.bayes is not None:
-            test = (
-                "Bayesian correlated t test"
-                if found.procedure == "bayes_correlated_t"
-                else "Bayesian signed-rank test"
-            )
+            test = split_words(found.procedure)  # the Bayesian correlated t or signed-rank test
             page.chart(
                 charts.bayes_matrix(found.bayes, title=f"{test} on {found.metric}: every pair")
             )
