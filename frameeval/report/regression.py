@@ -253,16 +253,11 @@ def _measures_section(page: Page, study: RegressionStudy) -> None:
         )
 
 
-def _datasets(study: RegressionStudy) -> list[object]:
-    (table,) = collect(study.lf.select(pl.col(study.roles.dataset).unique().sort()))
-    values: list[object] = table.to_series().to_list()
-    return values
-
-
 def _residuals_section(page: Page, study: RegressionStudy) -> None:
     roles = study.roles
     page.heading("Residuals", REFERENCES["residuals"])
-    datasets = _datasets(study)
+    (table,) = collect(study.lf.select(pl.col(roles.dataset).unique().sort()))
+    datasets: list[object] = table.to_series().to_list()
     shown = datasets[:MAX_FACETS]
     if len(datasets) > MAX_FACETS:
         page.text(

@@ -249,16 +249,15 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
         if getattr(roles, f.name) is not None:
             continue
         role = "block" if f.name == "dataset" else f.name
-        candidates = [n for n in names if n not in taken and n.lower() in COMMON_NAMES[role]]
-        if len(candidates) > 1:  # the report never picks one silently (not even `learner`)
-            ordered = sorted(candidates, key=lambda n: COMMON_NAMES[role].index(n.lower()))
-            raise InvalidParameterError(
-                f"{where}: {spell(f.name)} must be given when several columns have a common "
-                f"{role} name, got candidates {ordered}."
-            )
-        try:
+        try:  # strict: the report never picks one of several silently (not even `learner`)
             column = infer_column(
-                names, role, where=where, exclude=taken, required=f.name == "truth", spell=spell
+                names,
+                role,
+                where=where,
+                exclude=taken,
+                required=f.name == "truth",
+                spell=spell,
+                strict=True,
             )
         except ColumnNotFoundError as err:  # say which column might be the truth
             raise ColumnNotFoundError(
