@@ -237,15 +237,62 @@ def answer(
     The tests' warnings (Friedman's χ² approximation on few data sets…) are kept for the
     reader in :attr:`Answer.caveats` (:func:`reader_caveat`), printed under the verdict.
     """
-    with warnings.catch_warnings(record=True) as caught:
+    from frameeval.compare import compare_learners
+    from frameeval.compare.auto.display import headlines
+
+    with warnings.catch_warnings(record=True) as caught:  # the tests' warnings, for the reader
         warnings.simplefilter("always")
-        found = _decide(
-            per_block, metric, block, learner, higher_is_better, alpha, rope, description,
-            per_split, fold, repeat, interval_name,
+        learners = per_block[learner].n_unique()
+        blocks = per_block[block].n_unique()
+        tested: dict[str, Any] = dict(
+            learner=learner, higher_is_better=higher_is_better, alpha=alpha, rope=rope
+        )
+        splits_ok = per_split is not None and fold is not None
+        if learners < 2:
+            verdict = f"Only one learner: nothing to compare on {metric}."
+            decided = _Decision(verdict, per_block, interval_name)
+        elif per_split is not None and fold is not None:
+            one = blocks < 2
+            result = compare_learners(
+                per_split.drop(block) if one else per_split, metric, block=None if one else block,
+                fold=fold, repeat=repeat, **tested,
+            )  # fmt: skip
+            decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
+            _on_splits(decided, per_split, metric, block, learner, alpha)
+        elif blocks < 2:
+            decided = _Decision(_one_block(per_block, metric, block, learner, higher_is_better),
+                                per_block, interval_name)  # fmt: skip
+        else:
+            result = compare_learners(per_block, metric, block=block, **tested)
+            decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
+            _over_blocks(decided, per_block, learner)
+        table, latex = _tables(
+            decided.table_data, metric, block, learner, higher_is_better, description,
+            decided.result, decided.interval_name,
+        )  # fmt: skip
+        headline, reason = "", ""
+        if decided.result is not None:
+            design = decided.result.design.filter(pl.col("procedure") == decided.procedure)
+            reason = str(design["reason"][0]) if design.height else ""
+            headline = " ".join(headlines(decided.result))
+        elif learners >= 2 and blocks < 2 and not splits_ok:
+            headline = _untested(per_block, metric, block, learner, higher_is_better)
+        elif learners >= 2:
+            headline = decided.verdict.split(". ")[0].rstrip(".") + "."
+        csv = _long_csv(per_block, metric, block, learner, decided.ranks)
+        stem = f"results-{metric}"
+        downloads = {
+            f"{stem}.csv": ("text/csv", csv),
+            f"{stem}.tex": ("application/x-latex", latex),
+        }
+        d = decided
+        found = Answer(
+            metric, d.verdict, table, d.ranks, d.cd, downloads, d.procedure, d.bayes, d.pairs,
+            d.split_procedure, headline, reason,
         )  # fmt: skip
     caveats = [reader_caveat(str(w.message)) for w in caught]
     if "χ²_F" in found.verdict:  # the verdict cites the χ² form: its caveat stands under it
-        caveats.append(friedman_caveat(per_block[block].n_unique()))
+        caveats.append(friedman_caveat(blocks))
     found.caveats = [c for c in dict.fromkeys(caveats) if c]
     return found
 
@@ -296,73 +343,6 @@ class _Decision:
     def __post_init__(self) -> None:
         if self.result is not None:
             self.procedure = self.result.procedure
-
-
-def _decide(
-    per_block: pl.DataFrame,
-    metric: str,
-    block: str,
-    learner: str,
-    higher_is_better: bool,
-    alpha: float,
-    rope: float | None,
-    description: str,
-    per_split: pl.DataFrame | None,
-    fold: str | None,
-    repeat: str | None,
-    interval_name: str,
-) -> Answer:
-    """:func:`answer`'s body (its warnings caught by :func:`answer`)."""
-    from frameeval.compare import compare_learners
-    from frameeval.compare.auto.display import headlines
-
-    learners = per_block[learner].n_unique()
-    blocks = per_block[block].n_unique()
-    tested: dict[str, Any] = dict(
-        learner=learner, higher_is_better=higher_is_better, alpha=alpha, rope=rope
-    )
-    splits_ok = per_split is not None and fold is not None
-    if learners < 2:
-        verdict = f"Only one learner: nothing to compare on {metric}."
-        decided = _Decision(verdict, per_block, interval_name)
-    elif per_split is not None and fold is not None:
-        one = blocks < 2
-        result = compare_learners(
-            per_split.drop(block) if one else per_split, metric, block=None if one else block,
-            fold=fold, repeat=repeat, **tested,
-        )  # fmt: skip
-        decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
-        _on_splits(decided, per_split, metric, block, learner, alpha)
-    elif blocks < 2:
-        decided = _Decision(_one_block(per_block, metric, block, learner, higher_is_better),
-                            per_block, interval_name)  # fmt: skip
-    else:
-        result = compare_learners(per_block, metric, block=block, **tested)
-        decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
-        _over_blocks(decided, per_block, learner)
-    table, latex = _tables(
-        decided.table_data, metric, block, learner, higher_is_better, description,
-        decided.result, decided.interval_name,
-    )  # fmt: skip
-    headline, reason = "", ""
-    if decided.result is not None:
-        design = decided.result.design.filter(pl.col("procedure") == decided.procedure)
-        reason = str(design["reason"][0]) if design.height else ""
-        headline = " ".join(headlines(decided.result))
-    elif learners >= 2 and blocks < 2 and not splits_ok:
-        headline = _untested(per_block, metric, block, learner, higher_is_better)
-    elif learners >= 2:
-        headline = decided.verdict.split(". ")[0].rstrip(".") + "."
-    stem = f"results-{metric}"
-    downloads = {
-        f"{stem}.csv": ("text/csv", _long_csv(per_block, metric, block, learner, decided.ranks)),
-        f"{stem}.tex": ("application/x-latex", latex),
-    }
-    d = decided
-    return Answer(
-        metric, d.verdict, table, d.ranks, d.cd, downloads, d.procedure, d.bayes, d.pairs,
-        d.split_procedure, headline, reason,
-    )  # fmt: skip
 
 
 def _on_splits(
