@@ -247,7 +247,7 @@ def answer(
         tested: dict[str, Any] = dict(
             learner=learner, higher_is_better=higher_is_better, alpha=alpha, rope=rope
         )
-        splits_ok = per_split is not None and fold is not None
+        untested = ""  # the headline on one data set without splits
         if learners < 2:
             verdict = f"Only one learner: nothing to compare on {metric}."
             decided = _Decision(verdict, per_block, interval_name)
@@ -260,8 +260,8 @@ def answer(
             decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
             _on_splits(decided, per_split, metric, block, learner, alpha)
         elif blocks < 2:
-            decided = _Decision(_one_block(per_block, metric, block, learner, higher_is_better),
-                                per_block, interval_name)  # fmt: skip
+            verdict, untested = _one_block(per_block, metric, block, learner, higher_is_better)
+            decided = _Decision(verdict, per_block, interval_name)
         else:
             result = compare_learners(per_block, metric, block=block, **tested)
             decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
@@ -275,8 +275,8 @@ def answer(
             design = decided.result.design.filter(pl.col("procedure") == decided.procedure)
             reason = str(design["reason"][0]) if design.height else ""
             headline = " ".join(headlines(decided.result))
-        elif learners >= 2 and blocks < 2 and not splits_ok:
-            headline = _untested(per_block, metric, block, learner, higher_is_better)
+        elif untested:
+            headline = untested
         elif learners >= 2:
             headline = decided.verdict.split(". ")[0].rstrip(".") + "."
         csv = _long_csv(per_block, metric, block, learner, decided.ranks)
@@ -384,29 +384,19 @@ def _on_splits(
 
 def _one_block(
     per_block: pl.DataFrame, metric: str, block: str, learner: str, higher_is_better: bool
-) -> str:
-    """The verdict on one data set without splits: the best value, nothing tested."""
-    from frameeval.compare.words import format_interval
+) -> tuple[str, str]:
+    """The verdict and the headline on one data set without splits: the best value (with its
+    interval in the verdict), nothing tested."""
+    from frameeval.compare.words import format_interval, format_value
 
     top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
     value = format_interval(top[metric], top.get(f"{metric}_low"), top.get(f"{metric}_high"))
     return (
         f"{top[learner]} has the best {display_name(metric)} ({value}) on the one {block}. "
         f"Comparing learners over {block}s (Friedman, Nemenyi) needs at least two; the "
-        "per-split tests are in the drill-down below."
-    )
-
-
-def _untested(
-    per_block: pl.DataFrame, metric: str, block: str, learner: str, higher_is_better: bool
-) -> str:
-    """The headline on one data set without splits: the winner and its value."""
-    from frameeval.compare.words import format_value
-
-    top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
-    return (
+        "per-split tests are in the drill-down below.",
         f"{top[learner]} is best on {display_name(metric)} ({format_value(top[metric])}); "
-        f"one {block} and no splits: nothing is tested."
+        f"one {block} and no splits: nothing is tested.",
     )
 
 
