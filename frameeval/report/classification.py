@@ -147,36 +147,20 @@ def answers_of(
     """The answers on accuracy (per data set, with its splits when the results have folds)
     and on AUC (binary data sets with scores, two or more of them)."""
     kw = over_datasets(roles, alpha) | {"rope": rope}
-    found = []
+    asked: list[tuple[pl.DataFrame, str, dict[str, Any]]] = []
     if accuracy is not None:
         split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
-        splits: dict[str, Any] = {}
+        more: dict[str, Any] = dict(description=split, interval_name=ACCURACY_INTERVAL)
         if roles.fold is not None:  # the splits are compared too (corrected for their overlap)
-            splits = dict(per_split=per_split, fold=roles.fold, repeat=roles.repeat)
-        found.append(
-            answer(
-                accuracy,
-                "accuracy",
-                description=split,
-                interval_name=ACCURACY_INTERVAL,
-                **kw,
-                **splits,
-            )  # fmt: skip
-        )
+            more |= dict(per_split=per_split, fold=roles.fold, repeat=roles.repeat)
+        asked.append((accuracy, "accuracy", more))
     if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
         bounds = [c for c in ("roc_auc_low", "roc_auc_high") if c in ranking.columns]
         auc = ranking.select(*keys_of(roles), "roc_auc", *bounds).drop_nulls("roc_auc")
         why = "" if bounds else f"; no intervals: {AUC_SKIPPED}"
-        found.append(
-            answer(
-                auc,
-                "roc_auc",
-                description=f"pooled over the folds; binary data sets with scores{why}",
-                interval_name=AUC_INTERVAL,
-                **kw,
-            )  # fmt: skip
-        )
-    return found
+        description = f"pooled over the folds; binary data sets with scores{why}"
+        asked.append((auc, "roc_auc", dict(description=description, interval_name=AUC_INTERVAL)))
+    return [answer(frame, metric, **kw, **more) for frame, metric, more in asked]
 
 
 def _answer(page: Any, study: ClassificationStudy) -> None:
