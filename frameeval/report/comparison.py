@@ -183,18 +183,10 @@ def _two_learners(page: Page, study: ClassificationStudy) -> None:
         )
         return
     assert roles.pred is not None  # the section applies when there is a pred column
+    by = [roles.dataset, *([roles.repeat] if roles.repeat else [])]
+    kw: dict[str, Any] = dict(learner=roles.learner, instance=roles.instance, by=by)
     (mc,) = collect(
-        mcnemar(
-            lf,
-            truth=roles.truth,
-            pred=roles.pred,
-            a=a,
-            b=b,
-            learner=roles.learner,
-            instance=roles.instance,
-            by=[roles.dataset, *([roles.repeat] if roles.repeat else [])],
-            alpha=study.options.alpha,
-        )  # fmt: skip
+        mcnemar(lf, truth=roles.truth, pred=roles.pred, a=a, b=b, alpha=study.options.alpha, **kw)
     )
     page.table(mc, caption="McNemar test per data set, pooled over the folds (eq 2.33)")
 

@@ -100,16 +100,8 @@ def _table(page: Any, study: ClassificationStudy, bep: pl.DataFrame, etc: pl.Dat
     )
     if roles.pred is not None:
         labels = counts.labels.filter(pl.col(roles.dataset).is_in(counts.scored))
-        costly = labels.group_by(keys).agg(
-            cost_error(
-                roles.truth,
-                roles.pred,
-                cost01=o.cost01,
-                cost10=o.cost10,
-                weight=N,
-                **positive(o.pos_label),
-            )  # fmt: skip
-        )
+        costs = dict(cost01=o.cost01, cost10=o.cost10, weight=N) | positive(o.pos_label)
+        costly = labels.group_by(keys).agg(cost_error(roles.truth, roles.pred, **costs))
         table = table.join(costly, on=keys)
     page.table(
         table.sort(keys),
