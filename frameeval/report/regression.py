@@ -277,15 +277,11 @@ def _residuals_section(page: Page, study: RegressionStudy) -> None:
         page.chart(charts.predicted_actual(rows, roles.truth, pred, title=title, **binned))
         title = f"Residuals against predicted on {dataset}"
         page.chart(charts.residuals(rows, roles.truth, pred, title=title, **binned))
-        page.chart(
-            charts.residual_distribution(
-                rows,
-                roles.truth,
-                pred,
-                color=roles.learner,
-                title=f"Distribution of residuals on {dataset}",
-            )
+        title = f"Distribution of residuals on {dataset}"
+        spread = charts.residual_distribution(
+            rows, roles.truth, pred, color=roles.learner, title=title
         )
+        page.chart(spread)
 
 
 def _intervals_section(page: Page, study: RegressionStudy) -> None:
