@@ -354,8 +354,7 @@ def check_task(
     ]
     if not floats:
         return "classification"
-    value = [_fraction(pl.col(c)) for _, c in floats]
-    found = data.select(v.first().alias(r) for v, (r, _) in zip(value, floats, strict=True))
+    found = data.select(_fraction(pl.col(c)).first().alias(r) for r, c in floats)
     row = found.collect().row(0, named=True)
     fractional = [(role, column) for role, column in floats if row[role] is not None]
     if not fractional:
@@ -502,20 +501,16 @@ def infer_forecast(
         column = given.get(role)
         if column is None:
             free = [n for n in names if n not in taken and n.lower() in common]
-            column = min(free, key=lambda n: common.index(n.lower())) if free else None
-            if column is not None:
+            best = min(free, key=lambda n: common.index(n.lower())) if free else None
+            if best is not None and schema[best].is_numeric():  # else merely named like one
+                column = best
                 inferred.add(role)
         elif column not in schema:
             _not_a_column(column, names, where, spell(role))
-        if column is not None and not schema[column].is_numeric():
-            if role in inferred:  # a column merely named like one: not a forecast column
-                inferred.discard(role)
-                column = None
-            else:
-                raise InvalidDtypeError(
-                    f"{where}: {spell(role)} column {column!r} must be numeric, got "
-                    f"{schema[column]}."
-                )
+        elif not schema[column].is_numeric():
+            raise InvalidDtypeError(
+                f"{where}: {spell(role)} column {column!r} must be numeric, got {schema[column]}."
+            )
         found[role] = column
         if column is not None:
             taken.add(column)
