@@ -201,12 +201,8 @@ def _measures(page: Any, study: ClassificationStudy) -> None:
         table, caption="Pooled over folds: accuracy, and macro / micro averages over classes"
     )
     if table.height > MAX_ROWS:
-        page.download(
-            "measures.csv",
-            "text/csv",
-            table.write_csv(),
-            f"Download all {table.height} rows as CSV",
-        )
+        label = f"Download all {table.height} rows as CSV"
+        page.download("measures.csv", "text/csv", table.write_csv(), label)
     page.text(
         "macro F1 is F1 of macro-P and macro-R (eq 2.14); mean F1 is the mean of the per-class F1 "
         "(scikit-learn's macro F1). They differ when a class's precision and recall differ."
