@@ -466,12 +466,10 @@ def auc_intervals(
             .join(exact, on=keys, how="left", nulls_equal=True)
             .select(
                 *keys,
-                (pl.col("__exact") - scale * (a - pl.col("roc_auc_low")))
-                .clip(0.0, 1.0)
-                .alias("roc_auc_low"),
-                (pl.col("__exact") + scale * (pl.col("roc_auc_high") - a))
-                .clip(0.0, 1.0)
-                .alias("roc_auc_high"),
+                *[  # each bound's distance from the replicates' centre, scaled, around the exact
+                    (pl.col("__exact") + scale * (pl.col(bound) - a)).clip(0.0, 1.0).alias(bound)
+                    for bound in ("roc_auc_low", "roc_auc_high")
+                ],
             )
         )
     return out
