@@ -30,7 +30,7 @@ from frameeval.report.page import Page
 from frameeval.report.roles import WITHOUT, Forecast, ReportRoles, Roles, Unused, quoted
 
 __all__ = ["Forecast", "Options", "Section", "Study", "data_lines", "render", "task_line"]
-__all__ += ["lacking", "unused_lines"]
+__all__ += ["lacking", "named", "unused_lines"]
 
 
 @dataclass(frozen=True)
