@@ -77,18 +77,20 @@ def infer_column(
     exclude: Iterable[str | None] = (),
     required: bool = True,
     spell: Callable[[str], str] = keyword,
+    strict: bool = False,
 ) -> str | None:
     """The column of ``names`` that plays ``role`` (see the module docstring for the rule).
 
     ``where`` starts the error message (``"friedman()"``, ``"frameeval report"``) and ``spell``
     writes the role as the user would (``learner=``, ``--learner``). Returns None when nothing
-    matches and the role is not ``required``.
+    matches and the role is not ``required``. ``strict``: several candidates raise even when
+    one has a preferred name.
     """
     taken = {c for c in exclude if c is not None}
     free = [n for n in names if n not in taken]
     common = COMMON_NAMES[role]
     found = [n for n in free if n.lower() in common]
-    preferred = [n for n in found if n.lower() in PREFERRED[role]]
+    preferred = [] if strict else [n for n in found if n.lower() in PREFERRED[role]]
     if len(preferred) == 1:
         return preferred[0]
     exact = [n for n in preferred if n.lower() == role]

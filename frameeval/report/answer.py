@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from frameeval.metrics.measure import MEASURES, display_name
-from frameeval.report.page import Page
+from frameeval.report.page import Page, slugify
 from frameeval.report.roles import ReportRoles, Unused
 
 __all__ = ["Answer", "answer", "draw_answers", "offline_table_html"]
@@ -89,10 +89,6 @@ def offline_table_html(html: str, table_id: str) -> str:
     return html[: start + len("<style>")] + css + html[end:]
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "metric"
-
-
 def _long_csv(
     per_block: pl.DataFrame, metric: str, block: str, learner: str, ranks: pl.DataFrame | None
 ) -> str:
@@ -127,7 +123,7 @@ def _tables(
         significance=result,
         interval_name=interval_name,
     )
-    table_id = f"results-table-{_slug(metric)}"
+    table_id = f"results-table-{slugify(metric, 'metric')}"
     table = results_table(per_block, metric, **kw)
     assert not isinstance(table, str)  # format="gt"
     gt = table.with_id(table_id)
@@ -138,6 +134,8 @@ def _tables(
     return html, str(latex)
 
 
+#: the columns of :attr:`Answer.bayes`
+BAYES_COLUMNS = ("a", "b", "p_a_better", "p_rope", "p_b_better")
 #: The interval of one learner's mean over one data set's splits that belongs to each
 #: split-level procedure (the same x̄ ± t·s·√(1/J + n_test/n_train): with a flat prior the
 #: Bayesian correlated t test's posterior of the mean is that Student t). The 5×2cv F and t
@@ -239,15 +237,62 @@ def answer(
     The tests' warnings (Friedman's χ² approximation on few data sets…) are kept for the
     reader in :attr:`Answer.caveats` (:func:`reader_caveat`), printed under the verdict.
     """
-    with warnings.catch_warnings(record=True) as caught:
+    from frameeval.compare import compare_learners
+    from frameeval.compare.auto.display import headlines
+
+    with warnings.catch_warnings(record=True) as caught:  # the tests' warnings, for the reader
         warnings.simplefilter("always")
-        found = _decide(
-            per_block, metric, block, learner, higher_is_better, alpha, rope, description,
-            per_split, fold, repeat, interval_name,
+        learners = per_block[learner].n_unique()
+        blocks = per_block[block].n_unique()
+        tested: dict[str, Any] = dict(
+            learner=learner, higher_is_better=higher_is_better, alpha=alpha, rope=rope
+        )
+        untested = ""  # the headline on one data set without splits
+        if learners < 2:
+            verdict = f"Only one learner: nothing to compare on {metric}."
+            decided = _Decision(verdict, per_block, interval_name)
+        elif per_split is not None and fold is not None:
+            one = blocks < 2
+            result = compare_learners(
+                per_split.drop(block) if one else per_split, metric, block=None if one else block,
+                fold=fold, repeat=repeat, **tested,
+            )  # fmt: skip
+            decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
+            _on_splits(decided, per_split, metric, block, learner, alpha)
+        elif blocks < 2:
+            verdict, untested = _one_block(per_block, metric, block, learner, higher_is_better)
+            decided = _Decision(verdict, per_block, interval_name)
+        else:
+            result = compare_learners(per_block, metric, block=block, **tested)
+            decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
+            _over_blocks(decided, per_block, learner)
+        table, latex = _tables(
+            decided.table_data, metric, block, learner, higher_is_better, description,
+            decided.result, decided.interval_name,
+        )  # fmt: skip
+        headline, reason = "", ""
+        if decided.result is not None:
+            design = decided.result.design.filter(pl.col("procedure") == decided.procedure)
+            reason = str(design["reason"][0]) if design.height else ""
+            headline = " ".join(headlines(decided.result))
+        elif untested:
+            headline = untested
+        elif learners >= 2:
+            headline = decided.verdict.split(". ")[0].rstrip(".") + "."
+        csv = _long_csv(per_block, metric, block, learner, decided.ranks)
+        stem = f"results-{metric}"
+        downloads = {
+            f"{stem}.csv": ("text/csv", csv),
+            f"{stem}.tex": ("application/x-latex", latex),
+        }
+        d = decided
+        found = Answer(
+            metric, d.verdict, table, d.ranks, d.cd, downloads, d.procedure, d.bayes, d.pairs,
+            d.split_procedure, headline, reason,
         )  # fmt: skip
     caveats = [reader_caveat(str(w.message)) for w in caught]
     if "χ²_F" in found.verdict:  # the verdict cites the χ² form: its caveat stands under it
-        caveats.append(friedman_caveat(per_block[block].n_unique()))
+        caveats.append(friedman_caveat(blocks))
     found.caveats = [c for c in dict.fromkeys(caveats) if c]
     return found
 
@@ -300,73 +345,6 @@ class _Decision:
             self.procedure = self.result.procedure
 
 
-def _decide(
-    per_block: pl.DataFrame,
-    metric: str,
-    block: str,
-    learner: str,
-    higher_is_better: bool,
-    alpha: float,
-    rope: float | None,
-    description: str,
-    per_split: pl.DataFrame | None,
-    fold: str | None,
-    repeat: str | None,
-    interval_name: str,
-) -> Answer:
-    """:func:`answer`'s body (its warnings caught by :func:`answer`)."""
-    from frameeval.compare import compare_learners
-    from frameeval.compare.auto.display import headlines
-
-    learners = per_block[learner].n_unique()
-    blocks = per_block[block].n_unique()
-    tested: dict[str, Any] = dict(
-        learner=learner, higher_is_better=higher_is_better, alpha=alpha, rope=rope
-    )
-    splits_ok = per_split is not None and fold is not None
-    if learners < 2:
-        verdict = f"Only one learner: nothing to compare on {metric}."
-        decided = _Decision(verdict, per_block, interval_name)
-    elif per_split is not None and fold is not None:
-        one = blocks < 2
-        result = compare_learners(
-            per_split.drop(block) if one else per_split, metric, block=None if one else block,
-            fold=fold, repeat=repeat, **tested,
-        )  # fmt: skip
-        decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
-        _on_splits(decided, per_split, metric, block, learner, alpha)
-    elif blocks < 2:
-        decided = _Decision(_one_block(per_block, metric, block, learner, higher_is_better),
-                            per_block, interval_name)  # fmt: skip
-    else:
-        result = compare_learners(per_block, metric, block=block, **tested)
-        decided = _Decision(for_reader(result.verdict), per_block, interval_name, result)
-        _over_blocks(decided, per_block, learner)
-    table, latex = _tables(
-        decided.table_data, metric, block, learner, higher_is_better, description,
-        decided.result, decided.interval_name,
-    )  # fmt: skip
-    headline, reason = "", ""
-    if decided.result is not None:
-        design = decided.result.design.filter(pl.col("procedure") == decided.procedure)
-        reason = str(design["reason"][0]) if design.height else ""
-        headline = " ".join(headlines(decided.result))
-    elif learners >= 2 and blocks < 2 and not splits_ok:
-        headline = _untested(per_block, metric, block, learner, higher_is_better)
-    elif learners >= 2:
-        headline = decided.verdict.split(". ")[0].rstrip(".") + "."
-    stem = f"results-{metric}"
-    downloads = {
-        f"{stem}.csv": ("text/csv", _long_csv(per_block, metric, block, learner, decided.ranks)),
-        f"{stem}.tex": ("application/x-latex", latex),
-    }
-    d = decided
-    return Answer(
-        metric, d.verdict, table, d.ranks, d.cd, downloads, d.procedure, d.bayes, d.pairs,
-        d.split_procedure, headline, reason,
-    )  # fmt: skip
-
-
 def _on_splits(
     decided: _Decision,
     per_split: pl.DataFrame,
@@ -399,36 +377,26 @@ def _on_splits(
         )
         decided.interval_name = f"{1 - alpha:.0%} {words}"
     if procedure == "bayes_correlated_t":
-        decided.bayes = result.post_hoc.select("a", "b", "p_a_better", "p_rope", "p_b_better")
+        decided.bayes = result.post_hoc.select(BAYES_COLUMNS)
     if procedure == "none":
         decided.result = None
 
 
 def _one_block(
     per_block: pl.DataFrame, metric: str, block: str, learner: str, higher_is_better: bool
-) -> str:
-    """The verdict on one data set without splits: the best value, nothing tested."""
-    from frameeval.compare.words import format_interval
+) -> tuple[str, str]:
+    """The verdict and the headline on one data set without splits: the best value (with its
+    interval in the verdict), nothing tested."""
+    from frameeval.compare.words import format_interval, format_value
 
     top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
     value = format_interval(top[metric], top.get(f"{metric}_low"), top.get(f"{metric}_high"))
     return (
         f"{top[learner]} has the best {display_name(metric)} ({value}) on the one {block}. "
         f"Comparing learners over {block}s (Friedman, Nemenyi) needs at least two; the "
-        "per-split tests are in the drill-down below."
-    )
-
-
-def _untested(
-    per_block: pl.DataFrame, metric: str, block: str, learner: str, higher_is_better: bool
-) -> str:
-    """The headline on one data set without splits: the winner and its value."""
-    from frameeval.compare.words import format_value
-
-    top = per_block.sort(metric, descending=higher_is_better).row(0, named=True)
-    return (
+        "per-split tests are in the drill-down below.",
         f"{top[learner]} is best on {display_name(metric)} ({format_value(top[metric])}); "
-        f"one {block} and no splits: nothing is tested."
+        f"one {block} and no splits: nothing is tested.",
     )
 
 
@@ -468,9 +436,7 @@ def _over_blocks(decided: _Decision, per_block: pl.DataFrame, learner: str) -> N
     decided.cd = ranks["cd"][0]
     decided.ranks = ranks.drop("cd")
     if decided.procedure == "bayes_signed_rank":
-        decided.bayes = decided.result.post_hoc.select(
-            "a", "b", "p_a_better", "p_rope", "p_b_better"
-        )
+        decided.bayes = decided.result.post_hoc.select(BAYES_COLUMNS)
 
 
 def draw_answers(
@@ -505,12 +471,8 @@ def draw_answers(
             page.text(caveat, css="note")
         page.raw(f'<div class="scroll">{found.table_html}</div>')
         for name, (mime, text) in found.downloads.items():  # loop-ok: one or two files
-            page.download(
-                name,
-                mime,
-                text,
-                f"Download the table as {FORMATS.get(name.rsplit('.', 1)[-1], name)}",
-            )
+            label = f"Download the table as {FORMATS.get(name.rsplit('.', 1)[-1], name)}"
+            page.download(name, mime, text, label)
         if found.ranks is not None and found.cd is not None:
             page.chart(
                 charts.cd_diagram(
@@ -522,11 +484,7 @@ def draw_answers(
                 )
             )
         if found.bayes is not None:
-            test = (
-                "Bayesian correlated t test"
-                if found.procedure == "bayes_correlated_t"
-                else "Bayesian signed-rank test"
-            )
+            test = split_words(found.procedure)  # the Bayesian correlated t or signed-rank test
             page.chart(
                 charts.bayes_matrix(found.bayes, title=f"{test} on {found.metric}: every pair")
             )

@@ -23,8 +23,15 @@ from frameeval.confusion import classification_report, confusion_matrix, macro_m
 from frameeval.curves import ranking_report
 from frameeval.metrics import accuracy, error_rate
 from frameeval.report.answer import Answer, answer, draw_answers
-from frameeval.report.roles import WITHOUT, ReportRoles, quoted
-from frameeval.report.sections import Section, Study, applies_always, task_line
+from frameeval.report.roles import ReportRoles
+from frameeval.report.sections import (
+    Section,
+    Study,
+    applies_always,
+    data_lines,
+    lacking,
+    unused_lines,
+)
 from frameeval.report.tables import (
     ACCURACY_INTERVAL,
     AUC_INTERVAL,
@@ -140,36 +147,20 @@ def answers_of(
     """The answers on accuracy (per data set, with its splits when the results have folds)
     and on AUC (binary data sets with scores, two or more of them)."""
     kw = over_datasets(roles, alpha) | {"rope": rope}
-    found = []
+    asked: list[tuple[pl.DataFrame, str, dict[str, Any]]] = []
     if accuracy is not None:
         split = "mean over the folds" if (roles.fold or roles.repeat) else "all predictions"
-        splits: dict[str, Any] = {}
+        more: dict[str, Any] = dict(description=split, interval_name=ACCURACY_INTERVAL)
         if roles.fold is not None:  # the splits are compared too (corrected for their overlap)
-            splits = dict(per_split=per_split, fold=roles.fold, repeat=roles.repeat)
-        found.append(
-            answer(
-                accuracy,
-                "accuracy",
-                description=split,
-                interval_name=ACCURACY_INTERVAL,
-                **kw,
-                **splits,
-            )  # fmt: skip
-        )
+            more |= dict(per_split=per_split, fold=roles.fold, repeat=roles.repeat)
+        asked.append((accuracy, "accuracy", more))
     if ranking is not None and ranking[roles.dataset].n_unique() >= 2:
         bounds = [c for c in ("roc_auc_low", "roc_auc_high") if c in ranking.columns]
         auc = ranking.select(*keys_of(roles), "roc_auc", *bounds).drop_nulls("roc_auc")
         why = "" if bounds else f"; no intervals: {AUC_SKIPPED}"
-        found.append(
-            answer(
-                auc,
-                "roc_auc",
-                description=f"pooled over the folds; binary data sets with scores{why}",
-                interval_name=AUC_INTERVAL,
-                **kw,
-            )  # fmt: skip
-        )
-    return found
+        description = f"pooled over the folds; binary data sets with scores{why}"
+        asked.append((auc, "roc_auc", dict(description=description, interval_name=AUC_INTERVAL)))
+    return [answer(frame, metric, **kw, **more) for frame, metric, more in asked]
 
 
 def _answer(page: Any, study: ClassificationStudy) -> None:
@@ -186,22 +177,9 @@ def _data(page: Any, study: ClassificationStudy) -> None:
     """The Data section: the columns by role (those of the results only), every role without a
     column with what the page leaves out and which unused column might be it, the columns
     that play no role, and a table per data set."""
-    counts, roles, unused = study.counts, study.roles, study.unused
-    page.heading("Data", REFERENCES["summary"])
-    described = ", ".join(
-        f"{name} = {value!r}" for name, value in vars(study.present).items() if value is not None
-    )
-    total = int(counts.summary["predictions"].sum())
-    source = study.options.source
-    page.text(
-        f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: {described}."
-    )
-    page.text(task_line(study), css="task")
-    for role in unused.missing:  # loop-ok: at most seven roles
-        why = unused.why(role)
-        page.text(f"{why[0].upper()}{why[1:]}: {WITHOUT[role]}.", css="note")
-    if unused.columns:
-        page.text(f"Columns that play no role: {quoted(unused.columns)}.", css="note")
+    counts, roles = study.counts, study.roles
+    data_lines(page, study, REFERENCES["summary"], int(counts.summary["predictions"].sum()))
+    unused_lines(page, study.unused)
     exprs = [
         pl.col(roles.learner).n_unique().alias("learners"),
         pl.col(roles.truth).n_unique().alias("classes"),
@@ -223,12 +201,8 @@ def _measures(page: Any, study: ClassificationStudy) -> None:
         table, caption="Pooled over folds: accuracy, and macro / micro averages over classes"
     )
     if table.height > MAX_ROWS:
-        page.download(
-            "measures.csv",
-            "text/csv",
-            table.write_csv(),
-            f"Download all {table.height} rows as CSV",
-        )
+        label = f"Download all {table.height} rows as CSV"
+        page.download("measures.csv", "text/csv", table.write_csv(), label)
     page.text(
         "macro F1 is F1 of macro-P and macro-R (eq 2.14); mean F1 is the mean of the per-class F1 "
         "(scikit-learn's macro F1). They differ when a class's precision and recall differ."
@@ -336,14 +310,6 @@ def _confusion_matrices(page: Any, counts: Counts, roles: ReportRoles) -> None:
     )
 
 
-def _without_pred(study: Study) -> str | None:
-    if study.roles.pred is not None:
-        return None
-    return (
-        f"Label measures and confusion matrices need hard predictions: {study.unused.why('pred')}."
-    )
-
-
 def section(
     name: str, render: Any, step: str | None, title: str = "", why_not: Any = applies_always
 ) -> Section:
@@ -355,4 +321,5 @@ def section(
 
 ANSWER = section("answer", _answer, None)
 DATA = section("data", _data, STEPS.summary)
-MEASURES = section("measures", _measures, STEPS.measures, "Performance measures", _without_pred)
+_NO_PRED = lacking("pred", "Label measures and confusion matrices need hard predictions")
+MEASURES = section("measures", _measures, STEPS.measures, "Performance measures", _NO_PRED)

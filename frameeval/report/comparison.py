@@ -30,7 +30,7 @@ from frameeval.report.answer import Answer, reader_caveat, split_words
 from frameeval.report.classification import ClassificationStudy, over_datasets, section
 from frameeval.report.page import Page
 from frameeval.report.roles import ReportRoles
-from frameeval.report.sections import Study
+from frameeval.report.sections import lacking
 from frameeval.report.tables import (
     MAX_FACETS,
     REFERENCES,
@@ -103,11 +103,14 @@ def _heading(study: ClassificationStudy, learners: int, gaps: int) -> tuple[str,
         return "Comparing learners: Skillings–Mack test (missing results)", REFERENCES["missing"]
     if per_dataset[roles.dataset].n_unique() < 2 and roles.fold is not None:
         found = study.answered("accuracy")
-        five = "cv5x2" in ((found.split_procedure if found else None) or "")
-        return "Comparing learners on one data set's folds", REFERENCES[
-            "splits_5x2" if five else "splits"
-        ]
+        procedure = found.split_procedure if found else None
+        return "Comparing learners on one data set's folds", _splits_reference(procedure)
     return "Comparing learners: Friedman and Nemenyi tests", REFERENCES["compare"]
+
+
+def _splits_reference(procedure: str | None) -> str:
+    """The reference of the split-level tests (the 5×2cv ones, or the corrected t test)."""
+    return REFERENCES["splits_5x2" if "cv5x2" in (procedure or "") else "splits"]
 
 
 def _missing_note(page: Page, gaps: pl.DataFrame, two: bool) -> None:
@@ -180,18 +183,10 @@ def _two_learners(page: Page, study: ClassificationStudy) -> None:
         )
         return
     assert roles.pred is not None  # the section applies when there is a pred column
+    by = [roles.dataset, *([roles.repeat] if roles.repeat else [])]
+    kw: dict[str, Any] = dict(learner=roles.learner, instance=roles.instance, by=by)
     (mc,) = collect(
-        mcnemar(
-            lf,
-            truth=roles.truth,
-            pred=roles.pred,
-            a=a,
-            b=b,
-            learner=roles.learner,
-            instance=roles.instance,
-            by=[roles.dataset, *([roles.repeat] if roles.repeat else [])],
-            alpha=study.options.alpha,
-        )  # fmt: skip
+        mcnemar(lf, truth=roles.truth, pred=roles.pred, a=a, b=b, alpha=study.options.alpha, **kw)
     )
     page.table(mc, caption="McNemar test per data set, pooled over the folds (eq 2.33)")
 
@@ -232,8 +227,7 @@ def _split_pairs(page: Page, found: Answer, roles: ReportRoles, n_datasets: int)
             "p_value", "p_adjusted", "reject", "better", "cohen_d",
         )  # fmt: skip
     where = "the data set" if n_datasets < 2 else "each data set"
-    five = "cv5x2" in (found.split_procedure or "")
-    reference = REFERENCES["splits_5x2" if five else "splits"] if n_datasets >= 2 else None
+    reference = _splits_reference(found.split_procedure) if n_datasets >= 2 else None
     page.heading("Every pair on the folds of " + where, reference, level=3)
     page.text(
         f"The folds of one data set share training data, so they are not independent blocks: "
@@ -387,10 +381,5 @@ def _friedman_nemenyi(
     )
 
 
-def _without_pred(study: Study) -> str | None:
-    if study.roles.pred is not None:
-        return None
-    return f"The tests on accuracy need hard predictions: {study.unused.why('pred')}."
-
-
-COMPARISON = section("compare", _compare, STEPS.compare, "Comparing learners", _without_pred)
+_NO_PRED = lacking("pred", "The tests on accuracy need hard predictions")
+COMPARISON = section("compare", _compare, STEPS.compare, "Comparing learners", _NO_PRED)

@@ -19,7 +19,7 @@ from frameeval.curves import (
 )
 from frameeval.metrics import cost_error
 from frameeval.report.classification import ClassificationStudy, section
-from frameeval.report.sections import Study
+from frameeval.report.sections import lacking
 from frameeval.report.tables import (
     REFERENCES,
     STEPS,
@@ -100,16 +100,8 @@ def _table(page: Any, study: ClassificationStudy, bep: pl.DataFrame, etc: pl.Dat
     )
     if roles.pred is not None:
         labels = counts.labels.filter(pl.col(roles.dataset).is_in(counts.scored))
-        costly = labels.group_by(keys).agg(
-            cost_error(
-                roles.truth,
-                roles.pred,
-                cost01=o.cost01,
-                cost10=o.cost10,
-                weight=N,
-                **positive(o.pos_label),
-            )  # fmt: skip
-        )
+        costs = dict(cost01=o.cost01, cost10=o.cost10, weight=N) | positive(o.pos_label)
+        costly = labels.group_by(keys).agg(cost_error(roles.truth, roles.pred, **costs))
         table = table.join(costly, on=keys)
     page.table(
         table.sort(keys),
@@ -161,10 +153,5 @@ def _charts(
     )
 
 
-def _without_score(study: Study) -> str | None:
-    if study.roles.score is not None:
-        return None
-    return f"ROC, P-R and cost curves: {study.unused.why('score')}."
-
-
-CURVES = section("curves", _curves, STEPS.curves, "ROC, P-R and cost curves", _without_score)
+WHAT = "ROC, P-R and cost curves"
+CURVES = section("curves", _curves, STEPS.curves, WHAT, lacking("score", WHAT))

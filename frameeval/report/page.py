@@ -80,9 +80,13 @@ HEADERS = {
 TRUE_MARK, FALSE_MARK = "✓", "—"
 
 
+def slugify(text: str, default: str) -> str:
+    """``text`` lower-cased with every run of other characters than a-z and 0-9 as one ``-``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or default
+
+
 def header(column: str) -> str:
     """The header a reader sees for ``column`` (see :data:`HEADERS`)."""
-
     if column in HEADERS:
         return HEADERS[column]
     measure = MEASURES.get(column)
@@ -147,7 +151,7 @@ class Page:
 
     def _anchor(self, text: str) -> str:
         """A unique, readable anchor for a heading ("roc-p-r-and-cost-curves")."""
-        slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+        slug = slugify(text, "section")
         taken = {a for _, a, _ in self._toc}
         anchor, n = slug, 2
         while anchor in taken:

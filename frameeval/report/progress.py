@@ -37,7 +37,10 @@ class ConsoleProgress:
 
     def warn(self, message: str) -> None:
         """``frameeval report: warning: <message>`` on the stream, even when quiet."""
-        line = f"frameeval report: warning: {message}"
+        self._line(f"frameeval report: warning: {message}")
+
+    def _line(self, line: str) -> None:
+        """One line on the stream, above the bar when there is one."""
         if self._bar is not None:
             self._bar.write(line, file=self.stream)
         else:
@@ -52,10 +55,7 @@ class ConsoleProgress:
             print(f"frameeval: {message}…", file=self.stream, flush=True)
             return
         if message not in self.steps:
-            if self._bar is None:
-                print(f"frameeval: {message}", file=self.stream, flush=True)
-            else:
-                self._bar.write(f"frameeval: {message}", file=self.stream)
+            self._line(f"frameeval: {message}")
             return
         if self._bar is None:
             from tqdm import tqdm

@@ -27,7 +27,7 @@ from frameeval.metrics import MEASURES, rmse
 from frameeval.metrics.measure import display_name
 from frameeval.report.answer import Answer, answer, draw_answers, split_words
 from frameeval.report.page import Page
-from frameeval.report.sections import Section, Study, task_line
+from frameeval.report.sections import Section, Study, data_lines, named, unused_lines
 from frameeval.report.tables import MAX_FACETS, collect, names
 
 __all__ = ["REGRESSION", "REGRESSION_MEASURES", "REGRESSION_STEPS", "RegressionStudy"]
@@ -126,7 +126,6 @@ class RegressionStudy(Study):
 
 
 def _rmse(study: RegressionStudy) -> tuple[pl.Expr, pl.Expr]:
-
     roles = study.roles
     return rmse(roles.truth, str(roles.pred)), pl.len().cast(pl.Int64).alias(_ROWS)
 
@@ -182,26 +181,12 @@ def _answer_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _data_section(page: Page, study: RegressionStudy) -> None:
-    roles, present = study.roles, study.present
-    page.heading("Data", REFERENCES["summary"])
-    described = ", ".join(
-        f"{name} = {value!r}" for name, value in vars(present).items() if value is not None
-    )
-    f = study.forecast
-    extra = ", ".join(
-        f"{name} = {value!r}"
-        for name, value in (("lower", f.lower), ("upper", f.upper), ("quantile", f.quantile))
-        if value is not None
-    )
+    roles, present, f = study.roles, study.present, study.forecast
     truth = pl.col(roles.truth).cast(pl.Float64)
     exprs = [
         pl.col(roles.learner).n_unique().cast(pl.Int64).alias("learners"),
         *[pl.col(c).n_unique().cast(pl.Int64).alias(f"{c}s") for c in study.splits],
-        *(
-            [pl.col(roles.instance).n_unique().cast(pl.Int64).alias("instances")]
-            if roles.instance
-            else []
-        ),
+        *[pl.col(c).n_unique().cast(pl.Int64).alias("instances") for c in [roles.instance] if c],
         pl.len().cast(pl.Int64).alias("predictions"),
         truth.mean().alias("truth_mean"),
         truth.std().alias("truth_sd"),
@@ -209,13 +194,9 @@ def _data_section(page: Page, study: RegressionStudy) -> None:
         truth.max().alias("truth_max"),
     ]
     (table,) = collect(study.lf.group_by(roles.dataset).agg(exprs).sort(roles.dataset))
+    extra = named(f.columns())
     total = int(table["predictions"].sum())
-    source = study.options.source
-    page.text(
-        f"{total:,} predictions{f' from {source}' if source else ''}; columns by role: "
-        f"{described}{'; forecast columns: ' + extra if extra else ''}."
-    )
-    page.text(task_line(study), css="task")
+    data_lines(page, study, REFERENCES["summary"], total, extra and f"; forecast columns: {extra}")
     if f.lower is not None and f.upper is not None:
         page.text(
             f"Prediction intervals: {f.lower!r} to {f.upper!r}, read as central "
@@ -224,21 +205,12 @@ def _data_section(page: Page, study: RegressionStudy) -> None:
         )
     if present.score is not None:
         page.text(f"The score column {present.score!r} plays no role in a regression.", css="note")
-    for role in study.unused.missing:  # loop-ok: at most seven roles
-        if role in ("score", "pred"):  # a regression has no score; its pred is required
-            continue
-        why = study.unused.why(role)
-        page.text(f"{why[0].upper()}{why[1:]}.", css="note")
-    if study.unused.columns:
-        page.text(
-            f"Columns that play no role: {', '.join(map(repr, study.unused.columns))}.",
-            css="note",
-        )
+    # a regression has no score; its pred is required
+    unused_lines(page, study.unused, skip=("score", "pred"), lost=False)
     page.table(table)
 
 
 def _measures_section(page: Page, study: RegressionStudy) -> None:
-
     roles = study.roles
     page.heading("Regression measures", REFERENCES["measures"])
     chosen = [m for m in REGRESSION_MEASURES if m in MEASURES]
@@ -281,16 +253,11 @@ def _measures_section(page: Page, study: RegressionStudy) -> None:
         )
 
 
-def _datasets(study: RegressionStudy) -> list[object]:
-    (table,) = collect(study.lf.select(pl.col(study.roles.dataset).unique().sort()))
-    values: list[object] = table.to_series().to_list()
-    return values
-
-
 def _residuals_section(page: Page, study: RegressionStudy) -> None:
     roles = study.roles
     page.heading("Residuals", REFERENCES["residuals"])
-    datasets = _datasets(study)
+    (table,) = collect(study.lf.select(pl.col(roles.dataset).unique().sort()))
+    datasets: list[object] = table.to_series().to_list()
     shown = datasets[:MAX_FACETS]
     if len(datasets) > MAX_FACETS:
         page.text(
@@ -310,19 +277,14 @@ def _residuals_section(page: Page, study: RegressionStudy) -> None:
         page.chart(charts.predicted_actual(rows, roles.truth, pred, title=title, **binned))
         title = f"Residuals against predicted on {dataset}"
         page.chart(charts.residuals(rows, roles.truth, pred, title=title, **binned))
-        page.chart(
-            charts.residual_distribution(
-                rows,
-                roles.truth,
-                pred,
-                color=roles.learner,
-                title=f"Distribution of residuals on {dataset}",
-            )
+        title = f"Distribution of residuals on {dataset}"
+        spread = charts.residual_distribution(
+            rows, roles.truth, pred, color=roles.learner, title=title
         )
+        page.chart(spread)
 
 
 def _intervals_section(page: Page, study: RegressionStudy) -> None:
-
     roles, f = study.roles, study.forecast
     assert f.lower is not None and f.upper is not None  # the section needs them
     page.heading("Prediction intervals", REFERENCES["intervals"])
@@ -345,7 +307,6 @@ def _intervals_section(page: Page, study: RegressionStudy) -> None:
 
 
 def _quantiles_section(page: Page, study: RegressionStudy) -> None:
-
     roles, q = study.roles, study.forecast.quantile
     assert q is not None  # the section needs it
     page.heading("Quantile forecasts", REFERENCES["quantiles"])

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import polars as pl
 
@@ -119,18 +119,12 @@ class Unused:
         lines = []
         for role in self.missing:  # loop-ok: at most seven roles
             guessed = self.guesses.get(role, ())
+            head = f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
             if guessed:
-                lines.append(
-                    f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
-                    f"{WITHOUT[role]}; did you mean {flag(role)} {guessed[0]}?"
-                )
+                lines.append(f"{head}{WITHOUT[role]}; did you mean {flag(role)} {guessed[0]}?")
             elif role == "learner":
-                lines.append(
-                    f"no {flag(role)} column (none is named {_either(CANDIDATES[role])}): "
-                    f"{WITHOUT[role]}"
-                    + (f"; unused columns: {list(self.columns)}" if self.columns else "")
-                    + "."
-                )
+                unused = f"; unused columns: {list(self.columns)}" if self.columns else ""
+                lines.append(f"{head}{WITHOUT[role]}{unused}.")
         left = [c for c in self.columns if not any(c in g for g in self.guesses.values())]
         others = [r for r in self.missing if r != "learner" and r not in self.guesses]
         if left and others:
@@ -213,10 +207,8 @@ def read_results(path: str) -> pl.LazyFrame:
     files (``.jsonl``) into the item-level long table (``benchmark, model, item, filter, target,
     pred, metric, score`` and one column per metric)."""
     matches = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else [path]
-    if not matches:
-        raise InvalidParameterError(f"report(): results {path!r} must exist, got no such file.")
-    for match in matches:
-        if not Path(match).exists():
+    for match in matches or [path]:  # loop-ok: over file names
+        if not matches or not Path(match).exists():
             raise InvalidParameterError(
                 f"report(): results {match!r} must exist, got no such file."
             )
@@ -250,28 +242,22 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
     for f in fields(roles):
         value = getattr(roles, f.name)
         if value is not None and value not in schema:
-            close = difflib.get_close_matches(str(value), names, n=1)
-            maybe = f"; did you mean {close[0]!r}?" if close else ""
-            raise ColumnNotFoundError(
-                f"{where}: {spell(f.name)} must name a column, got {value!r}, which is not one "
-                f"of {names}{maybe}" + ("" if maybe else ".")
-            )
+            _not_a_column(value, names, where, spell(f.name))
     inferred: set[str] = set()
     taken = [v for v in vars(roles).values() if v is not None]
     for f in fields(roles):
         if getattr(roles, f.name) is not None:
             continue
         role = "block" if f.name == "dataset" else f.name
-        candidates = [n for n in names if n not in taken and n.lower() in COMMON_NAMES[role]]
-        if len(candidates) > 1:  # the report never picks one silently (not even `learner`)
-            ordered = sorted(candidates, key=lambda n: COMMON_NAMES[role].index(n.lower()))
-            raise InvalidParameterError(
-                f"{where}: {spell(f.name)} must be given when several columns have a common "
-                f"{role} name, got candidates {ordered}."
-            )
-        try:
+        try:  # strict: the report never picks one of several silently (not even `learner`)
             column = infer_column(
-                names, role, where=where, exclude=taken, required=f.name == "truth", spell=spell
+                names,
+                role,
+                where=where,
+                exclude=taken,
+                required=f.name == "truth",
+                spell=spell,
+                strict=True,
             )
         except ColumnNotFoundError as err:  # say which column might be the truth
             raise ColumnNotFoundError(
@@ -295,6 +281,15 @@ def infer_roles(schema: pl.Schema, given: Roles, *, cli: bool = False) -> tuple[
             )
         )
     return roles, inferred
+
+
+def _not_a_column(value: str, names: list[str], where: str, spelled: str) -> NoReturn:
+    """Raise: ``spelled`` (a role's flag or keyword) names no column of ``names``."""
+    close = difflib.get_close_matches(str(value), names, n=1)
+    maybe = f"; did you mean {close[0]!r}?" if close else "."
+    raise ColumnNotFoundError(
+        f"{where}: {spelled} must name a column, got {value!r}, which is not one of {names}{maybe}"
+    )
 
 
 def _did_you_mean(
@@ -359,8 +354,7 @@ def check_task(
     ]
     if not floats:
         return "classification"
-    value = [_fraction(pl.col(c)) for _, c in floats]
-    found = data.select(v.first().alias(r) for v, (r, _) in zip(value, floats, strict=True))
+    found = data.select(_fraction(pl.col(c)).first().alias(r) for r, c in floats)
     row = found.collect().row(0, named=True)
     fractional = [(role, column) for role, column in floats if row[role] is not None]
     if not fractional:
@@ -429,16 +423,11 @@ def check_roles(
     if label is None:
         if not binary:
             return None
-        if family == "string":
+        when = "labels are strings" if family == "string" else "1 is not a label"
+        if family == "string" or (True if family == "boolean" else 1) not in labels.to_list():
             raise UnknownLabelError(
                 f"{where}: {spell('pos_label')} must name the positive class of the binary data "
-                f"sets when labels are strings, got labels {shown}."
-            )
-        label = True if family == "boolean" else 1
-        if label not in labels.to_list():
-            raise UnknownLabelError(
-                f"{where}: {spell('pos_label')} must name the positive class of the binary data "
-                f"sets when 1 is not a label, got labels {shown}."
+                f"sets when {when}, got labels {shown}."
             )
         return None
     if label not in labels.to_list():
@@ -512,25 +501,16 @@ def infer_forecast(
         column = given.get(role)
         if column is None:
             free = [n for n in names if n not in taken and n.lower() in common]
-            column = min(free, key=lambda n: common.index(n.lower())) if free else None
-            if column is not None:
+            best = min(free, key=lambda n: common.index(n.lower())) if free else None
+            if best is not None and schema[best].is_numeric():  # else merely named like one
+                column = best
                 inferred.add(role)
         elif column not in schema:
-            close = difflib.get_close_matches(str(column), names, n=1)
-            maybe = f"; did you mean {close[0]!r}?" if close else "."
-            raise ColumnNotFoundError(
-                f"{where}: {spell(role)} must name a column, got {column!r}, which is not one "
-                f"of {names}{maybe}"
+            _not_a_column(column, names, where, spell(role))
+        elif not schema[column].is_numeric():
+            raise InvalidDtypeError(
+                f"{where}: {spell(role)} column {column!r} must be numeric, got {schema[column]}."
             )
-        if column is not None and not schema[column].is_numeric():
-            if role in inferred:  # a column merely named like one: not a forecast column
-                inferred.discard(role)
-                column = None
-            else:
-                raise InvalidDtypeError(
-                    f"{where}: {spell(role)} column {column!r} must be numeric, got "
-                    f"{schema[column]}."
-                )
         found[role] = column
         if column is not None:
             taken.add(column)

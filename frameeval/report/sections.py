@@ -27,9 +27,10 @@ import polars as pl
 
 from frameeval.report.answer import reader_caveat
 from frameeval.report.page import Page
-from frameeval.report.roles import Forecast, ReportRoles, Roles, Unused
+from frameeval.report.roles import WITHOUT, Forecast, ReportRoles, Roles, Unused, quoted
 
-__all__ = ["Forecast", "Options", "Section", "Study", "render", "task_line"]
+__all__ = ["Forecast", "Options", "Section", "Study", "data_lines", "render", "task_line"]
+__all__ += ["lacking", "named", "unused_lines"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,13 @@ class Study:
 def applies_always(study: Any) -> str | None:
     """A section with nothing that keeps it from applying."""
     return None
+
+
+def lacking(role: str, what: str) -> Callable[[Any], str | None]:
+    """A section's ``why_not`` when ``role`` has no column: ``"<what>: <why it has none>."``."""
+    return lambda study: (
+        None if getattr(study.roles, role) else f"{what}: {study.unused.why(role)}."
+    )
 
 
 @dataclass(frozen=True)
@@ -149,3 +157,32 @@ def task_line(study: Study) -> str:
     else:
         how = "detected: the truth and pred columns hold class labels; pass --task to choose"
     return f"Task: {study.task} ({how})."
+
+
+def data_lines(page: Page, study: Study, reference: str, total: int, extra: str = "") -> None:
+    """The Data section's heading, its line of the ``total`` predictions with the columns by
+    role (those of the results only, then ``extra``) and the task line."""
+    source = f" from {study.options.source}" if study.options.source else ""
+    page.heading("Data", reference)
+    page.text(
+        f"{total:,} predictions{source}; columns by role: {named(vars(study.present))}{extra}."
+    )
+    page.text(task_line(study), css="task")
+
+
+def named(columns: dict[str, str | None]) -> str:
+    """``name = 'column'`` of each role (or forecast column) that has a column."""
+    return ", ".join(f"{name} = {value!r}" for name, value in columns.items() if value is not None)
+
+
+def unused_lines(page: Page, unused: Unused, skip: tuple[str, ...] = (), lost: bool = True) -> None:
+    """A note per role without a column but those in ``skip`` (why, and with ``lost`` what the
+    page leaves out) and one naming the columns that play no role."""
+    for role in unused.missing:  # loop-ok: at most seven roles
+        if role not in skip:
+            why = unused.why(role)
+            page.text(
+                f"{why[0].upper()}{why[1:]}{f': {WITHOUT[role]}' if lost else ''}.", css="note"
+            )
+    if unused.columns:
+        page.text(f"Columns that play no role: {quoted(unused.columns)}.", css="note")

@@ -174,10 +174,13 @@ def count_tables(
             score.is_nan() if lf.collect_schema()[roles.score].is_float() else pl.lit(False)
         )
         counted.append(bad.sum().cast(pl.Int64).alias(_NULL_SCORE))
-        per_dataset.append(bad.sum().cast(pl.Int64).alias("missing_scores"))
-        per_dataset.append(score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"))
         finite = score.cast(pl.Float64).filter(score.cast(pl.Float64).is_finite())
-        per_dataset += [finite.min().alias(_LOW), finite.max().alias(_HIGH)]
+        per_dataset += [
+            bad.sum().cast(pl.Int64).alias("missing_scores"),
+            score.approx_n_unique().cast(pl.Int64).alias("distinct_scores"),
+            finite.min().alias(_LOW),
+            finite.max().alias(_HIGH),
+        ]
     labels_plan = lf.group_by(label_keys).agg(counted)
     labels, summary = collect(
         labels_plan.sort(label_keys, nulls_last=True),
@@ -350,7 +353,6 @@ def exact_from_rows(
     (:attr:`Counts.rows`) with :func:`frameeval.measures`, one data set at a time (the ranking
     measures sort each learner's rows: a data set's rows are in memory at once, not all of
     them)."""
-
     assert counts.rows is not None and roles.score is not None
     keys = keys_of(roles)
     plans = [
@@ -428,9 +430,7 @@ def auc_intervals(
     the interval is moved by the difference to the exact AUC."""
     from frameeval.uncertainty.intervals import count_table_intervals
 
-    if counts.scores is None or roles.score is None:
-        return None
-    if not auc_affordable(counts):
+    if counts.scores is None or roles.score is None or not auc_affordable(counts):
         return None
     keys = keys_of(roles)
     bounds = count_table_intervals(
@@ -446,9 +446,7 @@ def auc_intervals(
         **positive(pos_label),
     )
     (out,) = collect(bounds.sort(keys))
-    repeats = 1
-    if roles.repeat:
-        repeats = max(1, int(counts.labels[roles.repeat].n_unique()))
+    repeats = max(1, int(counts.labels[roles.repeat].n_unique())) if roles.repeat else 1
     if repeats > 1 or counts.grid is not None:
         centre = ranking.select(*keys, "roc_auc")
         if counts.grid is not None:  # the gridded table's AUC: the centre of the replicates
@@ -468,12 +466,10 @@ def auc_intervals(
             .join(exact, on=keys, how="left", nulls_equal=True)
             .select(
                 *keys,
-                (pl.col("__exact") - scale * (a - pl.col("roc_auc_low")))
-                .clip(0.0, 1.0)
-                .alias("roc_auc_low"),
-                (pl.col("__exact") + scale * (pl.col("roc_auc_high") - a))
-                .clip(0.0, 1.0)
-                .alias("roc_auc_high"),
+                *[  # each bound's distance from the replicates' centre, scaled, around the exact
+                    (pl.col("__exact") + scale * (pl.col(bound) - a)).clip(0.0, 1.0).alias(bound)
+                    for bound in ("roc_auc_low", "roc_auc_high")
+                ],
             )
         )
     return out
