@@ -42,7 +42,7 @@ from frameeval.compare.results import (
     SKILLINGS_MACK,
     Shape,
 )
-from frameeval.compare.scipy_step import scipy_step
+from frameeval.compare.scipy_step import f_values, scipy_step
 
 __all__ = ["friedman", "friedman_aligned_ranks", "quade", "skillings_mack"]
 
@@ -57,17 +57,6 @@ def _chi2_scipy(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> dic
     from scipy import stats
 
     return {"p_value": stats.chi2.sf(statistic, df), "critical_value": stats.chi2.isf(alpha, df)}
-
-
-def _f_scipy(
-    statistic: np.ndarray, df1: np.ndarray, df2: np.ndarray, alpha: np.ndarray
-) -> dict[str, np.ndarray]:
-    from scipy import stats
-
-    return {
-        "p_value": stats.f.sf(statistic, df1, df2),
-        "critical_value": stats.f.isf(alpha, df1, df2),
-    }
 
 
 def _decided(
@@ -742,7 +731,7 @@ def quade(
         ((pl.col("n_learners") - 1) * (pl.col("n_blocks") - 1)).alias("df2"),
         pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, QUADE, keys, eager, _f_scipy)
+    return _decided(stats_, QUADE, keys, eager, f_values)
 
 
 # ---------------------------------------------------------------------------------------------
