@@ -443,7 +443,7 @@ def _signed_rank_pairs(
     func: str,
     metric: str,
     rope: Any,
-    roles: tuple[Any, Any, str, str],
+    roles: tuple[Any, Any, str | None, str | None],
     sampler: tuple[Any, Any, Any],
     by: Keys,
     higher_is_better: bool | None,
@@ -451,8 +451,9 @@ def _signed_rank_pairs(
 ) -> tuple[pl.LazyFrame, bool, list[str], float]:
     """``*keys, a, b, n_blocks, mean_difference, cohen_d, cliff_delta, __d`` (differences
     ordered by block, positive = a better) after every check; ``roles`` are ``a, b, block,
-    learner``, ``sampler`` ``n_samples, seed, prior``."""
+    learner`` as given (resolved here), ``sampler`` ``n_samples, seed, prior``."""
     a, b, block, learner = roles
+    block, learner = resolve_roles(data, func, [by, metric], block=block, learner=learner)
     rope = check_rope(rope, func)
     _check_sampler(*sampler, func)
     lf, eager, keys, schema = open_frame(data, func, by)
@@ -590,9 +591,6 @@ def bayes_signed_rank(
     >>> out["p_a_better"].item() > 0.9
     True
     """
-    block, learner = resolve_roles(
-        data, "bayes_signed_rank", [by, metric], block=block, learner=learner
-    )
     func = "bayes_signed_rank"
     roles, sampler = (a, b, block, learner), (n_samples, seed, prior)
     stats_, eager, keys, rope = _signed_rank_pairs(
@@ -652,9 +650,6 @@ def bayes_signed_rank_samples(
     ...                 .to_series().max(), 9)
     ((100, 6), 1.0)
     """
-    block, learner = resolve_roles(
-        data, "bayes_signed_rank_samples", [by, metric], block=block, learner=learner
-    )
     func = "bayes_signed_rank_samples"
     roles, sampler = (a, b, block, learner), (n_samples, seed, prior)
     stats_, eager, keys, rope = _signed_rank_pairs(

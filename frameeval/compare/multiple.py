@@ -173,14 +173,15 @@ def _adjusted(
     test: str,
     adjust: str | None,
     control: Any,
-    roles: tuple[str, str, Keys],
+    roles: tuple[str | None, str | None, Keys],
     higher_is_better: bool | None,
     alpha: float,
     digits: int | None = RANK_DIGITS,
 ) -> Any:
     """The rank post-hoc of ``test`` with the ``adjust`` correction; ``roles`` are ``block,
-    learner, by``."""
+    learner, by`` as given (resolved here)."""
     block, learner, by = roles
+    block, learner = resolve_roles(data, func, [by, metric], block=block, learner=learner)
     alpha = check_alpha(alpha, func)
     check_parameter(
         test in RANK_TESTS,
@@ -309,9 +310,6 @@ def rank_post_hoc(
     >>> out.select("a", "b", "average_rank_a", "average_rank_b").rows()
     [('A', 'B', 1.25, 2.0), ('A', 'C', 1.25, 2.75), ('B', 'C', 2.0, 2.75)]
     """
-    block, learner = resolve_roles(
-        data, "rank_post_hoc", [by, metric], block=block, learner=learner
-    )
     roles = (block, learner, by)
     return _adjusted(
         data, "rank_post_hoc", metric, test, adjust, control, roles, higher_is_better, alpha, digits
@@ -385,7 +383,6 @@ def shaffer(
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
     """
-    block, learner = resolve_roles(data, "shaffer", [by, metric], block=block, learner=learner)
     roles = (block, learner, by)
     return _adjusted(
         data, "shaffer", metric, test, "shaffer", None, roles, higher_is_better, alpha, digits
@@ -460,19 +457,5 @@ def bergmann_hommel(
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
     """
-    block, learner = resolve_roles(
-        data, "bergmann_hommel", [by, metric], block=block, learner=learner
-    )
-    roles = (block, learner, by)
-    return _adjusted(
-        data,
-        "bergmann_hommel",
-        metric,
-        test,
-        "bergmann_hommel",
-        None,
-        roles,
-        higher_is_better,
-        alpha,
-        digits,
-    )
+    roles, func = (block, learner, by), "bergmann_hommel"
+    return _adjusted(data, func, metric, test, func, None, roles, higher_is_better, alpha, digits)

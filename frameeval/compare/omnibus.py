@@ -42,7 +42,7 @@ from frameeval.compare.results import (
     SKILLINGS_MACK,
     Shape,
 )
-from frameeval.compare.scipy_step import scipy_step
+from frameeval.compare.scipy_step import f_values, scipy_step
 
 __all__ = ["friedman", "friedman_aligned_ranks", "quade", "skillings_mack"]
 
@@ -59,17 +59,6 @@ def _chi2_scipy(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> dic
     return {"p_value": stats.chi2.sf(statistic, df), "critical_value": stats.chi2.isf(alpha, df)}
 
 
-def _f_scipy(
-    statistic: np.ndarray, df1: np.ndarray, df2: np.ndarray, alpha: np.ndarray
-) -> dict[str, np.ndarray]:
-    from scipy import stats
-
-    return {
-        "p_value": stats.f.sf(statistic, df1, df2),
-        "critical_value": stats.f.isf(alpha, df1, df2),
-    }
-
-
 def _decided(
     stats_: pl.LazyFrame, shape: Shape, keys: list[str], eager: bool, compute: Any
 ) -> Frame:
@@ -78,6 +67,28 @@ def _decided(
     inputs = ["statistic", *(c for c in ("df", "df1", "df2") if c in shape.columns), "alpha"]
     out = scipy_step(stats_, compute, inputs, ["p_value", "critical_value"])
     return finish(shape.out(shape.decide(out), keys), eager)
+
+
+def _opened(
+    data: IntoFrame,
+    func: str,
+    metric: str,
+    roles: tuple[str | None, str | None, Keys],
+    higher_is_better: bool | None,
+    alpha: float,
+    digits: int | None,
+    shape: Shape,
+    complete: bool = True,
+) -> tuple[pl.LazyFrame, bool, list[str], bool, str, str, float, int | None]:
+    """``cell, eager, keys, hib, block, learner, alpha, digits`` of a rank test: the roles
+    resolved, ``alpha`` and ``digits`` checked, the ranked cells of :func:`ranked_cells`."""
+    block, learner, by = roles
+    block, learner = resolve_roles(data, func, [by, metric], block=block, learner=learner)
+    alpha = check_alpha(alpha, func)
+    digits = check_digits(digits, func)
+    given = RankInput(data, func, metric, block, learner, by, higher_is_better)
+    cell, eager, keys, hib, _ = ranked_cells(given, shape.columns, complete=complete, digits=digits)
+    return cell, eager, keys, hib, block, learner, alpha, digits
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,19 +492,9 @@ def skillings_mack(
     >>> round(fe.skillings_mack(gap, "error_rate")["statistic"][0], 4)
     3.3571
     """
-    block, learner = resolve_roles(
-        data, "skillings_mack", [by, metric], block=block, learner=learner
-    )
-    func = "skillings_mack"
-    alpha = check_alpha(alpha, func)
-    digits = check_digits(digits, func)
-    outputs = SKILLINGS_MACK.columns
-    cell, eager, keys, _, _ = ranked_cells(
-        RankInput(data, func, metric, block, learner, by, higher_is_better),
-        outputs,
-        complete=False,
-        digits=digits,
-    )
+    func, roles, hib = "skillings_mack", (block, learner, by), higher_is_better
+    opened = _opened(data, func, metric, roles, hib, alpha, digits, SKILLINGS_MACK, False)
+    cell, eager, keys, _, block, learner, alpha, digits = opened
     design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     scores = _sm_scores(cell, keys, block, learner).with_columns(
         over_keys(pl.col(learner).rank("ordinal"), keys).cast(pl.Int64).alias("__i")
@@ -607,16 +608,9 @@ def friedman_aligned_ranks(
     >>> out.select("n_learners", "n_blocks", "df").row(0), round(out["statistic"][0], 4)
     ((3, 4, 2), 4.028)
     """
-    block, learner = resolve_roles(
-        data, "friedman_aligned_ranks", [by, metric], block=block, learner=learner
-    )
-    func = "friedman_aligned_ranks"
-    alpha = check_alpha(alpha, func)
-    digits = check_digits(digits, func)
-    outputs = ALIGNED_RANKS.columns
-    cell, eager, keys, hib, _ = ranked_cells(
-        RankInput(data, func, metric, block, learner, by, higher_is_better), outputs, digits=digits
-    )
+    func, roles = "friedman_aligned_ranks", (block, learner, by)
+    opened = _opened(data, func, metric, roles, higher_is_better, alpha, digits, ALIGNED_RANKS)
+    cell, eager, keys, hib, block, learner, alpha, digits = opened
     aligned = _aligned(cell, keys, block, hib, digits)
     learners = aligned.group_by(*keys, learner).agg(pl.col("aligned_rank").sum().alias("__r"))
     blocks = aligned.group_by(*keys, block).agg(pl.col("aligned_rank").sum().alias("__r"))
@@ -711,14 +705,9 @@ def quade(
     >>> fe.quade(df, "error_rate").select("statistic", "df1", "df2").row(0)
     (3.857142857142857, 2, 6)
     """
-    block, learner = resolve_roles(data, "quade", [by, metric], block=block, learner=learner)
-    func = "quade"
-    alpha = check_alpha(alpha, func)
-    digits = check_digits(digits, func)
-    outputs = QUADE.columns
-    cell, eager, keys, _, _ = ranked_cells(
-        RankInput(data, func, metric, block, learner, by, higher_is_better), outputs, digits=digits
-    )
+    func, roles = "quade", (block, learner, by)
+    opened = _opened(data, func, metric, roles, higher_is_better, alpha, digits, QUADE)
+    cell, eager, keys, _, block, learner, alpha, digits = opened
     design = check_design(group_design(cell, keys, block, learner), func, keys, block)
     k_expr = pl.len().over([*keys, block]).cast(pl.Float64)
     weighted = _quade_weights(cell, keys, block, digits).with_columns(
@@ -742,7 +731,7 @@ def quade(
         ((pl.col("n_learners") - 1) * (pl.col("n_blocks") - 1)).alias("df2"),
         pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, QUADE, keys, eager, _f_scipy)
+    return _decided(stats_, QUADE, keys, eager, f_values)
 
 
 # ---------------------------------------------------------------------------------------------

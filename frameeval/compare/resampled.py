@@ -45,8 +45,8 @@ from frameeval.compare.plan import (
     tie_to_checks,
 )
 from frameeval.compare.results import CORRECTED_T, CV5X2_F, Shape
+from frameeval.compare.scipy_step import f_values, mean_better, scipy_step
 from frameeval.compare.scipy_step import literal as _learner_literal
-from frameeval.compare.scipy_step import mean_better, scipy_step
 from frameeval.compare.scipy_step import mean_std as _mean_std
 from frameeval.exceptions import InsufficientDataError
 
@@ -285,15 +285,6 @@ def corrected_resampled_t_test(
     return finish(CORRECTED_T.out(out, keys), eager)
 
 
-def _f_test(statistic: np.ndarray, df1: np.ndarray, df2: np.ndarray, alpha: np.ndarray) -> Any:
-    from scipy import stats
-
-    return {
-        "p_value": stats.f.sf(statistic, df1, df2),
-        "critical_value": stats.f.isf(alpha, df1, df2),
-    }
-
-
 @frame_function
 def cv5x2_f_test(
     data: IntoFrame,
@@ -426,7 +417,7 @@ def cv5x2_f_test(
         pl.lit(alpha).alias("alpha"),
     )
     out = scipy_step(
-        out, _f_test, ["statistic", "df1", "df2", "alpha"], ["p_value", "critical_value"]
+        out, f_values, ["statistic", "df1", "df2", "alpha"], ["p_value", "critical_value"]
     )
     out = CV5X2_F.decide(out).with_columns(mean_better(hib))
     out = attach_effects(out, piv, keys, "__fe_a", "__fe_b")

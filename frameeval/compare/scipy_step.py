@@ -47,6 +47,18 @@ def scipy_step(
     return frame.with_columns(step).unnest("__scipy")
 
 
+def f_values(
+    statistic: np.ndarray, df1: np.ndarray, df2: np.ndarray, alpha: np.ndarray
+) -> dict[str, np.ndarray]:
+    """``p_value`` and ``critical_value`` of an F(df1, df2) statistic at level ``alpha``."""
+    from scipy import stats
+
+    return {
+        "p_value": stats.f.sf(statistic, df1, df2),
+        "critical_value": stats.f.isf(alpha, df1, df2),
+    }
+
+
 def per_unique(fn: Callable[..., np.ndarray], *arrays: np.ndarray) -> np.ndarray:
     """``fn`` evaluated once per distinct combination of the (finite) argument rows."""
     if arrays[0].size == 0:
