@@ -445,13 +445,10 @@ def test_every_frameeval_import_inside_a_function_defers_a_heavy_library() -> No
             if not heavy[module] and any(heavy[t] for t in through[module]):
                 heavy[module] = changed = True
 
-    def loads_heavy(module: str) -> bool:
-        return heavy[module]
-
     light = {
         (module, t)
         for module, targets in inner.items()
         for target in targets
-        if (t := existing(target)) is not None and t != module and not loads_heavy(t)
+        if (t := existing(target)) is not None and t != module and not heavy[t]
     }
     assert light == LIGHT_INSIDE_FUNCTIONS
