@@ -14,7 +14,9 @@ group, in Polars (no Python loop over groups or rows). The rule, in order:
    ``max_points // n_groups`` (at least 16 while ``16 · n_groups ≤ max_points``, else at least 4,
    so that the total stays within the budget up to ``max_points / 4`` groups). Its x range is cut into ``budget // 4`` equal bins
    and within each bin the first, last, lowest and highest vertex are kept (the M4 rule of Jugel
-   et al., "M4: a visualization-oriented time series data aggregation", VLDB 2014). The vertical
+   et al., "M4: a visualization-oriented time series data aggregation", VLDB 2014); where
+   several vertices share the lowest or highest y, the first along the path is kept, so the
+   same curve always thins to the same rows. The vertical
    extremes of every bin are kept exactly and no vertex moves; a dropped vertex is within one bin
    width (≤ 1/(budget/4) of the x range, below a pixel at the default sizes) of the kept path.
    The exact pass then runs once more on what remains.
@@ -122,8 +124,13 @@ def thin_curve(
         (pl.col(_N) <= pl.col(_BUDGET))
         | (index == index.min().over(cell))
         | (index == index.max().over(cell))
-        | (index == index.sort_by(y, nulls_last=True).first().over(cell))
-        | (index == index.sort_by(y, descending=True, nulls_last=True).first().over(cell))
+        | (index == index.sort_by(y, nulls_last=True, maintain_order=True).first().over(cell))
+        | (
+            index
+            == index.sort_by(y, descending=True, nulls_last=True, maintain_order=True)
+            .first()
+            .over(cell)
+        )
     )
     lf = lf.filter(keep.fill_null(True))
     if exact:

@@ -88,6 +88,24 @@ def test_pixel_pass_keeps_the_extremes_of_every_bin():
     assert kept.select("fpr", "tpr").join(curve, on=["fpr", "tpr"], how="anti").height == 0
 
 
+def test_ties_keep_the_first_vertex_along_the_path():
+    """Several vertices with a bin's lowest or highest y: the first along the path is kept, so
+    a curve always thins to the same rows (an unstable tie-break once kept 2,000 or 2,001 of a
+    200k-point curve's rows from run to run)."""
+    n = 200_000  # large enough for Polars to sort in parallel
+    x = np.arange(float(n))
+    y = np.tile([0.0, 5.0, 1.0, 5.0, 0.0, 2.0, 3.0, 2.0, 4.0, 1.0], n // 10)
+    kept = _thin(pl.DataFrame({"fpr": x, "tpr": y}), max_points=16, exact=False)
+    expected = set()
+    for b in range(4):  # budget 16: four bins of n / 4 vertices
+        idx = np.arange(b * n // 4, (b + 1) * n // 4)
+        expected |= {idx[0], idx[-1], idx[np.argmin(y[idx])], idx[np.argmax(y[idx])]}
+    assert kept["fpr"].to_list() == sorted(float(i) for i in expected)
+    curve = _roc(200_000)  # its staircase ties the two corners of a flat step
+    runs = [_thin(curve) for _ in range(6)]
+    assert all(run.equals(runs[0]) for run in runs)
+
+
 def test_thinned_path_stays_within_one_bin_of_every_dropped_vertex():
     curve = _roc(5_000, seed=2)
     budget = 200
