@@ -301,11 +301,8 @@ def rank_post_hoc(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.rank_post_hoc(df, "error_rate", test="quade")
     >>> out.select("a", "b", "average_rank_a", "average_rank_b").rows()
     [('A', 'B', 1.25, 2.0), ('A', 'C', 1.25, 2.75), ('B', 'C', 2.0, 2.75)]
@@ -375,10 +372,7 @@ def shaffer(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.shaffer(df, "error_rate")
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
@@ -449,10 +443,7 @@ def bergmann_hommel(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.bergmann_hommel(df, "error_rate")
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]

@@ -257,11 +257,8 @@ def nemenyi(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.nemenyi(df, "error_rate")
     >>> out.select("a", "b", "rank_difference", "reject").rows()
     [('A', 'B', -0.75, False), ('A', 'C', -1.5, False), ('B', 'C', -0.75, False)]
@@ -337,11 +334,8 @@ def bonferroni_dunn(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> fe.bonferroni_dunn(df, "error_rate", control="A").select("a", "b", "reject").rows()
     [('B', 'A', False), ('C', 'A', False)]
     """

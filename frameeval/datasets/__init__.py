@@ -18,20 +18,10 @@ instances of a stratified 30 % test split) of four bundled data sets ("benchmark
 times each (refitted on bootstrap resamples of the training part, seeds 0–4); each item in a
 k-means cluster of its features. Made by ``examples/make_items_example.py``.
 
-The worked-example tables are made up, a handful of rows each, so that a docstring's result can be
-checked by hand; several docstrings share each one (its own docstring shows it whole):
-
-- ``block_error_rates()`` — three learners' error rates on four blocks (data sets), the setting
-  of Zhou's Table 2.5: the rank tests (Friedman, Quade, Nemenyi, Shaffer…).
-- ``paired_accuracies()`` — two learners' accuracies on six blocks: the two-learner tests on
-  many data sets (Wilcoxon, Bayesian signed-rank).
-- ``binary_scores()`` — six binary labels with a score, one tie: ROC, P-R, gains and lift
-  curves, thresholds.
-- ``binary_predictions()`` — six binary labels with a predicted label: confusion counts and the
-  bootstrap.
-- ``binary_probabilities()`` — six binary labels with a predicted probability: calibration.
-- ``interval_forecasts()`` — six true values with a prediction interval each.
-- ``quantile_forecasts()`` — two instances' quantile forecasts at the levels 0.1, 0.5, 0.9.
+The worked-example tables — ``block_error_rates()``, ``paired_accuracies()``, ``binary_scores()``,
+``interval_forecasts()``, ``quantile_forecasts()`` — are made up, a handful of rows each so that a
+result can be checked by hand, and shared by the docstring examples; each docstring shows its
+table whole.
 """
 
 from __future__ import annotations
@@ -115,36 +105,16 @@ def _table(columns: dict[str, list[Any]], lazy: bool) -> pl.DataFrame | pl.LazyF
 
 
 def block_error_rates(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
-    """Error rates of three learners A, B, C on four blocks (data sets) 1–4: the setting of
-    Zhou's Table 2.5 (made-up values), for the examples of the rank tests.
-
-    A ranks first on three blocks and its average rank is 1.25; B's is 2.0 and C's 2.75. With
-    N = 4 blocks the Friedman statistic τ_χ² is 4.5 (p ≈ 0.105 on 2 degrees of freedom).
-
-    Returns
-    -------
-    Twelve rows, one per block × learner: ``block`` (String, ``"1"``–``"4"``), ``learner``
-    (String, ``"A"``, ``"B"``, ``"C"``) and ``error_rate`` (Float64; lower is better).
-
-    References
-    ----------
-    Zhou Zhihua, *Machine Learning*, §2.4.4, Table 2.5.
+    """Made-up error rates of three learners on four blocks (data sets), the setting of Zhou's
+    Table 2.5 (*Machine Learning*, §2.4.4), for the rank-test examples: ``block`` (String,
+    "1"–"4"), ``learner`` (String, A, B, C), ``error_rate`` (Float64, lower is better). A ranks
+    first on three blocks; the average ranks are 1.25, 2.0, 2.75 and Friedman's τ_χ² = 4.5.
 
     Examples
     --------
     >>> import frameeval as fe
-    >>> fe.datasets.block_error_rates().pivot("learner", index="block", values="error_rate")
-    shape: (4, 4)
-    ┌───────┬─────┬─────┬─────┐
-    │ block ┆ A   ┆ B   ┆ C   │
-    │ ---   ┆ --- ┆ --- ┆ --- │
-    │ str   ┆ f64 ┆ f64 ┆ f64 │
-    ╞═══════╪═════╪═════╪═════╡
-    │ 1     ┆ 0.1 ┆ 0.2 ┆ 0.3 │
-    │ 2     ┆ 0.1 ┆ 0.3 ┆ 0.2 │
-    │ 3     ┆ 0.2 ┆ 0.1 ┆ 0.3 │
-    │ 4     ┆ 0.1 ┆ 0.2 ┆ 0.3 │
-    └───────┴─────┴─────┴─────┘
+    >>> fe.datasets.block_error_rates().pivot("learner", index="block", values="error_rate").rows()
+    [('1', 0.1, 0.2, 0.3), ('2', 0.1, 0.3, 0.2), ('3', 0.2, 0.1, 0.3), ('4', 0.1, 0.2, 0.3)]
     """
     errors = [0.1, 0.2, 0.3, 0.1, 0.3, 0.2, 0.2, 0.1, 0.3, 0.1, 0.2, 0.3]
     blocks = [b for b in "1234" for _ in "ABC"]
@@ -152,15 +122,9 @@ def block_error_rates(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
 
 def paired_accuracies(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
-    """Accuracies of two learners A and B on six blocks (data sets) d0–d5 (made-up values), for
-    the examples of the two-learner tests over many data sets.
-
-    A is better on every block, by 0.01 to 0.06.
-
-    Returns
-    -------
-    Twelve rows, one per block × learner: ``block`` (String, ``"d0"``–``"d5"``), ``learner``
-    (String, ``"A"``, ``"B"``) and ``accuracy`` (Float64; higher is better).
+    """Made-up accuracies of two learners on six blocks, for the examples of the two-learner tests
+    over many data sets: ``block`` (String, d0–d5), ``learner`` (String, A, B), ``accuracy``
+    (Float64). A is better on every block, by 0.01 to 0.06.
 
     Examples
     --------
@@ -174,16 +138,9 @@ def paired_accuracies(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
 
 def binary_scores(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
-    """Six binary labels with a score (made up), for the examples of the ROC, P-R, gains and
-    lift curves and of the threshold tables.
-
-    Three positives and three negatives; a positive and a negative tie at score 0.8, so the ROC
-    curve has one diagonal step. ROC AUC = 5/6.
-
-    Returns
-    -------
-    Six rows in descending score: ``y`` (Int64, the true label, 1 = positive) and ``s``
-    (Float64, the score; higher means more likely positive).
+    """Six made-up scored rows for the ROC, P-R, gains, lift and threshold examples: the label
+    ``y`` (Int64, 1 = positive) and the score ``s`` (Float64), in descending score. A positive
+    and a negative tie at 0.8 (one diagonal ROC step); ROC AUC = 5/6.
 
     Examples
     --------
@@ -194,55 +151,10 @@ def binary_scores(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     return _table({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]}, lazy)
 
 
-def binary_predictions(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
-    """Six binary labels with a predicted label (made up), for the examples of the confusion
-    counts and the bootstrap.
-
-    TP = 2, FN = 1, FP = 1, TN = 2: accuracy 4/6.
-
-    Returns
-    -------
-    Six rows: ``y`` (Int64, the true label, 1 = positive) and ``p`` (Int64, the predicted
-    label).
-
-    Examples
-    --------
-    >>> import frameeval as fe
-    >>> fe.datasets.binary_predictions().to_dict(as_series=False)
-    {'y': [1, 0, 1, 1, 0, 0], 'p': [1, 0, 0, 1, 1, 0]}
-    """
-    return _table({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]}, lazy)
-
-
-def binary_probabilities(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
-    """Six binary labels with a predicted probability of the positive class (made up), for the
-    examples of the calibration curve and errors.
-
-    Returns
-    -------
-    Six rows in ascending probability: ``y`` (Int64, the true label, 1 = positive) and ``p``
-    (Float64, the predicted probability of 1).
-
-    Examples
-    --------
-    >>> import frameeval as fe
-    >>> fe.datasets.binary_probabilities().to_dict(as_series=False)
-    {'y': [0, 0, 1, 0, 1, 1], 'p': [0.1, 0.2, 0.3, 0.6, 0.8, 0.9]}
-    """
-    return _table({"y": [0, 0, 1, 0, 1, 1], "p": [0.1, 0.2, 0.3, 0.6, 0.8, 0.9]}, lazy)
-
-
 def interval_forecasts(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
-    """Six true values, each with a prediction interval (made up), for the examples of the
-    interval coverage, width and score.
-
-    Three of the six intervals hold their true value (rows 1, 3 and 4); the truth lies below the
-    interval in rows 2 and 6 and above it in row 5. Mean width 13/12.
-
-    Returns
-    -------
-    Six rows: ``y`` (Float64, the true value), ``lo`` and ``hi`` (Float64, the interval's lower
-    and upper bound, ``lo <= hi``).
+    """Six made-up prediction intervals for the interval examples: the truth ``y`` and the bounds
+    ``lo`` <= ``hi`` (Float64). Rows 1, 3, 4 hold their truth, it lies below the interval in
+    rows 2 and 6 and above in row 5; mean width 13/12.
 
     Examples
     --------
@@ -250,25 +162,15 @@ def interval_forecasts(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     >>> fe.datasets.interval_forecasts().rows()
     [(1.0, 0.5, 1.5), (2.0, 2.5, 3.0), (3.0, 2.0, 4.0), (4.0, 3.0, 5.0), (5.0, 4.0, 4.5), (6.0, 6.5, 7.0)]
     """
-    columns = {
-        "y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-        "lo": [0.5, 2.5, 2.0, 3.0, 4.0, 6.5],
-        "hi": [1.5, 3.0, 4.0, 5.0, 4.5, 7.0],
-    }
-    return _table(columns, lazy)
+    truth, lower = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [0.5, 2.5, 2.0, 3.0, 4.0, 6.5]
+    return _table({"y": truth, "lo": lower, "hi": [1.5, 3.0, 4.0, 5.0, 4.5, 7.0]}, lazy)
 
 
 def quantile_forecasts(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
-    """Quantile forecasts of two instances at the levels 0.1, 0.5 and 0.9 (made up), for the
-    examples of the pinball loss, the weighted interval score and the coverage chart, in the
-    long format (one row per instance × level).
-
-    Instance 1 (truth 3) is forecast 1, 2, 4; instance 2 (truth 5) is forecast 4, 6, 9.
-
-    Returns
-    -------
-    Six rows: ``id`` (Int64, the instance), ``y`` (Float64, its true value), ``q`` (Float64, the
-    level) and ``f`` (Float64, the predicted quantile at that level).
+    """Made-up quantile forecasts of two instances, one row per instance × level, for the
+    quantile examples: ``id`` (Int64), its truth ``y``, the level ``q`` (0.1, 0.5, 0.9) and the
+    predicted quantile ``f`` (Float64): instance 1 (truth 3) gets 1, 2, 4; instance 2 (truth 5)
+    gets 4, 6, 9.
 
     Examples
     --------
@@ -276,21 +178,14 @@ def quantile_forecasts(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
     >>> fe.datasets.quantile_forecasts().rows()
     [(1, 3.0, 0.1, 1.0), (1, 3.0, 0.5, 2.0), (1, 3.0, 0.9, 4.0), (2, 5.0, 0.1, 4.0), (2, 5.0, 0.5, 6.0), (2, 5.0, 0.9, 9.0)]
     """
-    columns = {
-        "id": [1, 1, 1, 2, 2, 2],
-        "y": [3.0, 3.0, 3.0, 5.0, 5.0, 5.0],
-        "q": [0.1, 0.5, 0.9, 0.1, 0.5, 0.9],
-        "f": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0],
-    }
-    return _table(columns, lazy)
+    ids, truth, levels = [1, 1, 1, 2, 2, 2], [3.0] * 3 + [5.0] * 3, [0.1, 0.5, 0.9] * 2
+    return _table({"id": ids, "y": truth, "q": levels, "f": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0]}, lazy)
 
 
 __all__ = [
     "EXAMPLE_RESULTS",
     "ITEMS_RESULTS",
     "REGRESSION_RESULTS",
-    "binary_predictions",
-    "binary_probabilities",
     "binary_scores",
     "block_error_rates",
     "example_results",

@@ -97,11 +97,8 @@ def quantile_scores(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"id": [1, 1, 1, 2, 2, 2],
-    ...                    "y": [3.0, 3.0, 3.0, 5.0, 5.0, 5.0],
-    ...                    "q": [0.1, 0.5, 0.9, 0.1, 0.5, 0.9],
-    ...                    "f": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.quantile_forecasts()
     >>> fe.quantile_scores(df, truth="y", pred="f", quantile="q", instance="id")
     shape: (3, 3)
     ┌──────────┬──────────────┬──────────┐
@@ -219,11 +216,8 @@ def weighted_interval_score(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"id": [1, 1, 1, 2, 2, 2],
-    ...                    "y": [3.0, 3.0, 3.0, 5.0, 5.0, 5.0],
-    ...                    "q": [0.1, 0.5, 0.9, 0.1, 0.5, 0.9],
-    ...                    "f": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.quantile_forecasts()
     >>> round(fe.weighted_interval_score(df, truth="y", pred="f", quantile="q",
     ...                                  instance="id").item(), 6)
     0.6

@@ -23,8 +23,6 @@ TABLES: dict[str, tuple[Callable[..., pl.DataFrame | pl.LazyFrame], dict[str, pl
         {"block": pl.String(), "learner": pl.String(), "accuracy": pl.Float64()},
     ),
     "binary_scores": (D.binary_scores, {"y": pl.Int64(), "s": pl.Float64()}),
-    "binary_predictions": (D.binary_predictions, {"y": pl.Int64(), "p": pl.Int64()}),
-    "binary_probabilities": (D.binary_probabilities, {"y": pl.Int64(), "p": pl.Float64()}),
     "interval_forecasts": (
         D.interval_forecasts,
         {"y": pl.Float64(), "lo": pl.Float64(), "hi": pl.Float64()},
@@ -86,20 +84,6 @@ def test_binary_scores_tie_and_auc() -> None:
     assert set(pos) & set(neg) == {0.8}  # one positive-negative tie
     wins = sum((p > q) + 0.5 * (p == q) for p in pos for q in neg)
     assert wins / (len(pos) * len(neg)) == pytest.approx(5 / 6, abs=1e-12)
-
-
-def test_binary_predictions_confusion_counts() -> None:
-    df = D.binary_predictions()
-    pairs = list(zip(df["y"].to_list(), df["p"].to_list(), strict=True))
-    counts = {cell: pairs.count(cell) for cell in [(1, 1), (1, 0), (0, 1), (0, 0)]}
-    assert counts == {(1, 1): 2, (1, 0): 1, (0, 1): 1, (0, 0): 2}  # TP, FN, FP, TN
-
-
-def test_binary_probabilities_are_ascending_probabilities() -> None:
-    df = D.binary_probabilities()
-    p = df["p"].to_list()
-    assert p == sorted(p) and all(0 <= v <= 1 for v in p)
-    assert set(df["y"].to_list()) == {0, 1} and df.height == 6
 
 
 def test_interval_forecasts_coverage_misses_and_width() -> None:
