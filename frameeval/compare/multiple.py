@@ -260,7 +260,7 @@ def rank_post_hoc(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman` (missing cells only with ``test="skillings_mack"``).
     test
         The omnibus test whose scores are compared (see above).
@@ -273,9 +273,6 @@ def rank_post_hoc(
         control; with ``adjust`` = ``"holm"``, ``"bonferroni"`` or None). Default: all pairs.
     alpha
         Family-wise significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -346,16 +343,13 @@ def shaffer(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman`; any number of learners.
     test
         Whose rank scores are compared: ``"friedman"`` (default), ``"friedman_aligned_ranks"``,
         ``"quade"`` or ``"skillings_mack"`` (see :func:`rank_post_hoc`).
     alpha
         Family-wise significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -412,15 +406,12 @@ def bergmann_hommel(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman`; at most 9 learners per group.
     test
         Whose rank scores are compared (see :func:`rank_post_hoc`).
     alpha
         Family-wise significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------

@@ -217,13 +217,10 @@ def nemenyi(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`rank_table`.
     alpha
         Significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
     Returns
     -------
     Same kind as ``data`` with one row per pair, sorted by keys, a, b: ``*by, a, b, n_learners,
@@ -292,15 +289,12 @@ def bonferroni_dunn(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`rank_table`.
     control
         The control learner (a value of ``learner``); it is ``b`` in every row.
     alpha
         Significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
     Returns
     -------
     Same kind as ``data`` with one row per learner other than the control, sorted by keys and
