@@ -168,13 +168,10 @@ def weighted_interval_score(
 
     Parameters
     ----------
-    data
-        Long frame, one row per instance × level (DataFrame or LazyFrame; pandas / pyarrow are
-        converted).
+    data, pred
+        As in :func:`quantile_scores`.
     truth
         Column with the true value (numeric, finite; one value per instance).
-    pred
-        Column with the predicted quantile (numeric, finite).
     quantile
         Column with the level, in (0, 1). Per instance the levels must include 0.5, be
         symmetric (τ given ⇔ 1 − τ given, compared on a grid of 10⁻⁶) and not repeat.
