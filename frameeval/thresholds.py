@@ -153,7 +153,7 @@ def threshold_table(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> df = fe.datasets.binary_scores()
     >>> out = fe.threshold_table(df, truth="y", score="s", measures=["f1", "mcc"])
     >>> out.columns
     ['threshold', 'tp', 'fp', 'tn', 'fn', 'f1', 'mcc']
@@ -255,7 +255,7 @@ def best_threshold(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> df = fe.datasets.binary_scores()
     >>> fe.best_threshold(df, truth="y", score="s").select(pl.all().round(4)).row(0)
     (0.4, 0.75, 1.0, 0.8571)
     >>> fe.best_threshold(df, truth="y", score="s", costs=(1, 5)).select(pl.all().round(4)).row(0)

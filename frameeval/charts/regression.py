@@ -448,10 +448,8 @@ def quantile_coverage(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"id": [1, 1, 1, 2, 2, 2], "y": [3.0, 3.0, 3.0, 5.0, 5.0, 5.0],
-    ...                    "q": [0.1, 0.5, 0.9, 0.1, 0.5, 0.9],
-    ...                    "f": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.quantile_forecasts()
     >>> spec = fe.charts.quantile_coverage(fe.quantile_scores(df, "y", "f", "q")).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['line', 'line', 'point']

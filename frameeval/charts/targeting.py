@@ -103,8 +103,8 @@ def gains(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.binary_scores()
     >>> chart = fe.charts.gains(fe.gains_curve(df, "y", "s"))
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]
     ['line', 'line']
@@ -143,8 +143,8 @@ def lift(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.binary_scores()
     >>> chart = fe.charts.lift(fe.lift_curve(df, "y", "s"))
     >>> chart.to_dict()["layer"][1]["encoding"]["y"]["field"]
     'lift'
@@ -191,8 +191,8 @@ def ks(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.binary_scores()
     >>> chart = fe.charts.ks(fe.roc_curve(df, "y", "s"), fe.ks_statistic(df, "y", "s"))
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]
     ['line', 'rule', 'text']

@@ -67,8 +67,8 @@ def threshold(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.binary_scores()
     >>> table = fe.threshold_table(df, truth="y", score="s", measures=["f1", "mcc"])
     >>> chart = fe.charts.threshold(table, best=fe.best_threshold(df, truth="y", score="s"))
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]

@@ -580,11 +580,8 @@ def bayes_signed_rank(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(6)] * 2,
-    ...                    "learner": ["A"] * 6 + ["B"] * 6,
-    ...                    "accuracy": [0.81, 0.72, 0.93, 0.64, 0.85, 0.76,
-    ...                                 0.80, 0.70, 0.90, 0.60, 0.80, 0.70]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.paired_accuracies()
     >>> out = fe.bayes_signed_rank(df, "accuracy", rope=0.01, n_samples=2000, seed=1)
     >>> out.select("a", "b", "n_blocks").row(0)
     ('A', 'B', 6)
@@ -641,10 +638,7 @@ def bayes_signed_rank_samples(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(6)] * 2,
-    ...                    "learner": ["A"] * 6 + ["B"] * 6,
-    ...                    "accuracy": [0.81, 0.72, 0.93, 0.64, 0.85, 0.76,
-    ...                                 0.80, 0.70, 0.90, 0.60, 0.80, 0.70]})
+    >>> df = fe.datasets.paired_accuracies()
     >>> s = fe.compare.bayes_signed_rank_samples(df, "accuracy", rope=0.01, n_samples=100)
     >>> s.shape, round(s.select(pl.col("a_better") + pl.col("rope") + pl.col("b_better"))
     ...                 .to_series().max(), 9)

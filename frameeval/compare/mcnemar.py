@@ -358,15 +358,8 @@ def mcnemar(
 
     Parameters
     ----------
-    data
-        Long prediction frame (DataFrame or LazyFrame; pandas / pyarrow are converted): one row
-        per learner × test instance (× ``by`` group); rows of other learners are ignored.
-    truth, pred
-        Columns with the true and the predicted label.
-    a, b
-        The two learners (values of ``learner``), the book's A and B.
-    learner, instance
-        Columns naming the learner and the test instance predictions are paired on.
+    data, truth, pred, a, b, learner, instance
+        As in :func:`contingency_table`.
     by
         Key column(s): one test per group.
     exact

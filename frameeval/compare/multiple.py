@@ -260,7 +260,7 @@ def rank_post_hoc(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman` (missing cells only with ``test="skillings_mack"``).
     test
         The omnibus test whose scores are compared (see above).
@@ -273,9 +273,6 @@ def rank_post_hoc(
         control; with ``adjust`` = ``"holm"``, ``"bonferroni"`` or None). Default: all pairs.
     alpha
         Family-wise significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -301,11 +298,8 @@ def rank_post_hoc(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.rank_post_hoc(df, "error_rate", test="quade")
     >>> out.select("a", "b", "average_rank_a", "average_rank_b").rows()
     [('A', 'B', 1.25, 2.0), ('A', 'C', 1.25, 2.75), ('B', 'C', 2.0, 2.75)]
@@ -349,16 +343,13 @@ def shaffer(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman`; any number of learners.
     test
         Whose rank scores are compared: ``"friedman"`` (default), ``"friedman_aligned_ranks"``,
         ``"quade"`` or ``"skillings_mack"`` (see :func:`rank_post_hoc`).
     alpha
         Family-wise significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -375,10 +366,7 @@ def shaffer(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.shaffer(df, "error_rate")
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]
@@ -418,15 +406,12 @@ def bergmann_hommel(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`frameeval.friedman`; at most 9 learners per group.
     test
         Whose rank scores are compared (see :func:`rank_post_hoc`).
     alpha
         Family-wise significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
 
     Returns
     -------
@@ -449,10 +434,7 @@ def bergmann_hommel(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.bergmann_hommel(df, "error_rate")
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
     [('A', 'B', 0.2888, False), ('A', 'C', 0.1017, False), ('B', 'C', 0.2888, False)]

@@ -322,11 +322,8 @@ def friedman(
     Examples
     --------
     >>> import warnings
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> with warnings.catch_warnings(action="ignore"):  # N = 4: too few for the χ² form
     ...     out = fe.friedman(df, "error_rate")
     >>> out.select("chi2", "statistic", "df1", "df2").row(0)
@@ -482,10 +479,7 @@ def skillings_mack(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> df = fe.datasets.block_error_rates()
     >>> fe.skillings_mack(df, "error_rate").select("n_missing", "statistic", "df").row(0)
     (0, 4.5, 2)
     >>> gap = df.filter(~((pl.col("block") == "4") & (pl.col("learner") == "C")))
@@ -599,11 +593,8 @@ def friedman_aligned_ranks(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.friedman_aligned_ranks(df, "error_rate")
     >>> out.select("n_learners", "n_blocks", "df").row(0), round(out["statistic"][0], 4)
     ((3, 4, 2), 4.028)
@@ -697,11 +688,8 @@ def quade(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> fe.quade(df, "error_rate").select("statistic", "df1", "df2").row(0)
     (3.857142857142857, 2, 6)
     """

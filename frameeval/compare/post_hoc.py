@@ -217,13 +217,10 @@ def nemenyi(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`rank_table`.
     alpha
         Significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
     Returns
     -------
     Same kind as ``data`` with one row per pair, sorted by keys, a, b: ``*by, a, b, n_learners,
@@ -257,11 +254,8 @@ def nemenyi(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> out = fe.nemenyi(df, "error_rate")
     >>> out.select("a", "b", "rank_difference", "reject").rows()
     [('A', 'B', -0.75, False), ('A', 'C', -1.5, False), ('B', 'C', -0.75, False)]
@@ -295,15 +289,12 @@ def bonferroni_dunn(
 
     Parameters
     ----------
-    data, metric, block, learner, by, higher_is_better
+    data, metric, block, learner, by, higher_is_better, digits
         As in :func:`rank_table`.
     control
         The control learner (a value of ``learner``); it is ``b`` in every row.
     alpha
         Significance level α in (0, 1).
-    digits
-        Significant digits the values are rounded to before they are ranked (default 12;
-        ``None``: as they are), as in :func:`frameeval.rank_table`.
     Returns
     -------
     Same kind as ``data`` with one row per learner other than the control, sorted by keys and
@@ -337,11 +328,8 @@ def bonferroni_dunn(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [b for b in "1234" for _ in "ABC"],
-    ...                    "learner": list("ABC") * 4,
-    ...                    "error_rate": [0.1, 0.2, 0.3, 0.1, 0.3, 0.2,
-    ...                                   0.2, 0.1, 0.3, 0.1, 0.2, 0.3]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.block_error_rates()
     >>> fe.bonferroni_dunn(df, "error_rate", control="A").select("a", "b", "reject").rows()
     [('B', 'A', False), ('C', 'A', False)]
     """

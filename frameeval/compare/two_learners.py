@@ -585,11 +585,8 @@ def wilcoxon(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(6)] * 2,
-    ...                    "learner": ["A"] * 6 + ["B"] * 6,
-    ...                    "accuracy": [0.81, 0.72, 0.93, 0.64, 0.85, 0.76,
-    ...                                 0.80, 0.70, 0.90, 0.60, 0.80, 0.70]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.paired_accuracies()
     >>> fe.wilcoxon(df, "accuracy", a="A", b="B").select(
     ...     "statistic", "exact", "p_value", "better").row(0)
     (0.0, True, 0.03125, 'A')

@@ -57,7 +57,7 @@ def pr_curve(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> df = fe.datasets.binary_scores()
     >>> fe.pr_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(0.9, 0.333, 1.0), (0.8, 0.667, 0.667), (0.4, 1.0, 0.75), (0.3, 1.0, 0.6), (0.1, 1.0, 0.5)]
     """

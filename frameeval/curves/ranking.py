@@ -64,7 +64,7 @@ def ranking_report(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "s": [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]})
+    >>> df = fe.datasets.binary_scores()
     >>> fe.ranking_report(df, truth="y", score="s").select(pl.all().round(4)).row(0)
     (0.8333, 0.1667, 0.8056, 0.8472)
     """

@@ -103,9 +103,7 @@ def interval_coverage(truth: str, lower: str, upper: str, *, weight: str | None 
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-    ...                    "lo": [0.5, 2.5, 2.0, 3.0, 4.0, 6.5],
-    ...                    "hi": [1.5, 3.0, 4.0, 5.0, 4.5, 7.0]})
+    >>> df = fe.datasets.interval_forecasts()
     >>> round(df.select(fe.interval_coverage("y", "lo", "hi")).item(), 4)
     0.5
     """
@@ -142,8 +140,7 @@ def interval_width(lower: str, upper: str, *, weight: str | None = None) -> pl.E
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"lo": [0.5, 2.5, 2.0, 3.0, 4.0, 6.5],
-    ...                    "hi": [1.5, 3.0, 4.0, 5.0, 4.5, 7.0]})
+    >>> df = fe.datasets.interval_forecasts()
     >>> round(df.select(fe.interval_width("lo", "hi")).item(), 4)
     1.0833
     """
@@ -197,9 +194,7 @@ def interval_score(
     Examples
     --------
     >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-    ...                    "lo": [0.5, 2.5, 2.0, 3.0, 4.0, 6.5],
-    ...                    "hi": [1.5, 3.0, 4.0, 5.0, 4.5, 7.0]})
+    >>> df = fe.datasets.interval_forecasts()
     >>> round(df.select(fe.interval_score("y", "lo", "hi", alpha=0.2)).item(), 4)
     3.5833
     """

@@ -97,11 +97,8 @@ def quantile_scores(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"id": [1, 1, 1, 2, 2, 2],
-    ...                    "y": [3.0, 3.0, 3.0, 5.0, 5.0, 5.0],
-    ...                    "q": [0.1, 0.5, 0.9, 0.1, 0.5, 0.9],
-    ...                    "f": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.quantile_forecasts()
     >>> fe.quantile_scores(df, truth="y", pred="f", quantile="q", instance="id")
     shape: (3, 3)
     ┌──────────┬──────────────┬──────────┐
@@ -171,13 +168,10 @@ def weighted_interval_score(
 
     Parameters
     ----------
-    data
-        Long frame, one row per instance × level (DataFrame or LazyFrame; pandas / pyarrow are
-        converted).
+    data, pred
+        As in :func:`quantile_scores`.
     truth
         Column with the true value (numeric, finite; one value per instance).
-    pred
-        Column with the predicted quantile (numeric, finite).
     quantile
         Column with the level, in (0, 1). Per instance the levels must include 0.5, be
         symmetric (τ given ⇔ 1 − τ given, compared on a grid of 10⁻⁶) and not repeat.
@@ -219,11 +213,8 @@ def weighted_interval_score(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
-    >>> df = pl.DataFrame({"id": [1, 1, 1, 2, 2, 2],
-    ...                    "y": [3.0, 3.0, 3.0, 5.0, 5.0, 5.0],
-    ...                    "q": [0.1, 0.5, 0.9, 0.1, 0.5, 0.9],
-    ...                    "f": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0]})
+    >>> import frameeval as fe
+    >>> df = fe.datasets.quantile_forecasts()
     >>> round(fe.weighted_interval_score(df, truth="y", pred="f", quantile="q",
     ...                                  instance="id").item(), 6)
     0.6

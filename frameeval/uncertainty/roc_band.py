@@ -89,12 +89,9 @@ def roc_band(
         Key column(s): one band per group.
     pos_label
         The positive class (default 1 / True; required for string labels).
-    instance
-        Resampling unit, unique per group (row order without it); see
-        :func:`bootstrap_replicates`.
     points
         Number of FPR values 0, 1/(points − 1), …, 1 (≥ 2).
-    repeats, level, method, seed, batch_size
+    instance, repeats, level, method, seed, batch_size
         As in :func:`bootstrap_ci` (``n=`` is the deprecated alias of ``repeats=``, for one release).
     stratify
         Resample positives and negatives separately (default), keeping the class sizes.
