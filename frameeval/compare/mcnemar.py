@@ -18,13 +18,7 @@ from frameeval._inputs import Column, Inputs
 from frameeval._params import A_BOOL
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    Checks,
-    check_alpha,
-    enforce,
-    failure,
-    label_expr,
-)
+from frameeval._validate import Checks, check_alpha, enforce, failure, label_expr
 from frameeval.compare.cells import (
     Pairing,
     gap_guard,

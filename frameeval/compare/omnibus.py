@@ -169,7 +169,7 @@ def learner_scores(
             (pl.col("__q") * (pl.col("rank") - (k_i + 1.0) / 2.0)).alias("__s")
         )
         per = weighted.group_by(*keys, learner).agg(
-            (pl.col("__q") * pl.col("rank")).sum().alias("__w"),
+            (pl.col("__q") * pl.col("rank")).sum().alias("__w")
         )
         per = join_on_keys(per, design.select(*keys, "n_blocks"), keys).with_columns(
             (pl.col("__w") / (n * (n + 1.0) / 2.0)).alias("average_rank")
@@ -199,8 +199,7 @@ def _sm_scores(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) ->
         cell.with_columns(term.alias("__term"))
         .group_by(*keys, learner)
         .agg(
-            pl.col("rank").mean().alias("average_rank"),
-            pl.col("__term").sum().alias("__adjusted"),
+            pl.col("rank").mean().alias("average_rank"), pl.col("__term").sum().alias("__adjusted")
         )
     )
 
@@ -807,9 +806,7 @@ def _sm_pair_se(
     """``__se`` of the Skillings–Mack z of each pair: √(Σ_l λ_al + Σ_l λ_bl + 2 λ_ab)."""
     together = _sm_together(cell, keys, block, learner)
     var = agg_by_keys(
-        together.rename({"__a": "__v"}),
-        [*keys, "__v"],
-        [pl.col("__together").sum().alias("__var")],
+        together.rename({"__a": "__v"}), [*keys, "__v"], [pl.col("__together").sum().alias("__var")]
     )
     pairs = (
         pairs.join(
@@ -857,12 +854,7 @@ def pair_statistics(
         require_columns(schema, func, learner=learner)
         check_learner_value(schema, func, learner, control, "control")
     complete = test != "skillings_mack"
-    cell, eager, keys, hib, _ = ranked_cells(
-        given,
-        outputs,
-        complete=complete,
-        digits=digits,
-    )
+    cell, eager, keys, hib, _ = ranked_cells(given, outputs, complete=complete, digits=digits)
     per, design = learner_scores(cell, test, keys, block, learner, hib, digits)
     design = check_design(design, func, keys, block)
     if control is not None:

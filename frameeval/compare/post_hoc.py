@@ -21,13 +21,7 @@ from frameeval._inputs import Column, Inputs
 from frameeval._params import Number
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_alpha,
-    check_parameter,
-    enforce,
-    failure,
-    require_columns,
-)
+from frameeval._validate import check_alpha, check_parameter, enforce, failure, require_columns
 from frameeval.compare.door import check_learner_value
 from frameeval.compare.plan import join_on_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS
@@ -163,19 +157,13 @@ def _pairs_scipy(kind: str):
 
 
 def _post_hoc(
-    given: RankInput,
-    alpha: float,
-    control: Any,
-    digits: int | None = RANK_DIGITS,
+    given: RankInput, alpha: float, control: Any, digits: int | None = RANK_DIGITS
 ) -> Any:
     func, block, learner = given.func, given.block, given.learner
     alpha = check_alpha(alpha, func)
     ranks, eager, keys, _, _ = ranked_cells(given, RANK_PAIRS.columns, digits=digits)
     sums = rank_sums(ranks, keys, learner)
-    aggs = [
-        pl.len().cast(pl.Int64).alias("n_learners"),
-        pl.col("n_blocks").max().alias("n_blocks"),
-    ]
+    aggs = [pl.len().cast(pl.Int64).alias("n_learners"), pl.col("n_blocks").max().alias("n_blocks")]
     summary = check_design(per_group(sums, keys, aggs, "n_learners"), func, keys, block)
     if control is not None:
         summary = control_present(summary, sums, keys, func, learner, control)

@@ -154,9 +154,7 @@ def learning_curve(
         )
     )
     check_parameter(
-        ok,
-        func,
-        f"train_sizes must be fractions in (0, 1] or integers >= 1, got {train_sizes!r}.",
+        ok, func, f"train_sizes must be fractions in (0, 1] or integers >= 1, got {train_sizes!r}."
     )
     check_seed(seed, func)
     prep = prepare(data, splits, func, truth=truth, features=features, instance=instance)

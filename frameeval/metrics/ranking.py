@@ -289,9 +289,7 @@ def _operand(value: str | pl.Expr | float, func: str, role: str, upper: float | 
 
 
 def p_cost(
-    p: str | pl.Expr | float,
-    cost01: str | pl.Expr | float,
-    cost10: str | pl.Expr | float,
+    p: str | pl.Expr | float, cost01: str | pl.Expr | float, cost10: str | pl.Expr | float
 ) -> pl.Expr:
     """Probability cost P(+)cost, the x-axis of the cost curve (eq 2.24).
 

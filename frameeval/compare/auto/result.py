@@ -9,12 +9,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._extensions import provider
-from frameeval.compare.auto.context import (
-    MEAN_BASED,
-    PAIR_PROCEDURES,
-    TEST_NAMES,
-    Context,
-)
+from frameeval.compare.auto.context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES, Context
 from frameeval.compare.auto.display import comparison_html
 from frameeval.compare.words import format_p, format_value
 from frameeval.exceptions import InsufficientDataError
@@ -347,10 +342,7 @@ def _omnibus_statistic(om: dict[str, Any]) -> str:
 
 
 def _pair_words(
-    differ: pl.DataFrame,
-    ranks: pl.DataFrame,
-    effects_by: dict[Any, dict[str, Any]],
-    best: Any,
+    differ: pl.DataFrame, ranks: pl.DataFrame, effects_by: dict[Any, dict[str, Any]], best: Any
 ) -> list[str]:
     """``better > worse`` for each significant pair, by the ranks' positions, with the effect
     size of the best learner's pairs."""

@@ -93,11 +93,7 @@ def split_cells(
 
 
 def describe_splits(
-    cells: pl.DataFrame,
-    splits: pl.DataFrame,
-    ctx: Context,
-    sd: SplitDesign,
-    dropped: pl.DataFrame,
+    cells: pl.DataFrame, splits: pl.DataFrame, ctx: Context, sd: SplitDesign, dropped: pl.DataFrame
 ) -> pl.DataFrame:
     """The design of :func:`frameeval.compare.auto.design.describe_design` (``n_blocks`` = the
     number of complete splits) plus ``n_dropped`` (incomplete splits left out), ``n_repeats``,
@@ -182,14 +178,7 @@ def choose_split_procedures(
     ]
     design = design.with_columns(pl.Series("reason", reasons, dtype=pl.String))
     return sort(
-        design.select(
-            *ctx.keys,
-            *DESIGN_COLUMNS,
-            *SPLIT_DESIGN,
-            "all_tied",
-            "__learners",
-        ),
-        ctx.keys,
+        design.select(*ctx.keys, *DESIGN_COLUMNS, *SPLIT_DESIGN, "all_tied", "__learners"), ctx.keys
     )
 
 
@@ -349,12 +338,7 @@ def _run_pair_tests(
     by = [*keys, "__pair_a", "__pair_b"]
     long = _pairs_long(cells, ctx, sd)
     common: dict[str, Any] = dict(
-        a="a",
-        b="b",
-        learner="__side",
-        by=by,
-        higher_is_better=ctx.hib,
-        alpha=ctx.alpha,
+        a="a", b="b", learner="__side", by=by, higher_is_better=ctx.hib, alpha=ctx.alpha
     )
     parts = []
     if proc == "corrected_t":
@@ -438,11 +422,7 @@ def _run_bayes(
 
 
 def run_split_procedures(
-    cells: pl.DataFrame,
-    splits: pl.DataFrame,
-    design: pl.DataFrame,
-    ctx: Context,
-    sd: SplitDesign,
+    cells: pl.DataFrame, splits: pl.DataFrame, design: pl.DataFrame, ctx: Context, sd: SplitDesign
 ) -> pl.DataFrame:
     """The post-hoc frame (:data:`POST_HOC_SCHEMA`) of every tested group: one row per pair
     a < b with the raw and the adjusted p-value, ``reject`` (adjusted p < α by
