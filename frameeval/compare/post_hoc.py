@@ -10,6 +10,7 @@ Holm's step-down correction for families of tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -48,8 +49,10 @@ P_VALUES = Inputs(Column("p_value", "numeric"), Column("by"))
 _K = Number(low=2, integer=True, text="an integer >= 2 (the number of learners)")
 
 
-def _check_k(k: Any, func: str) -> int:
-    return int(_K(func, "k", k))
+def _q_alpha(func: str, k: Any, alpha: Any, q: Callable[..., np.ndarray]) -> float:
+    """``q(k, alpha)`` of one checked k (an integer >= 2) and alpha (in (0, 1))."""
+    k = int(_K(func, "k", k))
+    return float(q(np.array([k]), np.array([check_alpha(alpha, func)]))[0])
 
 
 def _nemenyi_q(k: np.ndarray, alpha: np.ndarray) -> np.ndarray:
@@ -96,10 +99,7 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     >>> round(fe.nemenyi_q(3, 0.05), 3)
     2.344
     """
-    func = "nemenyi_q"
-    k = _check_k(k, func)
-    alpha = check_alpha(alpha, func)
-    return float(_nemenyi_q(np.array([k]), np.array([alpha]))[0])
+    return _q_alpha("nemenyi_q", k, alpha, _nemenyi_q)
 
 
 def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
@@ -131,10 +131,7 @@ def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
     >>> round(fe.bonferroni_dunn_q(4, 0.05), 3)
     2.394
     """
-    func = "bonferroni_dunn_q"
-    k = _check_k(k, func)
-    alpha = check_alpha(alpha, func)
-    return float(_dunn_q(np.array([float(k)]), np.array([alpha]))[0])
+    return _q_alpha("bonferroni_dunn_q", k, alpha, _dunn_q)
 
 
 def _pairs_scipy(kind: str):

@@ -198,15 +198,8 @@ def verdict_table(
         sel = pl.lit(True)
         for k in keys:  # loop-ok: builds one filter expression
             sel = sel & (pl.col(k).eq_missing(pl.lit(row[k])))
-        text = _verdict(
-            row,
-            omnibus.filter(sel),
-            post_hoc.filter(sel),
-            ranks.filter(sel),
-            effects.filter(sel),
-            ctx,
-        )
-        texts.append(text)
+        tables = (t.filter(sel) for t in (omnibus, post_hoc, ranks, effects))
+        texts.append(_verdict(row, *tables, ctx))
     return pl.concat(
         [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
         how="horizontal",
