@@ -199,7 +199,7 @@ def verdict_table(
         for k in keys:  # loop-ok: builds one filter expression
             sel = sel & (pl.col(k).eq_missing(pl.lit(row[k])))
         tables = (t.filter(sel) for t in (omnibus, post_hoc, ranks, effects))
-        texts.append(_verdict(row, *tables, ctx))
+        texts.append(_verdict(row, ctx, *tables))
     return pl.concat(
         [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
         how="horizontal",
@@ -208,11 +208,11 @@ def verdict_table(
 
 def _verdict(
     row: dict[str, Any],
+    ctx: Context,
     omnibus: pl.DataFrame,
     post_hoc: pl.DataFrame,
     ranks: pl.DataFrame,
     effects: pl.DataFrame,
-    ctx: Context,
 ) -> str:
     proc = row["procedure"]
     k, n, alpha = row["n_learners"], row["n_blocks"], ctx.alpha
