@@ -60,11 +60,13 @@ def _chi2_scipy(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> dic
 
 
 def _decided(
-    stats_: pl.LazyFrame, shape: Shape, keys: list[str], eager: bool, compute: Any
+    stats_: pl.LazyFrame, shape: Shape, keys: list[str], eager: bool, compute: Any, alpha: float
 ) -> Frame:
-    """The test's p-value and critical value (``compute`` on ``statistic``, its degrees of
-    freedom and ``alpha``), its ``reject`` and its output columns, sorted by the keys."""
+    """The test's ``alpha``, p-value and critical value (``compute`` on ``statistic``, its
+    degrees of freedom and ``alpha``), its ``reject`` and its output columns, sorted by the
+    keys."""
     inputs = ["statistic", *(c for c in ("df", "df1", "df2") if c in shape.columns), "alpha"]
+    stats_ = stats_.with_columns(pl.lit(alpha).alias("alpha"))
     out = scipy_step(stats_, compute, inputs, ["p_value", "critical_value"])
     return finish(shape.out(shape.decide(out), keys), eager)
 
@@ -527,9 +529,8 @@ def skillings_mack(
         (pl.col("n_learners") * pl.col("n_blocks") - pl.col("__cells")).alias("n_missing"),
         pl.col("__sm").alias("statistic"),
         pl.col("__rank").round(0).cast(pl.Int64).alias("df"),
-        pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, SKILLINGS_MACK, keys, eager, _chi2_scipy)
+    return _decided(stats_, SKILLINGS_MACK, keys, eager, _chi2_scipy, alpha)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -625,9 +626,8 @@ def friedman_aligned_ranks(
     stats_ = stats_.with_columns(
         pl.when(denominator != 0).then(numerator / denominator).alias("statistic"),
         (pl.col("n_learners") - 1).alias("df"),
-        pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, ALIGNED_RANKS, keys, eager, _chi2_scipy)
+    return _decided(stats_, ALIGNED_RANKS, keys, eager, _chi2_scipy, alpha)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -728,9 +728,8 @@ def quade(
         .alias("statistic"),
         (pl.col("n_learners") - 1).alias("df1"),
         ((pl.col("n_learners") - 1) * (pl.col("n_blocks") - 1)).alias("df2"),
-        pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, QUADE, keys, eager, f_values)
+    return _decided(stats_, QUADE, keys, eager, f_values, alpha)
 
 
 # ---------------------------------------------------------------------------------------------
