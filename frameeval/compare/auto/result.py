@@ -250,7 +250,11 @@ def _verdict(
         pair = post_hoc.row(0, named=True)
         other = pair["b"] if best["learner"] == pair["a"] else pair["a"]
         test = f"{name}: {stat}{_effect_text(effects_by.get(other))}"
-        return " ".join([*sentences, _two_sentence(om["reject"], other, a, test, little), why])
+        if om["reject"]:  # the best of two learners against the other
+            said = f"It is significantly better than {other} at {a} ({test})."
+        else:
+            said = f"The difference from {other} is not significant at {a} ({test}){little}."
+        return " ".join([*sentences, said, why])
     post_name = (
         TEST_NAMES.get(str(post_hoc.item(0, "test")), "post-hoc test") if post_hoc.height else ""
     )
@@ -291,13 +295,6 @@ def _effect_text(eff: dict[str, Any] | None) -> str:
     return (
         f"; effect size {_es_name(eff['method'])} = {_f(eff['effect_size'])} ({eff['magnitude']})"
     )
-
-
-def _two_sentence(rejected: bool | None, other: Any, a: str, test: str, little: str) -> str:
-    """The verdict on the best of two learners against the ``other``."""
-    if rejected:
-        return f"It is significantly better than {other} at {a} ({test})."
-    return f"The difference from {other} is not significant at {a} ({test}){little}."
 
 
 def _bayes_sentence(post_hoc: pl.DataFrame, ctx: Context) -> str:

@@ -219,12 +219,6 @@ def _design_text(row: dict[str, Any], sd: SplitDesign) -> str:
     return f"{n} splits ({r} × {f}-fold cross-validation)"
 
 
-def _ratio_text(ratio: float, sd: SplitDesign, folds: int | None) -> str:
-    if sd.ratio is None and folds is not None and folds >= 2:
-        return f"1/(k − 1) = 1/{folds - 1}"
-    return f"{ratio:.4g}"
-
-
 def _reason(row: dict[str, Any], ctx: Context, sd: SplitDesign) -> str:
     proc = row["procedure"]
     if proc == "none":
@@ -267,7 +261,9 @@ def _reason(row: dict[str, Any], ctx: Context, sd: SplitDesign) -> str:
             f"is run over them: {lead}"
         )
     if proc == "corrected_t":
-        ratio = _ratio_text(row["test_train_ratio"], sd, row["n_folds"])
+        folds = row["n_folds"]  # k-fold without a given ratio: 1/(k − 1)
+        kfold = sd.ratio is None and folds is not None and folds >= 2
+        ratio = f"1/(k − 1) = 1/{folds - 1}" if kfold else f"{row['test_train_ratio']:.4g}"
         how = (
             f"{pairs} is compared by the Nadeau–Bengio corrected resampled t test "
             f"(n_test/n_train = {ratio})"
