@@ -39,14 +39,7 @@ __all__ = ["bias_variance", "bootstrap_predictions"]
 
 _LOSSES = ("squared", "0-1")
 _SQUARED = ["error", "bias_squared", "variance"]
-_ZERO_ONE = [
-    "error",
-    "bias",
-    "variance",
-    "unbiased_variance",
-    "biased_variance",
-    "net_variance",
-]
+_ZERO_ONE = ["error", "bias", "variance", "unbiased_variance", "biased_variance", "net_variance"]
 
 
 class _Roles(NamedTuple):

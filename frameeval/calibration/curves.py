@@ -13,9 +13,7 @@ from frameeval._frame import to_lazy
 from frameeval._inputs import Inputs
 from frameeval._params import FLAG, FRACTION
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_parameter,
-)
+from frameeval._validate import check_parameter
 from frameeval.calibration._common import (
     BIN,
     CLASS,

@@ -8,14 +8,8 @@ from typing import Any, Literal
 import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_parameter,
-)
-from frameeval.calibration._common import (
-    TOLERANCE,
-    TRUE_CLASS,
-    multiclass_input,
-)
+from frameeval._validate import check_parameter
+from frameeval.calibration._common import TOLERANCE, TRUE_CLASS, multiclass_input
 from frameeval.curves.table import Setup
 from frameeval.metrics.probability import EPS, check_eps, loss_statistics, mean_loss_value
 
@@ -39,8 +33,7 @@ def _mean_loss(
     )
     stats = inp.checks.enforce(stats, inp.keys)
     out = stats.select(
-        *inp.gkeys,
-        (mean_loss_value(pl.col("__fe_loss"), pl.col("__fe_mass")) * scale).alias(name),
+        *inp.gkeys, (mean_loss_value(pl.col("__fe_loss"), pl.col("__fe_mass")) * scale).alias(name)
     )
     return inp.done(inp.sort(out))
 

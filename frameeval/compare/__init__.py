@@ -28,11 +28,7 @@ when it is collected. Critical values come from the distributions, never from co
 """
 
 from frameeval.compare.auto import Comparison, compare_learners
-from frameeval.compare.bayes import (
-    bayes_correlated_t,
-    bayes_signed_rank,
-    bayes_signed_rank_samples,
-)
+from frameeval.compare.bayes import bayes_correlated_t, bayes_signed_rank, bayes_signed_rank_samples
 from frameeval.compare.cliques import cliques
 from frameeval.compare.effect_size import effect_size
 from frameeval.compare.matrix import comparison_matrix
@@ -40,13 +36,7 @@ from frameeval.compare.mcnemar import contingency_table, mcnemar
 from frameeval.compare.multiple import bergmann_hommel, rank_post_hoc, shaffer
 from frameeval.compare.omnibus import friedman, friedman_aligned_ranks, quade, skillings_mack
 from frameeval.compare.one_learner import binomial_distribution, binomial_test, t_test
-from frameeval.compare.post_hoc import (
-    bonferroni_dunn,
-    bonferroni_dunn_q,
-    holm,
-    nemenyi,
-    nemenyi_q,
-)
+from frameeval.compare.post_hoc import bonferroni_dunn, bonferroni_dunn_q, holm, nemenyi, nemenyi_q
 from frameeval.compare.ranks import average_ranks, rank_table
 from frameeval.compare.resampled import corrected_resampled_t_test, cv5x2_f_test
 from frameeval.compare.table import results_table

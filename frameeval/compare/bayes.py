@@ -32,12 +32,7 @@ from frameeval._validate import (
 )
 from frameeval.compare._pairs import check_pair, pair_table
 from frameeval.compare.cells import Long
-from frameeval.compare.door import (
-    check_distinct,
-    is_learner,
-    open_frame,
-    resolve_direction,
-)
+from frameeval.compare.door import check_distinct, is_learner, open_frame, resolve_direction
 from frameeval.compare.effect_size import effect_aggs, effect_columns
 from frameeval.compare.guards import attach, not_null_rows, value_text
 from frameeval.compare.results import (
@@ -253,12 +248,7 @@ def bayes_correlated_t(
 # Bayesian signed-rank test
 # ---------------------------------------------------------------------------------------------
 def _split_blocks(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    keys: list[str],
-    repeat: str | None,
-    fold: str,
+    lf: pl.LazyFrame, schema: pl.Schema, func: str, keys: list[str], repeat: str | None, fold: str
 ) -> tuple[pl.LazyFrame, str, str]:
     """The split a pair of scores shares: the fold, or repeat/fold joined in a new column."""
     if repeat is None:

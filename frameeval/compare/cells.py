@@ -21,9 +21,7 @@ from frameeval._validate import (
 from frameeval.compare.door import check_distinct, check_learner_value, is_learner, learner_expr
 from frameeval.compare.guards import attach, not_null_rows, per_group_list, value_text
 from frameeval.compare.plan import block_grid, tie_to_checks
-from frameeval.exceptions import (
-    InsufficientDataError,
-)
+from frameeval.exceptions import InsufficientDataError
 
 #: The hint of a NaN metric value where a null is a missing cell.
 NAN_HINT = "a failed run is a missing cell: make it null (fill_nan(None)) or drop its row."

@@ -17,10 +17,7 @@ from frameeval._validate import (
     dtype_family,
     require_columns,
 )
-from frameeval.exceptions import (
-    InvalidDtypeError,
-    InvalidParameterError,
-)
+from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
 from frameeval.metrics import MEASURES
 
 

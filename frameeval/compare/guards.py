@@ -6,14 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from frameeval._validate import (
-    enforce,
-    failure,
-    group_text,
-)
-from frameeval.exceptions import (
-    MissingValueError,
-)
+from frameeval._validate import enforce, failure, group_text
+from frameeval.exceptions import MissingValueError
 
 
 def not_null_rows(

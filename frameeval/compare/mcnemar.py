@@ -7,6 +7,7 @@ once by each learner, with the same true label.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,13 +19,7 @@ from frameeval._inputs import Column, Inputs
 from frameeval._params import A_BOOL
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    Checks,
-    check_alpha,
-    enforce,
-    failure,
-    label_expr,
-)
+from frameeval._validate import Checks, check_alpha, enforce, failure, label_expr
 from frameeval.compare.cells import (
     Pairing,
     gap_guard,
@@ -58,29 +53,60 @@ _CELLS = ("e00", "e01", "e10", "e11")
 _GAPS = 5  # unpaired instances listed in the error message
 
 
-def _label_checks(func: str, schema: pl.Schema, truth: str, pred: str) -> Checks:
-    return LABELS.compile(schema, func, truth=truth, pred=pred)
+@dataclass(frozen=True)
+class PairSpec:
+    """What McNemar's counts pair: the labels ``truth`` and ``pred`` of learners ``a`` and ``b``
+    (of column ``learner``) on ``instance``, per group ``keys``, as ``func`` checks them."""
 
+    schema: pl.Schema
+    func: str
+    truth: str
+    pred: str
+    a: Any
+    b: Any
+    learner: str
+    instance: str
+    keys: list[str]
 
-def _pairing(schema: pl.Schema, truth: str) -> list[pl.Expr]:
-    """The extra per-instance aggregation: how many truths the instance has (must be 1)."""
-    return [label_expr(truth, schema).n_unique().cast(pl.Int64).alias("__truths")]
+    def label_checks(self) -> Checks:
+        return LABELS.compile(self.schema, self.func, truth=self.truth, pred=self.pred)
 
+    def pairing(self, checks: Checks) -> Pairing:
+        """Correctness paired on ``instance``, plus how many truths the instance has (must
+        be 1: ``__truths``)."""
+        truth, pred = label_expr(self.truth, self.schema), label_expr(self.pred, self.schema)
+        truths = [truth.n_unique().cast(pl.Int64).alias("__truths")]
+        roles = {"instance": self.instance}
+        return Pairing(
+            self.schema,
+            self.func,
+            self.keys,
+            roles,
+            self.learner,
+            self.a,
+            self.b,
+            truth == pred,
+            checks,
+            "prediction",
+            truths,
+        )
 
-def _correct(schema: pl.Schema, truth: str, pred: str) -> pl.Expr:
-    return label_expr(truth, schema) == label_expr(pred, schema)
+    def truth_guard(self, where: str) -> pl.Expr:
+        """One truth per instance (``__truths``; ``where`` holds the instance's value)."""
+        return failure(
+            pl.col("__truths") > 1,
+            InvalidValueError,
+            f"{self.func}(): column {self.truth!r} (truth=) must be the same for both learners "
+            f"of an instance, got {{}} different values for {self.instance}={{}}.",
+            pl.col("__truths"),
+            value_text(where),
+        )
 
-
-def _truth_guard(func: str, truth: str, instance: str, where: str) -> pl.Expr:
-    """One truth per instance (``__truths``; ``where`` holds the instance's value)."""
-    return failure(
-        pl.col("__truths") > 1,
-        InvalidValueError,
-        f"{func}(): column {truth!r} (truth=) must be the same for both learners of an "
-        f"instance, got {{}} different values for {instance}={{}}.",
-        pl.col("__truths"),
-        value_text(where),
-    )
+    def with_learners(self, counts: pl.LazyFrame) -> pl.LazyFrame:
+        if not self.keys:
+            counts = counts.filter(pl.sum_horizontal(_CELLS) > 0)
+        a, b = (literal(v, self.schema, self.learner) for v in (self.a, self.b))
+        return counts.with_columns(a.alias("a"), b.alias("b"))
 
 
 def _cell_aggs() -> list[pl.Expr]:
@@ -95,16 +121,6 @@ def _cell_aggs() -> list[pl.Expr]:
     return [cond.sum().cast(pl.Int64).alias(name) for name, cond in cells.items()]
 
 
-def _with_learners(
-    counts: pl.LazyFrame, keys: list[str], schema: pl.Schema, learner: str, a: Any, b: Any
-) -> pl.LazyFrame:
-    if not keys:
-        counts = counts.filter(pl.sum_horizontal(_CELLS) > 0)
-    return counts.with_columns(
-        literal(a, schema, learner).alias("a"), literal(b, schema, learner).alias("b")
-    )
-
-
 def _counts(
     data: IntoFrame,
     func: str,
@@ -116,7 +132,7 @@ def _counts(
     instance: str,
     by: Keys,
     shape: Shape,
-) -> tuple[pl.LazyFrame, bool, list[str], pl.Schema]:
+) -> tuple[pl.LazyFrame, bool, list[str]]:
     """``*keys, a, b, e00, e01, e10, e11`` (Int64) with the pairing and label checks in the
     plan."""
     lf, eager, keys, schema = open_frame(data, func, by)
@@ -124,33 +140,17 @@ def _counts(
         schema, func, truth=truth, pred=pred, learner=learner, instance=instance, by=keys
     )
     shape.check(func, keys)
-    roles = {"instance": instance}
-    correct, extra = _correct(schema, truth, pred), _pairing(schema, truth)
-    pairing = Pairing(
-        schema, func, keys, roles, learner, a, b, correct, checks, "prediction", extra
-    )
-    piv = pair_up(lf, pairing)
-    piv = enforce(piv, _truth_guard(func, truth, instance, instance))
+    spec = PairSpec(schema, func, truth, pred, a, b, learner, instance, keys)
+    piv = enforce(pair_up(lf, spec.pairing(checks)), spec.truth_guard(instance))
     aggs = _cell_aggs()
     counts = piv.group_by(keys).agg(aggs) if keys else piv.select(aggs)
-    return _with_learners(counts, keys, schema, learner, a, b), eager, keys, schema
+    return spec.with_learners(counts), eager, keys
 
 
 # ---------------------------------------------------------------------------------------------
 # the same counts from parts of the data (the Dask backend, frameeval.dask)
 # ---------------------------------------------------------------------------------------------
-def pair_partial(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    func: str,
-    truth: str,
-    pred: str,
-    a: Any,
-    b: Any,
-    learner: str,
-    instance: str,
-    keys: list[str],
-) -> pl.LazyFrame:
+def pair_partial(lf: pl.LazyFrame, spec: PairSpec) -> pl.LazyFrame:
     """Per group, the mergeable statistics of a part of the data that holds *whole instances*
     (every row of an instance, as after a shuffle by ``*keys, instance``): the rows of a and b,
     the cells e00…e11, the label-check counts, the number of unpaired instances with the first
@@ -159,23 +159,19 @@ def pair_partial(
     Raises in-plan, exactly as on one machine, on a null instance and on duplicate (instance,
     learner) rows: those checks see all rows of an instance. The others are enforced on the
     merged statistics by :func:`pairs_from_partials`."""
-    roles = {"instance": instance}
-    checks = _label_checks(func, schema, truth, pred)
-    correct, extra = _correct(schema, truth, pred), _pairing(schema, truth)
-    pairing = Pairing(
-        schema, func, keys, roles, learner, a, b, correct, checks, "prediction", extra
-    )
-    piv = pair_rows(lf, pairing)
+    checks, instance, keys = spec.label_checks(), spec.instance, spec.keys
+    piv = pair_rows(lf, spec.pairing(checks))
     two = pl.col(instance).filter(pl.col("__truths") > 1).min()
+    gaps = gap_text({"instance": instance}, spec.a, spec.b).filter(is_gap())
     stats = [
         *_cell_aggs(),
         *checks.merge(),
         is_gap().sum().cast(pl.Int64).alias("__n"),
-        gap_text(roles, a, b).filter(is_gap()).sort().head(_GAPS).implode().alias("__list"),
+        gaps.sort().head(_GAPS).implode().alias("__list"),
         two.alias("__inst"),
         pl.col("__truths").filter(pl.col(instance) == two).first().alias("__truths"),
     ]
-    rows = learner_rows(schema, learner, a, b)
+    rows = learner_rows(spec.schema, spec.learner, spec.a, spec.b)
     if not keys:
         return lf.select(rows).join(piv.select(stats), how="cross")
     per_group = piv.group_by(keys).agg(stats)
@@ -189,51 +185,33 @@ def pair_partial(
     )
 
 
-def merge_pair_partials(
-    parts: pl.LazyFrame, schema: pl.Schema, func: str, truth: str, pred: str, keys: list[str]
-) -> pl.LazyFrame:
+def merge_pair_partials(parts: pl.LazyFrame, spec: PairSpec) -> pl.LazyFrame:
     """Merge :func:`pair_partial` tables (sums; min for a check's smallest offending value and for
     the instance with two truths; the first five gap descriptions of the union)."""
-    checks = _label_checks(func, schema, truth, pred)
     two = pl.col("__inst").min()
+    gaps = pl.col("__list").list.explode(keep_nulls=False, empty_as_null=False)
     aggs = [
         pl.col("__rows_a", "__rows_b", *_CELLS, "__n").sum(),
-        *checks.merge(),
-        pl.col("__list")
-        .list.explode(keep_nulls=False, empty_as_null=False)
-        .sort()
-        .head(_GAPS)
-        .implode(),
+        *spec.label_checks().merge(),
+        gaps.sort().head(_GAPS).implode(),
         two.alias("__inst"),
         pl.col("__truths").filter(pl.col("__inst") == two).first(),
     ]
-    return parts.group_by(keys).agg(aggs) if keys else parts.select(aggs)
+    return parts.group_by(spec.keys).agg(aggs) if spec.keys else parts.select(aggs)
 
 
-def pairs_from_partials(
-    merged: pl.DataFrame,
-    schema: pl.Schema,
-    func: str,
-    truth: str,
-    pred: str,
-    a: Any,
-    b: Any,
-    learner: str,
-    instance: str,
-    keys: list[str],
-) -> pl.LazyFrame:
+def pairs_from_partials(merged: pl.DataFrame, spec: PairSpec) -> pl.LazyFrame:
     """``*keys, a, b, e00…e11`` from the merged :func:`pair_partial` statistics, after enforcing the
     group-scoped checks in the order they fire on one machine: both learners have rows, the
     labels are valid, every instance is paired, every instance has one truth."""
-    roles = {"instance": instance}
+    func, a, b, keys = spec.func, spec.a, spec.b, spec.keys
     table = merged.sort(keys, nulls_last=True) if keys else merged
     table = collect(enforce(table.lazy(), rows_guard(func, a, b, keys)))
-    table = collect(_label_checks(func, schema, truth, pred).enforce(table.lazy(), keys))
+    table = collect(spec.label_checks().enforce(table.lazy(), keys))
     table = table.with_columns(pl.col("__list").list.join(", "))
-    table = collect(enforce(table.lazy(), gap_guard(func, roles, a, b, keys)))
-    table = collect(enforce(table.lazy(), _truth_guard(func, truth, instance, "__inst")))
-    counts = table.lazy().select(*keys, *_CELLS)
-    return _with_learners(counts, keys, schema, learner, a, b)
+    table = collect(enforce(table.lazy(), gap_guard(func, {"instance": spec.instance}, a, b, keys)))
+    table = collect(enforce(table.lazy(), spec.truth_guard("__inst")))
+    return spec.with_learners(table.lazy().select(*keys, *_CELLS))
 
 
 @frame_function
@@ -297,9 +275,7 @@ def contingency_table(
         data, "contingency_table", [by, truth, pred, instance], learner=learner
     )
     func = "contingency_table"
-    counts, eager, keys, _ = _counts(
-        data, func, truth, pred, a, b, learner, instance, by, CONTINGENCY
-    )
+    counts, eager, keys = _counts(data, func, truth, pred, a, b, learner, instance, by, CONTINGENCY)
     return finish(cells_table(counts, keys), eager)
 
 
@@ -412,7 +388,7 @@ def mcnemar(
     func = "mcnemar"
     alpha = check_alpha(alpha, func)
     A_BOOL(func, "exact", exact)
-    counts, eager, keys, _ = _counts(data, func, truth, pred, a, b, learner, instance, by, MCNEMAR)
+    counts, eager, keys = _counts(data, func, truth, pred, a, b, learner, instance, by, MCNEMAR)
     return finish(mcnemar_test(counts, keys, exact, alpha), eager)
 
 

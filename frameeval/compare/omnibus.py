@@ -60,11 +60,13 @@ def _chi2_scipy(statistic: np.ndarray, df: np.ndarray, alpha: np.ndarray) -> dic
 
 
 def _decided(
-    stats_: pl.LazyFrame, shape: Shape, keys: list[str], eager: bool, compute: Any
+    stats_: pl.LazyFrame, shape: Shape, keys: list[str], eager: bool, compute: Any, alpha: float
 ) -> Frame:
-    """The test's p-value and critical value (``compute`` on ``statistic``, its degrees of
-    freedom and ``alpha``), its ``reject`` and its output columns, sorted by the keys."""
+    """The test's ``alpha``, p-value and critical value (``compute`` on ``statistic``, its
+    degrees of freedom and ``alpha``), its ``reject`` and its output columns, sorted by the
+    keys."""
     inputs = ["statistic", *(c for c in ("df", "df1", "df2") if c in shape.columns), "alpha"]
+    stats_ = stats_.with_columns(pl.lit(alpha).alias("alpha"))
     out = scipy_step(stats_, compute, inputs, ["p_value", "critical_value"])
     return finish(shape.out(shape.decide(out), keys), eager)
 
@@ -169,7 +171,7 @@ def learner_scores(
             (pl.col("__q") * (pl.col("rank") - (k_i + 1.0) / 2.0)).alias("__s")
         )
         per = weighted.group_by(*keys, learner).agg(
-            (pl.col("__q") * pl.col("rank")).sum().alias("__w"),
+            (pl.col("__q") * pl.col("rank")).sum().alias("__w")
         )
         per = join_on_keys(per, design.select(*keys, "n_blocks"), keys).with_columns(
             (pl.col("__w") / (n * (n + 1.0) / 2.0)).alias("average_rank")
@@ -199,8 +201,7 @@ def _sm_scores(cell: pl.LazyFrame, keys: list[str], block: str, learner: str) ->
         cell.with_columns(term.alias("__term"))
         .group_by(*keys, learner)
         .agg(
-            pl.col("rank").mean().alias("average_rank"),
-            pl.col("__term").sum().alias("__adjusted"),
+            pl.col("rank").mean().alias("average_rank"), pl.col("__term").sum().alias("__adjusted")
         )
     )
 
@@ -522,9 +523,8 @@ def skillings_mack(
         (pl.col("n_learners") * pl.col("n_blocks") - pl.col("__cells")).alias("n_missing"),
         pl.col("__sm").alias("statistic"),
         pl.col("__rank").round(0).cast(pl.Int64).alias("df"),
-        pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, SKILLINGS_MACK, keys, eager, _chi2_scipy)
+    return _decided(stats_, SKILLINGS_MACK, keys, eager, _chi2_scipy, alpha)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -617,9 +617,8 @@ def friedman_aligned_ranks(
     stats_ = stats_.with_columns(
         pl.when(denominator != 0).then(numerator / denominator).alias("statistic"),
         (pl.col("n_learners") - 1).alias("df"),
-        pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, ALIGNED_RANKS, keys, eager, _chi2_scipy)
+    return _decided(stats_, ALIGNED_RANKS, keys, eager, _chi2_scipy, alpha)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -717,9 +716,8 @@ def quade(
         .alias("statistic"),
         (pl.col("n_learners") - 1).alias("df1"),
         ((pl.col("n_learners") - 1) * (pl.col("n_blocks") - 1)).alias("df2"),
-        pl.lit(alpha).alias("alpha"),
     )
-    return _decided(stats_, QUADE, keys, eager, f_values)
+    return _decided(stats_, QUADE, keys, eager, f_values, alpha)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -795,9 +793,7 @@ def _sm_pair_se(
     """``__se`` of the Skillings–Mack z of each pair: √(Σ_l λ_al + Σ_l λ_bl + 2 λ_ab)."""
     together = _sm_together(cell, keys, block, learner)
     var = agg_by_keys(
-        together.rename({"__a": "__v"}),
-        [*keys, "__v"],
-        [pl.col("__together").sum().alias("__var")],
+        together.rename({"__a": "__v"}), [*keys, "__v"], [pl.col("__together").sum().alias("__var")]
     )
     pairs = (
         pairs.join(
@@ -845,12 +841,7 @@ def pair_statistics(
         require_columns(schema, func, learner=learner)
         check_learner_value(schema, func, learner, control, "control")
     complete = test != "skillings_mack"
-    cell, eager, keys, hib, _ = ranked_cells(
-        given,
-        outputs,
-        complete=complete,
-        digits=digits,
-    )
+    cell, eager, keys, hib, _ = ranked_cells(given, outputs, complete=complete, digits=digits)
     per, design = learner_scores(cell, test, keys, block, learner, hib, digits)
     design = check_design(design, func, keys, block)
     if control is not None:

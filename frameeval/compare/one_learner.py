@@ -17,13 +17,7 @@ from frameeval._frame import finish
 from frameeval._inputs import Column, Inputs
 from frameeval._params import NUMPY_SEED, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_alpha,
-    check_parameter,
-    enforce,
-    label_expr,
-    require_columns,
-)
+from frameeval._validate import check_alpha, check_parameter, enforce, label_expr, require_columns
 from frameeval.compare.cells import metric_checks
 from frameeval.compare.door import check_distinct, open_frame
 from frameeval.compare.plan import agg_by_keys, at_least
@@ -286,12 +280,7 @@ def t_decision(frame: pl.LazyFrame) -> pl.LazyFrame:
 
 @frame_function
 def t_test(
-    data: IntoFrame,
-    metric: str,
-    *,
-    eps0: float,
-    by: Keys = None,
-    alpha: float = 0.05,
+    data: IntoFrame, metric: str, *, eps0: float, by: Keys = None, alpha: float = 0.05
 ) -> Frame:
     """Two-sided one-sample t test of "μ = ε0" over k test error rates (eqs 2.28–2.30).
 

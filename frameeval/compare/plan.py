@@ -10,18 +10,8 @@ import polars as pl
 
 from frameeval._params import ALPHA, Number
 from frameeval._typing import FrameT
-from frameeval._validate import (
-    check_parameter,
-    dtype_family,
-    enforce,
-    failure,
-    group_text,
-)
-from frameeval.exceptions import (
-    InsufficientDataError,
-    InvalidDtypeError,
-    InvalidParameterError,
-)
+from frameeval._validate import check_parameter, dtype_family, enforce, failure, group_text
+from frameeval.exceptions import InsufficientDataError, InvalidDtypeError, InvalidParameterError
 
 
 def agg_by_keys(lf: pl.LazyFrame, keys: Sequence[str], exprs: Sequence[pl.Expr]) -> pl.LazyFrame:

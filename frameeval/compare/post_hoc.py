@@ -10,6 +10,7 @@ Holm's step-down correction for families of tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,13 +22,7 @@ from frameeval._inputs import Column, Inputs
 from frameeval._params import Number
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_alpha,
-    check_parameter,
-    enforce,
-    failure,
-    require_columns,
-)
+from frameeval._validate import check_alpha, check_parameter, enforce, failure, require_columns
 from frameeval.compare.door import check_learner_value
 from frameeval.compare.plan import join_on_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS
@@ -54,8 +49,10 @@ P_VALUES = Inputs(Column("p_value", "numeric"), Column("by"))
 _K = Number(low=2, integer=True, text="an integer >= 2 (the number of learners)")
 
 
-def _check_k(k: Any, func: str) -> int:
-    return int(_K(func, "k", k))
+def _q_alpha(func: str, k: Any, alpha: Any, q: Callable[..., np.ndarray]) -> float:
+    """``q(k, alpha)`` of one checked k (an integer >= 2) and alpha (in (0, 1))."""
+    k = int(_K(func, "k", k))
+    return float(q(np.array([k]), np.array([check_alpha(alpha, func)]))[0])
 
 
 def _nemenyi_q(k: np.ndarray, alpha: np.ndarray) -> np.ndarray:
@@ -102,10 +99,7 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     >>> round(fe.nemenyi_q(3, 0.05), 3)
     2.344
     """
-    func = "nemenyi_q"
-    k = _check_k(k, func)
-    alpha = check_alpha(alpha, func)
-    return float(_nemenyi_q(np.array([k]), np.array([alpha]))[0])
+    return _q_alpha("nemenyi_q", k, alpha, _nemenyi_q)
 
 
 def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
@@ -137,10 +131,7 @@ def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
     >>> round(fe.bonferroni_dunn_q(4, 0.05), 3)
     2.394
     """
-    func = "bonferroni_dunn_q"
-    k = _check_k(k, func)
-    alpha = check_alpha(alpha, func)
-    return float(_dunn_q(np.array([float(k)]), np.array([alpha]))[0])
+    return _q_alpha("bonferroni_dunn_q", k, alpha, _dunn_q)
 
 
 def _pairs_scipy(kind: str):
@@ -163,19 +154,13 @@ def _pairs_scipy(kind: str):
 
 
 def _post_hoc(
-    given: RankInput,
-    alpha: float,
-    control: Any,
-    digits: int | None = RANK_DIGITS,
+    given: RankInput, alpha: float, control: Any, digits: int | None = RANK_DIGITS
 ) -> Any:
     func, block, learner = given.func, given.block, given.learner
     alpha = check_alpha(alpha, func)
     ranks, eager, keys, _, _ = ranked_cells(given, RANK_PAIRS.columns, digits=digits)
     sums = rank_sums(ranks, keys, learner)
-    aggs = [
-        pl.len().cast(pl.Int64).alias("n_learners"),
-        pl.col("n_blocks").max().alias("n_blocks"),
-    ]
+    aggs = [pl.len().cast(pl.Int64).alias("n_learners"), pl.col("n_blocks").max().alias("n_blocks")]
     summary = check_design(per_group(sums, keys, aggs, "n_learners"), func, keys, block)
     if control is not None:
         summary = control_present(summary, sums, keys, func, learner, control)

@@ -29,11 +29,7 @@ from frameeval._validate import (
 )
 from frameeval.compare.door import learner_expr as _learner_expr
 from frameeval.compare.door import resolve_direction
-from frameeval.compare.effect_size import (
-    attach_effects,
-    effect_aggs,
-    effect_columns,
-)
+from frameeval.compare.effect_size import attach_effects, effect_aggs, effect_columns
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import (
     agg_by_keys,

@@ -28,17 +28,8 @@ from frameeval._validate import (
 )
 from frameeval.compare._pairs import present
 from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells, paired
-from frameeval.compare.door import (
-    check_learner_value,
-    is_learner,
-    open_frame,
-    resolve_direction,
-)
-from frameeval.compare.effect_size import (
-    attach_effects,
-    effect_aggs,
-    effect_columns,
-)
+from frameeval.compare.door import check_learner_value, is_learner, open_frame, resolve_direction
+from frameeval.compare.effect_size import attach_effects, effect_aggs, effect_columns
 from frameeval.compare.one_learner import ratio, t_decision
 from frameeval.compare.plan import at_least, block_pairs, check_choice, per_group
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded_difference

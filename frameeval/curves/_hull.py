@@ -8,12 +8,7 @@ import functools
 
 import polars as pl
 
-from frameeval.curves.table import (
-    FP,
-    INF,
-    TP,
-    Setup,
-)
+from frameeval.curves.table import FP, INF, TP, Setup
 
 __all__ = ["PRUNE_PASSES", "hull_vertices", "hull_frame", "left_turn", "merge_round"]
 

@@ -8,17 +8,7 @@ import polars as pl
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval.curves._hull import hull_vertices
-from frameeval.curves.table import (
-    FP,
-    INF,
-    TP,
-    N,
-    P,
-    Setup,
-    binary_table,
-    point_curve,
-    rate,
-)
+from frameeval.curves.table import FP, INF, TP, N, P, Setup, binary_table, point_curve, rate
 
 __all__ = ["cost_curve", "cost_lines", "expected_total_cost"]
 

@@ -9,12 +9,7 @@ import polars as pl
 
 from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_label_list,
-    check_parameter,
-    label_dtype,
-    label_expr,
-)
+from frameeval._validate import check_label_list, check_parameter, label_dtype, label_expr
 from frameeval.curves.table import SCORE_PARTS, Setup, prepare_scores, score_counts
 from frameeval.exceptions import InvalidParameterError
 

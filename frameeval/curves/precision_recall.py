@@ -61,10 +61,7 @@ def pr_curve(
     >>> fe.pr_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(0.9, 0.333, 1.0), (0.8, 0.667, 0.667), (0.4, 1.0, 0.75), (0.3, 1.0, 0.6), (0.1, 1.0, 0.5)]
     """
-    columns = {
-        "recall": rate(TP, P),
-        "precision": pl.col(TP) / (pl.col(TP) + pl.col(FP)),
-    }
+    columns = {"recall": rate(TP, P), "precision": pl.col(TP) / (pl.col(TP) + pl.col(FP))}
     return point_curve(data, "pr_curve", truth, score, by, weight, pos_label, columns)
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval.curves.table import (
-    cumulated,
-    score_table,
-)
+from frameeval.curves.table import cumulated, score_table
 from frameeval.metrics.ranking import AVERAGE_PRECISION, PR_AUC, RANK_LOSS, ROC_AUC
 
 __all__ = ["ranking_report"]

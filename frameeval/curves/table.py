@@ -17,10 +17,7 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._inputs import WEIGHT_INPUT, Column, Door, Inputs, require_positive
 from frameeval._typing import IntoFrame, Keys
-from frameeval._validate import (
-    Checks,
-    label_expr,
-)
+from frameeval._validate import Checks, label_expr
 from frameeval.metrics.stats import ScoreTable
 
 __all__ = [

@@ -15,6 +15,7 @@ import frameeval.uncertainty as _uncertainty
 from frameeval._frame import as_keys, collect
 from frameeval._roles import resolve as resolve_roles
 from frameeval.compare.mcnemar import (
+    PairSpec,
     merge_pair_partials,
     pair_partial,
     pairs_from_partials,
@@ -67,22 +68,19 @@ def _polars(part: Any, schema: pl.Schema) -> pl.DataFrame:
     return frame.cast(drift) if drift else frame
 
 
-def _pairs_partial(part: Any, spec: dict[str, Any]) -> tuple[pl.DataFrame, int]:
+def _pairs_partial(part: Any, spec: PairSpec) -> tuple[pl.DataFrame, int]:
     """Step 1 after the shuffle (on a worker): per group, the mergeable McNemar statistics of a
     partition holding whole instances, and the partition's row count."""
-    frame = _polars(part, spec["schema"])
-    return collect(pair_partial(frame.lazy(), **spec)), frame.height
+    frame = _polars(part, spec.schema)
+    return collect(pair_partial(frame.lazy(), spec)), frame.height
 
 
 def _pairs_combine(
-    parts: list[tuple[pl.DataFrame, int]], spec: dict[str, Any]
+    parts: list[tuple[pl.DataFrame, int]], spec: PairSpec
 ) -> tuple[pl.DataFrame, int]:
     """Step 2: merge partial McNemar statistics (and add up the row counts)."""
     table = pl.concat([t for t, _ in parts], how="vertical_relaxed").lazy()
-    merged = merge_pair_partials(
-        table, spec["schema"], spec["func"], spec["truth"], spec["pred"], spec["keys"]
-    )
-    return collect(merged), sum(rows for _, rows in parts)
+    return collect(merge_pair_partials(table, spec)), sum(rows for _, rows in parts)
 
 
 def run_pairs(
@@ -110,12 +108,12 @@ def run_pairs(
     keys = as_keys(by)
     columns = list(dict.fromkeys([*keys, instance, learner, truth, pred]))
     schema = pl.Schema({c: schema[c] for c in columns})
-    spec = {"schema": schema, "func": func, "truth": truth, "pred": pred, **pairing, "keys": keys}
+    spec = PairSpec(schema, func, truth, pred, a, b, learner, instance, keys)
     parts = _shuffled(ddf, [*keys, instance], columns)
     level = [delayed(_pairs_partial)(part, spec) for part in parts]
     merged, rows = compute_on(tree_reduce(level, _pairs_combine, split_every, spec), client)
     not_empty(rows, func)
-    return pairs_from_partials(merged, **spec), keys
+    return pairs_from_partials(merged, spec), keys
 
 
 def _group_part(part: Any, spec: dict[str, Any]) -> pl.DataFrame | None:

@@ -96,11 +96,7 @@ class Prepared:
 
 
 def check_common(
-    func: str,
-    learners: Mapping[str, FitPredict],
-    n_jobs: Any,
-    errors: Any,
-    progress: Any,
+    func: str, learners: Mapping[str, FitPredict], n_jobs: Any, errors: Any, progress: Any
 ) -> tuple[int, Progress, Errors]:
     """The checked learners and run settings: (n_jobs as a number of processes, progress,
     on_error) — the ``settings`` of :meth:`Prepared.run`."""

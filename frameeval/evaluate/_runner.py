@@ -33,12 +33,7 @@ __all__ = [
 Progress = bool | Callable[[int, int, str], None] | None
 Errors = Literal["raise", "collect"]
 
-_FAILURE_SCHEMA = {
-    "learner": pl.String,
-    "repeat": pl.Int32,
-    "fold": pl.Int32,
-    "error": pl.String,
-}
+_FAILURE_SCHEMA = {"learner": pl.String, "repeat": pl.Int32, "fold": pl.Int32, "error": pl.String}
 
 
 @dataclass
@@ -148,13 +143,7 @@ def check_picklable(learners: Mapping[str, FitPredict], func: str) -> None:
 
 
 def run_tasks(
-    func: str,
-    tasks: Iterator[Task],
-    total: int,
-    *,
-    n_jobs: int,
-    progress: Progress,
-    errors: Errors,
+    func: str, tasks: Iterator[Task], total: int, *, n_jobs: int, progress: Progress, errors: Errors
 ) -> Outcome:
     """Run the tasks (in-process or on a spawn-based process pool with a bounded queue)."""
     outcome = Outcome()
@@ -164,11 +153,7 @@ def run_tasks(
         reporter.step(f"{task.learner}, {task.where}")
         if exc is None and result is not None:
             frame = pl.concat(
-                [
-                    task.meta,
-                    pl.DataFrame({"learner": [task.learner] * task.meta.height}),
-                    result,
-                ],
+                [task.meta, pl.DataFrame({"learner": [task.learner] * task.meta.height}), result],
                 how="horizontal",
             ).with_columns(
                 [pl.lit(v).alias(k) for k, v in task.keys.items()]  # loop-ok: few keys
@@ -258,8 +243,7 @@ def finish_errors(outcome: Outcome, func: str, errors: Errors, results: pl.DataF
     if not outcome.failures:
         return
     failures = pl.DataFrame(
-        [{k: f[k] for k in _FAILURE_SCHEMA} for f in outcome.failures],
-        schema=_FAILURE_SCHEMA,
+        [{k: f[k] for k in _FAILURE_SCHEMA} for f in outcome.failures], schema=_FAILURE_SCHEMA
     )
     first = outcome.failures[0]
     task: Task = first["_task"]

@@ -26,11 +26,6 @@ __all__ = ["learning_curve", "validation_curve"]
 _SALT_SUBSET = 0x1EA9_4C04_7E00_0001
 
 
-def _default_metric() -> pl.Expr:
-
-    return error_rate("truth", "pred")
-
-
 def _scores(
     results: pl.DataFrame,
     keys: list[str],
@@ -73,7 +68,7 @@ def _scores(
 
 def _check_metric(metric: Any, func: str) -> pl.Expr:
     if metric is None:
-        return _default_metric()
+        return error_rate("truth", "pred")
     check_parameter(
         isinstance(metric, pl.Expr),
         func,
@@ -154,9 +149,7 @@ def learning_curve(
         )
     )
     check_parameter(
-        ok,
-        func,
-        f"train_sizes must be fractions in (0, 1] or integers >= 1, got {train_sizes!r}.",
+        ok, func, f"train_sizes must be fractions in (0, 1] or integers >= 1, got {train_sizes!r}."
     )
     check_seed(seed, func)
     prep = prepare(data, splits, func, truth=truth, features=features, instance=instance)
@@ -172,12 +165,8 @@ def learning_curve(
         splits = zip(prep.splits(ids), plans, strict=True)
         for (repeat, fold, train_rows, held), sizes in splits:  # loop-ok: runs user models
             salt = stream_salt(seed, _SALT_SUBSET, repeat, fold)
-            order = mix_column(
-                train_rows.lazy().with_columns(
-                    (pl.col("__fe_key") ^ pl.lit(salt, pl.UInt64)).alias("__fe_hash")
-                ),
-                "__fe_hash",
-            )
+            hashed = (pl.col("__fe_key") ^ pl.lit(salt, pl.UInt64)).alias("__fe_hash")
+            order = mix_column(train_rows.lazy().with_columns(hashed), "__fe_hash")
             ordered = order.sort("__fe_hash", maintain_order=True).collect()
             for size in sizes:  # loop-ok: runs user models per training-set size
                 keys = {"repeat": repeat, "fold": fold, "train_size": size}
@@ -199,18 +188,10 @@ def _train_counts(prep: Prepared) -> dict[tuple[int, int], int]:
         out = per_fold.with_columns(
             (pl.col("n_fold").sum().over("repeat") - pl.col("n_fold")).alias("n")
         )
-    elif prep.kind == "role":
-        out = (
-            full.group_by("repeat")
-            .agg((pl.col("role") == "train").sum().cast(pl.Int64).alias("n"))
-            .with_columns(pl.lit(0).alias("fold"))
-        )
-    else:
-        out = (
-            full.group_by("repeat")
-            .agg(pl.col("count").cast(pl.Int64).sum().alias("n"))
-            .with_columns(pl.lit(0).alias("fold"))
-        )
+    else:  # one training set per repeat: its "train" rows, or its drawn counts (bootstrap)
+        train = pl.col("role") == "train" if prep.kind == "role" else pl.col("count")
+        n = train.cast(pl.Int64).sum().alias("n")
+        out = full.group_by("repeat").agg(n).with_columns(pl.lit(0).alias("fold"))
     return {
         (int(r), int(f)): int(n)
         for r, f, n in out.select("repeat", "fold", "n").iter_rows()  # loop-ok: split sizes
@@ -316,12 +297,8 @@ def validation_curve(
     got = res.collect() if isinstance(res, pl.LazyFrame) else res
     got = got.with_columns(pl.col("learner").cast(pl.Int64).alias("__fe_index"))
     out = _scores(got, ["__fe_index"], expr, func, {truth: "truth", instance: "instance"})
-    table = pl.DataFrame(
-        {
-            "__fe_index": list(range(len(values))),
-            param: pl.Series(param, list(values), strict=False),
-        }
-    )
+    index = pl.Series("__fe_index", list(range(len(values))))
+    table = pl.DataFrame([index, pl.Series(param, list(values), strict=False)])
     out = table.join(out, on="__fe_index", how="inner").sort("__fe_index", "repeat", "fold", "role")
     out = out.drop("__fe_index")
     return out.lazy() if lazy else out

@@ -23,13 +23,7 @@ import polars.selectors as cs
 from frameeval._frame import as_keys, finish
 from frameeval._inputs import WEIGHT_INPUT, Column, Inputs
 from frameeval._typing import IntoFrame, Keys
-from frameeval._validate import (
-    Checks,
-    check_parameter,
-    enforce,
-    failure,
-    group_text,
-)
+from frameeval._validate import Checks, check_parameter, enforce, failure, group_text
 from frameeval.exceptions import InvalidValueError
 
 ALL = "__fe_all"  # constant key when by= is empty

@@ -22,7 +22,7 @@ import polars as pl
 from frameeval._params import FLAG, NON_NEGATIVE, POSITIVE
 from frameeval._validate import check_parameter
 from frameeval.metrics.measure import REQUIRED, Measure, declare, publish, register
-from frameeval.metrics.stats import BinaryCounts, ClassCounts, ratio
+from frameeval.metrics.stats import UNIT_LOSS, UNIT_SCORE, BinaryCounts, ClassCounts, ratio
 
 FAWCETT = (
     "Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27, 861–874."
@@ -77,9 +77,7 @@ PRECISION = declare(
     name="precision",
     kind="binary",
     formula=lambda c: ratio(c.tp, c.predicted),
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="2.8",
     description="precision P (查准率): of the rows predicted positive, the share that are positive",
     formula_text="P = TP / (TP + FP)",
@@ -92,9 +90,7 @@ RECALL = declare(
     name="recall",
     kind="binary",
     formula=lambda c: ratio(c.tp, c.actual),
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="2.9",
     description="recall R (查全率), the true positive rate: of the positive rows, the share found",
     formula_text="R = TPR = TP / (TP + FN)  (TPR: eq 2.18)",
@@ -108,9 +104,7 @@ FPR = declare(
     name="fpr",
     kind="binary",
     formula=lambda c: ratio(c.fp, c.tn + c.fp),
-    higher_is_better=False,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_LOSS,
     equation="2.19",
     description="false positive rate: of the negative rows, the share predicted positive",
     formula_text="FPR = FP / (TN + FP)",
@@ -123,9 +117,7 @@ TNR = declare(
     name="tnr",
     kind="binary",
     formula=lambda c: ratio(c.tn, c.tn + c.fp),
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="—",
     description=(
         "true negative rate (specificity): of the negative rows, the share predicted negative"
@@ -141,9 +133,7 @@ FNR = declare(
     name="fnr",
     kind="binary",
     formula=lambda c: ratio(c.fn, c.tp + c.fn),
-    higher_is_better=False,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_LOSS,
     equation="2.25",
     description=(
         "false negative rate (miss rate): of the positive rows, the share predicted negative"
@@ -158,9 +148,7 @@ NPV = declare(
     name="npv",
     kind="binary",
     formula=lambda c: ratio(c.tn, c.tn + c.fn),
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="—",
     description=(
         "negative predictive value: of the rows predicted negative, the share that are negative"
@@ -175,9 +163,7 @@ FBETA = declare(
     name="fbeta",
     kind="binary",
     formula=_fbeta,
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="2.11",
     description=(
         "F-beta, the weighted harmonic mean of precision and recall (recall counts β times as much)"
@@ -327,9 +313,7 @@ ACCURACY = declare(
     name="accuracy",
     kind="label",
     formula=lambda v: ratio(v.correct, v.total),
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="2.5",
     description="accuracy (精度): the (weighted) share of rows whose prediction equals the truth",
     formula_text="acc = Σ w·I(f(x) = y) / Σ w  (weighted form eq 2.7)",
@@ -342,9 +326,7 @@ ERROR_RATE = declare(
     name="error_rate",
     kind="label",
     formula=lambda v: ratio(v.total - v.correct, v.total),
-    higher_is_better=False,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_LOSS,
     equation="2.4",
     description="error rate (错误率): the (weighted) share of misclassified rows",
     formula_text="E = Σ w·I(f(x) ≠ y) / Σ w = 1 − acc  (weighted form eq 2.6)",
@@ -411,9 +393,7 @@ BALANCED_ACCURACY = declare(
     name="balanced_accuracy",
     kind="label",
     formula=_balanced_accuracy,
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="—",
     description=(
         "balanced accuracy: the mean over classes of per-class recall (adjusted=True rescales "

@@ -27,7 +27,7 @@ import polars as pl
 
 from frameeval._params import Number
 from frameeval.metrics.measure import declare, publish
-from frameeval.metrics.stats import weight_expr, weight_total
+from frameeval.metrics.stats import UNIT_LOSS, weight_expr, weight_total
 
 EPS = 2.220446049250313e-16
 """The default clip of :func:`log_loss`: float64 machine epsilon 2⁻⁵² (scikit-learn's choice)."""
@@ -121,9 +121,7 @@ BRIER_SCORE = declare(
     name="brier_score",
     kind="probability",
     formula=mean_loss_value,
-    higher_is_better=False,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_LOSS,
     equation="—",
     description="Brier score: the mean squared difference between the probability and the outcome",
     formula_text="BS = Σ w·(y − p)² / Σ w with y = 1 for a positive row, 0 otherwise",

@@ -27,7 +27,7 @@ import polars as pl
 from frameeval._params import Number
 from frameeval._validate import check_parameter
 from frameeval.metrics.measure import declare, publish
-from frameeval.metrics.stats import ScoreTable, positive_part, ratio
+from frameeval.metrics.stats import UNIT_LOSS, UNIT_SCORE, ScoreTable, positive_part, ratio
 
 HANLEY = (
     "Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a "
@@ -192,9 +192,7 @@ ROC_AUC = declare(
     name="roc_auc",
     kind="score",
     formula=_auc,
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="2.22",
     description=(
         "area under the ROC curve: the probability that a random positive scores above a random "
@@ -215,9 +213,7 @@ RANK_LOSS = declare(
     name="rank_loss",
     kind="score",
     formula=lambda t: 1.0 - _auc(t),
-    higher_is_better=False,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_LOSS,
     equation="2.21",
     description="ranking loss: the share of (positive, negative) pairs ranked the wrong way, a tie "
     "counting one half",
@@ -233,9 +229,7 @@ AVERAGE_PRECISION = declare(
     name="average_precision",
     kind="score",
     formula=_average_precision,
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="—",
     description=(
         "average precision: precision averaged over the positives, step-wise (scikit-learn's "
@@ -253,9 +247,7 @@ PR_AUC = declare(
     name="pr_auc",
     kind="score",
     formula=_pr_auc,
-    higher_is_better=True,
-    lower=0.0,
-    upper=1.0,
+    **UNIT_SCORE,
     equation="2.20",
     description="area under the P-R curve by the trapezoid rule from (R, P) = (0, 1) (prefer "
     "average_precision to compare learners)",
@@ -289,9 +281,7 @@ def _operand(value: str | pl.Expr | float, func: str, role: str, upper: float | 
 
 
 def p_cost(
-    p: str | pl.Expr | float,
-    cost01: str | pl.Expr | float,
-    cost10: str | pl.Expr | float,
+    p: str | pl.Expr | float, cost01: str | pl.Expr | float, cost10: str | pl.Expr | float
 ) -> pl.Expr:
     """Probability cost P(+)cost, the x-axis of the cost curve (eq 2.24).
 

@@ -84,9 +84,7 @@ def _may_divide_by_zero(y: pl.Expr, f: pl.Expr) -> pl.Expr:
 # overflows the ratio). A max reads the rows once, where a sum Σ w·[…] multiplies each by its
 # weight first; it merges by max.
 ZERO_TRUTH = Statistic(
-    lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64),
-    "max",
-    gate=_may_divide_by_zero,
+    lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64), "max", gate=_may_divide_by_zero
 )
 # Σ w·|f − y| / |y| over the rows where it is finite (the others make the MAPE undefined)
 APE = Statistic(

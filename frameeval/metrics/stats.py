@@ -517,6 +517,12 @@ class Statistic:
     gate: Callable[[pl.Expr, pl.Expr], pl.Expr] | None = None
 
 
+#: a measure's direction and range when it is a share in [0, 1] that is better high (a rate,
+#: an area, an F-score) or, ``UNIT_LOSS``, better low (a miss rate, a loss)
+UNIT_SCORE = {"higher_is_better": True, "lower": 0.0, "upper": 1.0}
+UNIT_LOSS = {**UNIT_SCORE, "higher_is_better": False}
+
+
 @dataclass(frozen=True)
 class Bound:
     """A domain rule of a regression measure: ``role`` (``"truth"`` or ``"pred"``) must be

@@ -346,12 +346,7 @@ class _Decision:
 
 
 def _on_splits(
-    decided: _Decision,
-    per_split: pl.DataFrame,
-    metric: str,
-    block: str,
-    learner: str,
-    alpha: float,
+    decided: _Decision, per_split: pl.DataFrame, metric: str, block: str, learner: str, alpha: float
 ) -> None:
     """Into ``decided``, the decision of a comparison with splits: on one data set the
     split-level one (the table shows each learner's mean over the splits with the interval of

@@ -178,8 +178,7 @@ def _two_learners(page: Page, study: ClassificationStudy) -> None:
         _paired_t(page, study, per_split, a, b)
     if not roles.instance:
         page.text(
-            f"McNemar's test pairs single predictions: {study.unused.why('instance')}.",
-            css="skip",
+            f"McNemar's test pairs single predictions: {study.unused.why('instance')}.", css="skip"
         )
         return
     assert roles.pred is not None  # the section applies when there is a pred column

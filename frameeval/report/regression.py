@@ -216,11 +216,7 @@ def _measures_section(page: Page, study: RegressionStudy) -> None:
     chosen = [m for m in REGRESSION_MEASURES if m in MEASURES]
     (table,) = collect(
         measures(
-            study.point,
-            truth=roles.truth,
-            pred=str(roles.pred),
-            by=study.keys,
-            measures=chosen,
+            study.point, truth=roles.truth, pred=str(roles.pred), by=study.keys, measures=chosen
         ).sort(study.keys)
     )
     if "mean_error" in table.columns:  # one residual sign on the page: truth − pred

@@ -18,13 +18,7 @@ from frameeval._inputs import Column, Inputs
 from frameeval._params import FRACTION, Number
 from frameeval._split_frame import SPLIT_COLUMNS, key_expr, mix_column, stream_salt
 from frameeval._typing import IntoFrame
-from frameeval._validate import (
-    check_not_empty_eager,
-    check_parameter,
-    check_seed,
-    enforce,
-    failure,
-)
+from frameeval._validate import check_not_empty_eager, check_parameter, check_seed, enforce, failure
 from frameeval.exceptions import DuplicateKeyError
 
 __all__ = [

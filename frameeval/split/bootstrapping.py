@@ -8,17 +8,7 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._split_frame import mix_column, stream_salt
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval.split._plan import (
-    HASH,
-    KEY,
-    RANK,
-    SALT_DRAW,
-    TOTAL,
-    N,
-    assemble,
-    prepare,
-    unit_base,
-)
+from frameeval.split._plan import HASH, KEY, RANK, SALT_DRAW, TOTAL, N, assemble, prepare, unit_base
 
 __all__ = ["bootstrap"]
 

@@ -292,10 +292,7 @@ def _replicate_pass(
         (row - slot).set_sorted().alias("__fe_key"),
     )
     picked = tiled.select(
-        "__fe_key",
-        "__fe_gid",
-        "__fe_r",
-        *[pl.col(c).gather(pl.col("__fe_take")) for c in carried],
+        "__fe_key", "__fe_gid", "__fe_r", *[pl.col(c).gather(pl.col("__fe_take")) for c in carried]
     )
     return (
         picked.group_by("__fe_key")

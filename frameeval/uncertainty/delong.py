@@ -15,14 +15,7 @@ from frameeval._frame import finish
 from frameeval._inputs import Column, Inputs
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
-from frameeval._validate import (
-    Checks,
-    check_unique,
-    enforce,
-    failure,
-    group_text,
-    label_expr,
-)
+from frameeval._validate import Checks, check_unique, enforce, failure, group_text, label_expr
 from frameeval.compare.door import learner_expr as _learner_expr
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import (
@@ -187,10 +180,8 @@ def delong_ci(
     z = float(special.ndtri(0.5 + level / 2.0))
     variance = pl.col("__fe_s10") / pl.col("n_pos") + pl.col("__fe_s01") / pl.col("n_neg")
     known = pl.col("estimate").is_not_null()
-    out = out.with_columns(
-        pl.when(known).then(variance).alias("variance"),
-    ).with_columns(
-        pl.col("variance").sqrt().alias("std_error"),
+    out = out.with_columns(pl.when(known).then(variance).alias("variance")).with_columns(
+        pl.col("variance").sqrt().alias("std_error")
     )
     se = pl.col("std_error")
     out = out.with_columns(

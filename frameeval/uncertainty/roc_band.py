@@ -11,9 +11,7 @@ from frameeval._frame import finish, to_lazy
 from frameeval._inputs import Column, Inputs, require_positive
 from frameeval._params import FLAG
 from frameeval._typing import IntoFrame, Keys
-from frameeval._validate import (
-    label_expr,
-)
+from frameeval._validate import label_expr
 from frameeval.compare.door import check_distinct
 from frameeval.compare.plan import check_int
 from frameeval.compare.results import ROC_BAND

@@ -12,13 +12,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._validate import check_unique, enforce, failure, group_text
-from frameeval.compare.auto.context import (
-    FUNC,
-    VALUE,
-    Context,
-    semi,
-    sort,
-)
+from frameeval.compare.auto.context import FUNC, VALUE, Context, semi, sort
 from frameeval.compare.door import learner_expr
 from frameeval.compare.guards import not_null_rows
 from frameeval.compare.plan import block_grid
@@ -271,12 +265,7 @@ def choose_procedures(
         .alias("post_hoc_test"),
     )
     _check_forced(design, ctx, procedure)
-    out = design.select(
-        *keys,
-        *DESIGN_COLUMNS,
-        "all_tied",
-        "__learners",
-    )
+    out = design.select(*keys, *DESIGN_COLUMNS, "all_tied", "__learners")
     return sort(out, keys)
 
 

@@ -7,13 +7,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from frameeval.compare.auto.context import (
-    MEAN_BASED,
-    VALUE,
-    Context,
-    semi,
-    sort,
-)
+from frameeval.compare.auto.context import MEAN_BASED, VALUE, Context, semi, sort
 from frameeval.compare.effect_size import CLIFF_THRESHOLDS, COHEN_THRESHOLDS, magnitude
 from frameeval.compare.precision import rounded
 
@@ -73,8 +67,7 @@ def rank_table(cells: pl.DataFrame, design: pl.DataFrame, ctx: Context) -> pl.Da
         from frameeval.compare.scipy_step import per_unique
 
         q[ok] = per_unique(
-            lambda k_: stats.studentized_range.ppf(1 - ctx.alpha, k_, np.inf) / np.sqrt(2.0),
-            kk[ok],
+            lambda k_: stats.studentized_range.ppf(1 - ctx.alpha, k_, np.inf) / np.sqrt(2.0), kk[ok]
         )
     cd = q * np.sqrt(kk * (kk + 1) / (6 * np.maximum(nn, 1)))
     per = per.with_columns(pl.Series("cd", cd).fill_nan(None))

@@ -10,14 +10,7 @@ from typing import Any
 
 import polars as pl
 
-from frameeval.compare.auto.context import (
-    N_SAMPLES,
-    VALUE,
-    Context,
-    posterior_decision,
-    semi,
-    sort,
-)
+from frameeval.compare.auto.context import N_SAMPLES, VALUE, Context, posterior_decision, semi, sort
 from frameeval.compare.plan import block_pairs
 from frameeval.compare.scipy_step import better_by
 

@@ -9,12 +9,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._extensions import provider
-from frameeval.compare.auto.context import (
-    MEAN_BASED,
-    PAIR_PROCEDURES,
-    TEST_NAMES,
-    Context,
-)
+from frameeval.compare.auto.context import MEAN_BASED, PAIR_PROCEDURES, TEST_NAMES, Context
 from frameeval.compare.auto.display import comparison_html
 from frameeval.compare.words import format_p, format_value
 from frameeval.exceptions import InsufficientDataError
@@ -203,15 +198,8 @@ def verdict_table(
         sel = pl.lit(True)
         for k in keys:  # loop-ok: builds one filter expression
             sel = sel & (pl.col(k).eq_missing(pl.lit(row[k])))
-        text = _verdict(
-            row,
-            omnibus.filter(sel),
-            post_hoc.filter(sel),
-            ranks.filter(sel),
-            effects.filter(sel),
-            ctx,
-        )
-        texts.append(text)
+        tables = (t.filter(sel) for t in (omnibus, post_hoc, ranks, effects))
+        texts.append(_verdict(row, ctx, *tables))
     return pl.concat(
         [design.select(*keys), pl.DataFrame({"verdict": texts}, schema={"verdict": pl.String})],
         how="horizontal",
@@ -220,11 +208,11 @@ def verdict_table(
 
 def _verdict(
     row: dict[str, Any],
+    ctx: Context,
     omnibus: pl.DataFrame,
     post_hoc: pl.DataFrame,
     ranks: pl.DataFrame,
     effects: pl.DataFrame,
-    ctx: Context,
 ) -> str:
     proc = row["procedure"]
     k, n, alpha = row["n_learners"], row["n_blocks"], ctx.alpha
@@ -262,7 +250,11 @@ def _verdict(
         pair = post_hoc.row(0, named=True)
         other = pair["b"] if best["learner"] == pair["a"] else pair["a"]
         test = f"{name}: {stat}{_effect_text(effects_by.get(other))}"
-        return " ".join([*sentences, _two_sentence(om["reject"], other, a, test, little), why])
+        if om["reject"]:  # the best of two learners against the other
+            said = f"It is significantly better than {other} at {a} ({test})."
+        else:
+            said = f"The difference from {other} is not significant at {a} ({test}){little}."
+        return " ".join([*sentences, said, why])
     post_name = (
         TEST_NAMES.get(str(post_hoc.item(0, "test")), "post-hoc test") if post_hoc.height else ""
     )
@@ -305,13 +297,6 @@ def _effect_text(eff: dict[str, Any] | None) -> str:
     )
 
 
-def _two_sentence(rejected: bool | None, other: Any, a: str, test: str, little: str) -> str:
-    """The verdict on the best of two learners against the ``other``."""
-    if rejected:
-        return f"It is significantly better than {other} at {a} ({test})."
-    return f"The difference from {other} is not significant at {a} ({test}){little}."
-
-
 def _bayes_sentence(post_hoc: pl.DataFrame, ctx: Context) -> str:
     """What the Bayesian signed-rank test finds: the pairs decided at probability ≥ 1 − α."""
     decided = post_hoc.filter(pl.col("reject"))
@@ -347,10 +332,7 @@ def _omnibus_statistic(om: dict[str, Any]) -> str:
 
 
 def _pair_words(
-    differ: pl.DataFrame,
-    ranks: pl.DataFrame,
-    effects_by: dict[Any, dict[str, Any]],
-    best: Any,
+    differ: pl.DataFrame, ranks: pl.DataFrame, effects_by: dict[Any, dict[str, Any]], best: Any
 ) -> list[str]:
     """``better > worse`` for each significant pair, by the ranks' positions, with the effect
     size of the best learner's pairs."""

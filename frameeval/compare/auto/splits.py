@@ -93,11 +93,7 @@ def split_cells(
 
 
 def describe_splits(
-    cells: pl.DataFrame,
-    splits: pl.DataFrame,
-    ctx: Context,
-    sd: SplitDesign,
-    dropped: pl.DataFrame,
+    cells: pl.DataFrame, splits: pl.DataFrame, ctx: Context, sd: SplitDesign, dropped: pl.DataFrame
 ) -> pl.DataFrame:
     """The design of :func:`frameeval.compare.auto.design.describe_design` (``n_blocks`` = the
     number of complete splits) plus ``n_dropped`` (incomplete splits left out), ``n_repeats``,
@@ -182,14 +178,7 @@ def choose_split_procedures(
     ]
     design = design.with_columns(pl.Series("reason", reasons, dtype=pl.String))
     return sort(
-        design.select(
-            *ctx.keys,
-            *DESIGN_COLUMNS,
-            *SPLIT_DESIGN,
-            "all_tied",
-            "__learners",
-        ),
-        ctx.keys,
+        design.select(*ctx.keys, *DESIGN_COLUMNS, *SPLIT_DESIGN, "all_tied", "__learners"), ctx.keys
     )
 
 
@@ -228,12 +217,6 @@ def _design_text(row: dict[str, Any], sd: SplitDesign) -> str:
     if r == 1:
         return f"{n} splits ({f}-fold cross-validation)"
     return f"{n} splits ({r} × {f}-fold cross-validation)"
-
-
-def _ratio_text(ratio: float, sd: SplitDesign, folds: int | None) -> str:
-    if sd.ratio is None and folds is not None and folds >= 2:
-        return f"1/(k − 1) = 1/{folds - 1}"
-    return f"{ratio:.4g}"
 
 
 def _reason(row: dict[str, Any], ctx: Context, sd: SplitDesign) -> str:
@@ -278,7 +261,9 @@ def _reason(row: dict[str, Any], ctx: Context, sd: SplitDesign) -> str:
             f"is run over them: {lead}"
         )
     if proc == "corrected_t":
-        ratio = _ratio_text(row["test_train_ratio"], sd, row["n_folds"])
+        folds = row["n_folds"]  # k-fold without a given ratio: 1/(k − 1)
+        kfold = sd.ratio is None and folds is not None and folds >= 2
+        ratio = f"1/(k − 1) = 1/{folds - 1}" if kfold else f"{row['test_train_ratio']:.4g}"
         how = (
             f"{pairs} is compared by the Nadeau–Bengio corrected resampled t test "
             f"(n_test/n_train = {ratio})"
@@ -349,12 +334,7 @@ def _run_pair_tests(
     by = [*keys, "__pair_a", "__pair_b"]
     long = _pairs_long(cells, ctx, sd)
     common: dict[str, Any] = dict(
-        a="a",
-        b="b",
-        learner="__side",
-        by=by,
-        higher_is_better=ctx.hib,
-        alpha=ctx.alpha,
+        a="a", b="b", learner="__side", by=by, higher_is_better=ctx.hib, alpha=ctx.alpha
     )
     parts = []
     if proc == "corrected_t":
@@ -438,11 +418,7 @@ def _run_bayes(
 
 
 def run_split_procedures(
-    cells: pl.DataFrame,
-    splits: pl.DataFrame,
-    design: pl.DataFrame,
-    ctx: Context,
-    sd: SplitDesign,
+    cells: pl.DataFrame, splits: pl.DataFrame, design: pl.DataFrame, ctx: Context, sd: SplitDesign
 ) -> pl.DataFrame:
     """The post-hoc frame (:data:`POST_HOC_SCHEMA`) of every tested group: one row per pair
     a < b with the raw and the adjusted p-value, ``reject`` (adjusted p < α by
