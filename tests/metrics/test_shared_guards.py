@@ -58,6 +58,25 @@ def test_a_third_class_is_found_whichever_builder_checks_it(lazy, order) -> None
         fe.collect(frame.select(chosen))
 
 
+@pytest.mark.parametrize("order", [0, 1, 2, 3])
+def test_the_class_rule_goes_to_the_builder_that_reads_both_counts(order) -> None:
+    # f1 reads Σ[y = pos] and Σ[p = pos], as the class rule does: in an eager query it checks
+    # the rule for precision and recall (which then read two sums each), wherever it stands
+    df = pl.DataFrame({"g": [1, 1, 1, 2, 2], "y": [0, 1, 1, 2, 1], "p": [0, 1, 0, 0, 1]})
+    four = _four()
+    chosen = four[order:] + four[:order]
+    with pytest.raises(InvalidParameterError, match=r"^f1\(\): average='binary' needs"):
+        df.group_by("g").agg(chosen)
+    # a weighted F1 reads weighted sums, not the counts: the first builder planned checks it
+    names = [e.meta.output_name() for e in chosen]
+    name = next(n for n in names if n != "accuracy")
+    df = df.with_columns(w=pl.lit(1.0))
+    weighted = fe.f1("y", "p", weight="w")
+    with_weights = [weighted if n == "f1" else e for n, e in zip(names, chosen, strict=True)]
+    with pytest.raises(InvalidParameterError, match=rf"^{name}\(\): average='binary' needs"):
+        df.group_by("g").agg(with_weights)
+
+
 @pytest.mark.parametrize("lazy", [False, True])
 def test_a_null_is_found_when_another_builder_checks_it(lazy) -> None:
     df = pl.DataFrame({"g": [1, 1, 2], "y": [1, 0, None], "p": [1, 0, 1]})
