@@ -150,7 +150,7 @@ def raw_value(
     if shared is not None and (
         table is not None
         or classes is not None
-        or kind == "score"
+        or (kind == "score" and not scalar_rows(measure, weight))
         or (kind == "binary" and (measure.parameters.get("average") or average) != "binary")
     ):
         raise NotShareable
@@ -211,6 +211,8 @@ def raw_value(
         return value.fill_null(zero_division)
     if kind == "score":
         positive = positive_of(truth, pos_label)
+        if measure.rows is not None and shared is not None:
+            return measure.rows(truth, other, positive, weight, read=shared)
         if measure.rows is not None:
             return measure.rows(truth, other, positive, weight)
         return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
@@ -237,6 +239,14 @@ def raw_value(
     return measure.formula(
         read(_weighted(term, weight).sum()), read(weight_total(weight)), **params
     )
+
+
+def scalar_rows(measure: Measure, weight: str | None) -> bool:
+    """Whether a score measure's ``rows`` form reads per-group scalars only, through the
+    ``read`` it takes (unweighted AUC: the positives' rank sum, their number and the group's
+    length), so an eager query can compute each of them once (:class:`Shared`)."""
+    rows = measure.rows
+    return weight is None and rows is not None and "read" in inspect.signature(rows).parameters
 
 
 def _same(expr: pl.Expr) -> pl.Expr:
