@@ -748,15 +748,10 @@ def top_level(
 ) -> pl.Expr:
     """``expr`` (an expression builder's result), remembered as one: when it is passed to an
     eager ``agg`` / ``select`` as it is (or renamed), it runs in that query's own context (see
-    :func:`shared_rules`).
-
-    ``owner`` is the identity its plan claims rules with (the ``owner`` given to
-    :func:`planned`); ``prefers`` are beginnings of rule texts (:attr:`_Rule.text`) that this
-    builder checks more cheaply than the others (its value already reads the rule's
-    aggregates). When such a builder is in an eager query, a rule whose text begins so is
-    checked by it (the first such builder of the query) rather than by the first builder
-    planned with it. A builder may prefer a rule only if it declares it, with the same text,
-    whenever another builder of the same query does (see :meth:`_Query.claim`)."""
+    :func:`shared_rules`). ``owner``: the identity its plan claims rules with (see
+    :func:`planned`); ``prefers``: beginnings of rule texts (:attr:`_Rule.text`) it checks
+    more cheaply than others (its value reads their aggregates) and declares, with the same
+    text, whenever another builder of the same query does (see :meth:`_Query.claim`)."""
     known = _BUILDERS.setdefault(str(expr.meta.undo_aliases()), [])
     known[:] = [entry for entry in known if entry[0]() is not None]
     known.append((weakref.ref(expr), owner, prefers))
@@ -824,14 +819,11 @@ class _Query:
     shareable: bool
     whole: bool = False  # a select / with_columns of WHOLE_ROWS rows or more
     owners: list[tuple[_Rule, object]] = field(default_factory=list)
-    #: (owner, beginning of a rule text) of the builders that prefer to check those rules
-    preferred: list[tuple[object, tuple[Any, ...]]] = field(default_factory=list)
+    preferred: list[tuple[object, tuple[Any, ...]]] = field(default_factory=list)  # top_level
 
     def claim(self, rule: _Rule, owner: object) -> bool:
-        """Whether ``owner`` checks ``rule``: the first builder of the query that prefers it
-        (see :func:`top_level`) does, else the first builder planned with it. A builder
-        planned before the one that prefers the rule leaves it out: that one declares the
-        same rule (the condition of ``prefers``) and is planned in the same query."""
+        """Whether ``owner`` checks ``rule``: the query's first builder that prefers it (see
+        :func:`top_level`; it declares the same rule) does, else the first planned with it."""
         for known, who in self.owners:
             if known.same(rule):
                 return who is owner

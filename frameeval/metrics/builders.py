@@ -434,11 +434,9 @@ def guarded_value(
         return guarded if shared is None else shared.bind(guarded)
 
     owner = object()  # who claims this builder's rules in an eager query
-    prefers: tuple[tuple[Any, ...], ...] = ()
-    if binary_rule(measure, average, pos_label) and weight is None:
-        if reads_both_counts(measure, params):
-            # its value reads both positive counts, which the class rule reads as well
-            prefers = ((THIRD_CLASS, truth, other),)
+    # F-beta's value reads both positive counts, as the class rule does: it prefers to check it
+    both = weight is None and binary_rule(measure, average, pos_label)
+    prefers = ((THIRD_CLASS, truth, other),) if both and reads_both_counts(measure, params) else ()
     return top_level(planned(columns, plan, plan, owner).alias(func), owner, prefers)
 
 

@@ -166,8 +166,6 @@ def _auc_rows(
     read: Callable[[pl.Expr], pl.Expr] | None = None,
 ) -> pl.Expr:
     if weight is None:
-        # ``read`` (an eager query's Shared, unweighted only): each aggregate once, a field
-        get = read if read is not None else _itself
         # Mann–Whitney U = (the positives' rank sum) − M⁺(M⁺ + 1)/2 over M⁺·M⁻ pairs, each
         # written with M⁺ once: M⁺(M⁺ + 1)/2 = ((M⁺ + ½)² − ¼)/2 and, with n = M⁺ + M⁻ the
         # group's rows (its length: no sum), M⁺·M⁻ = n²/4 − (M⁺ − n/2)² — exact below 2^25
@@ -175,19 +173,16 @@ def _auc_rows(
         # elimination: each written M⁺ is a grouped sum of its own (the form with M⁺ eight
         # times and M⁻ as a sum cost a third more). No pair (M⁺·M⁻ = 0): the documented null.
         is_pos = pl.col(truth) == positive
-        m_pos = get(is_pos.sum()).cast(pl.Float64)
-        n = get(pl.len()).cast(pl.Float64)
-        rank_sum = get((pl.col(score).rank("average") * is_pos).sum())
-        u = rank_sum - ((m_pos + 0.5) ** 2 - 0.25) / 2.0
+        sums = [is_pos.sum(), pl.len(), (pl.col(score).rank("average") * is_pos).sum()]
+        if read is not None:  # an eager query's Shared: each aggregate once, as a field
+            sums = [read(aggregate) for aggregate in sums]
+        m_pos, n = sums[0].cast(pl.Float64), sums[1].cast(pl.Float64)
+        u = sums[2] - ((m_pos + 0.5) ** 2 - 0.25) / 2.0
         pairs = n * n / 4.0 - (m_pos - n / 2.0) ** 2
         return u / positive_part(pairs)
     pairs, total = _auc_counts(truth, score, positive, weight)
     # pairs <= total exactly; float rounding of large weights can put it 1 ulp above
     return pl.min_horizontal(pairs, total) / positive_part(total)
-
-
-def _itself(expr: pl.Expr) -> pl.Expr:
-    return expr
 
 
 def _average_precision_rows(
