@@ -656,6 +656,7 @@ def planned(
     columns: Sequence[str],
     plan: Callable[[list[tuple[pl.Expr, pl.DataType]]], pl.Expr],
     eager_plan: Callable[[list[tuple[pl.Expr, pl.DataType]], Shared], pl.Expr] | None = None,
+    owner: object | None = None,
 ) -> pl.Expr:
     """``pl.pipe_with_dtype(columns, plan)`` with ``plan`` run once per set of column dtypes.
 
@@ -675,6 +676,7 @@ def planned(
     them only: the :class:`Shared` tells ``eager_plan`` which rules this builder carries, and
     each choice of rules is planned once. A ``select`` / ``with_columns`` of such builders
     reads the whole frame: its plans are told so (:attr:`Shared.whole`) and kept apart.
+    ``owner``: who claims the rules (see :func:`top_level`); default this plan itself.
     """
     built: dict[tuple[Any, ...], pl.Expr] = {}
     rules: dict[tuple[tuple[pl.DataType, ...], bool], list[_Rule]] = {}
@@ -694,7 +696,8 @@ def planned(
             rules[key] = recorder.rules
         if query is None:
             return built[(True, key, None)]
-        carried = tuple(query.claim(rule, remembered) for rule in rules[key])
+        me = remembered if owner is None else owner
+        carried = tuple(query.claim(rule, me) for rule in rules[key])
         if all(carried):
             return built[(True, key, None)]
         expr = built.get((True, key, carried))
@@ -728,8 +731,8 @@ def _eager_frame(frame: Any) -> Any:
 
 
 # the builders' expressions as returned to the caller, by the text of their root (weakly; see
-# :func:`top_level`)
-_BUILDERS: dict[str, list[weakref.ref[pl.Expr]]] = {}
+# :func:`top_level`), each with the owner of its rule claims and the rules it prefers to carry
+_BUILDERS: dict[str, list[tuple[weakref.ref[pl.Expr], object, tuple[tuple[Any, ...], ...]]]] = {}
 # per thread: the eager query being planned and the rules its builders have claimed
 _QUERIES = threading.local()
 # the eager DataFrame methods whose expressions all run in one context, and their arguments
@@ -740,40 +743,48 @@ _CONTEXTS = {
 }
 
 
-def top_level(expr: pl.Expr) -> pl.Expr:
+def top_level(
+    expr: pl.Expr, owner: object | None = None, prefers: tuple[tuple[Any, ...], ...] = ()
+) -> pl.Expr:
     """``expr`` (an expression builder's result), remembered as one: when it is passed to an
     eager ``agg`` / ``select`` as it is (or renamed), it runs in that query's own context (see
-    :func:`shared_rules`)."""
+    :func:`shared_rules`). ``owner``: the identity its plan claims rules with (see
+    :func:`planned`); ``prefers``: beginnings of rule texts (:attr:`_Rule.text`) it checks
+    more cheaply than others (its value reads their aggregates) and declares, with the same
+    text, whenever another builder of the same query does (see :meth:`_Query.claim`)."""
     known = _BUILDERS.setdefault(str(expr.meta.undo_aliases()), [])
-    known[:] = [ref for ref in known if ref() is not None]
-    known.append(weakref.ref(expr))
+    known[:] = [entry for entry in known if entry[0]() is not None]
+    known.append((weakref.ref(expr), owner, prefers))
     return expr
 
 
-def _is_builder(expr: pl.Expr) -> bool:
+def _builder(expr: pl.Expr) -> tuple[object, tuple[tuple[Any, ...], ...]] | None:
     """``expr`` is a builder's result, perhaps renamed (``meta.eq`` compares the plan
-    callbacks by identity)."""
+    callbacks by identity): its owner and preferred rules, else None."""
     root = expr.meta.undo_aliases()
-    for ref in _BUILDERS.get(str(root), ()):
+    for ref, owner, prefers in _BUILDERS.get(str(root), ()):
         builder = ref()
         if builder is not None and builder.meta.undo_aliases().meta.eq(root):
-            return True
-    return False
+            return owner, prefers
+    return None
 
 
-def _in_context(items: Iterable[Any]) -> bool:
+def _in_context(items: Iterable[Any], found: list[tuple[object, tuple[Any, ...]]]) -> bool:
     """Every builder among ``items`` (a query's expressions) stands at the top level: the
     expression itself (perhaps renamed), not nested in another (a window ``.over()``, an
     ``Expr.rolling``, a list evaluation could run it on fewer rows). Anything unknown (a
-    generator) is not."""
+    generator) is not. ``found`` receives, in order, each builder's (owner, preferred rule)."""
     for item in items:
         if item is None or isinstance(item, str | int | float | pl.Series):
             continue  # a column name or a literal
         if isinstance(item, pl.Expr):
-            if "pipe_with_dtype" in str(item) and not _is_builder(item):
-                return False
+            if "pipe_with_dtype" in str(item):
+                builder = _builder(item)
+                if builder is None:
+                    return False
+                found += [(builder[0], rule) for rule in builder[1] if builder[0] is not None]
         elif isinstance(item, list | tuple):
-            if not _in_context(item):
+            if not _in_context(item, found):
                 return False
         else:
             return False
@@ -808,12 +819,19 @@ class _Query:
     shareable: bool
     whole: bool = False  # a select / with_columns of WHOLE_ROWS rows or more
     owners: list[tuple[_Rule, object]] = field(default_factory=list)
+    preferred: list[tuple[object, tuple[Any, ...]]] = field(default_factory=list)  # top_level
 
     def claim(self, rule: _Rule, owner: object) -> bool:
-        """Whether ``owner`` checks ``rule``: the first builder planned with it does."""
+        """Whether ``owner`` checks ``rule``: the query's first builder that prefers it (see
+        :func:`top_level`; it declares the same rule) does, else the first planned with it."""
         for known, who in self.owners:
             if known.same(rule):
                 return who is owner
+        for who, start in self.preferred:
+            if rule.text[: len(start)] == start:
+                if who is not owner:
+                    return False
+                break
         self.owners.append((rule, owner))
         return True
 
@@ -852,10 +870,11 @@ def shared_rules() -> _Query | None:
         positional = arguments.get(names[0], ())
         named = arguments.get(names[1]) or {}
         shareable = isinstance(positional, tuple) and isinstance(named, dict)
-        shareable = shareable and _in_context([*positional, *named.values()])
+        preferred: list[tuple[object, tuple[Any, ...]]] = []
+        shareable = shareable and _in_context([*positional, *named.values()], preferred)
         data = caller.f_locals.get("self")  # a DataFrame for select / with_columns
         whole = isinstance(data, pl.DataFrame) and data.height >= WHOLE_ROWS
-        query = _QUERIES.query = _Query(weakref.ref(frame), shareable, whole)
+        query = _QUERIES.query = _Query(weakref.ref(frame), shareable, whole, [], preferred)
     return query if query.shareable else None
 
 

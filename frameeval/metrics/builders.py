@@ -150,7 +150,7 @@ def raw_value(
     if shared is not None and (
         table is not None
         or classes is not None
-        or kind == "score"
+        or (kind == "score" and not scalar_rows(measure, weight))
         or (kind == "binary" and (measure.parameters.get("average") or average) != "binary")
     ):
         raise NotShareable
@@ -211,6 +211,8 @@ def raw_value(
         return value.fill_null(zero_division)
     if kind == "score":
         positive = positive_of(truth, pos_label)
+        if measure.rows is not None and shared is not None:
+            return measure.rows(truth, other, positive, weight, read=shared)
         if measure.rows is not None:
             return measure.rows(truth, other, positive, weight)
         return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
@@ -237,6 +239,14 @@ def raw_value(
     return measure.formula(
         read(_weighted(term, weight).sum()), read(weight_total(weight)), **params
     )
+
+
+def scalar_rows(measure: Measure, weight: str | None) -> bool:
+    """Whether a score measure's ``rows`` form reads per-group scalars only, through the
+    ``read`` it takes (unweighted AUC: the positives' rank sum, their number and the group's
+    length), so an eager query can compute each of them once (:class:`Shared`)."""
+    rows = measure.rows
+    return weight is None and rows is not None and "read" in inspect.signature(rows).parameters
 
 
 def _same(expr: pl.Expr) -> pl.Expr:
@@ -423,9 +433,31 @@ def guarded_value(
         guarded = value if guard is None else attach_guard(value, guard)
         return guarded if shared is None else shared.bind(guarded)
 
-    return top_level(planned(columns, plan, plan).alias(func))
+    owner = object()  # who claims this builder's rules in an eager query
+    # F-beta's value reads both positive counts, as the class rule does: it prefers to check it
+    both = weight is None and binary_rule(measure, average, pos_label)
+    prefers = ((THIRD_CLASS, truth, other),) if both and reads_both_counts(measure, params) else ()
+    return top_level(planned(columns, plan, plan, owner).alias(func), owner, prefers)
 
 
+def binary_rule(measure: Measure, average: str, pos_label: Any) -> bool:
+    """Whether a builder declares the ``average="binary"`` class rule (:func:`third_class`)
+    on label columns other than boolean ones."""
+    return measure.kind == "binary" and average == "binary" and pos_label is None
+
+
+def reads_both_counts(measure: Measure, params: dict[str, Any]) -> bool:
+    """Whether the unweighted value of a binary measure reads both the actual and the
+    predicted positive count (F-beta does, precision and recall read one each)."""
+    tp, n, actual, predicted = (pl.col(c) for c in ("tp", "n", "actual", "predicted"))
+    fp, fn = predicted - tp, actual - tp
+    counts = BinaryCounts(tp, fp, fn, n - actual - fp, actual, predicted)
+    roots = measure.formula(counts, **params).meta.root_names()
+    return "actual" in roots and "predicted" in roots
+
+
+#: the first word of the class rule's text (:meth:`~frameeval._validate.Shared.carries`)
+THIRD_CLASS = "third class"
 #: the input columns of a measure, by kind: its truth and the column it compares it with (the
 #: builders and :func:`frameeval.measures` read scores and predictions as Float64, so a Decimal
 #: is fine; NaN and ±inf of a regression column in one count, as its statistics check them)
@@ -487,11 +519,12 @@ def input_rules(
         # a label measure's explicit pos_label may be absent: that is the one-vs-rest value of
         # a class the rows lack (scikit-learn's multilabel_confusion_matrix(labels=))
         failures.append(absent_positive(func, truth, positive, shared))
-    if binary and pos_label is None and schema[truth] != pl.Boolean:
+    if binary_rule(measure, average, pos_label) and schema[truth] != pl.Boolean:
         # a third class is an error only when the positive class is the default one: an
         # explicit pos_label on a multiclass column asks for that class's one-vs-rest value;
         # in an eager query one builder checks it for every builder of the same columns
-        text = ("third class", truth, other, repr(positive), str(schema[truth]), str(schema[other]))
+        # (one whose value reads both positive counts, if any: see guarded_value)
+        text = (THIRD_CLASS, truth, other, repr(positive), str(schema[truth]), str(schema[other]))
         if shared is None or shared.carries(text):
             failures.append(third_class(func, truth, other, positive, schema, shared))
     return checks, failures, positive

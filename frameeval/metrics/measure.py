@@ -117,7 +117,10 @@ class Measure:
         Score measures only: an exact identity of ``formula`` evaluated on rows,
         ``rows(truth, score, positive, weight)``, which the expression builder uses when it is
         faster inside a group (AUC as the Mann–Whitney rank sum); the frame functions always
-        evaluate ``formula`` on the count table, and the property tests check both agree.
+        evaluate ``formula`` on the count table, and the property tests check both agree. A
+        form that reads per-group scalars only may take ``read`` as well (given without
+        weights, in an eager query): it then passes each aggregate through it,
+        ``read(pl.len())``, so that the in-memory engine computes it once.
     aliases
         Other registry names of this same object (``specificity`` for ``tnr``).
     example

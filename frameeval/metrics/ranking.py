@@ -20,6 +20,7 @@ element-wise expressions of rates, probabilities and costs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -157,7 +158,13 @@ def _precisions(
     return mass, precision, before, total
 
 
-def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> pl.Expr:
+def _auc_rows(
+    truth: str,
+    score: str,
+    positive: pl.Expr,
+    weight: str | None,
+    read: Callable[[pl.Expr], pl.Expr] | None = None,
+) -> pl.Expr:
     if weight is None:
         # Mann–Whitney U = (the positives' rank sum) − M⁺(M⁺ + 1)/2 over M⁺·M⁻ pairs, each
         # written with M⁺ once: M⁺(M⁺ + 1)/2 = ((M⁺ + ½)² − ¼)/2 and, with n = M⁺ + M⁻ the
@@ -166,9 +173,11 @@ def _auc_rows(truth: str, score: str, positive: pl.Expr, weight: str | None) -> 
         # elimination: each written M⁺ is a grouped sum of its own (the form with M⁺ eight
         # times and M⁻ as a sum cost a third more). No pair (M⁺·M⁻ = 0): the documented null.
         is_pos = pl.col(truth) == positive
-        m_pos = is_pos.sum().cast(pl.Float64)
-        n = pl.len().cast(pl.Float64)
-        u = (pl.col(score).rank("average") * is_pos).sum() - ((m_pos + 0.5) ** 2 - 0.25) / 2.0
+        sums = [is_pos.sum(), pl.len(), (pl.col(score).rank("average") * is_pos).sum()]
+        if read is not None:  # an eager query's Shared: each aggregate once, as a field
+            sums = [read(aggregate) for aggregate in sums]
+        m_pos, n = sums[0].cast(pl.Float64), sums[1].cast(pl.Float64)
+        u = sums[2] - ((m_pos + 0.5) ** 2 - 0.25) / 2.0
         pairs = n * n / 4.0 - (m_pos - n / 2.0) ** 2
         return u / positive_part(pairs)
     pairs, total = _auc_counts(truth, score, positive, weight)
@@ -222,7 +231,9 @@ RANK_LOSS = declare(
     ),
     undefined="the group has only one class",
     references=(HANLEY,),
-    rows=lambda *a: 1.0 - _auc_rows(*a),
+    rows=lambda truth, score, positive, weight, read=None: (
+        1.0 - _auc_rows(truth, score, positive, weight, read)
+    ),
     example="0.1667",
 )
 AVERAGE_PRECISION = declare(

@@ -1,6 +1,7 @@
 """One check per rule in an eager query (issue 31): the builders of one eager ``agg`` /
 ``select`` that declare the same data rule on the same rows check it once, and every rule is
-still checked — by the first builder planned with it — on both faces."""
+still checked — by the first builder planned with it, or by one whose value reads its
+aggregates anyway — on both faces."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import frameeval as fe
-from frameeval.exceptions import InvalidParameterError, MissingValueError
+from frameeval.exceptions import InvalidParameterError, MissingValueError, UnknownLabelError
 
 
 def _four(y: str = "y", p: str = "p") -> list[pl.Expr]:
@@ -56,6 +57,25 @@ def test_a_third_class_is_found_whichever_builder_checks_it(lazy, order) -> None
         fe.collect(frame.group_by("g").agg(chosen))
     with pytest.raises(InvalidParameterError, match=r"^\w+\(\): average='binary' needs"):
         fe.collect(frame.select(chosen))
+
+
+@pytest.mark.parametrize("order", [0, 1, 2, 3])
+def test_the_class_rule_goes_to_the_builder_that_reads_both_counts(order) -> None:
+    # f1 reads Σ[y = pos] and Σ[p = pos], as the class rule does: in an eager query it checks
+    # the rule for precision and recall (which then read two sums each), wherever it stands
+    df = pl.DataFrame({"g": [1, 1, 1, 2, 2], "y": [0, 1, 1, 2, 1], "p": [0, 1, 0, 0, 1]})
+    four = _four()
+    chosen = four[order:] + four[:order]
+    with pytest.raises(InvalidParameterError, match=r"^f1\(\): average='binary' needs"):
+        df.group_by("g").agg(chosen)
+    # a weighted F1 reads weighted sums, not the counts: the first builder planned checks it
+    names = [e.meta.output_name() for e in chosen]
+    name = next(n for n in names if n != "accuracy")
+    df = df.with_columns(w=pl.lit(1.0))
+    weighted = fe.f1("y", "p", weight="w")
+    with_weights = [weighted if n == "f1" else e for n, e in zip(names, chosen, strict=True)]
+    with pytest.raises(InvalidParameterError, match=rf"^{name}\(\): average='binary' needs"):
+        df.group_by("g").agg(with_weights)
 
 
 @pytest.mark.parametrize("lazy", [False, True])
@@ -141,3 +161,23 @@ def test_a_domain_rule_keeps_its_place_and_its_example(lazy, t, f, error, messag
         fe.collect(frame.select(fe.poisson_deviance("t", "f")))
     with pytest.raises(cls, match=r"^poisson_deviance\(\): column " + message):
         fe.collect(frame.group_by("g").agg(fe.poisson_deviance("t", "f")))
+
+
+def test_an_eager_auc_reads_its_sums_once_and_keeps_its_checks() -> None:
+    # unweighted AUC and rank loss are planned over one struct of their aggregates in an eager
+    # query (the rank sum, M+, the length and the checks' counts): the lazy values, every rule
+    df = _frame().with_columns(s=pl.col("t"), w=pl.col("f"))
+    exprs = [
+        fe.roc_auc("y", "s"),
+        fe.rank_loss("y", "s"),
+        fe.roc_auc("y", "s", pos_label=0).alias("auc0"),
+        fe.roc_auc("y", "s", weight="w").alias("auc_w"),
+        fe.average_precision("y", "s"),
+    ]
+    eager = df.group_by("g").agg(exprs).sort("g")
+    assert_frame_equal(eager, df.lazy().group_by("g").agg(exprs).sort("g").collect())
+    bad = df.with_columns(s=pl.when(pl.col("g") == 3).then(float("nan")).otherwise(pl.col("s")))
+    with pytest.raises(MissingValueError, match=r"^(roc_auc|rank_loss)\(\): column 's' .* NaN"):
+        bad.group_by("g").agg(exprs[:2])
+    with pytest.raises(UnknownLabelError, match=r"^roc_auc\(\): pos_label \(7\) must be a class"):
+        df.group_by("g").agg(fe.roc_auc("y", "s", pos_label=7), fe.rank_loss("y", "s"))
