@@ -130,20 +130,8 @@ _extensions.provide("dask_subgroups_by_group", _dask_subgroups_by_group)
 _extensions.provide("dask_subgroups_gaps", _dask_subgroups_gaps)
 
 # a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
-best_threshold = _dask_form(best_threshold)
-break_even_point = _dask_form(break_even_point)
-classification_report = _dask_form(classification_report)
-confusion_matrix = _dask_form(confusion_matrix)
-cost_curve = _dask_form(cost_curve)
-cost_lines = _dask_form(cost_lines)
-cost_sensitive_error = _dask_form(cost_sensitive_error)
-expected_total_cost = _dask_form(expected_total_cost)
-macro_micro = _dask_form(macro_micro)
-pr_curve = _dask_form(pr_curve)
-ranking_report = _dask_form(ranking_report)
-roc_convex_hull = _dask_form(roc_convex_hull)
-roc_curve = _dask_form(roc_curve)
-measures = _dask_form(measures)
+# (the lazy names are wrapped by __getattr__ when first read)
+globals().update({name: _dask_form(globals()[name]) for name in _DASK_FORMS & set(globals())})
 
 # Heavy parts load on first use (PEP 562): the comparison tests and the uncertainty module need
 # scipy, charts and the report need altair / vl-convert. ``fe.friedman``, ``fe.charts.roc`` and
