@@ -73,61 +73,20 @@ def _dask_form(fn: _F) -> _F:
     return cast(_F, wrapper)
 
 
-def _cd_diagram() -> Callable[..., Any]:
-    from frameeval.charts import cd_diagram
-
-    return cd_diagram
-
-
-def _measures_with_intervals() -> Callable[..., Any]:
-    from frameeval.uncertainty.intervals import measures_with_intervals
-
-    return measures_with_intervals
-
-
-def _report_with_intervals() -> Callable[..., Any]:
-    from frameeval.uncertainty.intervals import report_with_intervals
-
-    return report_with_intervals
-
-
-def _dask_items_means() -> Callable[..., Any]:
-    from frameeval.dask.items import means
-
-    return means
-
-
-def _dask_items_compare() -> Callable[..., Any]:
-    from frameeval.dask.items import compare
-
-    return compare
-
-
-def _dask_subgroups_by_group() -> Callable[..., Any]:
-    from frameeval.dask.subgroups import by_group
-
-    return by_group
-
-
-def _dask_subgroups_gaps() -> Callable[..., Any]:
-    from frameeval.dask.subgroups import gaps
-
-    return gaps
-
-
 # what a lower layer hands to a higher one, wired here at the top (docs/architecture.md):
 # Comparison.chart() (layer 5) draws with frameeval.charts (layer 7); fe.measures(ci=) and
 # classification_report(ci=) (layer 3) hand their intervals to frameeval.uncertainty (layer 5),
-# which calls them back without ci= for the values
-_extensions.provide("cd_diagram", _cd_diagram)
-_extensions.provide("measures_with_intervals", _measures_with_intervals)
-_extensions.provide("report_with_intervals", _report_with_intervals)
-# fe.items.means / fe.items.compare (layer 5) hand a Dask DataFrame to frameeval.dask (layer 6)
-_extensions.provide("dask_items_means", _dask_items_means)
-_extensions.provide("dask_items_compare", _dask_items_compare)
+# which calls them back without ci= for the values; fe.items.means / compare and
 # fe.subgroups.by_group / gaps (layer 5) hand a Dask DataFrame to frameeval.dask (layer 6)
-_extensions.provide("dask_subgroups_by_group", _dask_subgroups_by_group)
-_extensions.provide("dask_subgroups_gaps", _dask_subgroups_gaps)
+_extensions.provide(
+    cd_diagram=("frameeval.charts", "cd_diagram"),
+    measures_with_intervals=("frameeval.uncertainty.intervals", "measures_with_intervals"),
+    report_with_intervals=("frameeval.uncertainty.intervals", "report_with_intervals"),
+    dask_items_means=("frameeval.dask.items", "means"),
+    dask_items_compare=("frameeval.dask.items", "compare"),
+    dask_subgroups_by_group=("frameeval.dask.subgroups", "by_group"),
+    dask_subgroups_gaps=("frameeval.dask.subgroups", "gaps"),
+)
 
 # a Dask DataFrame given to a top-level function with a Dask form runs through frameeval.dask
 # (the lazy names are wrapped by __getattr__ when first read)
