@@ -161,13 +161,23 @@ class Door:
 class Inputs:
     """The input columns of an entry point, declared once (see the module's text)."""
 
-    def __init__(self, *columns: Column, distinct: bool = False) -> None:
+    def __init__(self, *columns: Column, distinct: bool | tuple[str, ...] = False) -> None:
         self.columns = columns
-        self.distinct = distinct  # the role columns differ from each other and from by=
+        # the role columns differ from each other and from by= (True: every single-column role,
+        # in declared order; a tuple: those roles, in the order a clash is reported)
+        self.distinct = distinct
 
     def __add__(self, other: Inputs) -> Inputs:
-        """Both declarations' columns, in order."""
+        """Both declarations' columns, in order (``distinct`` as a tuple: both tuples)."""
+        if isinstance(self.distinct, tuple) or isinstance(other.distinct, tuple):
+            return Inputs(*self.columns, *other.columns, distinct=self._order() + other._order())
         return Inputs(*self.columns, *other.columns, distinct=self.distinct or other.distinct)
+
+    def _order(self) -> tuple[str, ...]:
+        """The roles that must differ, in the order a clash is reported."""
+        if isinstance(self.distinct, tuple):
+            return self.distinct
+        return tuple(c.role for c in self.columns) if self.distinct else ()
 
     def compile(
         self,
@@ -175,25 +185,32 @@ class Inputs:
         func: str,
         *,
         outputs: Any = None,  # Any: a **names mapping may be passed beside them
+        clash: Any = None,
         checks: Any = None,
         **names: Any,
     ) -> Checks:
         """Check the schema of the columns ``names`` gives the roles (None: not passed) and
         return their row rules (added to ``checks``, if given: the caller's own rules). A schema
-        rule raises at once (a typed ``FrameEvalError``)."""
-        given = [(c, _names(names.get(c.role))) for c in self.columns]
+        rule raises at once (a typed ``FrameEvalError``). ``outputs``: output column names
+        ``by=`` must not use (one message a name); ``clash``: the same, reported together."""
         roles = {c.role: names.get(c.role) for c in self.columns}
         require_columns(schema, func, **roles, **({} if "by" in roles else {"by": names.get("by")}))
+        given = [(c, _names(names.get(c.role))) for c in self.columns]
         keys = _names(names.get("by"))
         if self.distinct:
             single = {
-                r: c for r, c in roles.items() if r != "by" and not isinstance(c, list | tuple)
+                r: roles[r]
+                for r in self._order()
+                if r != "by" and not isinstance(roles[r], list | tuple)
             }
             check_distinct(func, keys, **single)
         for name in outputs or ():
             check_parameter(
                 name not in keys, func, f"by= must not use the output column name {name!r}."
             )
+        if clash is not None:
+            found = sorted(set(keys) & set(clash))
+            check_parameter(not found, func, f"by= must not use output column names, got {found}.")
         labels = {c.role: cols[0] for c, cols in given if c.kind == "label" and cols}
         checked = False
         for column, cols in given:

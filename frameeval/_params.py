@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -53,7 +54,9 @@ __all__ = [
     "SEED",
     "UP_TO_ONE",
     "Flag",
+    "Items",
     "Number",
+    "Values",
 ]
 
 
@@ -70,7 +73,9 @@ class Number:
     ``low`` / ``high``: the bounds (None: unbounded); ``closed``: which bounds belong to the
     range; ``none``: None is accepted (and returned); ``also``: values accepted outside the
     bounds (``n_jobs=-1``); ``text``: the rule's wording in the message, instead of the generated
-    one ("an integer >= 2", "a number in (0, 1)")."""
+    one ("an integer >= 2", "a number in (0, 1)"); ``finite=False``: NaN and ±inf pass (a later
+    rule words them); ``types``: the accepted types instead of ``numbers.Real`` /
+    ``numbers.Integral`` (a bool never passes)."""
 
     low: float | None = None
     high: float | None = None
@@ -79,6 +84,8 @@ class Number:
     none: bool = False
     also: tuple[float, ...] = ()
     text: str | None = None
+    finite: bool = True
+    types: tuple[type, ...] | None = None
 
     def describe(self) -> str:
         """The rule in words, as the message shows it."""
@@ -106,10 +113,10 @@ class Number:
             return self.none
         if isinstance(value, bool):
             return False
-        if self.integer:
-            if not isinstance(value, numbers.Integral):
-                return False
-        elif not isinstance(value, numbers.Real) or not math.isfinite(value):
+        kinds = self.types or ((numbers.Integral,) if self.integer else (numbers.Real,))
+        if not isinstance(value, kinds):
+            return False
+        if not self.integer and self.finite and not math.isfinite(value):
             return False
         if value in self.also:
             return True
@@ -150,6 +157,59 @@ class Flag:
         """``value`` or the typed error ``<func>(): <name> must be <text>, got <value!r>.``"""
         if not self.holds(value):
             raise InvalidParameterError(f"{func}(): {name} must be {self.text}, got {value!r}.")
+        return value
+
+
+@dataclass(frozen=True)
+class Items:
+    """A sequence (not a string) of ``length`` items, each satisfying ``item``; ``text``: the
+    rule's wording in the message, which names the whole sequence ("three fractions")."""
+
+    item: Number
+    length: int
+    text: str
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` satisfies the rule."""
+        return (
+            isinstance(value, Sequence)
+            and not isinstance(value, str)
+            and len(value) == self.length
+            and all(self.item.holds(v) for v in value)
+        )
+
+    def __call__(self, func: str, name: str, value: Any) -> Any:
+        """``value`` or the typed error ``<func>(): <name> must be <text>, got <value!r>.``"""
+        if not self.holds(value):
+            raise InvalidParameterError(f"{func}(): {name} must be {self.text}, got {value!r}.")
+        return value
+
+
+@dataclass(frozen=True)
+class Values:
+    """``item`` applied to each value of a mapping keyed by pairs, which the message names
+    (``keys``: the names of a pair's two parts, ``what``: a value's name, ``text``: the rule's
+    wording): ``<func>(): <name> keys must be (<a>, <b>) pairs, got <key!r>.`` for a key that is
+    not a pair, ``<func>(): <name> must be <text>, got <what> <value!r> for <a>=…, <b>=….`` for a
+    value ``item`` refuses — the first offending item, in the mapping's order."""
+
+    item: Number
+    keys: tuple[str, str]
+    what: str
+    text: str
+
+    def __call__(self, func: str, name: str, value: Mapping[Any, Any]) -> Mapping[Any, Any]:
+        """``value`` or the typed error."""
+        for key, item in value.items():
+            if not (isinstance(key, tuple) and len(key) == len(self.keys)):
+                raise InvalidParameterError(
+                    f"{func}(): {name} keys must be ({', '.join(self.keys)}) pairs, got {key!r}."
+                )
+            if not self.item.holds(item):
+                cell = ", ".join(f"{k}={part!r}" for k, part in zip(self.keys, key, strict=True))
+                raise InvalidParameterError(
+                    f"{func}(): {name} must be {self.text}, got {self.what} {item!r} for {cell}."
+                )
         return value
 
 

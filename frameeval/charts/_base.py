@@ -15,7 +15,8 @@ import altair as alt
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
-from frameeval._validate import check_numeric, require_columns
+from frameeval._inputs import Column, Inputs
+from frameeval._validate import require_columns
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import ORDER, thin_curve
 from frameeval.exceptions import ColumnNotFoundError, EmptyFrameError, InvalidParameterError
@@ -46,10 +47,15 @@ def columns(
 ) -> pl.Schema:
     """The schema, after checking that every named role column exists (and numeric ones are)."""
     schema = lf.collect_schema()
-    require_columns(schema, func, **(numeric or {}), **roles)
-    if numeric:
-        check_numeric(schema, func, **numeric)
+    check_plotted(schema, func, numeric or {}, **roles)
     return schema
+
+
+def check_plotted(schema: pl.Schema, func: str, numeric: dict[str, Any], **roles: Any) -> None:
+    """The columns a chart draws, declared and compiled (schema only: a chart has no row rule):
+    every role column exists (``numeric``'s first), those of ``numeric`` are integer or float."""
+    declared = Inputs(*(Column(r, "numeric") for r in numeric), *(Column(r) for r in roles))
+    declared.compile(schema, func, **numeric, **roles)
 
 
 def key_columns(
@@ -527,8 +533,7 @@ def summarize(
         return Summary(color, base_sort)
     slf = lazy(summary, func)
     schema = slf.collect_schema()
-    require_columns(schema, func, **{role: value})
-    check_numeric(schema, func, **{role: value})
+    check_plotted(schema, func, {role: value})
     skeys = [c for c in schema.names() if c != value]
     extra = [c for c in skeys if c not in keys]
     if extra:

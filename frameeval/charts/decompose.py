@@ -8,7 +8,8 @@ from typing import Any, cast
 import altair as alt
 import polars as pl
 
-from frameeval._validate import check_numeric, require_columns
+from frameeval._inputs import Column, Inputs
+from frameeval._validate import require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.evaluate import learning_curve_diagnosis
@@ -158,8 +159,10 @@ def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) 
                 f"{list(COMPONENTS)} is present, got columns {schema.names()}."
             )
     components = list(components)
-    require_columns(schema, func, components=components)
-    check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
+    # the list as one role (a missing column), each element as its own (a dtype)
+    each = {f"components[{i}]": c for i, c in enumerate(components)}
+    declared = Inputs(Column("components"), *(Column(role, "numeric") for role in each))
+    declared.compile(schema, func, components=components, **each)
     return components
 
 
@@ -259,8 +262,7 @@ def _x_and_score(
                 f"inferred, got columns {schema.names()}."
             )
         x = rest[0]
-    require_columns(schema, func, x=x, score=score)
-    check_numeric(schema, func, x=x, score=score)
+    b.check_plotted(schema, func, {"x": x, "score": score})
     return x, score
 
 

@@ -22,10 +22,9 @@ from frameeval._validate import (
     check_parameter,
     enforce,
     label_expr,
-    require_columns,
 )
-from frameeval.compare.cells import metric_checks
-from frameeval.compare.door import check_distinct, open_frame
+from frameeval.compare.cells import METRIC, with_roles
+from frameeval.compare.door import open_frame
 from frameeval.compare.plan import agg_by_keys, at_least
 from frameeval.compare.plan import signed_ratio as ratio
 from frameeval.compare.results import BINOMIAL, T_TEST
@@ -33,6 +32,8 @@ from frameeval.compare.scipy_step import mean_std, scipy_step
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
 _AT_LEAST_ONE = Number(low=1, integer=True, text=">= 1")
+#: t_test's metric column (distinct from the by= keys)
+_T_TEST_INPUTS = with_roles(METRIC)
 
 
 #: the inputs of the binomial test of one learner: its predicted and true labels
@@ -349,10 +350,7 @@ def t_test(
     alpha = check_alpha(alpha, func)
     Number()(func, "eps0", eps0)
     lf, eager, keys, schema = open_frame(data, func, by)
-    require_columns(schema, func, metric=metric)
-    check_distinct(func, keys, metric=metric)
-    T_TEST.check(func, keys)
-    checks = metric_checks(func, schema, metric)
+    checks = _T_TEST_INPUTS.compile(schema, func, clash=T_TEST.columns, metric=metric, by=keys)
     mean, std = mean_std(pl.col(metric).cast(pl.Float64))
     aggs = [
         pl.len().cast(pl.Int64).alias("n_values"),

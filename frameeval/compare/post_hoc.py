@@ -26,7 +26,6 @@ from frameeval._validate import (
     check_parameter,
     enforce,
     failure,
-    require_columns,
 )
 from frameeval.compare.door import check_learner_value
 from frameeval.compare.plan import join_on_keys, per_group
@@ -351,7 +350,6 @@ def bonferroni_dunn(
     func = "bonferroni_dunn"
     lf, _ = to_lazy(data, func)
     schema = lf.collect_schema()
-    require_columns(schema, func, learner=learner)
     check_learner_value(schema, func, learner, control, "control")
     given = RankInput(data, func, metric, block, learner, by, higher_is_better)
     return _post_hoc(given, alpha, control=control, digits=digits)
