@@ -114,7 +114,7 @@ class Number:
         if isinstance(value, bool):
             return False
         kinds = self.types or ((numbers.Integral,) if self.integer else (numbers.Real,))
-        if not isinstance(value, kinds):
+        if not any(isinstance(value, kind) for kind in kinds):
             return False
         if not self.integer and self.finite and not math.isfinite(value):
             return False

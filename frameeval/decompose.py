@@ -31,7 +31,6 @@ from frameeval._validate import (
     failure,
     group_text,
     label_expr,
-    require_columns,
 )
 from frameeval.exceptions import DuplicateKeyError, InsufficientDataError, InvalidValueError
 
@@ -47,6 +46,10 @@ _ZERO_ONE = [
     "biased_variance",
     "net_variance",
 ]
+
+
+#: the test cases of :func:`bootstrap_predictions` (any dtype: each learner reads them)
+_CASES = Inputs(Column("truth"), Column("instance"), Column("label"))
 
 
 class _Roles(NamedTuple):
@@ -459,7 +462,7 @@ def bootstrap_predictions(
     test_lf, _ = to_lazy(test, func)
     pool = pool_lf.collect()
     cases = test_lf.collect()
-    require_columns(cases.schema, func, truth=truth, instance=instance, label=label)
+    _CASES.compile(cases.schema, func, truth=truth, instance=instance, label=label)
     if instance is None:
         check_parameter(
             "instance" not in cases.columns,

@@ -274,6 +274,8 @@ def test_every_form_of_importing_frameeval_is_seen(source: str, expected: list) 
 #: the schema rules of the input sequence; :mod:`frameeval._inputs` compiles them from a
 #: declaration (``Inputs(Column(role, kind, *rules))``)
 DTYPE_RULES = {"check_labels", "check_numeric", "check_numeric_or_decimal"}
+
+
 def _calls(name: str) -> set[str]:
     """Files of the package that call ``name`` (a plain name or an attribute)."""
     found = set()
@@ -305,7 +307,29 @@ def test_dtype_rules_are_called_only_by_the_compiler() -> None:
 
 def test_the_call_finder_sees_names_and_attributes() -> None:
     assert "_inputs.py" in _calls("require_columns")
-    assert "charts/regression.py" in _calls("require_columns")  # b.require_columns(...)
+    assert "charts/regression.py" in _calls("check_plotted")  # b.check_plotted(...)
+
+
+#: files that still check a column's presence by hand (``require_columns``) outside the compiler,
+#: and why: each is an entry point's check that its declaration cannot take over without changing
+#: which message comes first
+REQUIRE_COLUMNS_BY_HAND = {
+    "evaluate/diagnosis.py": "learning_curve_diagnosis: role= before the scalar arguments and the "
+    "metric inference (CURVE declares the columns compiled after them)",
+    "evaluate/_prepare.py": "the data frame's truth=, instance=, features= between the checks of "
+    "the splits frame (which must hold instance= too)",
+    "subgroups/gaps.py": "instance= / model= after the shared door (SUBGROUPS compiled, the "
+    "measures resolved, ci= checked)",
+    "report/roles.py": "report(): sensitive= after the roles are inferred, before the task",
+}
+
+
+def test_column_presence_is_declared() -> None:
+    """An entry point's columns are named in its ``Inputs`` declaration (a column of any dtype
+    is ``Column(role)``), a chart's through ``charts._base.check_plotted``: ``require_columns``
+    is called by hand only in the files listed (each with its reason)."""
+    by_hand = _calls("require_columns") - {"_inputs.py", "_validate.py"}
+    assert by_hand == set(REQUIRE_COLUMNS_BY_HAND)
 
 
 #: modules that still test ``isinstance(..., bool)`` by hand, and why (none is a scalar argument's

@@ -9,7 +9,6 @@ import altair as alt
 import polars as pl
 
 from frameeval._inputs import Column, Inputs
-from frameeval._validate import require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.evaluate import learning_curve_diagnosis
@@ -187,7 +186,7 @@ def _score_curve(
     schema = lf.collect_schema()
     facets = b.facet_columns(facet, schema, func) if facet is not None else None
     if color is not None:
-        require_columns(schema, func, color=color)
+        b.check_plotted(schema, func, color=color)
     color = color or (role if role in schema else None)
     skip = {role, color, *(facets or []), *_SPLIT_COLUMNS}
     x, score = _x_and_score(schema, x, score, skip, func)
@@ -447,7 +446,7 @@ def _with_diagnosis(
         read = learning_curve_diagnosis(frame, metric=score, train_size=train_size, role=role)
     else:
         read = b.gather(b.lazy(diagnosis, func), func, "diagnosis=")
-    require_columns(read.collect_schema(), func, diagnosis=["diagnosis", "explanation"])
+    b.check_plotted(read.collect_schema(), func, diagnosis=["diagnosis", "explanation"])
     keys = [
         c
         for c in read.columns

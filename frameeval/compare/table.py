@@ -244,7 +244,12 @@ def results_table(
         bounds = auto if all(c in schema for c in auto) else None
     elif interval is not False:
         bounds = interval
-    _GIVEN.compile(schema, _FUNC, metric=metric, interval=list(bounds) if interval else None)
+    _GIVEN.compile(
+        schema,
+        _FUNC,
+        metric=metric,
+        interval=None if interval is None or bounds is None else list(bounds),
+    )
     block, learner = resolve(lf, _FUNC, [metric], block=block, learner=learner)
     low, high = bounds or (None, None)
     _RESOLVED.compile(
