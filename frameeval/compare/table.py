@@ -244,23 +244,12 @@ def results_table(
         bounds = auto if all(c in schema for c in auto) else None
     elif interval is not False:
         bounds = interval
-    _GIVEN.compile(
-        schema,
-        _FUNC,
-        metric=metric,
-        interval=None if interval is None or bounds is None else list(bounds),
-    )
+    named = None if interval is None or bounds is None else list(bounds)
+    _GIVEN.compile(schema, _FUNC, metric=metric, interval=named)
     block, learner = resolve(lf, _FUNC, [metric], block=block, learner=learner)
     low, high = bounds or (None, None)
-    _RESOLVED.compile(
-        schema,
-        _FUNC,
-        metric=metric,
-        block=block,
-        learner=learner,
-        interval_low=low,
-        interval_high=high,
-    )
+    roles = dict(metric=metric, block=block, learner=learner)
+    _RESOLVED.compile(schema, _FUNC, **roles, interval_low=low, interval_high=high)
     check_not_empty_eager(data, eager, lf, _FUNC)
     hib = resolve_direction(_FUNC, metric, higher_is_better)
 

@@ -31,9 +31,7 @@ __all__ = ["holdout", "train_val_test"]
 #: train_val_test's sizes=: three Python numbers (NaN and ±inf pass here, to reach each
 #: element's own fraction rule and message)
 _SIZES = Items(
-    Number(types=(int, float), finite=False),
-    3,
-    "three fractions (train, validation, test)",
+    Number(types=(int, float), finite=False), 3, "three fractions (train, validation, test)"
 )
 
 

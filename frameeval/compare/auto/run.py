@@ -76,10 +76,7 @@ _RATIO = Number(
 _METRIC = Inputs(Column("metric"))
 _SPLITS = Inputs(
     Column("metric", "numeric"),
-    Column("learner"),
-    Column("fold"),
-    Column("repeat"),
-    Column("block"),
+    *map(Column, ("learner", "fold", "repeat", "block")),
     distinct=("metric", "block", "learner", "fold", "repeat"),
 )
 _BLOCKS = Inputs(Column("metric", "numeric"), Column("block"), Column("learner"), distinct=True)
@@ -291,16 +288,8 @@ def compare_learners(
             repeat = optional("repeat", block, fold)
         if block is None:
             block = optional("block", fold, repeat)
-        _SPLITS.compile(
-            schema,
-            FUNC,
-            metric=metric,
-            learner=learner,
-            fold=fold,
-            repeat=repeat,
-            block=block,
-            by=keys,
-        )
+        roles = dict(metric=metric, learner=learner, fold=fold, repeat=repeat, block=block)
+        _SPLITS.compile(schema, FUNC, **roles, by=keys)
         sd = SplitDesign(
             fold=fold,
             repeat=repeat,
