@@ -310,26 +310,12 @@ def test_the_call_finder_sees_names_and_attributes() -> None:
     assert "charts/regression.py" in _calls("check_plotted")  # b.check_plotted(...)
 
 
-#: files that still check a column's presence by hand (``require_columns``) outside the compiler,
-#: and why: each is an entry point's check that its declaration cannot take over without changing
-#: which message comes first
-REQUIRE_COLUMNS_BY_HAND = {
-    "evaluate/diagnosis.py": "learning_curve_diagnosis: role= before the scalar arguments and the "
-    "metric inference (CURVE declares the columns compiled after them)",
-    "evaluate/_prepare.py": "the data frame's truth=, instance=, features= between the checks of "
-    "the splits frame (which must hold instance= too)",
-    "subgroups/gaps.py": "instance= / model= after the shared door (SUBGROUPS compiled, the "
-    "measures resolved, ci= checked)",
-    "report/roles.py": "report(): sensitive= after the roles are inferred, before the task",
-}
-
-
 def test_column_presence_is_declared() -> None:
     """An entry point's columns are named in its ``Inputs`` declaration (a column of any dtype
-    is ``Column(role)``), a chart's through ``charts._base.check_plotted``: ``require_columns``
-    is called by hand only in the files listed (each with its reason)."""
-    by_hand = _calls("require_columns") - {"_inputs.py", "_validate.py"}
-    assert by_hand == set(REQUIRE_COLUMNS_BY_HAND)
+    is ``Column(role)``; a declaration may be compiled role by role where other checks come
+    between, or after the roles are inferred), a chart's through ``charts._base.check_plotted``:
+    nothing calls ``require_columns`` by hand."""
+    assert _calls("require_columns") - {"_inputs.py", "_validate.py"} == set()
 
 
 #: modules that still test ``isinstance(..., bool)`` by hand, and why (none is a scalar argument's

@@ -244,8 +244,8 @@ def results_table(
         bounds = auto if all(c in schema for c in auto) else None
     elif interval is not False:
         bounds = interval
-    named = None if interval is None or bounds is None else list(bounds)
-    _GIVEN.compile(schema, _FUNC, metric=metric, interval=named)
+    pair = None if interval is None or bounds is None else list(bounds)
+    _GIVEN.compile(schema, _FUNC, metric=metric, interval=pair)
     block, learner = resolve(lf, _FUNC, [metric], block=block, learner=learner)
     low, high = bounds or (None, None)
     roles = dict(metric=metric, block=block, learner=learner)
