@@ -66,8 +66,28 @@ def _bound(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+class _Rule:
+    """A rule: :meth:`holds` says whether a value satisfies it, :meth:`describe` words it;
+    calling it returns the value or raises ``<func>(): <name> must be <rule>, got <value!r>.``"""
+
+    text: str | None
+
+    def holds(self, value: Any) -> bool:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return str(self.text)
+
+    def __call__(self, func: str, name: str, value: Any) -> Any:
+        if not self.holds(value):
+            raise InvalidParameterError(
+                f"{func}(): {name} must be {self.describe()}, got {value!r}."
+            )
+        return value
+
+
 @dataclass(frozen=True)
-class Number:
+class Number(_Rule):
     """A number (or, with ``integer=True``, an integer) within bounds.
 
     ``low`` / ``high``: the bounds (None: unbounded); ``closed``: which bounds belong to the
@@ -132,17 +152,13 @@ class Number:
 
     def __call__(self, func: str, name: str, value: Any) -> Any:
         """``value`` (an int stays an int, a number becomes a float) or the typed error."""
-        if not self.holds(value):
-            raise InvalidParameterError(
-                f"{func}(): {name} must be {self.describe()}, got {value!r}."
-            )
-        if value is None:
+        if super().__call__(func, name, value) is None:
             return None
         return int(value) if self.integer else float(value)
 
 
 @dataclass(frozen=True)
-class Flag:
+class Flag(_Rule):
     """True or False (with ``none=True``, None too) — never 0, 1 or a NumPy bool; ``text``: the
     rule's wording in the message ("True or False", "a bool")."""
 
@@ -153,15 +169,9 @@ class Flag:
         """Whether ``value`` satisfies the rule."""
         return isinstance(value, bool) or (value is None and self.none)
 
-    def __call__(self, func: str, name: str, value: Any) -> Any:
-        """``value`` or the typed error ``<func>(): <name> must be <text>, got <value!r>.``"""
-        if not self.holds(value):
-            raise InvalidParameterError(f"{func}(): {name} must be {self.text}, got {value!r}.")
-        return value
-
 
 @dataclass(frozen=True)
-class Items:
+class Items(_Rule):
     """A sequence (not a string) of ``length`` items, each satisfying ``item``; ``text``: the
     rule's wording in the message, which names the whole sequence ("three fractions")."""
 
@@ -177,12 +187,6 @@ class Items:
             and len(value) == self.length
             and all(self.item.holds(v) for v in value)
         )
-
-    def __call__(self, func: str, name: str, value: Any) -> Any:
-        """``value`` or the typed error ``<func>(): <name> must be <text>, got <value!r>.``"""
-        if not self.holds(value):
-            raise InvalidParameterError(f"{func}(): {name} must be {self.text}, got {value!r}.")
-        return value
 
 
 @dataclass(frozen=True)
