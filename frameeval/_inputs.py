@@ -41,7 +41,7 @@ frameeval.exceptions.MissingValueError: auc(): column 's' (score=) must not cont
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
@@ -67,6 +67,7 @@ __all__ = [
     "Column",
     "Door",
     "Inputs",
+    "check_clash",
     "check_distinct",
     "guarded_numbers",
     "require_positive",
@@ -209,8 +210,7 @@ class Inputs:
                 name not in keys, func, f"by= must not use the output column name {name!r}."
             )
         if clash is not None:
-            found = sorted(set(keys) & set(clash))
-            check_parameter(not found, func, f"by= must not use output column names, got {found}.")
+            check_clash(func, keys, clash)
         labels = {c.role: cols[0] for c, cols in given if c.kind == "label" and cols}
         checked = False
         for column, cols in given:
@@ -252,6 +252,12 @@ class Inputs:
             door.positive = require_positive(checks, schema, func, positive_of, pos_label)
             door.is_positive = label_expr(positive_of, schema) == door.positive
         return door
+
+
+def check_clash(func: str, keys: Sequence[str], outputs: Iterable[str]) -> None:
+    """The ``by=`` keys must not use an output column name (one message listing them all)."""
+    clash = sorted(set(keys) & set(outputs))
+    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
 
 
 def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:

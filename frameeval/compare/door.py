@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, to_lazy
-from frameeval._inputs import Column, Inputs
+from frameeval._inputs import Column, Inputs, check_clash
 from frameeval._inputs import check_distinct as check_distinct  # the declaration's rule
 from frameeval._params import Flag
 from frameeval._validate import (
@@ -34,8 +34,7 @@ def check_outputs(
 ) -> None:
     """Key columns (``by=``) and kept role columns (``block=``, ``learner=``…) must not share a
     name with an output column."""
-    clash = sorted(set(keys) & set(outputs))
-    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    check_clash(func, keys, outputs)
     for role, column in roles.items():
         check_parameter(
             column is None or column not in outputs,

@@ -8,7 +8,7 @@ from typing import Any, Literal, NamedTuple
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
-from frameeval._inputs import Column, Inputs
+from frameeval._inputs import Column, Inputs, check_clash
 from frameeval._params import Number
 from frameeval._roles import COMMON_NAMES, column_names, infer_column, resolve
 from frameeval._typing import IntoFrame, Keys
@@ -556,8 +556,7 @@ def _split_comparison(
     args: dict[str, Any],
 ) -> Comparison:
     learner = args["learner"]
-    clash = sorted(set(keys) & set(_OUTPUTS))
-    check_parameter(not clash, FUNC, f"by= must not use output column names, got {clash}.")
+    check_clash(FUNC, keys, _OUTPUTS)
     given = args["higher_is_better"]
     if sd.holdout and given is None:
         # a 0/1 column per test instance: 1 = correct, unless a registered measure says not
