@@ -15,7 +15,8 @@ must keep::
 
 1. the columns exist (:func:`~frameeval._validate.require_columns`, each role once, a role
    holding one column or several);
-2. ``by=`` does not use an output column name (``outputs=``);
+2. the role columns differ (``distinct=``) and ``by=`` does not use an output column name
+   (``outputs=``, ``clash=``);
 3. the dtype classes (:func:`~frameeval._validate.check_labels` for the label columns together —
    one dtype family —, :func:`~frameeval._validate.check_numeric` /
    :func:`~frameeval._validate.check_numeric_or_decimal`);
