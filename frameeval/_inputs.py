@@ -15,7 +15,8 @@ must keep::
 
 1. the columns exist (:func:`~frameeval._validate.require_columns`, each role once, a role
    holding one column or several);
-2. ``by=`` does not use an output column name (``outputs=``);
+2. the role columns differ (``distinct=``) and ``by=`` does not use an output column name
+   (``outputs=``, ``clash=``);
 3. the dtype classes (:func:`~frameeval._validate.check_labels` for the label columns together —
    one dtype family —, :func:`~frameeval._validate.check_numeric` /
    :func:`~frameeval._validate.check_numeric_or_decimal`);
@@ -41,7 +42,7 @@ frameeval.exceptions.MissingValueError: auc(): column 's' (score=) must not cont
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
@@ -67,6 +68,7 @@ __all__ = [
     "Column",
     "Door",
     "Inputs",
+    "check_clash",
     "check_distinct",
     "guarded_numbers",
     "require_positive",
@@ -161,13 +163,23 @@ class Door:
 class Inputs:
     """The input columns of an entry point, declared once (see the module's text)."""
 
-    def __init__(self, *columns: Column, distinct: bool = False) -> None:
+    def __init__(self, *columns: Column, distinct: bool | tuple[str, ...] = False) -> None:
         self.columns = columns
-        self.distinct = distinct  # the role columns differ from each other and from by=
+        # the role columns differ from each other and from by= (True: every single-column role,
+        # in declared order; a tuple: those roles, in the order a clash is reported)
+        self.distinct = distinct
 
     def __add__(self, other: Inputs) -> Inputs:
-        """Both declarations' columns, in order."""
+        """Both declarations' columns, in order (``distinct`` as a tuple: both tuples)."""
+        if isinstance(self.distinct, tuple) or isinstance(other.distinct, tuple):
+            return Inputs(*self.columns, *other.columns, distinct=self._order() + other._order())
         return Inputs(*self.columns, *other.columns, distinct=self.distinct or other.distinct)
+
+    def _order(self) -> tuple[str, ...]:
+        """The roles that must differ, in the order a clash is reported."""
+        if isinstance(self.distinct, tuple):
+            return self.distinct
+        return tuple(c.role for c in self.columns) if self.distinct else ()
 
     def compile(
         self,
@@ -175,25 +187,31 @@ class Inputs:
         func: str,
         *,
         outputs: Any = None,  # Any: a **names mapping may be passed beside them
+        clash: Any = None,
         checks: Any = None,
         **names: Any,
     ) -> Checks:
         """Check the schema of the columns ``names`` gives the roles (None: not passed) and
         return their row rules (added to ``checks``, if given: the caller's own rules). A schema
-        rule raises at once (a typed ``FrameEvalError``)."""
-        given = [(c, _names(names.get(c.role))) for c in self.columns]
+        rule raises at once (a typed ``FrameEvalError``). ``outputs``: output column names
+        ``by=`` must not use (one message a name); ``clash``: the same, reported together."""
         roles = {c.role: names.get(c.role) for c in self.columns}
         require_columns(schema, func, **roles, **({} if "by" in roles else {"by": names.get("by")}))
+        given = [(c, _names(names.get(c.role))) for c in self.columns]
         keys = _names(names.get("by"))
         if self.distinct:
             single = {
-                r: c for r, c in roles.items() if r != "by" and not isinstance(c, list | tuple)
+                r: roles[r]
+                for r in self._order()
+                if r != "by" and not isinstance(roles[r], list | tuple)
             }
             check_distinct(func, keys, **single)
         for name in outputs or ():
             check_parameter(
                 name not in keys, func, f"by= must not use the output column name {name!r}."
             )
+        if clash is not None:
+            check_clash(func, keys, clash)
         labels = {c.role: cols[0] for c, cols in given if c.kind == "label" and cols}
         checked = False
         for column, cols in given:
@@ -235,6 +253,12 @@ class Inputs:
             door.positive = require_positive(checks, schema, func, positive_of, pos_label)
             door.is_positive = label_expr(positive_of, schema) == door.positive
         return door
+
+
+def check_clash(func: str, keys: Sequence[str], outputs: Iterable[str]) -> None:
+    """The ``by=`` keys must not use an output column name (one message listing them all)."""
+    clash = sorted(set(keys) & set(outputs))
+    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
 
 
 def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -53,7 +54,9 @@ __all__ = [
     "SEED",
     "UP_TO_ONE",
     "Flag",
+    "Items",
     "Number",
+    "Values",
 ]
 
 
@@ -63,14 +66,36 @@ def _bound(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+class _Rule:
+    """A rule: :meth:`holds` says whether a value satisfies it, :meth:`describe` words it;
+    calling it returns the value or raises ``<func>(): <name> must be <rule>, got <value!r>.``"""
+
+    text: str | None
+
+    def holds(self, value: Any) -> bool:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return str(self.text)
+
+    def __call__(self, func: str, name: str, value: Any) -> Any:
+        if not self.holds(value):
+            raise InvalidParameterError(
+                f"{func}(): {name} must be {self.describe()}, got {value!r}."
+            )
+        return value
+
+
 @dataclass(frozen=True)
-class Number:
+class Number(_Rule):
     """A number (or, with ``integer=True``, an integer) within bounds.
 
     ``low`` / ``high``: the bounds (None: unbounded); ``closed``: which bounds belong to the
     range; ``none``: None is accepted (and returned); ``also``: values accepted outside the
     bounds (``n_jobs=-1``); ``text``: the rule's wording in the message, instead of the generated
-    one ("an integer >= 2", "a number in (0, 1)")."""
+    one ("an integer >= 2", "a number in (0, 1)"); ``finite=False``: NaN and ±inf pass (a later
+    rule words them); ``types``: the accepted types instead of ``numbers.Real`` /
+    ``numbers.Integral`` (a bool never passes)."""
 
     low: float | None = None
     high: float | None = None
@@ -79,6 +104,8 @@ class Number:
     none: bool = False
     also: tuple[float, ...] = ()
     text: str | None = None
+    finite: bool = True
+    types: tuple[type, ...] | None = None
 
     def describe(self) -> str:
         """The rule in words, as the message shows it."""
@@ -106,10 +133,10 @@ class Number:
             return self.none
         if isinstance(value, bool):
             return False
-        if self.integer:
-            if not isinstance(value, numbers.Integral):
-                return False
-        elif not isinstance(value, numbers.Real) or not math.isfinite(value):
+        kinds = self.types or ((numbers.Integral,) if self.integer else (numbers.Real,))
+        if not any(isinstance(value, kind) for kind in kinds):
+            return False
+        if not self.integer and self.finite and not math.isfinite(value):
             return False
         if value in self.also:
             return True
@@ -125,17 +152,13 @@ class Number:
 
     def __call__(self, func: str, name: str, value: Any) -> Any:
         """``value`` (an int stays an int, a number becomes a float) or the typed error."""
-        if not self.holds(value):
-            raise InvalidParameterError(
-                f"{func}(): {name} must be {self.describe()}, got {value!r}."
-            )
-        if value is None:
+        if super().__call__(func, name, value) is None:
             return None
         return int(value) if self.integer else float(value)
 
 
 @dataclass(frozen=True)
-class Flag:
+class Flag(_Rule):
     """True or False (with ``none=True``, None too) — never 0, 1 or a NumPy bool; ``text``: the
     rule's wording in the message ("True or False", "a bool")."""
 
@@ -146,10 +169,51 @@ class Flag:
         """Whether ``value`` satisfies the rule."""
         return isinstance(value, bool) or (value is None and self.none)
 
-    def __call__(self, func: str, name: str, value: Any) -> Any:
-        """``value`` or the typed error ``<func>(): <name> must be <text>, got <value!r>.``"""
-        if not self.holds(value):
-            raise InvalidParameterError(f"{func}(): {name} must be {self.text}, got {value!r}.")
+
+@dataclass(frozen=True)
+class Items(_Rule):
+    """A sequence (not a string) of ``length`` items, each satisfying ``item``; ``text``: the
+    rule's wording in the message, which names the whole sequence ("three fractions")."""
+
+    item: Number
+    length: int
+    text: str
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` satisfies the rule."""
+        return (
+            isinstance(value, Sequence)
+            and not isinstance(value, str)
+            and len(value) == self.length
+            and all(self.item.holds(v) for v in value)
+        )
+
+
+@dataclass(frozen=True)
+class Values:
+    """``item`` applied to each value of a mapping keyed by pairs, which the message names
+    (``keys``: the names of a pair's two parts, ``what``: a value's name, ``text``: the rule's
+    wording): ``<func>(): <name> keys must be (<a>, <b>) pairs, got <key!r>.`` for a key that is
+    not a pair, ``<func>(): <name> must be <text>, got <what> <value!r> for <a>=…, <b>=….`` for a
+    value ``item`` refuses — the first offending item, in the mapping's order."""
+
+    item: Number
+    keys: tuple[str, str]
+    what: str
+    text: str
+
+    def __call__(self, func: str, name: str, value: Mapping[Any, Any]) -> Mapping[Any, Any]:
+        """``value`` or the typed error."""
+        for key, item in value.items():
+            if not (isinstance(key, tuple) and len(key) == len(self.keys)):
+                raise InvalidParameterError(
+                    f"{func}(): {name} keys must be ({', '.join(self.keys)}) pairs, got {key!r}."
+                )
+            if not self.item.holds(item):
+                cell = ", ".join(f"{k}={part!r}" for k, part in zip(self.keys, key, strict=True))
+                raise InvalidParameterError(
+                    f"{func}(): {name} must be {self.text}, got {self.what} {item!r} for {cell}."
+                )
         return value
 
 

@@ -8,7 +8,6 @@ stream, and the cost is one pass over the data whatever the number of measures.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,7 +16,7 @@ import polars as pl
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, finish
 from frameeval._inputs import WEIGHT_INPUT, Column, Inputs
-from frameeval._params import POSITIVE
+from frameeval._params import POSITIVE, Number, Values
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import (
     Checks,
@@ -54,6 +53,9 @@ __all__ = [
 # the shared kernel
 # ---------------------------------------------------------------------------------------------
 OUTPUTS = ("actual", "predicted", "count")
+#: the costs= mapping {(actual, predicted): cost}: real numbers, NumPy's too (the range, NaN and
+#: ±inf are checked on the cost table, in the same words)
+_COSTS = Values(Number(finite=False), ("actual", "predicted"), "cost", "finite and >= 0")
 #: the inputs of every label frame function
 LABELS = Inputs(
     Column("truth", "label", "label", "int64"),
@@ -461,16 +463,7 @@ def _cost_table(costs: Any, func: str, label_dtype: pl.DataType) -> pl.LazyFrame
     """Validate ``costs`` (a frame ``actual, predicted, cost`` or a {(actual, predicted): cost}
     mapping) eagerly — it is a small parameter, not the data — and cast labels to the data's."""
     if isinstance(costs, Mapping):
-        for key, value in costs.items():
-            if not (isinstance(key, tuple) and len(key) == 2):
-                raise InvalidParameterError(
-                    f"{func}(): costs keys must be (actual, predicted) pairs, got {key!r}."
-                )
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy too
-                raise InvalidParameterError(
-                    f"{func}(): costs must be finite and >= 0, got cost {value!r} for "
-                    f"actual={key[0]!r}, predicted={key[1]!r}."
-                )
+        _COSTS(func, "costs", costs)
         costs = pl.DataFrame(
             {
                 "actual": [k[0] for k in costs],

@@ -31,7 +31,6 @@ from frameeval._validate import (
     failure,
     group_text,
     label_expr,
-    require_columns,
 )
 from frameeval.exceptions import DuplicateKeyError, InsufficientDataError, InvalidValueError
 
@@ -40,6 +39,10 @@ __all__ = ["bias_variance", "bootstrap_predictions"]
 _LOSSES = ("squared", "0-1")
 _SQUARED = ["error", "bias_squared", "variance"]
 _ZERO_ONE = ["error", "bias", "variance", "unbiased_variance", "biased_variance", "net_variance"]
+
+
+#: the test cases of :func:`bootstrap_predictions` (any dtype: each learner reads them)
+_CASES = Inputs(Column("truth"), Column("instance"), Column("label"))
 
 
 class _Roles(NamedTuple):
@@ -452,7 +455,7 @@ def bootstrap_predictions(
     test_lf, _ = to_lazy(test, func)
     pool = pool_lf.collect()
     cases = test_lf.collect()
-    require_columns(cases.schema, func, truth=truth, instance=instance, label=label)
+    _CASES.compile(cases.schema, func, truth=truth, instance=instance, label=label)
     if instance is None:
         check_parameter(
             "instance" not in cases.columns,

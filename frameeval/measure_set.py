@@ -17,7 +17,7 @@ import polars as pl
 
 from frameeval._extensions import provider
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._inputs import WEIGHT_INPUT, Column, Inputs, require_positive
+from frameeval._inputs import WEIGHT_INPUT, Column, Inputs, check_clash, require_positive
 from frameeval._typing import Frame, Keys, frame_function
 from frameeval._validate import (
     Checks,
@@ -183,8 +183,7 @@ def measures(
     )
     zero_division = check_zero_division(func, zero_division)
     keys = as_keys(by)
-    clash = sorted(set(keys) & {*names, "measure", "value"})
-    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    check_clash(func, keys, {*names, "measure", "value"})
     for m in chosen:
         role = m.columns[1]
         given = pred if role == "pred" else score

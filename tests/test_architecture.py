@@ -274,17 +274,6 @@ def test_every_form_of_importing_frameeval_is_seen(source: str, expected: list) 
 #: the schema rules of the input sequence; :mod:`frameeval._inputs` compiles them from a
 #: declaration (``Inputs(Column(role, kind, *rules))``)
 DTYPE_RULES = {"check_labels", "check_numeric", "check_numeric_or_decimal"}
-#: files that still call a dtype rule by hand, each with its reason
-DTYPE_BY_HAND = {
-    # compare/ is being re-shaped by another change of issue 33 (point 2); its doors resolve the
-    # block / learner roles between the schema checks
-    "compare/auto/run.py": "compare_learners' door: roles inferred between the checks",
-    "compare/table.py": "results_table's door: the interval columns found between the checks",
-    # a chart checks the columns it plots (schema only: no row rule, nothing to compile)
-    "charts/_base.py": "the shared chart door: numeric columns to plot",
-    "charts/threshold.py": "the plotted measure columns",
-    "charts/decompose.py": "the plotted components",
-}
 
 
 def _calls(name: str) -> set[str]:
@@ -309,14 +298,24 @@ def test_checks_are_built_only_by_the_compiler_of_input_declarations() -> None:
 
 def test_dtype_rules_are_called_only_by_the_compiler() -> None:
     """No hand-written ``require_columns`` → dtype check → ``Checks`` sequence: the dtype rules
-    run from a declaration, except in the files listed (each with its reason)."""
+    run only from a declaration (an entry point whose roles are inferred from the column names
+    declares its resolved roles and compiles them after the inference; a chart declares the
+    columns it plots, schema only)."""
     by_hand = set().union(*(_calls(name) for name in DTYPE_RULES)) - {"_inputs.py", "_validate.py"}
-    assert by_hand == set(DTYPE_BY_HAND)
+    assert by_hand == set()
 
 
 def test_the_call_finder_sees_names_and_attributes() -> None:
     assert "_inputs.py" in _calls("require_columns")
-    assert "charts/regression.py" in _calls("require_columns")  # b.require_columns(...)
+    assert "charts/regression.py" in _calls("check_plotted")  # b.check_plotted(...)
+
+
+def test_column_presence_is_declared() -> None:
+    """An entry point's columns are named in its ``Inputs`` declaration (a column of any dtype
+    is ``Column(role)``; a declaration may be compiled role by role where other checks come
+    between, or after the roles are inferred), a chart's through ``charts._base.check_plotted``:
+    nothing calls ``require_columns`` by hand."""
+    assert _calls("require_columns") - {"_inputs.py", "_validate.py"} == set()
 
 
 #: modules that still test ``isinstance(..., bool)`` by hand, and why (none is a scalar argument's
@@ -327,8 +326,6 @@ BOOL_TESTS_BY_HAND = {
     "compare/door.py": "a learner value must match the dtype of the learner column",
     "compare/plan.py": "a learner value must match the dtype of the learner column",
     "charts/compare/critical_difference.py": "cd= is a number or a frame: a dispatch, not a check",
-    "confusion.py": "costs= values: the message names the (actual, predicted) cell",
-    "split/hold_out.py": "sizes= elements: NaN must reach check_fraction's own message",
     "io/lm_eval.py": "values read from a results file, not arguments",
     "report/page.py": "a bool cell is drawn as a mark, not checked",
 }

@@ -268,6 +268,14 @@ def test_input_errors():
         )
     with pytest.raises(ColumnNotFoundError, match=r"column 'z' \(features=\) not found"):
         fe.evaluate(df, splits, {"a": threshold_rule}, truth="y", instance="id", features=["z"])
+    with pytest.raises(
+        ColumnNotFoundError, match=r"^evaluate\(\): column 'yy' \(truth=\) not found"
+    ):
+        fe.evaluate(df, splits, {"a": threshold_rule}, truth="yy", instance="id")
+    with pytest.raises(
+        ColumnNotFoundError, match=r"^evaluate\(\): column 'key' \(instance=\) not found, got col"
+    ):
+        fe.evaluate(df, splits, {"a": threshold_rule}, truth="y", instance="key")
 
 
 def test_progress_reporting(monkeypatch):

@@ -10,7 +10,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frameeval._params import A_BOOL, ALPHA, FLAG, LEVEL, N_JOBS, RESAMPLES, SEED, Flag, Number
+from frameeval._params import (
+    A_BOOL,
+    ALPHA,
+    FLAG,
+    LEVEL,
+    N_JOBS,
+    RESAMPLES,
+    SEED,
+    Flag,
+    Items,
+    Number,
+    Values,
+)
 from frameeval.exceptions import InvalidParameterError
 
 
@@ -107,3 +119,33 @@ def test_a_flag_is_true_or_false_only(value: object) -> None:
     assert Flag(none=True)("f", "exact", None) is None
     with pytest.raises(InvalidParameterError, match=r"^f\(\): exact must be a bool, got 1\.$"):
         A_BOOL("f", "exact", 1)
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [(math.nan, True), (math.inf, True), (1, True), (np.float64(0.5), True), (True, False),
+     (np.int64(1), False), ("1", False), (None, False)],
+)  # fmt: skip
+def test_a_number_of_given_types_may_leave_finiteness_to_a_later_rule(value, ok) -> None:
+    assert Number(types=(int, float), finite=False).holds(value) is ok
+
+
+def test_items_word_the_whole_sequence() -> None:
+    rule = Items(Number(finite=False), 2, "two numbers")
+    assert rule("f", "pair", (1, math.inf)) == (1, math.inf)  # inf passes to a later rule
+    for bad in ((1,), (1, 2, 3), "12", (1, True), 5):
+        with pytest.raises(InvalidParameterError, match=r"^f\(\): pair must be two numbers, got "):
+            rule("f", "pair", bad)
+
+
+def test_values_name_the_key_of_the_first_refused_value() -> None:
+    rule = Values(Number(finite=False), ("a", "b"), "weight", "finite")
+    assert rule("f", "w", {(0, 1): np.float64(2), (1, 0): math.nan})
+    with pytest.raises(
+        InvalidParameterError, match=r"^f\(\): w must be finite, got weight True for a=1, b='x'\.$"
+    ):
+        rule("f", "w", {(0, 1): 1.0, (1, "x"): True, (2, 2): "no"})
+    with pytest.raises(
+        InvalidParameterError, match=r"^f\(\): w keys must be \(a, b\) pairs, got 3\.$"
+    ):
+        rule("f", "w", {3: 1.0})

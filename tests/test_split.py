@@ -393,6 +393,25 @@ def test_holdout_groups_and_parameters():
         split.holdout(df.head(3), test_size=0.1)
 
 
+@pytest.mark.parametrize(
+    ("sizes", "message"),
+    [
+        ((0.6, math.nan, 0.4), r"sizes\[1\] must be a number in \(0, 1\), got nan\.$"),
+        ((0.6, 0.2, math.inf), r"sizes\[2\] must be a number in \(0, 1\), got inf\.$"),
+        ((0.6, True, 0.2), r"sizes must be three fractions \(train, validation, test\), got "),
+        ((0.6, np.int64(0), 0.4), r"sizes must be three fractions"),
+        ("0.6", r"sizes must be three fractions"),
+        (None, r"sizes must be three fractions \(train, validation, test\), got None\.$"),
+    ],
+)
+def test_train_val_test_sizes_name_the_sequence_or_the_element(sizes, message):
+    """A non-number element (a bool, a NumPy integer) fails the sequence's rule; NaN or inf
+    reaches the element's own fraction rule and message."""
+    df = pl.DataFrame({"x": range(10)})
+    with pytest.raises(InvalidParameterError, match=r"^train_val_test\(\): " + message):
+        split.train_val_test(df, sizes=sizes)
+
+
 # ---------------------------------------------------------------------------------------------
 # bootstrap
 # ---------------------------------------------------------------------------------------------

@@ -651,6 +651,12 @@ COST_ERRORS = [
         r"costs must be finite and >= 0, got cost 'x' for actual=1, predicted=0\.$",
     ),
     (
+        "cost-bool",
+        {(0, 1): 1.0, (1, 0): True},
+        InvalidParameterError,
+        r"costs must be finite and >= 0, got cost True for actual=1, predicted=0\.$",
+    ),
+    (
         "not-a-table",
         [1, 2],
         InvalidParameterError,

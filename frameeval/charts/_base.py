@@ -15,7 +15,7 @@ import altair as alt
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
-from frameeval._validate import check_numeric, require_columns
+from frameeval._inputs import Column, Inputs
 from frameeval.charts import _theme as theme
 from frameeval.charts._thin import ORDER, thin_curve
 from frameeval.exceptions import ColumnNotFoundError, EmptyFrameError, InvalidParameterError
@@ -46,10 +46,18 @@ def columns(
 ) -> pl.Schema:
     """The schema, after checking that every named role column exists (and numeric ones are)."""
     schema = lf.collect_schema()
-    require_columns(schema, func, **(numeric or {}), **roles)
-    if numeric:
-        check_numeric(schema, func, **numeric)
+    check_plotted(schema, func, numeric, **roles)
     return schema
+
+
+def check_plotted(
+    schema: pl.Schema, func: str, numeric: dict[str, Any] | None = None, /, **roles: Any
+) -> None:
+    """The columns a chart reads, declared and compiled (schema only: a chart has no row rule):
+    every role column exists (``numeric``'s first), those of ``numeric`` are integer or float."""
+    numeric = numeric or {}
+    declared = Inputs(*(Column(r, "numeric") for r in numeric), *(Column(r) for r in roles))
+    declared.compile(schema, func, **numeric, **roles)
 
 
 def key_columns(
@@ -58,7 +66,7 @@ def key_columns(
     """The key columns of a frame: ``by=`` if given, else every column that is not a value."""
     if by is not None:
         keys = as_keys(by)
-        require_columns(schema, func, by=keys)
+        check_plotted(schema, func, by=keys)
         return keys
     values = set(values)
     return [name for name in schema.names() if name not in values]
@@ -139,7 +147,7 @@ def curve_rows(
 
 def facet_columns(facet: str | Sequence[str] | None, schema: pl.Schema, func: str) -> list[str]:
     cols = as_keys(facet)
-    require_columns(schema, func, facet=cols)
+    check_plotted(schema, func, facet=cols)
     return cols
 
 
@@ -527,8 +535,7 @@ def summarize(
         return Summary(color, base_sort)
     slf = lazy(summary, func)
     schema = slf.collect_schema()
-    require_columns(schema, func, **{role: value})
-    check_numeric(schema, func, **{role: value})
+    check_plotted(schema, func, {role: value})
     skeys = [c for c in schema.names() if c != value]
     extra = [c for c in skeys if c not in keys]
     if extra:

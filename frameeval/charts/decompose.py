@@ -8,7 +8,7 @@ from typing import Any, cast
 import altair as alt
 import polars as pl
 
-from frameeval._validate import check_numeric, require_columns
+from frameeval._inputs import Column, Inputs
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.evaluate import learning_curve_diagnosis
@@ -158,8 +158,10 @@ def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) 
                 f"{list(COMPONENTS)} is present, got columns {schema.names()}."
             )
     components = list(components)
-    require_columns(schema, func, components=components)
-    check_numeric(schema, func, **{f"components[{i}]": c for i, c in enumerate(components)})
+    # the list as one role (a missing column), each element as its own (a dtype)
+    each = {f"components[{i}]": c for i, c in enumerate(components)}
+    declared = Inputs(Column("components"), *(Column(role, "numeric") for role in each))
+    declared.compile(schema, func, components=components, **each)
     return components
 
 
@@ -184,7 +186,7 @@ def _score_curve(
     schema = lf.collect_schema()
     facets = b.facet_columns(facet, schema, func) if facet is not None else None
     if color is not None:
-        require_columns(schema, func, color=color)
+        b.check_plotted(schema, func, color=color)
     color = color or (role if role in schema else None)
     skip = {role, color, *(facets or []), *_SPLIT_COLUMNS}
     x, score = _x_and_score(schema, x, score, skip, func)
@@ -259,8 +261,7 @@ def _x_and_score(
                 f"inferred, got columns {schema.names()}."
             )
         x = rest[0]
-    require_columns(schema, func, x=x, score=score)
-    check_numeric(schema, func, x=x, score=score)
+    b.check_plotted(schema, func, {"x": x, "score": score})
     return x, score
 
 
@@ -445,7 +446,7 @@ def _with_diagnosis(
         read = learning_curve_diagnosis(frame, metric=score, train_size=train_size, role=role)
     else:
         read = b.gather(b.lazy(diagnosis, func), func, "diagnosis=")
-    require_columns(read.collect_schema(), func, diagnosis=["diagnosis", "explanation"])
+    b.check_plotted(read.collect_schema(), func, diagnosis=["diagnosis", "explanation"])
     keys = [
         c
         for c in read.columns

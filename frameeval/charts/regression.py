@@ -37,7 +37,7 @@ def _open(
     lf = b.lazy(data, func)
     schema = b.columns(lf, func, numeric={"truth": truth, "pred": pred})
     keys = list(dict.fromkeys(keys))
-    b.require_columns(schema, func, by=keys)
+    b.check_plotted(schema, func, by=keys)
     lf = lf.select(
         *keys,
         pl.col(truth).cast(pl.Float64).alias("__fe_t"),

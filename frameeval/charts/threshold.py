@@ -7,7 +7,6 @@ from typing import Any
 
 import polars as pl
 
-from frameeval._validate import check_numeric, require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.exceptions import InvalidParameterError
@@ -129,9 +128,7 @@ def _measure_columns(
             values = [c for c in values if c not in b.as_keys(by)]
     else:
         values = list(measures) if not isinstance(measures, str) else [measures]
-        require_columns(schema, func, measures=values)
-        for value in values:  # loop-ok: a few column checks
-            check_numeric(schema, func, measures=value)
+        b.check_plotted(schema, func, {"measures": values})
     if not values:
         raise InvalidParameterError(
             f"{func}(): table must hold at least one measure column, got {schema.names()}."

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from frameeval._validate import check_parameter, enforce, failure, group_text, require_columns
+from frameeval._validate import check_parameter, enforce, failure, group_text
 from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells
 from frameeval.compare.door import check_learner_value, is_learner
 from frameeval.compare.plan import agg_by_keys, at_least, block_pairs, tie_to_checks
@@ -32,7 +32,6 @@ def check_pair(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> No
     )
     if a is None:
         return
-    require_columns(schema, func, learner=learner)
     check_learner_value(schema, func, learner, a, "a")
     check_learner_value(schema, func, learner, b, "b")
     check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")

@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, finish
+from frameeval._inputs import Column, Inputs
 from frameeval._params import SEED, Number
 from frameeval._roles import column_names, infer_column
 from frameeval._roles import resolve as resolve_roles
@@ -28,11 +29,10 @@ from frameeval._validate import (
     enforce,
     failure,
     group_text,
-    require_columns,
 )
 from frameeval.compare._pairs import check_pair, pair_table
 from frameeval.compare.cells import Long
-from frameeval.compare.door import check_distinct, is_learner, open_frame, resolve_direction
+from frameeval.compare.door import is_learner, open_frame, resolve_direction
 from frameeval.compare.effect_size import effect_aggs, effect_columns
 from frameeval.compare.guards import attach, not_null_rows, value_text
 from frameeval.compare.results import (
@@ -53,6 +53,11 @@ __all__ = ["bayes_correlated_t", "bayes_signed_rank", "bayes_signed_rank_samples
 #: (samples × blocks) and one chunk of quadratic forms (pairs × samples × blocks).
 _WEIGHTS_CHUNK = 2**18
 _FORMS_CHUNK = 2**22
+#: bayes_correlated_t's columns, present and distinct (the metric's dtype and values are
+#: checked where the pair table reads it, after the pair a=/b= and the split blocks)
+_CORRELATED_T_INPUTS = Inputs(
+    Column("metric"), Column("learner"), Column("fold"), Column("repeat"), distinct=True
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,8 +217,9 @@ def bayes_correlated_t(
     lf, eager, keys, schema = open_frame(data, func, by)
     CORRELATED_T.check(func, keys, learner=learner, fold=fold, repeat=repeat)
     hib = resolve_direction(func, metric, higher_is_better)
-    require_columns(schema, func, metric=metric, learner=learner, fold=fold, repeat=repeat)
-    check_distinct(func, keys, metric=metric, learner=learner, fold=fold, repeat=repeat)
+    _CORRELATED_T_INPUTS.compile(
+        schema, func, metric=metric, learner=learner, fold=fold, repeat=repeat, by=keys
+    )
     check_pair(schema, func, learner, a, b)
     if a is not None:
         lf = lf.filter(is_learner(learner, schema, a) | is_learner(learner, schema, b))

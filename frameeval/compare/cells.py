@@ -16,9 +16,8 @@ from frameeval._validate import (
     enforce,
     failure,
     group_text,
-    require_columns,
 )
-from frameeval.compare.door import check_distinct, check_learner_value, is_learner, learner_expr
+from frameeval.compare.door import check_learner_value, is_learner, learner_expr
 from frameeval.compare.guards import attach, not_null_rows, per_group_list, value_text
 from frameeval.compare.plan import block_grid, tie_to_checks
 from frameeval.exceptions import InsufficientDataError
@@ -31,10 +30,14 @@ METRIC = Inputs(Column("metric", "numeric_or_decimal", "finite"))
 CELL = Inputs(Column("metric", "numeric_or_decimal", "finite_or_null", hint=NAN_HINT))
 
 
-def metric_checks(func: str, schema: pl.Schema, metric: str, *, nulls: bool = False) -> Checks:
-    """The metric column's checks: numeric, no NaN or ±inf, and no null unless ``nulls`` (a
-    null is then a missing cell, and the NaN error says how to write one)."""
-    return (CELL if nulls else METRIC).compile(schema, func, metric=metric)
+def with_roles(metric: Inputs, *roles: str) -> Inputs:
+    """``metric`` and the role columns of a long frame (any dtype): the metric, the roles and
+    the ``by=`` keys name different columns."""
+    return metric + Inputs(*(Column(role) for role in roles), distinct=True)
+
+
+#: the long frame of :func:`cells`: a metric value (null: a missing cell) per block × learner
+CELLS = with_roles(CELL, "block", "learner")
 
 
 #: The hint of a missing cell in a test of all learners over blocks.
@@ -71,9 +74,7 @@ def cells(long: Long, *, complete: bool = True, hint: str | None = MISSING_HINT)
     cells and ends with ``hint``.
     """
     lf, schema, func, keys, block, learner, metric = long
-    require_columns(schema, func, metric=metric, block=block, learner=learner)
-    check_distinct(func, keys, metric=metric, block=block, learner=learner)
-    checks = metric_checks(func, schema, metric, nulls=True)
+    checks = CELLS.compile(schema, func, metric=metric, block=block, learner=learner, by=keys)
     lf = not_null_rows(lf, func, keys, {"block": block, "learner": learner})
     lf = check_unique(lf, [*keys, block, learner], func, "one metric value per learner and block")
     cell = lf.group_by(*keys, block, learner).agg(
@@ -138,9 +139,9 @@ def paired(
     Raises in-plan on bad metric values, duplicate rows per (pair, learner), a pair value that
     has a value for only one of the two learners, and a group with no row of ``a`` or ``b``.
     """
-    require_columns(schema, func, metric=metric, learner=learner, **roles)
-    check_distinct(func, keys, metric=metric, learner=learner, **roles)
-    checks, value = metric_checks(func, schema, metric), pl.col(metric).cast(pl.Float64)
+    declared = with_roles(METRIC, "learner", *roles)
+    checks = declared.compile(schema, func, metric=metric, learner=learner, by=keys, **roles)
+    value = pl.col(metric).cast(pl.Float64)
     return pair_up(
         lf, Pairing(schema, func, keys, roles, learner, a, b, value, checks, "metric value")
     )

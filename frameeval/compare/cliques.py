@@ -6,12 +6,17 @@ from __future__ import annotations
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_parameter, require_columns
+from frameeval._validate import check_parameter
 from frameeval.compare.plan import over_keys
 from frameeval.exceptions import ColumnNotFoundError, InvalidDtypeError
 
 __all__ = ["cliques"]
+
+#: cliques' inputs: a post-hoc test's pairwise table, and (ranks=) a table of average ranks
+_PAIRWISE = Inputs(Column("a"), Column("b"), Column("reject"), Column("by"))
+_RANKS = Inputs(Column("learner"), Column("average_rank"), Column("by"))
 
 
 @frame_function
@@ -85,7 +90,7 @@ def cliques(
     lf, eager = to_lazy(pairwise, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, a="a", b="b", reject="reject", by=keys)
+    _PAIRWISE.compile(schema, func, a="a", b="b", reject="reject", by=keys)
     if schema["reject"] != pl.Boolean:
         raise InvalidDtypeError(
             f"{func}(): column 'reject' must be Boolean, got {schema['reject']}."
@@ -110,7 +115,7 @@ def cliques(
     else:
         rlf, _ = to_lazy(ranks, func)
         rschema = rlf.collect_schema()
-        require_columns(rschema, func, learner=learner, average_rank="average_rank", by=keys)
+        _RANKS.compile(rschema, func, learner=learner, average_rank="average_rank", by=keys)
         table = rlf.select(*keys, learner, pl.col("average_rank").alias("__r"))
     table = table.with_columns(pl.col("__r").cast(pl.Float64)).sort(
         [*keys, "__r", learner], nulls_last=True

@@ -9,16 +9,21 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, to_lazy
+from frameeval._inputs import Column, Inputs, check_clash
 from frameeval._inputs import check_distinct as check_distinct  # the declaration's rule
 from frameeval._params import Flag
 from frameeval._validate import (
     check_not_empty_eager,
     check_parameter,
     dtype_family,
-    require_columns,
 )
 from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
 from frameeval.metrics import MEASURES
+
+#: the by= keys of a comparison test's door (the test's own columns are declared by its test)
+_BY = Inputs(Column("by"))
+#: the learner column a learner value (a=, b=, control=) is matched against
+_LEARNER = Inputs(Column("learner"))
 
 
 def check_outputs(
@@ -26,8 +31,7 @@ def check_outputs(
 ) -> None:
     """Key columns (``by=``) and kept role columns (``block=``, ``learner=``…) must not share a
     name with an output column."""
-    clash = sorted(set(keys) & set(outputs))
-    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    check_clash(func, keys, outputs)
     for role, column in roles.items():
         check_parameter(
             column is None or column not in outputs,
@@ -52,7 +56,9 @@ def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> 
 
 
 def check_learner_value(schema: pl.Schema, func: str, learner: str, value: Any, role: str) -> None:
-    """A learner name passed as ``a=``, ``b=`` or ``control=`` must match the column's dtype."""
+    """A learner name passed as ``a=``, ``b=`` or ``control=`` must match the dtype of the
+    learner column (which must exist)."""
+    _LEARNER.compile(schema, func, learner=learner)
     if value is None:
         raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
     dtype = schema[learner]
@@ -85,6 +91,6 @@ def open_frame(data: Any, func: str, by: Any) -> tuple[pl.LazyFrame, bool, list[
     lf, eager = to_lazy(data, func)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, func, by=keys)
+    _BY.compile(schema, func, by=keys)
     check_not_empty_eager(data, eager, lf, func)
     return lf, eager, keys, schema

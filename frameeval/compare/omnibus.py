@@ -21,7 +21,7 @@ import polars as pl
 from frameeval._frame import finish
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, require_columns
+from frameeval._validate import check_alpha
 from frameeval.compare.door import check_learner_value, open_frame
 from frameeval.compare.plan import agg_by_keys, block_pairs, join_on_keys, over_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS, check_digits, rounded
@@ -838,7 +838,6 @@ def pair_statistics(
     data, func, _, block, learner, by, _ = given
     if control is not None:
         _, _, _, schema = open_frame(data, func, by)
-        require_columns(schema, func, learner=learner)
         check_learner_value(schema, func, learner, control, "control")
     complete = test != "skillings_mack"
     cell, eager, keys, hib, _ = ranked_cells(given, outputs, complete=complete, digits=digits)

@@ -17,9 +17,9 @@ from frameeval._frame import finish
 from frameeval._inputs import Column, Inputs
 from frameeval._params import NUMPY_SEED, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_parameter, enforce, label_expr, require_columns
-from frameeval.compare.cells import metric_checks
-from frameeval.compare.door import check_distinct, open_frame
+from frameeval._validate import check_alpha, check_parameter, enforce, label_expr
+from frameeval.compare.cells import METRIC, with_roles
+from frameeval.compare.door import open_frame
 from frameeval.compare.plan import agg_by_keys, at_least
 from frameeval.compare.plan import signed_ratio as ratio
 from frameeval.compare.results import BINOMIAL, T_TEST
@@ -27,6 +27,8 @@ from frameeval.compare.scipy_step import mean_std, scipy_step
 
 __all__ = ["binomial_distribution", "binomial_test", "t_test"]
 _AT_LEAST_ONE = Number(low=1, integer=True, text=">= 1")
+#: t_test's metric column (distinct from the by= keys)
+_T_TEST_INPUTS = with_roles(METRIC)
 
 
 #: the inputs of the binomial test of one learner: its predicted and true labels
@@ -338,10 +340,7 @@ def t_test(
     alpha = check_alpha(alpha, func)
     Number()(func, "eps0", eps0)
     lf, eager, keys, schema = open_frame(data, func, by)
-    require_columns(schema, func, metric=metric)
-    check_distinct(func, keys, metric=metric)
-    T_TEST.check(func, keys)
-    checks = metric_checks(func, schema, metric)
+    checks = _T_TEST_INPUTS.compile(schema, func, clash=T_TEST.columns, metric=metric, by=keys)
     mean, std = mean_std(pl.col(metric).cast(pl.Float64))
     aggs = [
         pl.len().cast(pl.Int64).alias("n_values"),

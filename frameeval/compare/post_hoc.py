@@ -18,11 +18,11 @@ import polars as pl
 from scipy import stats
 
 from frameeval._frame import as_keys, finish, to_lazy
-from frameeval._inputs import Column, Inputs
+from frameeval._inputs import Column, Inputs, check_clash
 from frameeval._params import Number
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import check_alpha, check_parameter, enforce, failure, require_columns
+from frameeval._validate import check_alpha, enforce, failure
 from frameeval.compare.door import check_learner_value
 from frameeval.compare.plan import join_on_keys, per_group
 from frameeval.compare.precision import RANK_DIGITS
@@ -324,7 +324,6 @@ def bonferroni_dunn(
     func = "bonferroni_dunn"
     lf, _ = to_lazy(data, func)
     schema = lf.collect_schema()
-    require_columns(schema, func, learner=learner)
     check_learner_value(schema, func, learner, control, "control")
     given = RankInput(data, func, metric, block, learner, by, higher_is_better)
     return _post_hoc(given, alpha, control=control, digits=digits)
@@ -378,8 +377,7 @@ def holm(
     keys = as_keys(by)
     schema = lf.collect_schema()
     P_VALUES.compile(schema, func, p_value=p_value, by=keys)
-    clash = sorted({"p_adjusted", "__row"} & set(keys))
-    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    check_clash(func, keys, ("p_adjusted", "__row"))
     p = pl.col(p_value).cast(pl.Float64)
     lf = enforce(
         lf,

@@ -10,19 +10,18 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import polars as pl
 
 from frameeval._frame import collect, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._params import Number
 from frameeval._roles import resolve
 from frameeval._typing import IntoFrame
 from frameeval._validate import (
     check_not_empty_eager,
-    check_numeric,
     check_parameter,
     enforce,
     failure,
-    require_columns,
 )
 from frameeval.compare.auto import SPLIT_PROCEDURES, TEST_NAMES, Comparison
-from frameeval.compare.door import check_distinct, learner_expr, resolve_direction
+from frameeval.compare.door import learner_expr, resolve_direction
 from frameeval.compare.guards import not_null_rows
 from frameeval.compare.plan import check_choice
 from frameeval.compare.words import decimals_expr, format_interval, format_value, value_decimals
@@ -34,6 +33,18 @@ if TYPE_CHECKING:
 __all__ = ["latex_escape", "results_table"]
 
 _FUNC = "results_table"
+#: results_table's inputs: the columns named (before the roles are inferred from the others),
+#: then — the roles and the interval bounds resolved — their dtypes; metric, block and learner
+#: differ from each other
+_GIVEN = Inputs(Column("metric"), Column("interval"))
+_RESOLVED = Inputs(
+    Column("metric", "numeric"),
+    Column("block"),
+    Column("learner"),
+    Column("interval_low", "numeric"),
+    Column("interval_high", "numeric"),
+    distinct=("metric", "block", "learner"),
+)
 _DECIMALS = Number(low=0, high=12, integer=True, none=True, text="None or an integer in [0, 12]")
 #: the mark on a cell significantly worse than its row's best
 WORSE_MARK = "†"
@@ -227,20 +238,18 @@ def results_table(
     )
     lf, eager = to_lazy(data, _FUNC)
     schema = lf.collect_schema()
-    require_columns(schema, _FUNC, metric=metric)
     bounds: tuple[str, str] | None = None
     if interval is None:
         auto = (f"{metric}_low", f"{metric}_high")
         bounds = auto if all(c in schema for c in auto) else None
     elif interval is not False:
         bounds = interval
-        require_columns(schema, _FUNC, interval=list(bounds))
+    pair = None if interval is None or bounds is None else list(bounds)
+    _GIVEN.compile(schema, _FUNC, metric=metric, interval=pair)
     block, learner = resolve(lf, _FUNC, [metric], block=block, learner=learner)
-    require_columns(schema, _FUNC, block=block, learner=learner)
-    check_distinct(_FUNC, [], metric=metric, block=block, learner=learner)
-    check_numeric(schema, _FUNC, metric=metric)
-    if bounds is not None:
-        check_numeric(schema, _FUNC, interval_low=bounds[0], interval_high=bounds[1])
+    low, high = bounds or (None, None)
+    roles = dict(metric=metric, block=block, learner=learner)
+    _RESOLVED.compile(schema, _FUNC, **roles, interval_low=low, interval_high=high)
     check_not_empty_eager(data, eager, lf, _FUNC)
     hib = resolve_direction(_FUNC, metric, higher_is_better)
 

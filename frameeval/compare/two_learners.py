@@ -24,7 +24,6 @@ from frameeval._validate import (
     enforce,
     failure,
     group_text,
-    require_columns,
 )
 from frameeval.compare._pairs import present
 from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells, paired
@@ -368,7 +367,6 @@ def _two_or_control(
         "learner with the control b.",
     )
     if b is not None:
-        require_columns(schema, func, learner=learner)
         check_learner_value(schema, func, learner, b, "b")
     if a is not None:
         check_learner_value(schema, func, learner, a, "a")

@@ -12,10 +12,11 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import collect, to_lazy
+from frameeval._inputs import Column, Inputs
 from frameeval._params import N_JOBS, Flag
 from frameeval._split_frame import SPLIT_COLUMNS, split_kind, split_rows
 from frameeval._typing import IntoFrame
-from frameeval._validate import check_parameter, require_columns
+from frameeval._validate import check_parameter
 from frameeval.evaluate import _runner
 from frameeval.evaluate._runner import Errors, Outcome, Progress, Task, check_picklable
 from frameeval.evaluate.learners import FitPredict
@@ -27,6 +28,10 @@ from frameeval.exceptions import (
 )
 
 __all__ = ["Prepared", "check_common", "meta_frame", "output_schema", "prepare", "split_frames"]
+
+#: the data frame's columns (any dtype: the learners read them), compiled role by role between
+#: the checks of the splits frame, which must hold instance= too
+_DATA = Inputs(Column("truth"), Column("instance"), Column("features"))
 
 
 @dataclass
@@ -146,7 +151,7 @@ def prepare(
     data_schema = data_lf.collect_schema()
     split_schema = split_lf.collect_schema()
     kind = split_kind(split_schema, func)
-    require_columns(data_schema, func, truth=truth)
+    _DATA.compile(data_schema, func, truth=truth)
     if instance is None:
         if "instance" in data_schema:
             raise InvalidParameterError(
@@ -163,7 +168,7 @@ def prepare(
         data_lf = data_lf.with_row_index("instance")
         key = "instance"
     else:
-        require_columns(data_schema, func, instance=instance)
+        _DATA.compile(data_schema, func, instance=instance)
         if instance not in split_schema:
             raise ColumnNotFoundError(
                 f"{func}(): column {instance!r} (instance=) not found in splits, got columns "
@@ -180,7 +185,7 @@ def prepare(
             f"features must be a non-empty list of column names, got {features!r}.",
         )
         feats = list(features)
-        require_columns(data_schema, func, features=feats)
+        _DATA.compile(data_schema, func, features=feats)
         check_parameter(
             truth not in feats,
             func,

@@ -12,7 +12,7 @@ from frameeval._frame import finish, to_lazy
 from frameeval._inputs import Column, Inputs
 from frameeval._params import FLAG, Number
 from frameeval._typing import Frame, IntoFrame, frame_function
-from frameeval._validate import check_parameter, require_columns
+from frameeval._validate import check_parameter
 from frameeval.metrics import MEASURES
 
 __all__ = ["learning_curve_diagnosis"]
@@ -41,10 +41,13 @@ def _fmt(column: str) -> pl.Expr:
     return (pl.col(column).round(3) + 0.0).cast(pl.String).fill_null("n/a")  # no "-0.0"
 
 
-#: the columns of a learning / validation curve: the metric (a missing cell is allowed) and the
+#: the columns of a learning / validation curve: the role of each row (compiled first, before the
+#: scalar arguments and the metric's inference), the metric (a missing cell is allowed) and the
 #: training size
 CURVE = Inputs(
-    Column("metric", "numeric", "finite_or_null_one_count"), Column("train_size", "numeric")
+    Column("role"),
+    Column("metric", "numeric", "finite_or_null_one_count"),
+    Column("train_size", "numeric"),
 )
 
 
@@ -152,7 +155,7 @@ def learning_curve_diagnosis(
     func = "learning_curve_diagnosis"
     lf, eager = to_lazy(curve, func)
     schema = lf.collect_schema()
-    require_columns(schema, func, role=role)
+    CURVE.compile(schema, func, role=role)
     max_gap = _number(max_gap, func, "max_gap")
     min_slope = _number(min_slope, func, "min_slope", positive=True)
     sized = train_size in schema

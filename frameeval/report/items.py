@@ -21,7 +21,8 @@ import polars as pl
 
 from frameeval import charts, items
 from frameeval._frame import collect, to_lazy
-from frameeval._validate import check_alpha, require_columns
+from frameeval._inputs import Column, Inputs
+from frameeval._validate import check_alpha
 from frameeval.compare import friedman, nemenyi
 from frameeval.compare.words import format_p
 from frameeval.exceptions import InvalidParameterError
@@ -85,6 +86,11 @@ class ItemRoles:
         return ", ".join(f"{k}={v!r}" for k, v in named.items())
 
 
+#: the columns of an item-level study, declared in the order of :class:`ItemRoles` (any dtype
+#: here: the item functions the report calls check their own)
+_ITEM_INPUTS = Inputs(*(Column(role) for role in ItemRoles.__dataclass_fields__))
+
+
 def infer_item_roles(
     schema: pl.Schema,
     *,
@@ -116,7 +122,7 @@ def infer_item_roles(
         cluster=cluster,
         sample=sample,
     )
-    require_columns(schema, where.removesuffix("()"), **vars(roles))
+    _ITEM_INPUTS.compile(schema, where.removesuffix("()"), **vars(roles))
     return roles
 
 

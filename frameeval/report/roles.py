@@ -18,9 +18,10 @@ from typing import Any, NoReturn
 
 import polars as pl
 
+from frameeval._inputs import Column, Inputs
 from frameeval._params import INSIDE_UNIT
 from frameeval._roles import COMMON_NAMES, infer_column
-from frameeval._validate import dtype_family, require_columns
+from frameeval._validate import dtype_family
 from frameeval.exceptions import (
     ColumnNotFoundError,
     InvalidDtypeError,
@@ -38,6 +39,8 @@ CANDIDATES: dict[str, tuple[str, ...]] = {
 
 #: how the command line spells each role
 FLAGS = {"dataset": "--by"}
+#: the sensitive columns a report is asked for (checked after the roles are inferred)
+SENSITIVE = Inputs(Column("sensitive"))
 
 
 def flag(role: str) -> str:
@@ -595,7 +598,7 @@ def resolve(
     checked or detected (:func:`check_task`) — each once, before any work."""
     schema = data.collect_schema()
     roles, inferred = infer_roles(schema, given, cli=cli)
-    require_columns(schema, "report", sensitive=list(sensitive))
+    SENSITIVE.compile(schema, "report", sensitive=list(sensitive))
     where, spell = _voice(cli)
     found = check_task(data, roles, where, spell, task)
     source = "detected" if task is None else "given"

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from frameeval._frame import finish
+from frameeval._params import Items, Number
 from frameeval._split_frame import ROLE
 from frameeval._typing import Frame, IntoFrame, frame_function
 from frameeval._validate import check_parameter, failure
@@ -26,6 +27,12 @@ from frameeval.split._plan import (
 )
 
 __all__ = ["holdout", "train_val_test"]
+
+#: train_val_test's sizes=: three Python numbers (NaN and ±inf pass here, to reach each
+#: element's own fraction rule and message)
+_SIZES = Items(
+    Number(types=(int, float), finite=False), 3, "three fractions (train, validation, test)"
+)
 
 
 @frame_function
@@ -174,15 +181,7 @@ def train_val_test(
     [('train', 6), ('validation', 2), ('test', 2)]
     """
     func = "train_val_test"
-    ok = (
-        isinstance(sizes, Sequence)
-        and not isinstance(sizes, str)
-        and len(sizes) == 3
-        and all(isinstance(s, int | float) and not isinstance(s, bool) for s in sizes)
-    )
-    check_parameter(
-        ok, func, f"sizes must be three fractions (train, validation, test), got {sizes!r}."
-    )
+    _SIZES(func, "sizes", sizes)
     for name, value in zip(("sizes[0]", "sizes[1]", "sizes[2]"), sizes, strict=True):
         check_fraction(value, func, name)
     total = float(sum(sizes))

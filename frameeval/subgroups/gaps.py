@@ -15,7 +15,7 @@ from frameeval._frame import as_keys, collect, finish, is_dask, to_lazy
 from frameeval._inputs import Column, Inputs
 from frameeval._params import CI, NUMPY_SEED, RESAMPLES
 from frameeval._typing import Frame, Keys, frame_function
-from frameeval._validate import Checks, check_alpha, check_parameter, require_columns
+from frameeval._validate import Checks, check_alpha, check_parameter
 from frameeval.compare.multiple import step_down
 from frameeval.measure_set import measures as measure_set
 from frameeval.metrics.measure import Measure
@@ -32,9 +32,12 @@ _MASK = (1 << 64) - 1
 
 #: the columns every subgroup function reads (their dtypes are the measures' business)
 SENSITIVE = Inputs(Column("sensitive", "any", "not_null"))
+#: the columns of the subgroup functions (model= and instance= of gaps / compare_gaps are
+#: compiled after the shared door)
 SUBGROUPS = (
     Inputs(Column("truth"), Column("pred"), Column("score"), Column("weight"), Column("by"))
     + SENSITIVE
+    + Inputs(Column("model"), Column("instance"))
 )
 
 
@@ -584,8 +587,7 @@ def gaps(
         return provider("dask_subgroups_gaps")(**locals())
     study = _open("gaps", locals())
     level = _check_ci("gaps", ci, n_resamples, seed) if ci is not None else None
-    if instance is not None:
-        require_columns(study.lf.collect_schema(), "gaps", instance=instance)
+    SUBGROUPS.compile(study.lf.collect_schema(), "gaps", instance=instance)
     return finish(_gaps_rows(study, level, instance, n_resamples, seed), study.eager)
 
 
@@ -719,7 +721,7 @@ def compare_gaps(
     alpha = check_alpha(alpha, func)
     study = _open(func, locals())
     keys, groups, names = study.keys, study.groups, study.names
-    require_columns(study.lf.collect_schema(), func, model=model, instance=instance)
+    SUBGROUPS.compile(study.lf.collect_schema(), func, model=model, instance=instance)
     check_parameter(
         model not in keys and model not in groups,
         func,

@@ -31,6 +31,7 @@ from typing import Any
 import polars as pl
 
 from frameeval._frame import as_keys, finish, to_lazy
+from frameeval._inputs import check_clash
 from frameeval._params import CI, RESAMPLES
 from frameeval._split_frame import GOLDEN, splitmix64, splitmix_column, u64
 from frameeval._typing import Frame, Keys
@@ -261,8 +262,7 @@ def measures_with_intervals(
     keys = as_keys(by)
     names = [m.name for m in chosen]
     outputs = {f"{n}_{side}" for n in names for side in ("low", "high")}
-    clash = sorted(set(keys) & (outputs | {"low", "high"}))
-    check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+    check_clash(func, keys, outputs | {"low", "high"})
     common = {
         "by": keys,
         "weight": weight,

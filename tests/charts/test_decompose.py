@@ -78,6 +78,23 @@ def test_bias_variance_errors():
         )
 
 
+def test_bias_variance_names_the_list_or_its_element():
+    """A missing component is named by the list (components=), a non-numeric one by its place
+    (components[i]=)."""
+    frame = ex.bias_variance()
+    with pytest.raises(
+        ColumnNotFoundError, match=r"^bias_variance\(\): column 'nope' \(components=\) not found"
+    ):
+        charts.bias_variance(frame, complexity="degree", components=["error", "nope"])
+    bad = frame.with_columns(pl.col("variance").cast(pl.String))
+    with pytest.raises(
+        InvalidDtypeError,
+        match=r"^bias_variance\(\): column 'variance' \(components\[1\]=\) must be numeric "
+        r"\(integer or float\), got String\.$",
+    ):
+        charts.bias_variance(bad, complexity="degree", components=["error", "variance"])
+
+
 def test_learning_curve_aggregates_mean_and_sd_in_the_spec():
     spec = charts.learning_curve(ex.learning_curve()).to_dict()
     band, line, points = spec["layer"]

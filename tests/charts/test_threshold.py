@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 import frameeval as fe
-from frameeval.exceptions import ColumnNotFoundError, InvalidParameterError
+from frameeval.exceptions import ColumnNotFoundError, InvalidDtypeError, InvalidParameterError
 
 DF = pl.DataFrame(
     {
@@ -57,6 +57,12 @@ def test_colour_by_key_dashes_measures_and_subset() -> None:
 
 
 def test_errors() -> None:
+    with pytest.raises(
+        InvalidDtypeError,
+        match=r"^threshold\(\): column 'm' \(measures=\) must be numeric \(integer or float\), "
+        r"got String\.$",
+    ):
+        fe.charts.threshold(table(), measures=["f1", "m"])
     with pytest.raises(ColumnNotFoundError, match=r"threshold\(\).*'kappa'"):
         fe.charts.threshold(table(), measures=["kappa"])
     with pytest.raises(InvalidParameterError, match=r"color= must name a key column"):

@@ -20,6 +20,7 @@ from frameeval.exceptions import (
     ColumnNotFoundError,
     DuplicateKeyError,
     InsufficientDataError,
+    InvalidDtypeError,
     InvalidParameterError,
     InvalidValueError,
 )
@@ -620,3 +621,40 @@ def test_unchecked_groups_use_the_rank_effect_size():
     assert result.procedure == "wilcoxon" and result.checks.height == 0
     assert set(result.effect_sizes["method"]) == {"akinshin_gamma"}
     assert "Cohen" not in result.verdict
+
+
+_CV = pl.DataFrame(
+    {"model": ["A"] * 4 + ["B"] * 4, "fold": [1, 2, 3, 4] * 2, "accuracy": [0.8, 0.7] * 4}
+)
+_SETS = pl.DataFrame(
+    {"learner": ["A", "B"] * 3, "dataset": ["d1"] * 2 + ["d2"] * 2 + ["d3"] * 2,
+     "accuracy": [0.8, 0.7, 0.6, 0.65, 0.9, 0.85], "verdict": [1] * 6}
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("data", "kwargs", "error", "message"),
+    [
+        (_CV, {"metric": "acc"}, ColumnNotFoundError,
+         r"column 'acc' \(metric=\) not found, got columns \['model', 'fold', 'accuracy'\]\.$"),
+        (_CV, {"learner": "nope"}, ColumnNotFoundError, r"column 'nope' \(learner=\) not found"),
+        (_CV.with_columns(pl.col("accuracy").cast(pl.String)), {}, InvalidDtypeError,
+         r"column 'accuracy' \(metric=\) must be numeric \(integer or float\), got String\.$"),
+        (_CV, {"learner": "model", "fold": "model"}, InvalidParameterError,
+         r"learner= and fold= must name different columns, got 'model' for both\.$"),
+        (_CV, {"by": "model", "learner": "model"}, InvalidParameterError,
+         r"by= must not contain the learner= column, got by=\['model'\]\.$"),
+        (_SETS, {"block": "dataset", "learner": "dataset"}, InvalidParameterError,
+         r"block= and learner= must name different columns, got 'dataset' for both\.$"),
+        (_SETS, {"block": "dataset", "by": "verdict"}, InvalidParameterError,
+         r"by= must not use output column names, got \['verdict'\]\.$"),
+        (_SETS.with_columns(pl.col("accuracy").cast(pl.String)), {"block": "dataset"},
+         InvalidDtypeError, r"column 'accuracy' \(metric=\) must be numeric"),
+    ],
+)  # fmt: skip
+def test_compare_learners_door_names_the_column_and_the_role(data, kwargs, error, message):
+    """The declared inputs of either design (one data set's splits, several data sets), each
+    compiled after the roles are inferred: the first failing rule's message."""
+    kwargs = {"metric": "accuracy", "higher_is_better": True, **kwargs}
+    with pytest.raises(error, match=r"^compare_learners\(\): " + message):
+        fe.compare_learners(data, **kwargs)

@@ -353,3 +353,20 @@ def test_interval_errors_name_the_parameter_and_the_column():
     bad = df.with_columns(pl.col("lo").cast(pl.String))
     with pytest.raises(fe.exceptions.FrameEvalError, match=r"'lo' \(interval_low=\)"):
         fe.results_table(bad, "auc", interval=("lo", "hi"), **KW)
+
+
+@pytest.mark.parametrize(
+    ("frame", "kwargs", "error", "message"),
+    [
+        (table(paper_order=True), {"metric": "aucc"}, fe.exceptions.ColumnNotFoundError,
+         r"column 'aucc' \(metric=\) not found"),
+        (table(paper_order=True), {"learner": "data_set"}, InvalidParameterError,
+         r"block= and learner= must name different columns, got 'data_set' for both\.$"),
+        (table(paper_order=True).with_columns(pl.col("auc").cast(pl.String)), {}, fe.exceptions.InvalidDtypeError,
+         r"column 'auc' \(metric=\) must be numeric \(integer or float\), got String\.$"),
+    ],
+)  # fmt: skip
+def test_the_door_names_the_column_and_the_role(frame, kwargs, error, message):
+    """The declared inputs, compiled once the roles are inferred: the first failing rule."""
+    with pytest.raises(error, match=r"^results_table\(\): " + message):
+        fe.results_table(frame, **{"metric": "auc", **KW, **kwargs})

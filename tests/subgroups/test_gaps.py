@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import frameeval as fe
-from frameeval.exceptions import InvalidParameterError, MissingValueError
+from frameeval.exceptions import ColumnNotFoundError, InvalidParameterError, MissingValueError
 from tests.helpers.examples import budget
 
 TOL = 1e-12
@@ -401,3 +401,20 @@ def test_weighted_and_score_measures_equal_fairlearn() -> None:
     )
     assert _close(auc["difference"][0], mf.difference())
     assert _close(auc["overall"][0], mf.overall)
+
+
+def test_instance_and_model_are_named_when_missing() -> None:
+    """instance= (gaps, compare_gaps) and model= (compare_gaps) come after the shared door."""
+    df = pl.DataFrame({"sex": ["F", "M"] * 3, "y": [1, 0] * 3, "p": [1, 1, 0] * 2, "m": ["a"] * 6})
+    with pytest.raises(
+        ColumnNotFoundError, match=r"^gaps\(\): column 'id' \(instance=\) not found, got columns"
+    ):
+        fe.subgroups.gaps(df, "y", "p", sensitive="sex", instance="id")
+    with pytest.raises(
+        ColumnNotFoundError, match=r"^compare_gaps\(\): column 'model' \(model=\) not found"
+    ):
+        fe.subgroups.compare_gaps(df, "y", "p", sensitive="sex", instance="id")
+    with pytest.raises(
+        ColumnNotFoundError, match=r"^compare_gaps\(\): column 'id' \(instance=\) not found"
+    ):
+        fe.subgroups.compare_gaps(df, "y", "p", sensitive="sex", model="m", instance="id")

@@ -12,7 +12,7 @@ import polars as pl
 from frameeval._frame import as_keys
 from frameeval._params import ABOVE_ZERO, ALPHA
 from frameeval._roles import resolve as resolve_roles
-from frameeval._validate import check_parameter, require_columns
+from frameeval._validate import check_parameter
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.exceptions import InvalidParameterError
@@ -255,7 +255,7 @@ def _ranks_frame(
 def _panels(df: pl.DataFrame, keys: list[str], facet: Any, func: str) -> tuple[list[str], int]:
     """The facet columns (default: all keys) and the largest number of learners in a group."""
     facets = as_keys(facet) if facet is not None else keys
-    require_columns(df.schema, func, facet=facets)
+    b.check_plotted(df.schema, func, facet=facets)
     return facets, int(b.per_group(df, keys, pl.len()).get_column("len").max())  # type: ignore[arg-type]
 
 
@@ -344,7 +344,7 @@ def _pairwise(pairwise: Any, keys: list[str], test: Any, func: str) -> tuple[pl.
 def _test_cd(df: pl.DataFrame, pw: pl.DataFrame, pkeys: list[str], func: str) -> pl.DataFrame:
     """The ranks with the procedure's critical value (per group) as ``cd``."""
     column = "critical_value" if "critical_value" in pw.columns else "cd"
-    require_columns(pw.schema, func, critical_value=column)
+    b.check_plotted(pw.schema, func, critical_value=column)
     cds = pw.select(*pkeys, pl.col(column).cast(pl.Float64).alias("cd"))
     df = df.drop("cd", strict=False)
     if pkeys:

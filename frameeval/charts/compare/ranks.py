@@ -10,7 +10,6 @@ import polars as pl
 
 from frameeval._frame import as_keys
 from frameeval._roles import resolve as resolve_roles
-from frameeval._validate import require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 
@@ -82,7 +81,7 @@ def rank_heatmap(
         ]
     )
     values = [c for c in schema.names() if c not in {learner, rank, *facets, *blocks}]
-    require_columns(schema, func, block=blocks)
+    b.check_plotted(schema, func, block=blocks)
     df = b.gather(lf, func, "ranks=")
     row = "__fe_block"
     df = df.with_columns(

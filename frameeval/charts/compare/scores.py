@@ -9,7 +9,6 @@ import altair as alt
 import polars as pl
 
 from frameeval._roles import resolve as resolve_roles
-from frameeval._validate import require_columns
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
 from frameeval.exceptions import InvalidParameterError
@@ -75,7 +74,7 @@ def metric_distribution(
     b.columns(lf, func, numeric={"metric": metric}, learner=learner)
     facets = b.facet_columns(facet, schema, func)
     color = color or learner
-    require_columns(schema, func, color=color)
+    b.check_plotted(schema, func, color=color)
     df = b.gather(lf, func, "scores=")
     # golden-ratio jitter: deterministic, spreads points evenly across the band
     df = df.with_columns(

@@ -8,17 +8,16 @@ from typing import Any, Literal, NamedTuple
 import polars as pl
 
 from frameeval._frame import as_keys, collect, to_lazy
+from frameeval._inputs import Column, Inputs, check_clash
 from frameeval._params import Number
 from frameeval._roles import COMMON_NAMES, column_names, infer_column, resolve
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import (
     check_alpha,
     check_not_empty_eager,
-    check_numeric,
     check_parameter,
     check_rope,
     check_seed,
-    require_columns,
 )
 from frameeval.compare.auto.context import (
     FUNC,
@@ -58,7 +57,7 @@ from frameeval.compare.auto.splits import (
     split_cells,
     split_verdict,
 )
-from frameeval.compare.door import check_distinct, resolve_direction
+from frameeval.compare.door import resolve_direction
 from frameeval.compare.plan import check_choice
 from frameeval.compare.precision import RANK_DIGITS, check_digits
 from frameeval.exceptions import InvalidValueError
@@ -71,6 +70,18 @@ _RATIO = Number(
     none=True,
     text="None or a positive number (n_test/n_train of one split)",
 )
+#: compare_learners' inputs, declared in the order they are checked: the metric column (before
+#: the roles are inferred from the other names), then — the roles resolved — the design of one
+#: data set's splits or of several data sets (blocks); the role columns differ from each other
+_METRIC = Inputs(Column("metric"))
+_SPLITS = Inputs(
+    Column("metric", "numeric"),
+    *map(Column, ("learner", "fold", "repeat", "block")),
+    distinct=("metric", "block", "learner", "fold", "repeat"),
+)
+_BLOCKS = Inputs(Column("metric", "numeric"), Column("block"), Column("learner"), distinct=True)
+#: output column names a by= key must not use
+_OUTPUTS = ("learner", "test", "a", "b", "check", "clique", "verdict")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,7 +257,7 @@ def compare_learners(
     lf, eager = to_lazy(data, FUNC)
     keys = as_keys(by)
     schema = lf.collect_schema()
-    require_columns(schema, FUNC, metric=metric, by=keys)
+    _METRIC.compile(schema, FUNC, metric=metric, by=keys)
     names = column_names(lf, FUNC)
     switched = False
     if (
@@ -277,10 +288,8 @@ def compare_learners(
             repeat = optional("repeat", block, fold)
         if block is None:
             block = optional("block", fold, repeat)
-        require_columns(schema, FUNC, learner=learner, fold=fold, repeat=repeat, block=block)
-        check_distinct(
-            FUNC, keys, metric=metric, block=block, learner=learner, fold=fold, repeat=repeat
-        )
+        roles = dict(metric=metric, learner=learner, fold=fold, repeat=repeat, block=block)
+        _SPLITS.compile(schema, FUNC, **roles, by=keys)
         sd = SplitDesign(
             fold=fold,
             repeat=repeat,
@@ -377,11 +386,9 @@ def _over_blocks(
         "(fold=), got none.",
     )
     block, learner = resolve(lf, FUNC, [keys, metric], block=block, learner=learner)
-    require_columns(schema, FUNC, block=block, learner=learner)
-    check_distinct(FUNC, keys, metric=metric, block=block, learner=learner)
-    clash = sorted(set(keys) & {"learner", "test", "a", "b", "check", "clique", "verdict"})
-    check_parameter(not clash, FUNC, f"by= must not use output column names, got {clash}.")
-    check_numeric(schema, FUNC, metric=metric)
+    _BLOCKS.compile(
+        schema, FUNC, clash=_OUTPUTS, metric=metric, block=block, learner=learner, by=keys
+    )
     check_not_empty_eager(data, eager, lf, FUNC)
     hib = resolve_direction(FUNC, metric, higher_is_better)
 
@@ -478,7 +485,6 @@ def _compare_splits(
     per-data-set means, whose result it returns with the split-level one in ``per_data_set``."""
     data, lf, schema, eager, metric, keys = given
     learner = args["learner"]
-    check_numeric(schema, FUNC, metric=metric)
     check_not_empty_eager(data, eager, lf, FUNC)
     several = False
     if block is not None:
@@ -550,8 +556,7 @@ def _split_comparison(
     args: dict[str, Any],
 ) -> Comparison:
     learner = args["learner"]
-    clash = sorted(set(keys) & {"learner", "test", "a", "b", "check", "clique", "verdict"})
-    check_parameter(not clash, FUNC, f"by= must not use output column names, got {clash}.")
+    check_clash(FUNC, keys, _OUTPUTS)
     given = args["higher_is_better"]
     if sd.holdout and given is None:
         # a 0/1 column per test instance: 1 = correct, unless a registered measure says not
