@@ -180,9 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         found = memory.get(name, {})
 
         def with_peaks(
-            task: str,
-            rows: dict[str, Measure | float],
-            found: dict[str, dict[str, int]] = found,
+            task: str, rows: dict[str, Measure | float], found: dict[str, dict[str, int]] = found
         ) -> None:
             merged: dict[str, Measure | float] = {}
             for row, m in rows.items():

@@ -498,7 +498,7 @@ def confusion(
 
     df = result_frame(n_rows, n_groups, n_classes=10)
     rows = {
-        "frameeval": timed(lambda: fe.confusion_matrix(df, truth="y_true", pred="y_pred", by=KEYS)),
+        "frameeval": timed(lambda: fe.confusion_matrix(df, truth="y_true", pred="y_pred", by=KEYS))
     }
     rows |= {
         name: timed(fn) for name, fn in _floors(df, "y_true", "y_pred").items() if "labels" in name
@@ -606,7 +606,7 @@ def fold_assignment(
         "frameeval": timed(
             lambda: fe.split.kfold(df, k=10, repeats=10, stratify="y_true", instance="id", seed=0),
             repeat=1,
-        ),
+        )
     }
 
     def sklearn_indices() -> None:

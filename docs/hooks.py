@@ -83,8 +83,7 @@ def on_page_markdown(markdown: str, **_: Any) -> str:
     if MEASURE_NAMES in markdown:
         markdown = markdown.replace(MEASURE_NAMES, ", ".join(builder_names()))
     return MEASURE_BUILDERS.sub(
-        lambda m: "\n".join(f"::: frameeval.{name}" for name in builder_names(m.group(1))),
-        markdown,
+        lambda m: "\n".join(f"::: frameeval.{name}" for name in builder_names(m.group(1))), markdown
     )
 
 

@@ -36,12 +36,7 @@ from frameeval.curves import (
     roc_curve,
 )
 from frameeval.decompose import bias_variance, bootstrap_predictions
-from frameeval.evaluate import (
-    evaluate,
-    learning_curve,
-    learning_curve_diagnosis,
-    validation_curve,
-)
+from frameeval.evaluate import evaluate, learning_curve, learning_curve_diagnosis, validation_curve
 from frameeval.exceptions import FrameEvalError
 from frameeval.measure_set import measures
 from frameeval.metrics import MEASURES, Measure, measure_table, normalized_cost, p_cost, register

@@ -114,10 +114,7 @@ def infer_column(
 
 
 def resolve(
-    data: Any,
-    func: str,
-    exclude: Iterable[Any] = (),
-    **roles: str | None,
+    data: Any, func: str, exclude: Iterable[Any] = (), **roles: str | None
 ) -> tuple[str, ...]:
     """The columns of ``roles`` (``learner=None, block="dataset"``…) in the order given: a name
     is kept as it is, ``None`` is inferred from the column names of ``data``. ``exclude`` holds

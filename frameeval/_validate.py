@@ -515,11 +515,7 @@ class Checks:
         return names
 
     def enforce(
-        self,
-        stats: pl.LazyFrame,
-        by: Sequence[str],
-        *failures: pl.Expr,
-        one_row: bool = False,
+        self, stats: pl.LazyFrame, by: Sequence[str], *failures: pl.Expr, one_row: bool = False
     ) -> pl.LazyFrame:
         """Raise (inside the plan) when a count breaks its rule; drop the check columns.
 

@@ -425,8 +425,7 @@ def macro_micro(
         f"pos_label {positive!r} must occur in column {truth!r} or {pred!r}, got no such row",
     )
     matrices = lf.group_by(*keys, *across_keys).agg(
-        *_binary_cells(BinaryCounts.of(actual, predicted, pl.lit(True), weight)),
-        *checks.aggs(),
+        *_binary_cells(BinaryCounts.of(actual, predicted, pl.lit(True), weight)), *checks.aggs()
     )
     cells = BinaryCounts(*(pl.col(c) for c in ("tp", "fp", "fn", "tn")))
     matrices = checks.enforce(matrices, keys).with_columns(

@@ -138,13 +138,7 @@ def sk_report(y, p, w, labels, beta: float, zero_division: float | None) -> dict
         warnings.simplefilter("ignore")
         out = {
             average: prfs(
-                y,
-                p,
-                labels=labels,
-                average=average,
-                beta=beta,
-                zero_division=zd,
-                sample_weight=w,
+                y, p, labels=labels, average=average, beta=beta, zero_division=zd, sample_weight=w
             )
             for average in (None, "macro", "micro", "weighted")
         }

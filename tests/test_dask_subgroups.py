@@ -56,11 +56,7 @@ def _assert_equal(got: pl.DataFrame, expected: pl.DataFrame, exact: bool = False
     floats = [c for c, t in expected.schema.items() if t == pl.Float64]
     assert_frame_equal(got.drop(floats), expected.drop(floats), check_exact=True)
     assert_frame_equal(
-        got.select(floats),
-        expected.select(floats),
-        check_exact=exact,
-        rel_tol=1e-12,
-        abs_tol=1e-12,
+        got.select(floats), expected.select(floats), check_exact=exact, rel_tol=1e-12, abs_tol=1e-12
     )
 
 

@@ -1472,13 +1472,7 @@ def split_cases() -> None:
         lambda x: fe.split.kfold(x, k=2, repeats=0),
         err(InvalidParameterError, "repeats", "0"),
     )
-    frame_case(
-        "kfold",
-        "empty-frame",
-        small.clear(),
-        lambda x: fe.split.kfold(x, k=2),
-        NEEDS_ROWS,
-    )
+    frame_case("kfold", "empty-frame", small.clear(), lambda x: fe.split.kfold(x, k=2), NEEDS_ROWS)
     frame_case(
         "kfold",
         "stratify-k-greater-than-class",

@@ -19,12 +19,7 @@ from frameeval.exceptions import (
 )
 from tests.helpers.examples import budget
 from tests.helpers.oracle import assert_close
-from tests.metrics.test_properties import (
-    ILL_CONDITIONED,
-    columns_of,
-    result_frames,
-    unique,
-)
+from tests.metrics.test_properties import ILL_CONDITIONED, columns_of, result_frames, unique
 
 # the roles each kind reads in the frames of tests.metrics.test_properties
 ROLES = {

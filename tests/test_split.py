@@ -171,11 +171,7 @@ def test_row_order_invariance_and_lazy_equals_eager(case, seed):
     assert fe.collect(c).equals(b)  # input order kept within a repeat
 
 
-@given(
-    groups=st.lists(st.integers(0, 9), min_size=4, max_size=40),
-    seed=seeds,
-    k=st.integers(2, 3),
-)
+@given(groups=st.lists(st.integers(0, 9), min_size=4, max_size=40), seed=seeds, k=st.integers(2, 3))
 def test_grouped_folds_keep_groups_together(groups, seed, k):
     n_groups = len(set(groups))
     df = frame(list(range(len(groups))), groups=groups)

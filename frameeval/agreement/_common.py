@@ -109,8 +109,7 @@ def open_ratings(
         lf = lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(ALL))
     given = pl.col(rating).is_not_null()
     info = lf.group_by(groups).agg(
-        pl.col(rater).filter(given).n_unique().cast(pl.Int64).alias("n_raters"),
-        *checks.aggs(),
+        pl.col(rater).filter(given).n_unique().cast(pl.Int64).alias("n_raters"), *checks.aggs()
     )
     info = checks.enforce(info, groups, one_row=True)
 

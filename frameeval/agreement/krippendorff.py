@@ -140,7 +140,7 @@ def _alpha_ratio(
     expected = grid.group_by(groups).agg(
         (pl.col("__fe_nc") * pl.col("__fe_nk") * delta2(pl.col(value), pl.col("__fe_k")))
         .sum()
-        .alias("__fe_de"),
+        .alias("__fe_de")
     )
     total = marginal.group_by(groups).agg(pl.col("__fe_nc").sum().alias("__fe_total"))
     per_item = table.group_by([*groups, item]).agg(pl.col("__fe_w").first())

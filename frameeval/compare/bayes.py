@@ -23,13 +23,7 @@ from frameeval._params import SEED, Number
 from frameeval._roles import column_names, infer_column
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_parameter,
-    check_rope,
-    enforce,
-    failure,
-    group_text,
-)
+from frameeval._validate import check_parameter, check_rope, enforce, failure, group_text
 from frameeval.compare._pairs import check_pair, pair_table
 from frameeval.compare.cells import Long
 from frameeval.compare.door import is_learner, open_frame, resolve_direction

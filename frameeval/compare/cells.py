@@ -9,14 +9,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from frameeval._inputs import Column, Inputs
-from frameeval._validate import (
-    Checks,
-    check_parameter,
-    check_unique,
-    enforce,
-    failure,
-    group_text,
-)
+from frameeval._validate import Checks, check_parameter, check_unique, enforce, failure, group_text
 from frameeval.compare.door import check_learner_value, is_learner, learner_expr
 from frameeval.compare.guards import attach, not_null_rows, per_group_list, value_text
 from frameeval.compare.plan import block_grid, tie_to_checks

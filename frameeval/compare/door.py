@@ -12,11 +12,7 @@ from frameeval._frame import as_keys, to_lazy
 from frameeval._inputs import Column, Inputs, check_clash
 from frameeval._inputs import check_distinct as check_distinct  # the declaration's rule
 from frameeval._params import Flag
-from frameeval._validate import (
-    check_not_empty_eager,
-    check_parameter,
-    dtype_family,
-)
+from frameeval._validate import check_not_empty_eager, check_parameter, dtype_family
 from frameeval.exceptions import InvalidDtypeError, InvalidParameterError
 from frameeval.metrics import MEASURES
 

@@ -14,12 +14,7 @@ from frameeval._inputs import Column, Inputs
 from frameeval._params import Number
 from frameeval._roles import resolve
 from frameeval._typing import IntoFrame
-from frameeval._validate import (
-    check_not_empty_eager,
-    check_parameter,
-    enforce,
-    failure,
-)
+from frameeval._validate import check_not_empty_eager, check_parameter, enforce, failure
 from frameeval.compare.auto import SPLIT_PROCEDURES, TEST_NAMES, Comparison
 from frameeval.compare.door import learner_expr, resolve_direction
 from frameeval.compare.guards import not_null_rows

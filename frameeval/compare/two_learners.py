@@ -18,13 +18,7 @@ from frameeval._frame import finish
 from frameeval._params import A_BOOL
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_alpha,
-    check_parameter,
-    enforce,
-    failure,
-    group_text,
-)
+from frameeval._validate import check_alpha, check_parameter, enforce, failure, group_text
 from frameeval.compare._pairs import present
 from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells, paired
 from frameeval.compare.door import check_learner_value, is_learner, open_frame, resolve_direction

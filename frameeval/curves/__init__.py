@@ -27,13 +27,7 @@ from frameeval.curves.multiclass import multiclass_roc_auc
 from frameeval.curves.precision_recall import break_even_point, pr_curve
 from frameeval.curves.ranking import ranking_report
 from frameeval.curves.roc import roc_convex_hull, roc_curve
-from frameeval.curves.table import (  # noqa: F401 - also frameeval.curves's
-    SCORE_PARTS,
-    cumulated,
-    prepare_scores,
-    score_counts,
-    score_table,
-)
+from frameeval.curves.table import SCORE_PARTS, cumulated, prepare_scores, score_counts, score_table  # noqa: F401 - also frameeval.curves's
 
 __all__ = [
     "break_even_point",

@@ -20,13 +20,7 @@ from frameeval.compare.mcnemar import (
     pair_partial,
     pairs_from_partials,
 )
-from frameeval.dask._merge import (
-    check_split,
-    compute_on,
-    not_empty,
-    parquet_paths,
-    tree_reduce,
-)
+from frameeval.dask._merge import check_split, compute_on, not_empty, parquet_paths, tree_reduce
 from frameeval.exceptions import InvalidParameterError
 from frameeval.uncertainty.bootstrap import parse_measures
 

@@ -14,16 +14,7 @@ from frameeval.io._files import malformed
 __all__ = ["read_inspect_samples"]
 
 #: inspect_ai's ``value_to_float``: the letter grades and yes/no answers of its scorers
-GRADES = {
-    "C": 1.0,
-    "I": 0.0,
-    "P": 0.5,
-    "N": 0.0,
-    "yes": 1.0,
-    "no": 0.0,
-    "true": 1.0,
-    "false": 0.0,
-}
+GRADES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "no": 0.0, "true": 1.0, "false": 0.0}
 FIXED = ["benchmark", "model", "item", "sample", "target"]
 
 

@@ -18,11 +18,7 @@ def _first_line(func: str, path: Path, line: str) -> dict[str, Any]:
     first = [f.strip() for f in line.split(",")]
     if len(first) < 4:
         raise malformed(
-            func,
-            path,
-            1,
-            "line 1 must read 'dataset,estimator,split,resample,…'",
-            repr(line),
+            func, path, 1, "line 1 must read 'dataset,estimator,split,resample,…'", repr(line)
         )
     resample = first[3]
     try:

@@ -24,13 +24,7 @@ import polars as pl
 from frameeval._frame import translate
 from frameeval._inputs import Column, Inputs
 from frameeval._params import ALPHA, COUNT, INSIDE_UNIT, Number
-from frameeval._validate import (
-    Checks,
-    check_parameter,
-    enforce,
-    failure,
-    group_text,
-)
+from frameeval._validate import Checks, check_parameter, enforce, failure, group_text
 from frameeval.compare.door import check_outputs, open_frame
 from frameeval.compare.scipy_step import scipy_step
 from frameeval.exceptions import DuplicateKeyError, InsufficientDataError, InvalidValueError

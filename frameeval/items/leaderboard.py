@@ -125,11 +125,9 @@ def leaderboard(
         (position.over(over) if over else position).cast(pl.Int64).alias("position")
     )
     table = _ranks(table, keys, higher_is_better)
-    out = table.select(
-        *keys,
-        pl.col(MODEL).alias(model),
-        *COLUMNS,
-    ).with_columns(pl.col("rank_low", "rank_high").cast(pl.Int64))
+    out = table.select(*keys, pl.col(MODEL).alias(model), *COLUMNS).with_columns(
+        pl.col("rank_low", "rank_high").cast(pl.Int64)
+    )
     return finish_items(out.sort([*keys, "position", model], nulls_last=True), design.eager)
 
 

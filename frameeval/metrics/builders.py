@@ -391,9 +391,7 @@ def guarded_value(
     if measure.kind == "binary":
         allowed = measure.averages
         check_parameter(
-            average in allowed,
-            func,
-            f"average must be one of {list(allowed)}, got {average!r}.",
+            average in allowed, func, f"average must be one of {list(allowed)}, got {average!r}."
         )
     params = resolve_parameters(measure, func, given)  # parameter errors at once
     average = measure.parameters.get("average") or average
@@ -596,12 +594,7 @@ def class_spread(
 
 
 def third_class(
-    func: str,
-    truth: str,
-    pred: str,
-    positive: Any,
-    schema: pl.Schema,
-    shared: Shared | None = None,
+    func: str, truth: str, pred: str, positive: Any, schema: pl.Schema, shared: Shared | None = None
 ) -> pl.Expr:
     """``average="binary"``: truth and pred hold at most one class besides the positive one
     (scikit-learn raises too).

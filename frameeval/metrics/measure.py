@@ -26,14 +26,7 @@ import polars as pl
 from frameeval._deprecation import keyword_only_after
 from frameeval.exceptions import InvalidParameterError
 from frameeval.metrics.builders import REQUIRED, make_builder, raw_value
-from frameeval.metrics.stats import (
-    BinaryCounts,
-    Bound,
-    ClassCounts,
-    ScoreTable,
-    Statistic,
-    Sums,
-)
+from frameeval.metrics.stats import BinaryCounts, Bound, ClassCounts, ScoreTable, Statistic, Sums
 
 Kind = Literal["label", "binary", "score", "probability", "regression"]
 

@@ -14,13 +14,7 @@ from frameeval._frame import finish
 from frameeval._inputs import Column, Inputs
 from frameeval._params import NUMPY_SEED, Number
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
-from frameeval._validate import (
-    check_parameter,
-    enforce,
-    failure,
-    group_text,
-    is_label_dtype,
-)
+from frameeval._validate import check_parameter, enforce, failure, group_text, is_label_dtype
 from frameeval.compare.plan import check_int, check_level, sort_by_keys
 from frameeval.exceptions import (
     DuplicateKeyError,

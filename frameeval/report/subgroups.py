@@ -209,13 +209,7 @@ def _slices(page: Page, study: Study, gaps: pl.DataFrame, datasets: list[Any]) -
         (found,) = collect(searched)
         page.table(
             found.select(
-                "slice",
-                "size",
-                "value",
-                "complement_value",
-                "difference",
-                "score",
-                "p_adjusted",
+                "slice", "size", "value", "complement_value", "difference", "score", "p_adjusted"
             ),  # fmt: skip
             f"{dataset}, {learner}: the slices where it errs most (SliceLine, α = 0.95; error "
             "rate inside and outside the slice; BH-adjusted p)",

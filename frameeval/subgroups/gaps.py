@@ -110,11 +110,7 @@ def _sensitive_checks(func: str, groups: list[str], lf: pl.LazyFrame) -> Checks:
 
 
 def counted_path(
-    pred: str | None,
-    score: str | None,
-    needed: list[Measure],
-    weight: str | None,
-    ci: float | None,
+    pred: str | None, score: str | None, needed: list[Measure], weight: str | None, ci: float | None
 ) -> bool:
     """Whether the values come from the count table of the group x truth x pred cells: label
     measures only, unweighted, without intervals."""

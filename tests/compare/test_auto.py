@@ -94,10 +94,7 @@ def test_demsar_forced_friedman_reproduces_the_paper():
     assert sorted(differ) == [("C4.5", "C4.5+m", "C4.5+m"), ("C4.5", "C4.5+m+cf", "C4.5+m+cf")]
     assert "C4.5+m+cf > C4.5" in ten.verdict and "C4.5+m > C4.5" in ten.verdict
     cliques = ten.cliques.group_by("clique").agg(pl.col("learner").sort()).sort("clique")
-    assert cliques["learner"].to_list() == [
-        ["C4.5+cf", "C4.5+m", "C4.5+m+cf"],
-        ["C4.5", "C4.5+cf"],
-    ]
+    assert cliques["learner"].to_list() == [["C4.5+cf", "C4.5+m", "C4.5+m+cf"], ["C4.5", "C4.5+cf"]]
 
 
 def rm_error(values: np.ndarray) -> tuple[float, float]:

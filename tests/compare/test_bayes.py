@@ -20,11 +20,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import frameeval as fe
-from frameeval.exceptions import (
-    InsufficientDataError,
-    InvalidParameterError,
-    InvalidValueError,
-)
+from frameeval.exceptions import InsufficientDataError, InvalidParameterError, InvalidValueError
 from tests.compare._tables import assert_frames_close, metric_tables, shuffled
 from tests.helpers.examples import budget
 

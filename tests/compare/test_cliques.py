@@ -47,9 +47,7 @@ def pairwise_frames(draw):
         (a, b, ranks[a], ranks[b], draw(st.booleans())) for a, b in itertools.combinations(names, 2)
     ]
     return pl.DataFrame(
-        rows,
-        schema=["a", "b", "average_rank_a", "average_rank_b", "reject"],
-        orient="row",
+        rows, schema=["a", "b", "average_rank_a", "average_rank_b", "reject"], orient="row"
     ), ranks
 
 
@@ -70,10 +68,7 @@ def test_cliques_against_brute_force(data):
     assert isinstance(lazy, pl.LazyFrame) and lazy.collect().equals(out)
 
 
-@given(
-    ranks=st.lists(st.integers(4, 28), min_size=2, max_size=7),
-    cd=st.integers(1, 12),
-)
+@given(ranks=st.lists(st.integers(4, 28), min_size=2, max_size=7), cd=st.integers(1, 12))
 def test_nemenyi_style_rejections_give_the_cd_layout(ranks, cd):
     """With reject = |r_a − r_b| > CD the cliques are the CD diagram's bars (charts' layout)."""
     r = {f"L{i}": v / 4 for i, v in enumerate(ranks)}

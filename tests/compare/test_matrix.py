@@ -57,12 +57,7 @@ def _scipy_p(x: np.ndarray, y: np.ndarray, zero_method: str) -> float:
 )
 def test_comparison_matrix_matches_numpy_scipy_statsmodels(df, hib, zero_method, correction):
     out = fe.comparison_matrix(
-        df,
-        "value",
-        by="g",
-        higher_is_better=hib,
-        zero_method=zero_method,
-        correction=correction,
+        df, "value", by="g", higher_is_better=hib, zero_method=zero_method, correction=correction
     )
     assert out.columns == OUT
     rows = []

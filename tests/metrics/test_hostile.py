@@ -11,11 +11,7 @@ import polars as pl
 import pytest
 
 import frameeval as fe
-from frameeval.exceptions import (
-    InvalidDtypeError,
-    InvalidParameterError,
-    MissingValueError,
-)
+from frameeval.exceptions import InvalidDtypeError, InvalidParameterError, MissingValueError
 
 Y = [1, 1, 0, 0, 1, 0]
 NUMERIC = [10, 9, 8, 3, 2, 1]

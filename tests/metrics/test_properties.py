@@ -267,10 +267,7 @@ def assert_lazy_equals_eager(df: pl.DataFrame, variants: list[Variant]) -> None:
     light = [v for v in variants if v.average in (None, "binary")]
     whole = [pl.lit(0).alias("g"), *(v.expr("wf") for v in usable(light, "wf"))]
     compare(
-        fe.collect(df.lazy().select(whole)),
-        df.select(whole),
-        light,
-        "lazy select != eager select",
+        fe.collect(df.lazy().select(whole)), df.select(whole), light, "lazy select != eager select"
     )
 
 

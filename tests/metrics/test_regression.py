@@ -34,11 +34,7 @@ from frameeval.exceptions import (
 from tests.helpers.oracle import assert_close
 from tests.helpers.regression import oracle
 
-SKLEARN = {
-    "mse": mean_squared_error,
-    "rmse": root_mean_squared_error,
-    "mae": mean_absolute_error,
-}
+SKLEARN = {"mse": mean_squared_error, "rmse": root_mean_squared_error, "mae": mean_absolute_error}
 BUILDERS = {"mse": fe.mse, "rmse": fe.rmse, "mae": fe.mae}
 
 

@@ -52,11 +52,7 @@ def synthetic_results(
         0.5 + (2 * (truth == 1) - 1) * skill[d, j] * 0.5 + rng.normal(0, 0.25, d.size), 0, 1
     ).round(3)
     return (
-        pl.DataFrame(
-            {
-                "dataset": [f"synthetic_set_{n:02d}" for n in range(datasets)],
-            }
-        )
+        pl.DataFrame({"dataset": [f"synthetic_set_{n:02d}" for n in range(datasets)]})
         .with_row_index("d")
         .join(
             pl.DataFrame(

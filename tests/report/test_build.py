@@ -272,9 +272,7 @@ def _continuous(seed: int = 5) -> pl.DataFrame:
     )
 
 
-def test_many_distinct_scores_use_a_grid_for_curves_and_the_rows_for_ranking(
-    monkeypatch,
-) -> None:
+def test_many_distinct_scores_use_a_grid_for_curves_and_the_rows_for_ranking(monkeypatch) -> None:
     from frameeval.report import tables
 
     monkeypatch.setattr(tables, "GRID_CELLS", 10)  # this small frame counts as "many"

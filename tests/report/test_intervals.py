@@ -59,9 +59,7 @@ def _table(first: str, metric: str) -> tuple[list[str], dict[str, dict[str, str]
     return learners, rows
 
 
-def test_the_headline_gives_winner_and_significance_with_the_tables_numbers(
-    example_report,
-) -> None:
+def test_the_headline_gives_winner_and_significance_with_the_tables_numbers(example_report) -> None:
     """Parse the answer's first line and its results table: the winner is the learner with
     the table's lowest average rank, the headline cites that rank exactly as printed (1.625,
     not 1.62), the verdict too, and the learners it is "not significantly better than" are
@@ -94,9 +92,7 @@ def test_the_headline_gives_winner_and_significance_with_the_tables_numbers(
     assert "(Nemenyi test, α = 0.05)" in headline
 
 
-def test_the_per_dataset_values_carry_wilson_intervals_equal_to_statsmodels(
-    example_report,
-) -> None:
+def test_the_per_dataset_values_carry_wilson_intervals_equal_to_statsmodels(example_report) -> None:
     """Every cell of the accuracy table is "value [low, high]", and the bounds are
     statsmodels' proportion_confint(method="wilson") of the learner's correct predictions on
     the data set (pooled over the folds; one repeat), rounded as the table rounds."""
@@ -147,9 +143,7 @@ def test_accuracy_intervals_count_an_instance_once_per_repeat(small_results) -> 
     assert one.sort(keys).equals(two.sort(keys))
 
 
-def test_auc_intervals_from_the_count_table_equal_the_bootstrap_on_the_rows(
-    small_results,
-) -> None:
+def test_auc_intervals_from_the_count_table_equal_the_bootstrap_on_the_rows(small_results) -> None:
     """The score count table's Poisson(n) draws are those fe.measures(ci=) makes on the rows
     (one unit per distinct row): the same interval, not the n · Poisson(1) of a weight."""
     roles = ReportRoles(**ROLES)

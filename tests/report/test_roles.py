@@ -90,9 +90,7 @@ def test_the_data_section_names_only_columns_that_exist_and_roles_are_not_mutate
     assert "Columns that play no role: 'instance', 'learner_x'." in text
 
 
-def test_a_constant_learner_column_does_not_overwrite_a_column_of_that_name(
-    small_results,
-) -> None:
+def test_a_constant_learner_column_does_not_overwrite_a_column_of_that_name(small_results) -> None:
     """``learner`` given as the data set: the one-learner column is named ``learner_``."""
     data = small_results.drop("learner").rename({"dataset": "learner"})
     roles = Roles(**{**FULL, "dataset": "learner"})

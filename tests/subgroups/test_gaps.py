@@ -60,10 +60,7 @@ MEASURES = ["accuracy", "selection_rate", "recall", "precision", "f1", "fpr"]
 
 @settings(max_examples=budget(6))
 @given(
-    seed=st.integers(0, 10_000),
-    n=st.integers(30, 120),
-    groups=st.integers(2, 4),
-    two=st.booleans(),
+    seed=st.integers(0, 10_000), n=st.integers(30, 120), groups=st.integers(2, 4), two=st.booleans()
 )
 def test_gaps_equal_fairlearn_metricframe(seed: int, n: int, groups: int, two: bool) -> None:
     from fairlearn.metrics import MetricFrame

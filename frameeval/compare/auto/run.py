@@ -36,19 +36,9 @@ from frameeval.compare.auto.design import (
     choose_procedures,
     describe_design,
 )
-from frameeval.compare.auto.effects import (
-    clique_table,
-    effect_sizes,
-    rank_table,
-)
-from frameeval.compare.auto.procedures import (
-    PROCEDURES,
-    stack,
-)
-from frameeval.compare.auto.result import (
-    Comparison,
-    verdict_table,
-)
+from frameeval.compare.auto.effects import clique_table, effect_sizes, rank_table
+from frameeval.compare.auto.procedures import PROCEDURES, stack
+from frameeval.compare.auto.result import Comparison, verdict_table
 from frameeval.compare.auto.splits import (
     SplitDesign,
     choose_split_procedures,
@@ -474,11 +464,7 @@ def _split_name(repeat: str, fold: str, names: list[str]) -> str:
 
 
 def _compare_splits(
-    given: _Given,
-    block: str | None,
-    sd: SplitDesign,
-    procedure: str,
-    args: dict[str, Any],
+    given: _Given, block: str | None, sd: SplitDesign, procedure: str, args: dict[str, Any]
 ) -> Comparison:
     """A fold column: the split-level answer of every data set (``block`` a key when there is a
     data-set column), plus — with several data sets — the tests over data sets on the
