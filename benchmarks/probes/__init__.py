@@ -4,7 +4,8 @@ Each module here is a small script that measured one claim of that page (a ratio
 frameeval expression to the bare Polars formula, an A/B of two plans in one process, the memory
 a lazy query adds), kept so that the next engineer can rerun it and read the same kind of
 number. They are NOT part of ``python -m benchmarks`` (the suite of :mod:`benchmarks.tasks`
-with its goal lines) and nothing imports them; run one from the repository root with
+with its goal lines), and the suite does not import them (a test only checks that each
+imports quietly); run one from the repository root with
 
     CPU=1 POLARS_MAX_THREADS=1 python -m benchmarks.probes.<name> [arguments]
 

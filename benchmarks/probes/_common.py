@@ -50,6 +50,16 @@ def label_four() -> list[pl.Expr]:
     ]
 
 
+def grouped(
+    df: pl.DataFrame, exprs: list[pl.Expr], numbered: bool = False
+) -> Callable[[], pl.DataFrame]:
+    """A case: the eager ``df.group_by(KEYS).agg(exprs)`` (with ``numbered``, each expression
+    aliased ``c0``, ``c1``, … so that unnamed aggregates do not collide)."""
+    if numbered:
+        exprs = [x.alias(f"c{i}") for i, x in enumerate(exprs)]
+    return lambda: df.group_by(KEYS).agg(exprs)
+
+
 def clock() -> Callable[[], float]:
     """The clock chosen by the environment: CPU time if ``CPU`` is set, else wall time."""
     return time.process_time if os.environ.get("CPU") else time.perf_counter

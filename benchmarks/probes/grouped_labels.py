@@ -25,7 +25,7 @@ import polars as pl
 
 import frameeval as fe
 from benchmarks.data import result_frame
-from benchmarks.probes._common import KEYS, env_int, label_floor, label_four, run
+from benchmarks.probes._common import KEYS, env_int, grouped, label_floor, label_four, run
 
 
 def cases() -> dict[str, Callable[[], Any]]:
@@ -48,10 +48,7 @@ def cases() -> dict[str, Callable[[], Any]]:
         "(y&p).sum": [(y & p).sum()],
         "T.null_count": [T.null_count()],
     }
-    out: dict[str, Callable[[], Any]] = {
-        k: (lambda e=e: df.group_by(KEYS).agg([x.alias(f"c{i}") for i, x in enumerate(e)]))
-        for k, e in c.items()
-    }
+    out: dict[str, Callable[[], Any]] = {k: grouped(df, e, numbered=True) for k, e in c.items()}
     out["four lazy"] = lambda: df.lazy().group_by(KEYS).agg(four).collect()
     out["floor lazy"] = lambda: df.lazy().group_by(KEYS).agg(floor).collect()
     return out

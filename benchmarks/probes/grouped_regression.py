@@ -26,7 +26,7 @@ import polars as pl
 
 import frameeval as fe
 from benchmarks.data import regression_frame
-from benchmarks.probes._common import KEYS, env_int, run
+from benchmarks.probes._common import KEYS, env_int, grouped, run
 
 NAMES = ["rmse", "mae", "r2", "mape"]
 
@@ -63,10 +63,7 @@ def cases() -> dict[str, Callable[[], Any]]:
         "is_nan.any": [y.is_nan().any()],
         "y.null_count": [y.null_count()],
     }
-    out: dict[str, Callable[[], Any]] = {
-        k: (lambda e=e: df.group_by(KEYS).agg([x.alias(f"c{i}") for i, x in enumerate(e)]))
-        for k, e in c.items()
-    }
+    out: dict[str, Callable[[], Any]] = {k: grouped(df, e, numbered=True) for k, e in c.items()}
     out["four lazy"] = lambda: df.lazy().group_by(KEYS).agg(four).collect()
     out["floor lazy"] = lambda: df.lazy().group_by(KEYS).agg(sums).collect()
     return out

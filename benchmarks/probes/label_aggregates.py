@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from benchmarks.data import result_frame
-from benchmarks.probes._common import KEYS, env_int, run
+from benchmarks.probes._common import env_int, grouped, run
 
 
 def cases() -> dict[str, Callable[[], Any]]:
@@ -45,7 +45,7 @@ def cases() -> dict[str, Callable[[], Any]]:
         "OR": [((T - 1) | (P - 1)).bitwise_or()],
         "TP": [(y & p).sum()],
     }
-    return {k: (lambda e=e: df.group_by(KEYS).agg(e)) for k, e in c.items()}
+    return {k: grouped(df, e) for k, e in c.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

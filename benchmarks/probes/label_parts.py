@@ -31,7 +31,7 @@ from typing import Any
 import polars as pl
 
 from benchmarks.data import result_frame
-from benchmarks.probes._common import KEYS, env_int, label_four, run
+from benchmarks.probes._common import KEYS, env_int, grouped, label_four, run
 from frameeval import _validate
 
 
@@ -76,7 +76,7 @@ def cases() -> dict[str, Callable[[], Any]]:
         c[name + " flat"] = aggs
         c[name + " struct"] = [pl.struct(aggs)]
     c["len"] = [pl.len()]
-    return {k: (lambda e=e: df.group_by(KEYS).agg(e)) for k, e in c.items()}
+    return {k: grouped(df, e) for k, e in c.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

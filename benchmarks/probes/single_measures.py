@@ -64,6 +64,10 @@ def frame() -> pl.DataFrame:
     return pl.DataFrame({"t": y, "f": y * np.exp(0.1 * rng.standard_normal(n))})
 
 
+def _select(df: pl.DataFrame, expr: pl.Expr) -> Callable[[], pl.DataFrame]:
+    return lambda: df.select(expr)
+
+
 def cases() -> dict[str, Callable[[], Any]]:
     """``<measure> bare`` and ``<measure> fe`` for every measure (or those named in ``ONLY``)."""
     df = frame()
@@ -73,8 +77,8 @@ def cases() -> dict[str, Callable[[], Any]]:
         if only and name not in only.split(","):
             continue
         e = getattr(fe, name)("t", "f")
-        out[name + " bare"] = lambda b=b: df.select(b)
-        out[name + " fe"] = lambda e=e: df.select(e)
+        out[name + " bare"] = _select(df, b)
+        out[name + " fe"] = _select(df, e)
     return out
 
 
