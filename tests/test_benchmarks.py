@@ -162,3 +162,23 @@ def test_subgroups_benchmark_runs_side_by_side(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "x  frameeval gaps" in out and "grouped sums" in out
     assert "(first: f0=1 & f3=2 & f5=0)" in out
+
+
+def test_every_probe_imports_quietly_and_says_how_to_run_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The probes behind docs/performance.md's figures import without building data or
+    printing, and each docstring names the page and its own command."""
+    import importlib
+    import pkgutil
+
+    import benchmarks.probes as probes
+
+    names = [m.name for m in pkgutil.iter_modules(probes.__path__) if not m.name.startswith("_")]
+    assert len(names) >= 9
+    for name in names:
+        module = importlib.import_module(f"benchmarks.probes.{name}")
+        assert callable(module.main)
+        assert "docs/performance.md" in module.__doc__
+        assert f"python -m benchmarks.probes.{name}" in module.__doc__
+    assert capsys.readouterr().out == ""
