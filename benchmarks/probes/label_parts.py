@@ -49,13 +49,7 @@ def capture(exprs: list[pl.Expr]) -> list[tuple[Any, pl.Expr, pl.Expr]]:
     _validate.Shared.bind = bind  # type: ignore[method-assign]
     try:
         small = pl.DataFrame(
-            {
-                "dataset": [1, 1],
-                "model": [1, 1],
-                "fold": [1, 1],
-                "y_true": [1, 0],
-                "y_pred": [1, 1],
-            }
+            {"dataset": [1, 1], "model": [1, 1], "fold": [1, 1], "y_true": [1, 0], "y_pred": [1, 1]}
         )
         small.group_by(KEYS).agg(exprs)
     finally:
