@@ -340,16 +340,9 @@ def label_metrics(
         _goal("4 label expressions, eager / the same sums, eager", eager, "<= 2", eager <= 2)
 
 
-def regression_metrics(
-    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
-) -> None:
-    """``fe.measures(rmse, mae, r2, mape)`` per group (issue 24, point 6): goals ≤ 2× a bare
-    Polars group_by of the statistics these four read, ≥ 50× the scikit-learn loop."""
-    from sklearn import metrics as skm
-
-    df = regression_frame(n_rows, n_groups)
-    names = ["rmse", "mae", "r2", "mape"]
-    four = [getattr(fe, n)("y_true", "y_pred") for n in names]
+def regression_sums() -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """What ``rmse, mae, r2, mape`` read, as bare Polars aggregates over ``y_true`` / ``y_pred``:
+    the seven sums, and the truth's min / max (also read by ``benchmarks.probes``)."""
     y, f = pl.col("y_true"), pl.col("y_pred")
     e = f - y
     sums = [
@@ -361,7 +354,20 @@ def regression_metrics(
         (e.abs() / y.abs()).sum().alias("ape"),
         (y == 0).sum().alias("zero"),
     ]
-    extremes = [y.min().alias("y_min"), y.max().alias("y_max")]
+    return sums, [y.min().alias("y_min"), y.max().alias("y_max")]
+
+
+def regression_metrics(
+    n_rows: int, n_groups: int, report: Report, timed: Timed, sk_groups: int | None
+) -> None:
+    """``fe.measures(rmse, mae, r2, mape)`` per group (issue 24, point 6): goals ≤ 2× a bare
+    Polars group_by of the statistics these four read, ≥ 50× the scikit-learn loop."""
+    from sklearn import metrics as skm
+
+    df = regression_frame(n_rows, n_groups)
+    names = ["rmse", "mae", "r2", "mape"]
+    four = [getattr(fe, n)("y_true", "y_pred") for n in names]
+    sums, extremes = regression_sums()
     eager_floor = "polars floor: group_by(keys).agg(the 7 sums + min/max of y the four read), eager"
     lazy_floor = "polars floor: the same, lazy (streaming)"
     eager_four = "frameeval: 4 expressions, eager df.group_by().agg()"
@@ -416,9 +422,10 @@ def regression_metrics(
 SINGLE_ROWS = 5_000_000
 
 
-def _bare_formulas() -> dict[str, pl.Expr]:
-    """Each measure's formula in plain Polars, with no input check (the single-measure floor)."""
-    y, f = pl.col("y_true"), pl.col("y_pred")
+def bare_formulas(truth: str = "y_true", pred: str = "y_pred") -> dict[str, pl.Expr]:
+    """Each measure's formula in plain Polars, with no input check (the single-measure floor;
+    also read by ``benchmarks.probes.single_measures``)."""
+    y, f = pl.col(truth), pl.col(pred)
     e = f - y
     return {
         "mse": (e * e).mean(),
@@ -452,7 +459,7 @@ def single_measures(
     truth = rng.lognormal(0.0, 1.0, n)
     df = pl.DataFrame({"y_true": truth, "y_pred": truth * np.exp(0.1 * rng.standard_normal(n))})
     cases: dict[str, Callable[[], Any]] = {}
-    for name, bare in _bare_formulas().items():  # loop-ok: one pair of rows per measure
+    for name, bare in bare_formulas().items():  # loop-ok: one pair of rows per measure
         expr = getattr(fe, name)("y_true", "y_pred")
         cases[f"frameeval: df.select(fe.{name})"] = lambda expr=expr: df.select(expr)
         cases[f"polars: bare formula of {name}"] = lambda bare=bare: df.select(bare)
@@ -463,7 +470,7 @@ def single_measures(
     fixed = _interleaved(
         {
             "fixed cost: df.select(fe.rmse), 30 rows": lambda: small.select(rmse),
-            "fixed cost: bare rmse, 30 rows": lambda: small.select(_bare_formulas()["rmse"]),
+            "fixed cost: bare rmse, 30 rows": lambda: small.select(bare_formulas()["rmse"]),
             "fixed cost: df.select(rmse, mae, r2), 30 rows": lambda: small.select(four),
         },
         timed,
@@ -473,7 +480,7 @@ def single_measures(
         f"one measure on a large column: df.select, {n:,} rows",
         {"frameeval": rows[first], **{k: v for k, v in rows.items() if k != first}, **fixed},
     )
-    for name in _bare_formulas():  # loop-ok: one goal line per measure
+    for name in bare_formulas():  # loop-ok: one goal line per measure
         ours = rows[f"frameeval: df.select(fe.{name})"].seconds
         ratio = ours / rows[f"polars: bare formula of {name}"].seconds
         _goal(f"df.select(fe.{name}) / its bare formula", ratio, "<= 1.5", ratio <= 1.5)

@@ -27,6 +27,7 @@ import polars as pl
 import frameeval as fe
 from benchmarks.data import regression_frame
 from benchmarks.probes._common import KEYS, env_int, grouped, run
+from benchmarks.tasks import regression_sums
 
 NAMES = ["rmse", "mae", "r2", "mape"]
 
@@ -36,17 +37,8 @@ def cases() -> dict[str, Callable[[], Any]]:
     df = regression_frame(env_int("ROWS", 1_000_000), env_int("GROUPS", 1000))
     y, f = pl.col("y_true"), pl.col("y_pred")
     e = f - y
-    sums = [
-        pl.len(),
-        (e * e).sum().alias("ee"),
-        e.abs().sum().alias("ae"),
-        y.sum().alias("y"),
-        (y * y).sum().alias("yy"),
-        (e.abs() / y.abs()).sum().alias("ape"),
-        (y == 0).sum().alias("zero"),
-        y.min().alias("y_min"),
-        y.max().alias("y_max"),
-    ]
+    plain, extremes = regression_sums()
+    sums = [*plain, *extremes]
     four = [getattr(fe, n)("y_true", "y_pred") for n in NAMES]
     c = {
         "len": [pl.len()],

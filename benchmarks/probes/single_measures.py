@@ -31,29 +31,13 @@ import polars as pl
 
 import frameeval as fe
 from benchmarks.probes._common import env_int, interleaved, rounds_arg
+from benchmarks.tasks import bare_formulas
 
 
 def bare() -> dict[str, pl.Expr]:
-    """The bare Polars formula of each regression measure, over columns ``t`` and ``f``."""
-    y, f = pl.col("t"), pl.col("f")
-    e = f - y
-    return {
-        "mse": (e * e).mean(),
-        "rmse": (e * e).mean().sqrt(),
-        "mae": e.abs().mean(),
-        "r2": 1 - (e * e).sum() / ((y - y.mean()) ** 2).sum(),
-        "mape": (e.abs() / y.abs()).mean(),
-        "smape": (2 * e.abs() / (y.abs() + f.abs())).mean(),
-        "msle": ((f.log1p() - y.log1p()) ** 2).mean(),
-        "rmsle": ((f.log1p() - y.log1p()) ** 2).mean().sqrt(),
-        "huber_loss": pl.when(e.abs() <= 1).then(0.5 * e * e).otherwise(e.abs() - 0.5).mean(),
-        "poisson_deviance": (2 * (y * (y / f).log() - y + f)).mean(),
-        "gamma_deviance": (2 * ((f / y).log() + y / f - 1)).mean(),
-        "max_error": e.abs().max(),
-        "median_absolute_error": e.abs().median(),
-        "explained_variance": 1 - (e - e.mean()).pow(2).sum() / (y - y.mean()).pow(2).sum(),
-        "mean_error": e.mean(),
-    }
+    """The bare Polars formula of each regression measure, over columns ``t`` and ``f`` (the
+    benchmark's own single-measure floors)."""
+    return bare_formulas("t", "f")
 
 
 def frame() -> pl.DataFrame:
