@@ -252,17 +252,22 @@ def check_not_empty_eager(data: Any, eager: bool, lf: pl.LazyFrame, func: str) -
         raise EmptyFrameError(f"{func}(): data must have at least one row, got an empty frame.")
 
 
-def gated(column: str, bad: Callable[[pl.Expr], pl.Expr]) -> pl.Expr:
+def gated(column: str, bad: Callable[[pl.Expr], pl.Expr], need: pl.Expr | None = None) -> pl.Expr:
     """The number of rows of ``column`` where ``bad`` (NaN, ±inf, or either) holds, counted
-    only when the column's sum is not finite — which it is whenever a value is NaN or ±inf
-    (NaN and ±inf propagate through a sum; a finite sum can still overflow, and the rows are
-    then counted). The same count as ``bad(column).sum()``; over a whole frame (an eager
-    ``df.select``) a filter by a one-row predicate keeps all the rows or none without
-    reading them, so a complete column costs one sum (1.2 ms on 5M Float64 rows) instead of
-    two comparisons and a count (3.2 ms). In a ``group_by`` (a predicate per group) the
-    filter is slower than the count: :meth:`Checks.guard` uses it only for a whole frame."""
+    only when the one-row predicate ``need`` holds — by default when the column's sum is not
+    finite, which it is whenever a value is NaN or ±inf (NaN and ±inf propagate through a
+    sum; a finite sum can still overflow, and the rows are then counted). The same count as
+    ``bad(column).sum()`` whenever ``need`` holds for every column holding such a value;
+    over a whole frame (an eager ``df.select``) a filter by a one-row predicate keeps all the
+    rows or none without reading them, so a complete column costs one sum (1.2 ms on 5M
+    Float64 rows) instead of two comparisons and a count (3.2 ms), or nothing when ``need``
+    reads an aggregate the value computes anyway (:meth:`Shared.prove`). In a ``group_by`` (a
+    predicate per group) the filter is slower than the count: :meth:`Checks.guard` uses it
+    only for a whole frame."""
     x = pl.col(column)
-    return bad(x.filter(~x.sum().is_finite())).fill_null(False).sum()
+    if need is None:
+        need = ~x.sum().is_finite()
+    return bad(x.filter(need)).fill_null(False).sum()
 
 
 def finite(x: pl.Expr) -> pl.Expr:
@@ -284,7 +289,8 @@ class _Check:
     scope: str = "group"  # "group": per by-group; "total": summed over the whole frame
     example: pl.Expr | None = None  # per-row value; the smallest offending one is reported
     count: pl.Expr | None = None  # a cheaper aggregate equal to bad.sum(), if there is one
-    whole: pl.Expr | None = None  # the same count, cheaper over a whole frame (see ``gated``)
+    # (column, per-row test) of a finiteness rule, counted more cheaply over a whole frame
+    whole: tuple[str, Callable[[pl.Expr], pl.Expr]] | None = None  # (see ``gated``)
     hint: str | None = None  # a "Hint:" line after the message (no braces)
 
 
@@ -351,7 +357,7 @@ class Checks:
                 MissingValueError,
                 f"column {column!r} ({role}=) {rule}",
                 hint=hint,
-                whole=gated(column, bad),
+                whole=(column, bad),
             )
 
     def label(self, column: str, role: str, dtype: pl.DataType) -> None:
@@ -457,7 +463,8 @@ class Checks:
         and example is one of its fields (the guard is then evaluated by :meth:`Shared.bind`,
         on one row per group), and a check that ``shared`` says another builder of the same
         eager query carries (:meth:`Shared.carries`) is left out; when ``shared`` plans a whole
-        frame (:attr:`Shared.whole`), a finiteness count takes its :func:`gated` form.
+        frame (:attr:`Shared.whole`), a finiteness count takes its :func:`gated` form, read
+        only when the value's own sums do not prove the column finite (:meth:`Shared.prove`).
         """
         read = shared if shared is not None else _same
         whole = shared is not None and shared.whole
@@ -468,7 +475,8 @@ class Checks:
             bad = c.bad.fill_null(False)
             total = c.count if c.count is not None else bad.sum()
             if whole and c.whole is not None:
-                total = c.whole
+                assert shared is not None
+                total = gated(*c.whole, need=shared.proven(c.whole[0]))
             least = None if c.example is None else c.example.filter(bad).min()
             rule = (c.error, c.message[len(self.func) + 3 :], c.hint)
             if shared is not None and not shared.carries(rule, total, least):
@@ -901,6 +909,7 @@ class Shared:
         #: may then skip rows by a one-row predicate (:func:`gated`), which in a ``group_by``
         #: would cost more than it saves
         self.whole = whole
+        self._finite: dict[str, pl.Expr] = {}  # column → a sum finite only if it is (prove)
 
     def __call__(self, aggregate: pl.Expr) -> pl.Expr:
         for i, known in enumerate(self._aggregates):
@@ -917,18 +926,45 @@ class Shared:
         self.rules.append(_Rule(text, aggregates))
         return True if self._chosen is None else self._chosen[position]
 
+    def prove(self, columns: Sequence[str], total: pl.Expr) -> None:
+        """Record that the field ``total`` (an unweighted sum over the rows in context) is
+        finite only when every value of ``columns`` is (Σ(f − y)²: a NaN or ±inf in either
+        column makes it NaN or ±inf): a finiteness count of those columns then reads the rows
+        only when it is not (:meth:`proven`, :func:`gated`) — free where the value reads that
+        sum anyway. The first proof of a column is kept."""
+        for column in columns:
+            self._finite.setdefault(column, total)
+
+    def proven(self, column: str) -> pl.Expr | None:
+        """One-row predicate: the rows of ``column`` must be read to be counted (the sum
+        recorded by :meth:`prove` is not finite), or None when nothing proves the column."""
+        total = self._finite.get(column)
+        return None if total is None else ~total.is_finite()
+
     def bind(self, expr: pl.Expr) -> pl.Expr:
         """``expr`` (written over the fields) evaluated on the aggregates it reads, computed
-        once each."""
-        text = str(expr)
-        fields = [
-            a.alias(f"__fe_{i}__") for i, a in enumerate(self._aggregates) if f"__fe_{i}__" in text
+        once each. An aggregate may itself read earlier fields (a count gated by a sum of the
+        value, :meth:`prove`): it is computed one step later, over the struct of those."""
+        names = [f"__fe_{i}__" for i in range(len(self._aggregates))]
+        texts = [str(a) for a in self._aggregates]
+        step: dict[int, int] = {}  # field → the step computing it (0: the first struct)
+        pending = [str(expr)]
+        while pending:
+            text = pending.pop()
+            for i, name in enumerate(names):
+                if i not in step and name in text:
+                    step[i] = 0
+                    pending.append(texts[i])
+        for i in sorted(step):  # an aggregate reads only fields made before it
+            step[i] = 1 + max((step[j] for j in step if j < i and names[j] in texts[i]), default=-1)
+        steps = [
+            [self._aggregates[i].alias(names[i]) for i in sorted(step) if step[i] == k]
+            for k in range(1 + max(step.values(), default=0))
         ]
-        return (
-            pl.struct(fields)
-            .struct.with_fields(expr.alias("__fe_value"))
-            .struct.field("__fe_value")
-        )
+        value = pl.struct(steps[0])
+        for later in steps[1:]:
+            value = value.struct.with_fields(later)
+        return value.struct.with_fields(expr.alias("__fe_value")).struct.field("__fe_value")
 
 
 def _same(expr: pl.Expr) -> pl.Expr:

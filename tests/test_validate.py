@@ -1085,3 +1085,26 @@ def test_an_eager_select_plans_for_the_whole_frame_only_at_the_top_level(monkeyp
         seen.clear()
         run(fe.rmse("t", "f"))
         assert seen and all(s is whole for s in seen), name
+
+
+@pytest.mark.parametrize("values", list(FINITE_CASES.values()), ids=list(FINITE_CASES))
+def test_a_count_gated_by_a_shared_sum_is_bound_after_it(values) -> None:
+    """:meth:`Shared.bind` computes an aggregate that reads another field (a finiteness count
+    gated by a sum, :meth:`Shared.prove`) one step after the fields it reads, found through it:
+    the same count as the per-row one, over a whole frame and per group."""
+    from frameeval._validate import Shared, finite, gated
+
+    values = [1.7e308 if v == "big" else v for v in values]
+    df = pl.DataFrame({"g": [i % 2 for i in range(len(values))], "x": values})
+    df = df.with_columns(pl.col("x").cast(pl.Float64), pl.col("g").cast(pl.Int64))
+    shared = Shared(whole=True)
+    shared.prove(["x"], shared(pl.col("x").sum()))
+    need = shared.proven("x")
+    assert need is not None and shared.proven("y") is None
+    count = shared(gated("x", lambda x: ~finite(x), need=need))
+    got = shared.bind(count.cast(pl.Int64)).alias("got")
+    want = (~finite(pl.col("x"))).fill_null(False).sum().cast(pl.Int64).alias("want")
+    whole = df.select(got, want)
+    assert whole["got"].to_list() == whole["want"].to_list()
+    grouped = df.group_by("g").agg(got, want).sort("g")
+    assert grouped["got"].to_list() == grouped["want"].to_list()

@@ -10,7 +10,7 @@ declaration, so ``help(fe.mcc)`` and the API docs read like a hand-written funct
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
@@ -217,13 +217,7 @@ def raw_value(
             return measure.rows(truth, other, positive, weight)
         return measure.formula(ScoreTable.of(truth, other, positive, weight), **params)
     if kind == "regression" and measure.stats is not None:
-        y, f = pl.col(truth).cast(pl.Float64), pl.col(other).cast(pl.Float64)
-        read = shared if shared is not None else _same
-        whole = shared is not None and shared.whole
-        stats = {
-            name: read(statistic_value(stat, y, f, weight, params, whole))
-            for name, stat in measure.stats.items()
-        }
+        stats = regression_sums(measure.stats, (truth, other), weight, params, shared)
         return measure.formula(Sums(stats), **params)
     # probability / regression: sums of a per-row term
     assert measure.term is not None
@@ -258,6 +252,39 @@ def _weighted(row: pl.Expr, weight: str | None) -> pl.Expr:
     return row if weight is None else weight_expr(weight) * row
 
 
+def regression_sums(
+    stats: Mapping[str, Statistic],
+    columns: tuple[str, str],
+    weight: str | None,
+    params: dict[str, Any],
+    shared: Shared | None,
+) -> dict[str, pl.Expr]:
+    """The statistics of a regression measure by name, over the truth and prediction
+    ``columns`` (each a field of ``shared`` when given). Over a whole frame without weights
+    (:attr:`Shared.whole`) a statistic declared ``unless_finite`` reads its rows only when a
+    sum the value reads anyway is not finite, and a sum that ``proves_finite`` is recorded as
+    the proof that both columns are finite (:meth:`Shared.prove`)."""
+    y, f = (pl.col(c).cast(pl.Float64) for c in columns)
+    read = shared if shared is not None else _same
+    whole = shared is not None and shared.whole and weight is None
+    plain = {n: s for n, s in stats.items() if s.unless_finite is None or not whole}
+    out = {n: read(statistic_value(s, y, f, weight, params, whole)) for n, s in plain.items()}
+    if not whole:
+        return out
+    assert shared is not None
+    fallbacks = {n: s for n, s in stats.items() if n not in plain}
+    unless = dict.fromkeys(s.unless_finite for s in fallbacks.values() if s.unless_finite)
+    sums = [read(statistic_value(s, y, f, None, params, whole)) for s in unless]
+    if sums:  # one predicate for all: R² reads both scaled sums when either plain one overflows
+        need = ~pl.sum_horizontal(sums).is_finite()  # all ≥ 0: finite iff each is
+        for name, stat in fallbacks.items():
+            out[name] = read(statistic_value(stat, y, f, None, params, whole, need))
+    for name, stat in plain.items():
+        if stat.proves_finite:
+            shared.prove(columns, out[name])
+    return out
+
+
 def statistic_value(
     stat: Statistic,
     y: pl.Expr,
@@ -265,18 +292,19 @@ def statistic_value(
     weight: str | None,
     params: dict[str, Any],
     whole: bool = False,
+    need: pl.Expr | None = None,
 ) -> pl.Expr:
     """One regression statistic of a group (see :class:`~frameeval.metrics.measure.Statistic`)
     from Float64 truth ``y`` and prediction ``f``. ``whole``: the context is a whole frame (an
-    eager ``select``), where a statistic with a ``gate`` reads its rows only when the gate
-    holds: the rows pass through one struct filtered by the gate (evaluated once), and the
-    per-row value is computed over its fields."""
+    eager ``select``), where a statistic given the one-row predicate ``need`` reads its rows
+    only when it holds: the rows pass through one struct filtered by
+    it (evaluated once), and the per-row value is computed over its fields."""
     if stat.row is None:
         return weight_total(weight)
     rows = stat.unweighted if weight is None and stat.unweighted is not None else stat.row
     gated: pl.Expr | None = None
-    if whole and weight is None and stat.gate is not None:
-        gated = pl.struct(y.alias("y"), f.alias("f")).filter(stat.gate(y, f))
+    if whole and weight is None and need is not None:
+        gated = pl.struct(y.alias("y"), f.alias("f")).filter(need)
         y, f = pl.field("y"), pl.field("f")
     row = rows(y, f, **params) if stat.parametric else rows(y, f)
     row = row.cast(pl.Float64)

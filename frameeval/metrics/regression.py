@@ -36,8 +36,8 @@ YY = Statistic(lambda y, f: y * y)  # Σ w·y²
 F = Statistic(lambda y, f: f)  # Σ w·f
 FF = Statistic(lambda y, f: f * f)  # Σ w·f²
 YF = Statistic(lambda y, f: y * f)  # Σ w·y·f
-EE = Statistic(lambda y, f: (f - y) ** 2)  # Σ w·e²
-AE = Statistic(lambda y, f: (f - y).abs())  # Σ w·|e|
+EE = Statistic(lambda y, f: (f - y) ** 2, proves_finite=True)  # Σ w·e²
+AE = Statistic(lambda y, f: (f - y).abs(), proves_finite=True)  # Σ w·|e|
 Y_MIN = Statistic(lambda y, f: y, "min")  # smallest truth (of positive weight)
 Y_MAX = Statistic(lambda y, f: y, "max")
 F_MIN = Statistic(lambda y, f: f, "min")
@@ -50,17 +50,8 @@ SCALE = 2.0**-520
 _MAX = sys.float_info.max
 
 
-def _may_overflow(y: pl.Expr, f: pl.Expr) -> pl.Expr:
-    """False only when no sum of squares of n values can overflow: with M the largest |y|,
-    |f|, every |e| ≤ 2M, so Σe² ≤ 4n·M² and Σy² ≤ n·M² stay below Float64's max while
-    8n·M² does (rounding included). Four min / max of the columns: a fifth of a pass over
-    f − y (the guard has already refused NaN and ±inf where this is read)."""
-    m = pl.max_horizontal(y.max(), -y.min(), f.max(), -f.min())
-    return ~(m.pow(2) * (8.0 * pl.len().cast(pl.Float64)) <= _MAX)
-
-
-EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2, gate=_may_overflow)  # Σ w·(e·2⁻⁵²⁰)²
-YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2, gate=_may_overflow)  # Σ w·(y·2⁻⁵²⁰)²
+EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2, unless_finite=EE)  # Σ w·(e·2⁻⁵²⁰)²
+YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2, unless_finite=YY)  # Σ w·(y·2⁻⁵²⁰)²
 AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
 
 
@@ -71,21 +62,6 @@ def _relative_error(y: pl.Expr, f: pl.Expr) -> pl.Expr:
     return (f - y) / y
 
 
-def _may_divide_by_zero(y: pl.Expr, f: pl.Expr) -> pl.Expr:
-    """False only when every |f − y| / |y| is finite: the truths have one sign, the smallest
-    |y| is m > 0, and |f − y| / |y| ≤ |f| / m + 1 stays below Float64's max while
-    max |f| / m < max / 4 does (four min / max of the columns)."""
-    least = pl.max_horizontal(y.min(), -y.max(), pl.lit(0.0))  # 0 when the truths cross 0
-    return ~(pl.max_horizontal(f.max(), -f.min()) / least < _MAX / 4)
-
-
-# [|f − y| / |y| is not finite] of a row of positive weight, as a max (1.0: some row is; 0.0:
-# none; null: no row, or, over a whole frame, none by its gate): a zero truth (or one that
-# overflows the ratio). A max reads the rows once, where a sum Σ w·[…] multiplies each by its
-# weight first; it merges by max.
-ZERO_TRUTH = Statistic(
-    lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64), "max", gate=_may_divide_by_zero
-)
 # Σ w·|f − y| / |y| over the rows where it is finite (the others make the MAPE undefined)
 APE = Statistic(
     lambda y, f: (
@@ -93,6 +69,14 @@ APE = Statistic(
     ),
     # unweighted: every row of a zero truth counts, so the MAPE is null whatever this sum is
     unweighted=lambda y, f: _relative_error(y, f).abs(),
+    proves_finite=True,  # unweighted: NaN or ±inf in y or f makes a ratio NaN or ±inf
+)
+# [|f − y| / |y| is not finite] of a row of positive weight, as a max (1.0: some row is; 0.0:
+# none; null: no row, or, over a whole frame, none since Σ|f − y|/|y| is finite): a zero truth (or one that
+# overflows the ratio). A max reads the rows once, where a sum Σ w·[…] multiplies each by its
+# weight first; it merges by max.
+ZERO_TRUTH = Statistic(
+    lambda y, f: (~finite(_relative_error(y, f))).cast(pl.Float64), "max", unless_finite=APE
 )
 SAPE = Statistic(
     lambda y, f: (
@@ -155,7 +139,7 @@ def _r2(s: Any) -> pl.Expr:
     """1 − SSE / SST; when a squared sum overflows (values past ~1e154) the same ratio from
     the scaled sums (SSE and SST both times 2⁻¹⁰⁴⁰: the ratio is unchanged)."""
     # one when/then chain: each branch around an aggregate costs a pass in an eager group_by;
-    # the scaled sums are read only where the plain ones overflow (see ``Statistic.gate``)
+    # the scaled sums are read only where the plain ones overflow (see ``Statistic.unless_finite``)
     y = s.y * SCALE
     sst = pl.max_horizontal(s.yy_scaled - y * y / s.w, pl.lit(0.0))
     scaled = 1.0 - s.ee_scaled / positive_part(sst)

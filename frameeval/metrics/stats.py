@@ -508,13 +508,18 @@ class Statistic:
     #: Σ|r|, which is non-finite only where a zero truth already makes the MAPE null, while a
     #: weighted sum must drop such a row of weight 0 instead of adding 0·inf = NaN)
     unweighted: Callable[..., pl.Expr] | None = None
-    #: ``gate(truth, pred)``: a cheap aggregate (a few min / max) that is true whenever a
-    #: measure's value depends on this statistic — a fallback read only when a plain sum
-    #: overflows, say. Over a whole frame without weights (an eager ``df.select``) the
-    #: statistic is computed only when it holds, and is otherwise that of no rows (0 for a
-    #: sum, which no measure then reads; null for a max, which MAPE reads as "no zero truth";
-    #: see ``builders.statistic_value``)
-    gate: Callable[[pl.Expr, pl.Expr], pl.Expr] | None = None
+    #: a statistic whose sum is finite whenever this one's value is not needed: over a whole
+    #: frame without weights (an eager ``df.select``) this one's rows are read only when that
+    #: sum — which the measure's value reads anyway — is not finite, and otherwise it is the
+    #: statistic of no rows (0 for a sum, which no measure then reads; null for a max, which
+    #: MAPE reads as "no zero truth"). RMSE's and R²'s scaled squares stand in for Σe² and Σy²
+    #: when those overflow; MAPE's zero-truth flag matters only when Σ|e|/|y| is not finite
+    #: (see ``builders.regression_sums``)
+    unless_finite: Statistic | None = None
+    #: its unweighted sum is finite only when every truth and prediction is (its row reads
+    #: f − y): over a whole frame the guard's finiteness counts read the rows only when it is
+    #: not (see :meth:`frameeval._validate.Shared.prove`)
+    proves_finite: bool = False
 
 
 #: a measure's direction and range when it is a share in [0, 1] that is better high (a rate,

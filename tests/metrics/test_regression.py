@@ -523,9 +523,10 @@ def _outcome(run) -> tuple[str, object]:
 @pytest.mark.parametrize("case", list(HOSTILE))
 def test_an_eager_select_gives_the_lazy_select_everywhere(case, whole_frames) -> None:
     """``df.select`` / ``df.with_columns`` of one builder run its whole-frame plan (finiteness
-    counts gated by the column sums, RMSE/R² scaled sums and MAPE's zero-truth max gated by
-    min/max): the same value (or null), error class and message as the lazy plan, which reads
-    every row, for every regression measure."""
+    counts gated by the column sums or by the value's own Σe², Σ|e| or Σ|e|/|y|, RMSE/R²'s
+    scaled sums gated by Σe² and Σy², MAPE's zero-truth max by Σ|e|/|y|): the same value (or
+    null), error class and message as the lazy plan, which reads every row, for every
+    regression measure."""
     t, f = HOSTILE[case]
     df = pl.DataFrame({"t": t, "f": f}, schema={"t": pl.Float64, "f": pl.Float64})
     for name in REGRESSION:
@@ -543,10 +544,48 @@ def test_an_eager_select_gives_the_lazy_select_everywhere(case, whole_frames) ->
                 assert eager[1] == pytest.approx(value, rel=1e-12), (name, eager, lazy)
 
 
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_an_eager_select_of_every_measure_gives_the_lazy_one(case, whole_frames) -> None:
+    """All regression builders in one eager select: each builder gates its finiteness counts
+    by its own sums (Σe², Σ|e|, Σ|e|/|y|, or the column's), while the query checks a rule two
+    builders share once — the same values and nulls as the lazy select, or an error where it
+    raises one (which builder's error comes first is Polars' order, on either face)."""
+    t, f = HOSTILE[case]
+    df = pl.DataFrame({"t": t, "f": f}, schema={"t": pl.Float64, "f": pl.Float64})
+    exprs = [getattr(fe, name)("t", "f") for name in REGRESSION]
+    eager = _outcome(lambda: df.select(exprs).select(pl.concat_list(pl.all())))
+    lazy = _outcome(lambda: df.lazy().select(exprs).select(pl.concat_list(pl.all())).collect())
+    assert (eager[0] == "value") is (lazy[0] == "value"), (eager, lazy)
+    if eager[0] == "value" and eager[1] is not None:
+        pairs = zip(eager[1], lazy[1], strict=True)
+        for name, (a, b) in zip(REGRESSION, pairs, strict=True):
+            if b is None or math.isnan(b) or math.isinf(b):
+                assert a is b or a == b or (math.isnan(a) and math.isnan(b)), name
+            else:
+                assert a == pytest.approx(b, rel=1e-12), name
+
+
+def test_the_value_proves_its_columns_finite_without_weights() -> None:
+    """RMSE, MAE, MAPE and R² record a sum of their value as the proof that both columns are
+    finite over a whole frame without weights (their guard then reads no row of a clean
+    frame); with weights, or per group, nothing is proved."""
+    from frameeval._validate import Shared
+    from frameeval.metrics.builders import regression_sums
+
+    for name in ("rmse", "mae", "mape", "r2", "mse"):
+        stats = fe.MEASURES[name].stats
+        assert stats is not None
+        for weight, whole, proved in [(None, True, True), ("w", True, False), (None, False, False)]:
+            shared = Shared(whole=whole)
+            regression_sums(stats, ("t", "f"), weight, {}, shared)
+            assert (shared.proven("t") is not None) is proved, (name, weight, whole)
+            assert (shared.proven("f") is not None) is proved, (name, weight, whole)
+
+
 @pytest.mark.parametrize("scale", [1e150, 1e154, 1e200, 1e300])
 def test_rmse_and_r2_of_huge_values_in_an_eager_select(scale: float, whole_frames) -> None:
-    """The whole-frame plan computes the scaled sums of RMSE and R² only when the min/max of
-    the columns say the plain sums can overflow: past 1e154 it must, and the values equal
+    """The whole-frame plan computes the scaled sums of RMSE and R² only when the plain sums
+    overflow: past 1e154 they do, and the values equal
     scikit-learn's on the data divided by ``scale`` (rmse times ``scale``)."""
     from sklearn.metrics import r2_score
 
