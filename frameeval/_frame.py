@@ -109,7 +109,6 @@ def collect(lf: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> lf = pl.LazyFrame({"y": [1, 0, 1], "p": [1, 1, 1]})
     >>> fe.collect(fe.confusion_matrix(lf, truth="y", pred="p")).height
     4

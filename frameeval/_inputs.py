@@ -28,7 +28,6 @@ must keep::
 the compiled checks, an eager empty frame refused, and — with ``positive_of=`` (the truth
 column) — the positive class (``pos_label=`` or the dtype's default), required to occur.
 
->>> import polars as pl
 >>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.9, float("nan")]})
 >>> door = Inputs(Column("truth", "label", "label"), Column("score", "numeric", "finite")).open(
 ...     df, "auc", truth="y", score="s"

@@ -202,7 +202,6 @@ def confusion_matrix(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
     >>> fe.confusion_matrix(df, truth="y", pred="p")["count"].to_list()
     [2, 1, 1, 2]
@@ -282,7 +281,6 @@ def classification_report(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 1, 2, 2, 1, 0], "p": [0, 2, 2, 2, 1, 1]})
     >>> r = fe.classification_report(df, truth="y", pred="p")
     >>> r.filter(pl.col("average") == "micro")["f1"].round(4).to_list()
@@ -402,7 +400,6 @@ def macro_micro(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"fold": [1, 1, 1, 2, 2, 2], "y": [1, 0, 1, 1, 0, 0],
     ...                    "p": [1, 0, 0, 1, 1, 0]})
     >>> out = fe.macro_micro(df, truth="y", pred="p", across="fold")
@@ -551,7 +548,6 @@ def cost_sensitive_error(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
     >>> costs = {(1, 0): 5.0, (0, 1): 1.0}
     >>> fe.cost_sensitive_error(df, truth="y", pred="p", costs=costs)["cost_sensitive_error"].item()

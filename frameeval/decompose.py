@@ -178,7 +178,6 @@ def bias_variance(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"repeat": [1, 1, 1, 2, 2, 2], "x": [1, 2, 3, 1, 2, 3],
     ...                    "y": [1.0, 2.0, 3.0, 1.0, 2.0, 3.0],
     ...                    "f": [1.5, 3.5, 2.5, 2.5, 2.5, 1.5]})
@@ -429,7 +428,6 @@ def bootstrap_predictions(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> train = pl.DataFrame({"x": [0.0, 1.0, 2.0, 3.0], "y": [0.0, 1.0, 2.0, 3.0]})
     >>> test = pl.DataFrame({"x": [1.5, 2.5], "y": [1.5, 2.5]})
     >>> mean_model = lambda tr, te: [tr["y"].mean()] * te.height

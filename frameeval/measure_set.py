@@ -144,7 +144,6 @@ def measures(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"m": ["a"] * 3 + ["b"] * 3, "y": [1, 0, 1, 1, 0, 0],
     ...                    "p": [1, 0, 0, 1, 1, 0], "s": [0.9, 0.2, 0.4, 0.8, 0.7, 0.1]})
     >>> out = fe.measures(df, truth="y", pred="p", score="s", by="m",

@@ -152,7 +152,6 @@ def threshold_table(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> out = fe.threshold_table(df, truth="y", score="s", measures=["f1", "mcc"])
     >>> out.columns
@@ -254,7 +253,6 @@ def best_threshold(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.best_threshold(df, truth="y", score="s").select(pl.all().round(4)).row(0)
     (0.4, 0.75, 1.0, 0.8571)

@@ -138,7 +138,6 @@ def cohen_kappa(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({
     ...     "rater": ["a", "b"] * 4,
     ...     "item": [1, 1, 2, 2, 3, 3, 4, 4],

@@ -134,7 +134,6 @@ def fleiss_kappa(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({
     ...     "rater": ["a", "b", "c"] * 3,
     ...     "item": [1, 1, 1, 2, 2, 2, 3, 3, 3],

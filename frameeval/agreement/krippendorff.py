@@ -248,7 +248,6 @@ def krippendorff_alpha(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({
     ...     "rater": ["a", "b", "c"] * 3,
     ...     "item": [1, 1, 1, 2, 2, 2, 3, 3, 3],

@@ -199,7 +199,6 @@ def calibration_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 0, 1, 0, 1, 1], "p": [0.1, 0.2, 0.3, 0.6, 0.8, 0.9]})
     >>> out = fe.calibration_curve(df, truth="y", score="p", bins=2, ci=None)
     >>> out.select("bin", pl.col("mean_score", "fraction_positive").round(4), "count").rows()
@@ -360,7 +359,6 @@ def calibration_error(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 0, 1, 0, 1, 1], "p": [0.1, 0.2, 0.3, 0.6, 0.8, 0.9]})
     >>> fe.calibration_error(df, truth="y", score="p", bins=2).select(pl.all().round(6)).rows()
     [(0.116667, 0.133333)]

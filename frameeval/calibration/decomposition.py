@@ -103,7 +103,6 @@ def brier_decomposition(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 0, 1, 0, 1, 1], "p": [0.2, 0.2, 0.2, 0.8, 0.8, 0.8]})
     >>> fe.brier_decomposition(df, truth="y", score="p").select(pl.all().round(6)).rows()
     [(0.24, 0.017778, 0.027778, 0.25)]

@@ -101,7 +101,6 @@ def multiclass_log_loss(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": ["a", "b", "c", "a", "b", "c"],
     ...                    "p": [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6],
     ...                          [0.3, 0.4, 0.3], [0.5, 0.4, 0.1], [0.1, 0.1, 0.8]]})
@@ -164,7 +163,6 @@ def multiclass_brier_score(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 1, 2, 0, 1, 2],
     ...                    "p0": [0.7, 0.1, 0.2, 0.3, 0.5, 0.1],
     ...                    "p1": [0.2, 0.8, 0.2, 0.4, 0.4, 0.1],

@@ -65,7 +65,6 @@ def posterior_simplex(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> s = pl.DataFrame({"a": ["A"] * 3, "b": ["B"] * 3, "sample": [0, 1, 2],
     ...                   "a_better": [0.8, 0.7, 0.9], "rope": [0.2, 0.2, 0.1],
     ...                   "b_better": [0.0, 0.1, 0.0]})
@@ -218,7 +217,6 @@ def bayes_matrix(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> res = pl.DataFrame({"a": ["A"], "b": ["B"], "p_a_better": [0.9], "p_rope": [0.08],
     ...                     "p_b_better": [0.02]})
     >>> spec = fe.charts.bayes_matrix(res).to_dict()

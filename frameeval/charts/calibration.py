@@ -69,7 +69,6 @@ def calibration(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 0, 1, 0, 1, 1], "p": [0.1, 0.2, 0.3, 0.6, 0.8, 0.9]})
     >>> chart = fe.charts.calibration(fe.calibration_curve(df, truth="y", score="p", bins=2))
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["vconcat"][0]["layer"]]

@@ -62,7 +62,6 @@ def confusion_heatmap(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> m = pl.DataFrame({"actual": [0, 0, 1, 1], "predicted": [0, 1, 0, 1], "count": [5, 1, 2, 4]})
     >>> [layer["mark"]["type"] for layer in fe.charts.confusion_heatmap(m).to_dict()["layer"]]
     ['rect', 'text']

@@ -110,7 +110,6 @@ def roc(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> curve = pl.DataFrame({"threshold": [float("inf"), 0.8, 0.4, 0.1],
     ...                       "fpr": [0.0, 0.0, 0.5, 1.0], "tpr": [0.0, 0.5, 1.0, 1.0]})
     >>> chart = fe.charts.roc(curve, pl.DataFrame({"roc_auc": [0.875]}))
@@ -231,7 +230,6 @@ def pr(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> curve = pl.DataFrame({"threshold": [0.9, 0.6, 0.3],
     ...                       "recall": [0.5, 0.5, 1.0], "precision": [1.0, 0.5, 0.5]})
     >>> chart = fe.charts.pr(curve, pl.DataFrame({"break_even_point": [0.5]}))
@@ -405,7 +403,6 @@ def cost_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> envelope = pl.DataFrame({"p_cost": [0.0, 0.5, 1.0], "norm_cost": [0.0, 0.25, 0.0]})
     >>> chart = fe.charts.cost_curve(envelope, expected_cost=pl.DataFrame(
     ...     {"expected_total_cost": [0.125]}))

@@ -88,7 +88,6 @@ def bias_variance(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> bv = pl.DataFrame({"degree": [1, 2, 3], "error": [0.9, 0.5, 0.7],
     ...                    "bias_squared": [0.8, 0.3, 0.1], "variance": [0.05, 0.15, 0.55]})
     >>> chart = fe.charts.bias_variance(bv, complexity="degree")
@@ -355,7 +354,6 @@ def learning_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> lc = pl.DataFrame({"train_size": [10, 10, 20, 20], "fold": [0, 0, 0, 0],
     ...                    "role": ["train", "validation"] * 2,
     ...                    "error_rate": [0.1, 0.3, 0.12, 0.2]})
@@ -416,7 +414,6 @@ def validation_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> vc = pl.DataFrame({"C": [0.1, 0.1, 1.0, 1.0], "fold": [0, 0, 0, 0],
     ...                    "role": ["train", "validation"] * 2, "score": [0.8, 0.7, 0.95, 0.8]})
     >>> chart = fe.charts.validation_curve(vc, "C", log_x=True)

@@ -38,7 +38,6 @@ def leaderboard(board: Any, *, model: str = "model", width: int = 420) -> alt.Fa
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> board = pl.DataFrame({"model": ["a", "b"], "mean": [0.8, 0.6], "ci_low": [0.7, 0.5],
     ...     "ci_high": [0.9, 0.7], "position": [1, 2], "rank": [1, 2], "rank_low": [1, 2],
     ...     "rank_high": [1, 2], "tie_group": [1, 2]})

@@ -58,7 +58,6 @@ def comparison_matrix(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"block": list("abcde") * 2, "learner": ["A"] * 5 + ["B"] * 5,
     ...                    "accuracy": [0.9, 0.8, 0.7, 0.6, 0.8, 0.8, 0.7, 0.7, 0.5, 0.6]})
     >>> spec = fe.charts.comparison_matrix(fe.comparison_matrix(df, "accuracy")).to_dict()

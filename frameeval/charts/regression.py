@@ -245,7 +245,6 @@ def predicted_actual(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
     ...                    "f": [1.5, 2.0, 2.0, 4.5, 5.0, 7.0]})
     >>> spec = fe.charts.predicted_actual(df, "y", "f", bins=4).to_dict()
@@ -289,7 +288,6 @@ def residuals(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
     ...                    "f": [1.5, 2.0, 2.0, 4.5, 5.0, 7.0]})
     >>> spec = fe.charts.residuals(df, "y", "f", bins=4).to_dict()
@@ -341,7 +339,6 @@ def residual_distribution(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"m": ["a", "a", "a", "b", "b", "b"],
     ...                    "y": [1.0, 2.0, 3.0, 1.0, 2.0, 3.0],
     ...                    "f": [1.5, 2.0, 2.0, 0.5, 2.5, 4.0]})
@@ -448,7 +445,6 @@ def quantile_coverage(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.quantile_forecasts()
     >>> spec = fe.charts.quantile_coverage(fe.quantile_scores(df, "y", "f", "q")).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]

@@ -145,7 +145,7 @@ def save(chart: Any, path: str | os.PathLike[str], *, scale: float = 2.0) -> Pat
 
     Examples
     --------
-    >>> import tempfile, pathlib, polars as pl, frameeval as fe
+    >>> import tempfile, pathlib
     >>> curve = pl.DataFrame({"fpr": [0.0, 0.0, 1.0], "tpr": [0.0, 1.0, 1.0]})
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     out = fe.charts.save(fe.charts.roc(curve), pathlib.Path(folder) / "roc.svg")

@@ -58,7 +58,6 @@ def subgroup_gaps(
 
     Examples
     --------
-    >>> import polars as pl
     >>> from frameeval.charts import subgroup_gaps
     >>> v = pl.DataFrame({"sex": ["F", "M"], "measure": ["recall"] * 2, "value": [0.5, 1.0],
     ...                   "low": [0.1, 0.3], "high": [0.9, 1.0], "n": [3, 3],

@@ -103,7 +103,6 @@ def gains(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> chart = fe.charts.gains(fe.gains_curve(df, "y", "s"))
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]
@@ -143,7 +142,6 @@ def lift(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> chart = fe.charts.lift(fe.lift_curve(df, "y", "s"))
     >>> chart.to_dict()["layer"][1]["encoding"]["y"]["field"]
@@ -191,7 +189,6 @@ def ks(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> chart = fe.charts.ks(fe.roc_curve(df, "y", "s"), fe.ks_statistic(df, "y", "s"))
     >>> [layer["mark"]["type"] for layer in chart.to_dict()["layer"]]

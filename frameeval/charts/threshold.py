@@ -66,7 +66,6 @@ def threshold(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> table = fe.threshold_table(df, truth="y", score="s", measures=["f1", "mcc"])
     >>> chart = fe.charts.threshold(table, best=fe.best_threshold(df, truth="y", score="s"))

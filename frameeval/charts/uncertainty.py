@@ -97,7 +97,6 @@ def forest(
 
     Examples
     --------
-    >>> import polars as pl
     >>> from frameeval.charts.uncertainty import forest
     >>> ci = pl.DataFrame({"model": ["A", "B"], "metric": ["roc_auc"] * 2,
     ...                    "estimate": [0.81, 0.74], "lower": [0.75, 0.66],
@@ -191,7 +190,6 @@ def roc_band(
 
     Examples
     --------
-    >>> import polars as pl
     >>> from frameeval.charts.uncertainty import roc_band
     >>> band = pl.DataFrame({"fpr": [0.0, 0.5, 1.0], "tpr": [0.5, 0.9, 1.0],
     ...                      "lower": [0.2, 0.7, 1.0], "upper": [0.8, 1.0, 1.0]})

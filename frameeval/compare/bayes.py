@@ -184,7 +184,6 @@ def bayes_correlated_t(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"learner": ["A"] * 5 + ["B"] * 5, "fold": list(range(5)) * 2,
     ...                    "accuracy": [0.81, 0.83, 0.80, 0.84, 0.82,
     ...                                 0.78, 0.80, 0.79, 0.80, 0.77]})
@@ -570,7 +569,6 @@ def bayes_signed_rank(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.paired_accuracies()
     >>> out = fe.bayes_signed_rank(df, "accuracy", rope=0.01, n_samples=2000, seed=1)
     >>> out.select("a", "b", "n_blocks").row(0)
@@ -627,7 +625,6 @@ def bayes_signed_rank_samples(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.paired_accuracies()
     >>> s = fe.compare.bayes_signed_rank_samples(df, "accuracy", rope=0.01, n_samples=100)
     >>> s.shape, round(s.select(pl.col("a_better") + pl.col("rope") + pl.col("b_better"))

@@ -78,7 +78,6 @@ def cliques(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> pairs = pl.DataFrame({"a": ["A", "A", "B"], "b": ["B", "C", "C"],
     ...                       "average_rank_a": [1.0, 1.0, 2.125],
     ...                       "average_rank_b": [2.125, 2.875, 2.875],

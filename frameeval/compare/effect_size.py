@@ -118,7 +118,6 @@ def effect_size(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(4)] * 2,
     ...                    "learner": ["A"] * 4 + ["B"] * 4,
     ...                    "accuracy": [0.90, 0.80, 0.70, 0.95, 0.85, 0.78, 0.72, 0.90]})

@@ -111,7 +111,6 @@ def comparison_matrix(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"block": [f"d{i}" for i in range(6)] * 2,
     ...                    "learner": ["A"] * 6 + ["B"] * 6,
     ...                    "accuracy": [0.81, 0.72, 0.93, 0.64, 0.85, 0.70,

@@ -265,7 +265,6 @@ def contingency_table(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"learner": ["A"] * 3 + ["B"] * 3, "instance": [1, 2, 3] * 2,
     ...                    "y": [1, 0, 1] * 2, "p": [1, 0, 0, 1, 1, 0]})
     >>> fe.contingency_table(df, "y", "p", a="A", b="B").select("cell", "count").rows()
@@ -378,7 +377,6 @@ def mcnemar(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"learner": ["A"] * 4 + ["B"] * 4, "instance": [1, 2, 3, 4] * 2,
     ...                    "y": [1, 0, 1, 1] * 2, "p": [1, 0, 1, 0, 0, 1, 0, 0]})
     >>> fe.mcnemar(df, "y", "p", a="A", b="B").select("e01", "e10", "statistic", "df").row(0)

@@ -298,7 +298,6 @@ def rank_post_hoc(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> out = fe.rank_post_hoc(df, "error_rate", test="quade")
     >>> out.select("a", "b", "average_rank_a", "average_rank_b").rows()
@@ -365,7 +364,6 @@ def shaffer(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> out = fe.shaffer(df, "error_rate")
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()
@@ -433,7 +431,6 @@ def bergmann_hommel(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> out = fe.bergmann_hommel(df, "error_rate")
     >>> out.select("a", "b", pl.col("p_adjusted").round(4), "reject").rows()

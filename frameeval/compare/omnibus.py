@@ -323,7 +323,6 @@ def friedman(
     Examples
     --------
     >>> import warnings
-    >>> import frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> with warnings.catch_warnings(action="ignore"):  # N = 4: too few for the χ² form
     ...     out = fe.friedman(df, "error_rate")
@@ -479,7 +478,6 @@ def skillings_mack(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> fe.skillings_mack(df, "error_rate").select("n_missing", "statistic", "df").row(0)
     (0, 4.5, 2)
@@ -593,7 +591,6 @@ def friedman_aligned_ranks(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> out = fe.friedman_aligned_ranks(df, "error_rate")
     >>> out.select("n_learners", "n_blocks", "df").row(0), round(out["statistic"][0], 4)
@@ -687,7 +684,6 @@ def quade(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> fe.quade(df, "error_rate").select("statistic", "df1", "df2").row(0)
     (3.857142857142857, 2, 6)

@@ -156,7 +156,6 @@ def binomial_test(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> fe.binomial_test(errors=6, m=10, eps0=0.3).select(
     ...     "statistic", "critical_count", "critical_value", "reject").row(0)
     (0.6, 5, 0.5, True)
@@ -243,7 +242,6 @@ def binomial_distribution(m: int, eps: float, *, alpha: float | None = None) -> 
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> fe.binomial_distribution(10, 0.3)["probability"].round(4).to_list()[:4]
     [0.0282, 0.1211, 0.2335, 0.2668]
     """
@@ -329,7 +327,6 @@ def t_test(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"fold": [1, 2, 3, 4, 5, 6],
     ...                    "error_rate": [0.20, 0.25, 0.22, 0.28, 0.24, 0.21]})
     >>> out = fe.t_test(df, "error_rate", eps0=0.3)

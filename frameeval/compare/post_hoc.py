@@ -95,7 +95,6 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> round(fe.nemenyi_q(3, 0.05), 3)
     2.344
     """
@@ -127,7 +126,6 @@ def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> round(fe.bonferroni_dunn_q(4, 0.05), 3)
     2.394
     """
@@ -239,7 +237,6 @@ def nemenyi(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> out = fe.nemenyi(df, "error_rate")
     >>> out.select("a", "b", "rank_difference", "reject").rows()
@@ -313,7 +310,6 @@ def bonferroni_dunn(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.block_error_rates()
     >>> fe.bonferroni_dunn(df, "error_rate", control="A").select("a", "b", "reject").rows()
     [('B', 'A', False), ('C', 'A', False)]
@@ -366,7 +362,6 @@ def holm(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> out = fe.holm(pl.DataFrame({"p_value": [0.01, 0.04, 0.03, 0.005]}))
     >>> out["p_adjusted"].round(6).to_list(), out["reject"].to_list()
     ([0.03, 0.06, 0.06, 0.02], [True, False, False, True])

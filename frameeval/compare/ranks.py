@@ -75,7 +75,6 @@ def rank_table(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"block": ["D1"] * 3 + ["D2"] * 3, "learner": ["A", "B", "C"] * 2,
     ...                    "accuracy": [0.90, 0.85, 0.80, 0.70, 0.75, 0.75]})
     >>> fe.rank_table(df, "accuracy")["rank"].to_list()
@@ -130,7 +129,6 @@ def average_ranks(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"block": ["D1"] * 3 + ["D2"] * 3, "learner": ["A", "B", "C"] * 2,
     ...                    "accuracy": [0.90, 0.85, 0.80, 0.70, 0.75, 0.75]})
     >>> fe.average_ranks(df, "accuracy").rows()

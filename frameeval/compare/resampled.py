@@ -233,7 +233,6 @@ def corrected_resampled_t_test(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"learner": ["A"] * 4 + ["B"] * 4, "fold": [1, 2, 3, 4] * 2,
     ...                    "accuracy": [0.80, 0.82, 0.85, 0.81, 0.78, 0.80, 0.80, 0.79]})
     >>> out = fe.corrected_resampled_t_test(df, "accuracy", a="A", b="B", n_train=3, n_test=1)
@@ -352,7 +351,6 @@ def cv5x2_f_test(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> rows = [("A", i, j, 0.80 + 0.01 * i + 0.005 * j) for i in range(5) for j in (1, 2)]
     >>> rows += [("B", i, j, 0.78 + 0.012 * i - 0.004 * j) for i in range(5) for j in (1, 2)]
     >>> df = pl.DataFrame(rows, schema=["learner", "repeat", "fold", "accuracy"], orient="row")

@@ -188,7 +188,6 @@ def results_table(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"data_set": ["d1", "d1", "d2", "d2"], "learner": ["A", "B"] * 2,
     ...                    "accuracy": [0.90, 0.80, 0.70, 0.75]})
     >>> print(fe.results_table(df, "accuracy", format="markdown"))

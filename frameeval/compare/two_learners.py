@@ -107,7 +107,6 @@ def paired_t_test(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"learner": ["A"] * 3 + ["B"] * 3, "fold": [1, 2, 3] * 2,
     ...                    "error_rate": [0.10, 0.12, 0.11, 0.20, 0.25, 0.21]})
     >>> out = fe.paired_t_test(df, "error_rate", a="A", b="B")
@@ -215,7 +214,6 @@ def cv5x2_t_test(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> rows = [(l, r, f) for l in "AB" for r in range(1, 6) for f in (1, 2)]
     >>> df = pl.DataFrame(rows, schema=["learner", "repeat", "fold"], orient="row")
     >>> df = df.with_columns(error_rate=pl.when(pl.col("learner") == "A")
@@ -568,7 +566,6 @@ def wilcoxon(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.paired_accuracies()
     >>> fe.wilcoxon(df, "accuracy", a="A", b="B").select(
     ...     "statistic", "exact", "p_value", "better").row(0)

@@ -52,7 +52,6 @@ def cost_lines(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
     >>> fe.cost_lines(df, truth="y", score="s").filter(pl.col("threshold") == 0.8).rows()
     [(0.8, 0.0, 0.5), (0.8, 1.0, 0.5)]
@@ -151,7 +150,6 @@ def cost_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
     >>> fe.cost_curve(df, truth="y", score="s").rows()
     [(0.0, 0.0), (0.5, 0.25), (1.0, 0.0)]
@@ -198,7 +196,6 @@ def expected_total_cost(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 0], "s": [0.9, 0.8, 0.4, 0.3]})
     >>> round(fe.expected_total_cost(df, truth="y", score="s")["expected_total_cost"].item(), 4)
     0.125

@@ -75,7 +75,6 @@ def gains_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.gains_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(inf, 0.0, 0.0), (0.9, 0.167, 0.333), (0.8, 0.5, 0.667), (0.4, 0.667, 1.0), (0.3, 0.833, 1.0), (0.1, 1.0, 1.0)]
@@ -127,7 +126,6 @@ def lift_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.lift_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(0.9, 0.167, 2.0), (0.8, 0.5, 1.333), (0.4, 0.667, 1.5), (0.3, 0.833, 1.2), (0.1, 1.0, 1.0)]
@@ -191,7 +189,6 @@ def ks_statistic(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.ks_statistic(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(0.667, 0.4)]

@@ -93,7 +93,6 @@ def multiclass_roc_auc(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [0, 0, 1, 1, 2, 2],
     ...                    "p0": [0.6, 0.3, 0.4, 0.2, 0.2, 0.1],
     ...                    "p1": [0.3, 0.3, 0.4, 0.5, 0.3, 0.2],

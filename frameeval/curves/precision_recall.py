@@ -56,7 +56,6 @@ def pr_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.pr_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(0.9, 0.333, 1.0), (0.8, 0.667, 0.667), (0.4, 1.0, 0.75), (0.3, 1.0, 0.6), (0.1, 1.0, 0.5)]
@@ -112,7 +111,6 @@ def break_even_point(
     The figure-2.3 ranking of the notes: + + + + − + + − + − … with 10 positives; after 10 rows
     7 are positive, so P = R = 0.7.
 
-    >>> import polars as pl, frameeval as fe
     >>> order = "++++-++-+--+--+---+-"
     >>> df = pl.DataFrame({"y": [int(c == "+") for c in order], "s": list(range(20, 0, -1))})
     >>> round(fe.break_even_point(df, truth="y", score="s")["break_even_point"].item(), 12)

@@ -60,7 +60,6 @@ def ranking_report(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.ranking_report(df, truth="y", score="s").select(pl.all().round(4)).row(0)
     (0.8333, 0.1667, 0.8056, 0.8472)

@@ -82,7 +82,6 @@ def roc_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.roc_curve(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(inf, 0.0, 0.0), (0.9, 0.0, 0.333), (0.8, 0.333, 0.667), (0.4, 0.333, 1.0), (0.3, 0.667, 1.0), (0.1, 1.0, 1.0)]
@@ -146,7 +145,6 @@ def roc_convex_hull(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.binary_scores()
     >>> fe.roc_convex_hull(df, truth="y", score="s").select(pl.all().round(3)).rows()
     [(inf, 0.0, 0.0), (0.9, 0.0, 0.333), (0.4, 0.333, 1.0), (0.1, 1.0, 1.0)]

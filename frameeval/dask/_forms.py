@@ -416,7 +416,7 @@ _FORMS: dict[str, _Form] = {
         "``*by, replicate`` and one Float64 column per measure (the measure on replicate\n"
         "``replicate`` = 1…repeats of the group, null where undefined), sorted by keys and replicate:\n"
         "equal to :func:`frameeval.bootstrap_replicates` on all rows.",
-        ">>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed\n"
+        ">>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed\n"
         f">>> pdf = pd.DataFrame({_BOOTSTRAP_DATA})\n"
         ">>> reps = fed.bootstrap_replicates(dd.from_pandas(pdf, npartitions=2),\n"
         '...                                 fe.accuracy("y", "p"), by="g", instance="row", repeats=3)\n'
@@ -442,7 +442,7 @@ _FORMS: dict[str, _Form] = {
         "group; ``bias`` = mean(θ*) − θ̂ and ``std_error`` = sd(θ*) over the replicates θ*;\n"
         "``lower``, ``upper`` the percentile or BCa interval at ``level``; ``n_replicates``\n"
         "the replicates where the measure was defined.",
-        ">>> import pandas as pd, dask.dataframe as dd, frameeval as fe, frameeval.dask as fed\n"
+        ">>> import pandas as pd, dask.dataframe as dd, frameeval.dask as fed\n"
         f">>> pdf = pd.DataFrame({_BOOTSTRAP_DATA})\n"
         '>>> ci = fed.bootstrap_ci(dd.from_pandas(pdf, npartitions=2), fe.accuracy("y", "p"),\n'
         '...                       by="g", instance="row", repeats=200, seed=1)\n'

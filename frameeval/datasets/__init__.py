@@ -48,7 +48,6 @@ def example_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.example_results()
     >>> sorted(df["dataset"].unique())
     ['breast_cancer', 'digits', 'iris', 'wine']
@@ -70,7 +69,6 @@ def regression_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.regression_results()
     >>> sorted(df["learner"].unique())
     ['decision_tree', 'gradient_boosting', 'knn', 'random_forest', 'ridge']
@@ -91,7 +89,6 @@ def items_results(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe, polars as pl
     >>> df = fe.datasets.items_results()
     >>> df.group_by("benchmark").agg(pl.col("item").n_unique()).sort("benchmark").rows()
     [('breast_cancer', 171), ('digits', 540), ('iris', 45), ('wine', 54)]
@@ -112,7 +109,6 @@ def block_error_rates(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> fe.datasets.block_error_rates().pivot("learner", index="block", values="error_rate").rows()
     [('1', 0.1, 0.2, 0.3), ('2', 0.1, 0.3, 0.2), ('3', 0.2, 0.1, 0.3), ('4', 0.1, 0.2, 0.3)]
     """
@@ -128,7 +124,6 @@ def paired_accuracies(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> fe.datasets.paired_accuracies().pivot("learner", index="block", values="accuracy").rows()
     [('d0', 0.81, 0.8), ('d1', 0.72, 0.7), ('d2', 0.93, 0.9), ('d3', 0.64, 0.6), ('d4', 0.85, 0.8), ('d5', 0.76, 0.7)]
     """
@@ -144,7 +139,6 @@ def binary_scores(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> fe.datasets.binary_scores().to_dict(as_series=False)
     {'y': [1, 0, 1, 1, 0, 0], 's': [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]}
     """
@@ -158,7 +152,6 @@ def interval_forecasts(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> fe.datasets.interval_forecasts().rows()
     [(1.0, 0.5, 1.5), (2.0, 2.5, 3.0), (3.0, 2.0, 4.0), (4.0, 3.0, 5.0), (5.0, 4.0, 4.5), (6.0, 6.5, 7.0)]
     """
@@ -174,7 +167,6 @@ def quantile_forecasts(lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> fe.datasets.quantile_forecasts().rows()
     [(1, 3.0, 0.1, 1.0), (1, 3.0, 0.5, 2.0), (1, 3.0, 0.9, 4.0), (2, 5.0, 0.1, 4.0), (2, 5.0, 0.5, 6.0), (2, 5.0, 0.9, 9.0)]
     """

@@ -142,7 +142,6 @@ def learning_curve_diagnosis(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> lc = pl.DataFrame({"learner": ["line"] * 4, "train_size": [50, 50, 100, 100],
     ...                    "fold": [0] * 4, "role": ["train", "validation"] * 2,
     ...                    "error_rate": [0.28, 0.315, 0.30, 0.31]})

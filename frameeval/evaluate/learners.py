@@ -64,7 +64,6 @@ class sklearn_learner:  # lower case: used like a function
     Examples
     --------
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> import frameeval as fe
     >>> learner = fe.split.sklearn_learner(DecisionTreeClassifier(max_depth=2), truth="y")
     """
 

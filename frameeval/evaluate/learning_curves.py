@@ -124,7 +124,6 @@ def learning_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": range(8), "x": [0, 1, 2, 3, 4, 5, 6, 7],
     ...                    "y": [0, 0, 0, 0, 1, 1, 1, 1]})
     >>> splits = fe.split.kfold(df, k=2, stratify="y", instance="id")
@@ -254,7 +253,6 @@ def validation_curve(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": range(8), "x": [0, 1, 2, 3, 4, 5, 6, 7],
     ...                    "y": [0, 0, 0, 0, 1, 1, 1, 1]})
     >>> splits = fe.split.kfold(df, k=2, stratify="y", instance="id")

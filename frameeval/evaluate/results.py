@@ -107,7 +107,6 @@ def evaluate(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": range(6), "x": [0.1, 0.4, 0.35, 0.8, 0.9, 0.7],
     ...                    "y": [0, 0, 0, 1, 1, 1]})
     >>> splits = fe.split.kfold(df, k=3, stratify="y", instance="id", seed=0)

@@ -80,7 +80,6 @@ def crps(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": [1, 1, 1, 2, 2, 2],
     ...                    "y": [3.0, 3.0, 3.0, 5.0, 5.0, 5.0],
     ...                    "x": [1.0, 2.0, 4.0, 4.0, 6.0, 9.0]})

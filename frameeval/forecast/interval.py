@@ -102,7 +102,6 @@ def interval_coverage(truth: str, lower: str, upper: str, *, weight: str | None 
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.interval_forecasts()
     >>> round(df.select(fe.interval_coverage("y", "lo", "hi")).item(), 4)
     0.5
@@ -139,7 +138,6 @@ def interval_width(lower: str, upper: str, *, weight: str | None = None) -> pl.E
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.interval_forecasts()
     >>> round(df.select(fe.interval_width("lo", "hi")).item(), 4)
     1.0833
@@ -193,7 +191,6 @@ def interval_score(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = fe.datasets.interval_forecasts()
     >>> round(df.select(fe.interval_score("y", "lo", "hi", alpha=0.2)).item(), 4)
     3.5833

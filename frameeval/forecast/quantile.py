@@ -97,7 +97,6 @@ def quantile_scores(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.quantile_forecasts()
     >>> fe.quantile_scores(df, truth="y", pred="f", quantile="q", instance="id")
     shape: (3, 3)
@@ -213,7 +212,6 @@ def weighted_interval_score(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> df = fe.datasets.quantile_forecasts()
     >>> round(fe.weighted_interval_score(df, truth="y", pred="f", quantile="q",
     ...                                  instance="id").item(), 6)

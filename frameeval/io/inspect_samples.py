@@ -101,7 +101,7 @@ def read_inspect_samples(
 
     Examples
     --------
-    >>> import pathlib, tempfile, polars as pl, frameeval as fe
+    >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "samples.csv"
     >>> pl.DataFrame({"sample_id": ["s1", "s2"], "id": [1, 2], "epoch": [1, 1],
     ...               "score_match": ["C", "I"], "model": ["openai/gpt-4o"] * 2,

@@ -203,7 +203,7 @@ def read_lm_eval_samples(
 
     Examples
     --------
-    >>> import json, tempfile, pathlib, frameeval as fe
+    >>> import json, tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp()) / "EleutherAI__pythia-160m"
     >>> folder.mkdir()
     >>> lines = [{"doc_id": 0, "target": 1, "filtered_resps": [[-2.5, False], [-0.7, True]],

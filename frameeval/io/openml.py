@@ -151,7 +151,7 @@ def read_openml_predictions(path: str | os.PathLike[str], *, pos_label: Any = No
 
     Examples
     --------
-    >>> import pathlib, tempfile, frameeval as fe
+    >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "predictions.arff"
     >>> _ = path.write_text('''@RELATION openml_task_31_predictions
     ... @ATTRIBUTE repeat NUMERIC

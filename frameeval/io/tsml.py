@@ -159,7 +159,7 @@ def read_tsml_results(path_or_glob: str | os.PathLike[str]) -> pl.DataFrame:
 
     Examples
     --------
-    >>> import pathlib, tempfile, frameeval as fe
+    >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "testResample0.csv"
     >>> _ = path.write_text("Chinatown,ROCKET,TEST,0,MILLISECONDS,\\nNo Parameter Info\\n"
     ...                     "0.5,12,3,-1,-1\\n1,1,,0.2,0.8\\n2,1,,0.6,0.4\\n")

@@ -90,7 +90,6 @@ def leaderboard(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"model": ["a"] * 6 + ["b"] * 6, "item": list(range(6)) * 2,
     ...                    "score": [1, 1, 1, 1, 0, 1, 0, 1, 0, 0, 1, 0]})
     >>> fe.items.leaderboard(df, "score", n_resamples=200).select("model", "mean", "position").rows()

@@ -164,7 +164,6 @@ def means(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"model": ["a"] * 3 + ["b"] * 3, "item": [1, 2, 3] * 2,
     ...                    "correct": [1, 0, 1, 1, 1, 1]})
     >>> out = fe.items.means(df, "correct", method="clt")

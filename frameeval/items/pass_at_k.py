@@ -90,7 +90,6 @@ def pass_at_k(correct: str, k: int) -> pl.Expr:
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"item": [1] * 5 + [2] * 5, "ok": [1, 0, 0, 1, 0, 0, 0, 0, 0, 1]})
     >>> df.group_by("item").agg(fe.pass_at_k("ok", 2)).sort("item").rows()
     [(1, 0.7), (2, 0.4)]
@@ -130,7 +129,6 @@ def pass_hat_k(correct: str, k: int) -> pl.Expr:
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"item": [1] * 4, "ok": [1, 1, 1, 0]})
     >>> round(df.group_by("item").agg(fe.pass_hat_k("ok", 2)).item(0, "pass_hat_k"), 12)
     0.5
@@ -176,7 +174,6 @@ def g_pass_at_k(correct: str, k: int, tau: float) -> pl.Expr:
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"item": [1] * 4, "ok": [1, 1, 1, 0]})
     >>> round(df.group_by("item").agg(fe.g_pass_at_k("ok", 2, 0.5)).item(0, "g_pass_at_k"), 12)
     1.0

@@ -91,7 +91,6 @@ def power(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "item": [1, 2, 3, 4] * 2,
     ...                    "score": [0.9, 0.7, 0.8, 0.6, 0.8, 0.5, 0.8, 0.4]})
     >>> out = fe.items.power(df, "score", difference=0.05)

@@ -780,7 +780,6 @@ def _examples_section(measure: Measure, name: str) -> list[str]:
         "",
         "Examples",
         "--------",
-        ">>> import polars as pl, frameeval as fe",
         f">>> df = pl.DataFrame({frame})",
         f">>> round(df.select(fe.{name}({cols}{extra})).item(), 4)",
         measure.example,

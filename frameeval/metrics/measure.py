@@ -250,7 +250,6 @@ def register(measure: Measure, *, replace_existing: bool = False) -> Measure:
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> share = fe.Measure(
     ...     name="positive_share", kind="binary", formula=lambda c: c.predicted / c.total,
     ...     higher_is_better=True, lower=0.0, upper=1.0, equation="—",

@@ -325,7 +325,6 @@ def p_cost(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> pl.select(fe.p_cost(0.2, cost01=4, cost10=1)).item()
     0.5
     """
@@ -372,7 +371,6 @@ def normalized_cost(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> round(pl.select(fe.normalized_cost(0.1, 0.3, p=0.2, cost01=4, cost10=1)).item(), 12)
     0.2
     """

@@ -443,7 +443,6 @@ def bradley_terry(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> battles = pl.DataFrame({
     ...     "model_a": ["x", "x", "y", "y", "z", "z"],
     ...     "model_b": ["y", "z", "z", "x", "x", "y"],
@@ -513,7 +512,6 @@ def bradley_terry_from_items(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({
     ...     "model": ["x", "y", "z"] * 3,
     ...     "item": [1, 1, 1, 2, 2, 2, 3, 3, 3],

@@ -88,7 +88,7 @@ def report(
 
     Examples
     --------
-    >>> import frameeval as fe, polars as pl, tempfile, pathlib
+    >>> import tempfile, pathlib
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "report.html"
     >>> small = fe.datasets.example_results().filter(pl.col("dataset").is_in(["iris", "wine"]))
     >>> fe.write_report(small, out).name

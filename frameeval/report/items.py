@@ -365,7 +365,7 @@ def items_report(
 
     Examples
     --------
-    >>> import frameeval as fe, polars as pl, tempfile, pathlib
+    >>> import tempfile, pathlib
     >>> from frameeval.report.items import items_report
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "items.html"
     >>> small = fe.datasets.items_results().filter(pl.col("benchmark") == "wine")

@@ -69,7 +69,6 @@ def bootstrap(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": range(6)})
     >>> out = fe.split.bootstrap(df, repeats=2, instance="id", seed=3)
     >>> out.group_by("repeat").agg(pl.col("count").sum()).sort("repeat")["count"].to_list()

@@ -107,7 +107,6 @@ def kfold(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": [1, 2, 3, 4, 5, 6], "y": [0, 0, 0, 1, 1, 1]})
     >>> out = fe.split.kfold(df, k=3, stratify="y", instance="id", seed=7)
     >>> out.columns
@@ -174,7 +173,6 @@ def cv5x2(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": range(6), "y": [0, 1, 0, 1, 0, 1]})
     >>> out = fe.split.cv5x2(df, stratify="y", instance="id")
     >>> out.group_by("repeat", "fold").len().sort("repeat", "fold")["len"].to_list()
@@ -215,7 +213,6 @@ def loo(data: IntoFrame, *, group: str | None = None, instance: str | None = Non
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> out = fe.split.loo(pl.DataFrame({"x": [0.5, 0.1, 0.9]}))
     >>> out["fold"].to_list()
     [0, 1, 2]

@@ -40,7 +40,6 @@ def no_information_rate(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"truth": [1, 1, 0, 0], "pred": [1, 1, 1, 0]})
     >>> fe.split.no_information_rate(df)["no_information_rate"].to_list()
     [0.5]
@@ -157,7 +156,6 @@ def efron632(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({
     ...     "role": ["train"] * 4 + ["test"] * 2,
     ...     "instance": [0, 1, 2, 3, 0, 1],

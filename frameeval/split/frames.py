@@ -53,7 +53,6 @@ def folds(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> s = fe.split.kfold(pl.DataFrame({"id": range(6)}), k=3, instance="id", seed=0)
     >>> train, test = fe.split.folds(s, repeat=0, fold=1)
     >>> (train.height, test.height, train.columns)

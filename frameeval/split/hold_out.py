@@ -97,7 +97,6 @@ def holdout(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": range(6), "y": [0, 0, 0, 0, 1, 1]})
     >>> out = fe.split.holdout(df, test_size=0.5, stratify="y", instance="id", seed=1)
     >>> out.filter(pl.col("role") == "test").group_by("y").len().sort("y")["len"].to_list()
@@ -174,7 +173,6 @@ def train_val_test(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"id": range(10)})
     >>> out = fe.split.train_val_test(df, sizes=(0.6, 0.2, 0.2), instance="id")
     >>> out.group_by("role").len().sort("role").rows()

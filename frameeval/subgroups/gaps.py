@@ -457,7 +457,6 @@ def by_group(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"sex": ["F", "F", "F", "M", "M", "M"], "y": [1, 0, 1, 1, 0, 0],
     ...                    "p": [1, 0, 0, 1, 1, 0]})
     >>> fe.subgroups.by_group(df, "y", "p", sensitive="sex", measures=["recall"]).rows()
@@ -571,7 +570,6 @@ def gaps(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"sex": ["F", "F", "F", "M", "M", "M"], "y": [1, 0, 1, 1, 0, 0],
     ...                    "p": [1, 0, 0, 1, 1, 0]})
     >>> out = fe.subgroups.gaps(df, "y", "p", sensitive="sex",
@@ -701,7 +699,6 @@ def compare_gaps(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"model": ["a"] * 6 + ["b"] * 6, "sex": ["F", "F", "F", "M", "M", "M"] * 2,
     ...                    "y": [1, 0, 1, 1, 0, 1] * 2, "p": [1, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1]})
     >>> out = fe.subgroups.compare_gaps(df, "y", "p", sensitive="sex", measures=["recall"],

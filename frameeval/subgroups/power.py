@@ -85,7 +85,6 @@ def power(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"sex": ["F"] * 4 + ["M"] * 4, "y": [1, 0] * 4,
     ...                    "p": [1, 1, 0, 0, 1, 0, 0, 0]})
     >>> out = fe.subgroups.power(df, "y", "p", sensitive="sex", gap=0.1)

@@ -176,7 +176,6 @@ def slices(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"sex": ["F", "M"] * 10, "age": ["old"] * 10 + ["young"] * 10,
     ...                    "y": [1] * 20, "p": [0, 1, 0, 1, 0, 1, 0, 1, 0, 1] + [1] * 10})
     >>> out = fe.subgroups.slices(df, "y", "p", features=["sex", "age"], min_support=3)

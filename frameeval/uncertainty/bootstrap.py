@@ -398,7 +398,6 @@ def bootstrap_replicates(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
     >>> reps = fe.bootstrap_replicates(df, fe.accuracy("y", "p"), repeats=3, seed=1)
     >>> reps.columns, reps.height
@@ -637,7 +636,6 @@ def bootstrap_ci(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 1, 0]})
     >>> ci = fe.bootstrap_ci(df, fe.accuracy("y", "p"), repeats=200, seed=1)
     >>> ci.select("metric", "estimate", "n_replicates").row(0)

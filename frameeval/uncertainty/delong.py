@@ -147,7 +147,6 @@ def delong_ci(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 1, 1, 0, 0, 0], "s": [0.9, 0.8, 0.3, 0.7, 0.2, 0.1]})
     >>> out = fe.delong_ci(df, "y", "s")
     >>> out.select("estimate", "n_pos", "n_neg").row(0)
@@ -324,7 +323,6 @@ def delong_test(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({
     ...     "learner": ["A"] * 6 + ["B"] * 6, "instance": list(range(6)) * 2,
     ...     "y": [1, 1, 1, 0, 0, 0] * 2,

@@ -123,7 +123,6 @@ def roc_band(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"y": [1, 1, 1, 0, 0, 0], "s": [0.9, 0.8, 0.3, 0.7, 0.2, 0.1]})
     >>> band = fe.roc_band(df, "y", "s", points=3, repeats=50)
     >>> band.select("fpr", "tpr").rows()

@@ -204,7 +204,6 @@ def cd_diagram(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> ranks = pl.DataFrame({"learner": ["A", "B", "C"], "average_rank": [1.0, 2.125, 2.875]})
     >>> chart = fe.charts.cd_diagram(ranks, cd=1.657)
     >>> sorted({layer["mark"]["type"] for layer in chart.to_dict()["layer"]})

@@ -83,7 +83,6 @@ def binomial(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> dist = pl.DataFrame({"errors": [0, 1, 2, 3], "probability": [0.343, 0.441, 0.189, 0.027]})
     >>> chart = fe.charts.binomial(dist, critical_count=2, eps0=0.3)
     >>> chart.to_dict()["layer"][0]["mark"]["type"]
@@ -284,7 +283,6 @@ def t_distribution(
 
     Examples
     --------
-    >>> import frameeval as fe
     >>> chart = fe.charts.t_distribution(9, alpha=0.05, statistic=1.2)
     >>> sorted({layer["mark"]["type"] for layer in chart.to_dict()["layer"]})
     ['area', 'line', 'rule', 'text']

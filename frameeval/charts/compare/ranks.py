@@ -60,7 +60,6 @@ def rank_heatmap(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> ranks = pl.DataFrame({"dataset": ["D1", "D1", "D2", "D2"], "learner": ["A", "B"] * 2,
     ...                       "rank": [1.0, 2.0, 1.5, 1.5]})
     >>> [layer["mark"]["type"] for layer in fe.charts.rank_heatmap(ranks).to_dict()["layer"]]

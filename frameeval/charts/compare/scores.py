@@ -59,7 +59,6 @@ def metric_distribution(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> scores = pl.DataFrame({"fold": [0, 1, 0, 1], "learner": ["A", "A", "B", "B"],
     ...                        "accuracy": [0.8, 0.9, 0.7, 0.75]})
     >>> [layer["mark"]["type"] for layer in

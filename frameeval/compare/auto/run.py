@@ -216,7 +216,6 @@ def compare_learners(
 
     Examples
     --------
-    >>> import polars as pl, frameeval as fe
     >>> df = pl.DataFrame({"data_set": [f"d{i}" for i in range(6) for _ in "AB"],
     ...                    "learner": ["A", "B"] * 6,
     ...                    "accuracy": [0.81, 0.80, 0.72, 0.70, 0.93, 0.90,
