@@ -324,7 +324,6 @@ BOOL_TESTS_BY_HAND = {
     "_params.py": "the declared validator itself",
     "_validate.py": "pos_label= must match the dtype of the truth column (a bool is a label there)",
     "compare/door.py": "a learner value must match the dtype of the learner column",
-    "compare/plan.py": "a learner value must match the dtype of the learner column",
     "charts/compare/critical_difference.py": "cd= is a number or a frame: a dispatch, not a check",
     "io/lm_eval.py": "values read from a results file, not arguments",
     "report/page.py": "a bool cell is drawn as a mark, not checked",

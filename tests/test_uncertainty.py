@@ -801,6 +801,47 @@ def test_cv5x2_f_errors():
     assert out["statistic"] == float("inf") and out["reject"] and out["better"] == "A"
 
 
+def test_numpy_learner_names_are_learner_names_in_every_two_learner_test():
+    """``a=`` / ``b=`` go through one learner check (``compare.door.check_learner_value``):
+    a NumPy integer names a learner of an integer column in the resampled tests and DeLong's
+    as it does in the paired t-test (they were refused there before), and a float for an
+    integer column, or a string, is the same typed error everywhere."""
+    rows = [
+        (k, i, j, 0.8 - 0.1 * (k == 2) + 0.01 * i) for k in (1, 2) for i in range(5) for j in (1, 2)
+    ]
+    df = pl.DataFrame(rows, schema=["learner", "repeat", "fold", "accuracy"], orient="row")
+    y = [1, 0, 1, 1, 0, 0, 1, 0]
+    scores = pl.DataFrame(
+        {
+            "learner": [1] * 8 + [2] * 8,
+            "i": list(range(8)) * 2,
+            "y": y * 2,
+            "s": [0.9, 0.2, 0.4, 0.8, 0.1, 0.6, 0.3, 0.5]
+            + [0.7, 0.3, 0.6, 0.9, 0.2, 0.1, 0.8, 0.4],
+        }
+    )
+    tests = {
+        "cv5x2_f_test": lambda a, b: fe.cv5x2_f_test(df, "accuracy", a=a, b=b),
+        "corrected_resampled_t_test": lambda a, b: fe.corrected_resampled_t_test(
+            df, "accuracy", a=a, b=b, n_train=90, n_test=10, block=["repeat", "fold"]
+        ),
+        "paired_t_test": lambda a, b: fe.paired_t_test(
+            df.with_columns(cell=pl.col("repeat") * 2 + pl.col("fold")),
+            "accuracy",
+            a=a,
+            b=b,
+            block="cell",
+        ),
+        "delong_test": lambda a, b: fe.delong_test(
+            scores, truth="y", score="s", learner="learner", a=a, b=b, instance="i"
+        ),
+    }
+    for name, run in tests.items():
+        assert run(np.int64(1), np.int64(2)).equals(run(1, 2)), name
+        with pytest.raises(ex.InvalidDtypeError, match=rf"{name}\(\): a= must match the dtype"):
+            run("1", 2)
+
+
 # ---------------------------------------------------------------------------------------------
 # frame kinds and label types
 # ---------------------------------------------------------------------------------------------

@@ -10,8 +10,9 @@ import polars as pl
 
 from frameeval._params import ALPHA, Number
 from frameeval._typing import FrameT
-from frameeval._validate import check_parameter, dtype_family, enforce, failure, group_text
-from frameeval.exceptions import InsufficientDataError, InvalidDtypeError, InvalidParameterError
+from frameeval._validate import check_parameter, enforce, failure, group_text
+from frameeval.compare.door import check_learner_value
+from frameeval.exceptions import InsufficientDataError
 
 
 def agg_by_keys(lf: pl.LazyFrame, keys: Sequence[str], exprs: Sequence[pl.Expr]) -> pl.LazyFrame:
@@ -122,20 +123,10 @@ def check_int(value: Any, func: str, name: str, minimum: int) -> int:
 
 
 def check_learners(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
-    family = dtype_family(schema[learner])
-    for role, value in (("a", a), ("b", b)):
-        if value is None:
-            raise InvalidParameterError(f"{func}(): {role}= must name a learner, got None.")
-        ok = {
-            "string": isinstance(value, str),
-            "boolean": isinstance(value, bool),
-            "numeric": isinstance(value, int | float) and not isinstance(value, bool),
-        }[family]
-        if not ok:
-            raise InvalidDtypeError(
-                f"{func}(): {role}= must match the dtype of column {learner!r} "
-                f"({schema[learner]}), got {value!r} ({type(value).__name__})."
-            )
+    """``a=`` and ``b=`` name two different learners of the ``learner`` column's dtype (see
+    :func:`~frameeval.compare.door.check_learner_value`)."""
+    check_learner_value(schema, func, learner, a, "a")
+    check_learner_value(schema, func, learner, b, "b")
     check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
 
 
