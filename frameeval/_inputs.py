@@ -97,20 +97,28 @@ Rule = Literal[
 @dataclass(frozen=True, init=False)
 class Column:
     """One input column: the ``role`` (the keyword naming it), its dtype ``kind`` and its row
-    ``rules`` (applied in this order)."""
+    ``rules`` (applied in this order). ``several``: the role may name several columns (a list,
+    as ``by=`` always may); otherwise a list or tuple is refused with a typed error."""
 
     role: str
     kind: Kind
     rules: tuple[Rule, ...]
     hint: str | None  # the "Hint:" line of a NaN error
+    several: bool
 
     def __init__(
-        self, role: str, kind: Kind = "any", *rules: Rule, hint: str | None = None
+        self,
+        role: str,
+        kind: Kind = "any",
+        *rules: Rule,
+        hint: str | None = None,
+        several: bool = False,
     ) -> None:
         object.__setattr__(self, "role", role)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "hint", hint)
+        object.__setattr__(self, "several", several or role == "by")
 
 
 #: the ``weight=`` column of a frame function: numeric, complete, finite and >= 0
@@ -195,6 +203,12 @@ class Inputs:
         rule raises at once (a typed ``FrameEvalError``). ``outputs``: output column names
         ``by=`` must not use (one message a name); ``clash``: the same, reported together."""
         roles = {c.role: names.get(c.role) for c in self.columns}
+        for c in self.columns:
+            check_parameter(
+                c.several or not isinstance(roles[c.role], list | tuple),
+                func,
+                f"{c.role}= must name one column, got {roles[c.role]!r}.",
+            )
         require_columns(schema, func, **roles, **({} if "by" in roles else {"by": names.get("by")}))
         given = [(c, _names(names.get(c.role))) for c in self.columns]
         keys = _names(names.get("by"))

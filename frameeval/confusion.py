@@ -62,7 +62,7 @@ LABELS = Inputs(
     Column("pred", "label", "label", "int64"),
     Column("by"),
     WEIGHT_INPUT,
-    Column("across"),
+    Column("across", several=True),
 )
 
 

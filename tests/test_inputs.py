@@ -30,7 +30,7 @@ from tests.helpers.examples import budget
 
 SCORES = Inputs(
     Column("truth", "label", "label"),
-    Column("score", "numeric", "finite", "unit"),
+    Column("score", "numeric", "finite", "unit", several=True),
     Column("by"),
     WEIGHT_INPUT,
 )
@@ -281,3 +281,51 @@ def test_frame_face_expression_face_and_merge_agree(data: list) -> None:
     else:
         expected = None
     assert (outcome[0] if outcome else None) is expected
+
+
+def test_a_role_of_one_column_refuses_a_list() -> None:
+    """A role declared without ``several=`` names one column: a list or tuple is a typed
+    error naming the function, the role and the value (it was a TypeError or Polars'
+    "column not found" deep in the plan); ``by=`` and a role declared ``several=True`` take
+    lists."""
+    schema = pl.Schema({"y": pl.Int64, "a": pl.Float64, "b": pl.Float64})
+    one = Inputs(Column("truth", "label", "label"), Column("block"), Column("by"))
+    with pytest.raises(InvalidParameterError, match=r"^f\(\): block= must name one column, "):
+        one.compile(schema, "f", truth="y", block=["a", "b"], by=None)
+    with pytest.raises(InvalidParameterError, match=r"block= must name one column, got \('a',\)"):
+        one.compile(schema, "f", truth="y", block=("a",), by=None)
+    one.compile(schema, "f", truth="y", block="a", by=["a", "b"])
+    Inputs(Column("block", several=True)).compile(schema, "f", block=["a", "b"])
+
+
+def test_the_comparison_tests_refuse_a_list_for_a_one_column_role() -> None:
+    """The tests of two or more learners over blocks take one ``block=`` column (the
+    resampled t tests take several)."""
+    import frameeval as fe
+
+    rows = [
+        (k, i, j, 0.8 - 0.1 * (k == "B") + 0.01 * i + 0.003 * j)
+        for k in "AB"
+        for i in range(5)
+        for j in (1, 2)
+    ]
+    df = pl.DataFrame(rows, schema=["learner", "repeat", "fold", "accuracy"], orient="row")
+    runs = {
+        "paired_t_test": lambda: fe.paired_t_test(
+            df, "accuracy", a="A", b="B", block=["repeat", "fold"]
+        ),
+        "wilcoxon": lambda: fe.wilcoxon(df, "accuracy", a="A", b="B", block=["repeat", "fold"]),
+        "friedman": lambda: fe.friedman(df, "accuracy", block=["repeat", "fold"]),
+        "effect_size": lambda: fe.effect_size(
+            df, "accuracy", a="A", b="B", block=["repeat", "fold"]
+        ),
+    }
+    for name, run in runs.items():
+        with pytest.raises(
+            InvalidParameterError, match=rf"^{name}\(\): block= must name one column"
+        ):
+            run()
+    several = fe.corrected_resampled_t_test(
+        df, "accuracy", a="A", b="B", n_train=90, n_test=10, block=["repeat", "fold"]
+    )
+    assert several.height == 1

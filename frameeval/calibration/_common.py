@@ -48,13 +48,13 @@ BINARY = Inputs(
 #: the inputs of a multiclass task with one probability column per class
 MULTICLASS = Inputs(
     Column("truth", "label", "label"),
-    Column("score", "numeric", "finite", "unit"),
+    Column("score", "numeric", "finite", "unit", several=True),
     Column("by"),
     WEIGHT_INPUT,
 )
 #: the inputs of a multiclass task with one list column of probabilities (checked per element)
 MULTICLASS_LIST = Inputs(
-    Column("truth", "label", "label"), Column("score"), Column("by"), WEIGHT_INPUT
+    Column("truth", "label", "label"), Column("score", several=True), Column("by"), WEIGHT_INPUT
 )
 
 

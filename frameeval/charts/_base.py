@@ -54,9 +54,13 @@ def check_plotted(
     schema: pl.Schema, func: str, numeric: dict[str, Any] | None = None, /, **roles: Any
 ) -> None:
     """The columns a chart reads, declared and compiled (schema only: a chart has no row rule):
-    every role column exists (``numeric``'s first), those of ``numeric`` are integer or float."""
+    every role column exists (``numeric``'s first), those of ``numeric`` are integer or float;
+    a role may name several (``facet=``, ``measures=``…)."""
     numeric = numeric or {}
-    declared = Inputs(*(Column(r, "numeric") for r in numeric), *(Column(r) for r in roles))
+    declared = Inputs(
+        *(Column(r, "numeric", several=True) for r in numeric),
+        *(Column(r, several=True) for r in roles),
+    )
     declared.compile(schema, func, **numeric, **roles)
 
 

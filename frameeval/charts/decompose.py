@@ -159,7 +159,9 @@ def _components(schema: pl.Schema, components: Sequence[str] | None, func: str) 
     components = list(components)
     # the list as one role (a missing column), each element as its own (a dtype)
     each = {f"components[{i}]": c for i, c in enumerate(components)}
-    declared = Inputs(Column("components"), *(Column(role, "numeric") for role in each))
+    declared = Inputs(
+        Column("components", several=True), *(Column(role, "numeric") for role in each)
+    )
     declared.compile(schema, func, components=components, **each)
     return components
 

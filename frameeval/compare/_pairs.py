@@ -15,7 +15,7 @@ import polars as pl
 
 from frameeval._validate import check_parameter, enforce, failure, group_text
 from frameeval.compare.cells import PAIR_MISSING_HINT, Long, cells
-from frameeval.compare.door import check_learner_value, is_learner
+from frameeval.compare.door import check_learners, is_learner
 from frameeval.compare.plan import agg_by_keys, at_least, block_pairs, tie_to_checks
 from frameeval.exceptions import InsufficientDataError
 
@@ -32,9 +32,7 @@ def check_pair(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> No
     )
     if a is None:
         return
-    check_learner_value(schema, func, learner, a, "a")
-    check_learner_value(schema, func, learner, b, "b")
-    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+    check_learners(schema, func, learner, a, b)
 
 
 def pair_table(

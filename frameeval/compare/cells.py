@@ -9,8 +9,8 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from frameeval._inputs import Column, Inputs
-from frameeval._validate import Checks, check_parameter, check_unique, enforce, failure, group_text
-from frameeval.compare.door import check_learner_value, is_learner, learner_expr
+from frameeval._validate import Checks, check_unique, enforce, failure, group_text
+from frameeval.compare.door import check_learners, is_learner, learner_expr
 from frameeval.compare.guards import attach, not_null_rows, per_group_list, value_text
 from frameeval.compare.plan import block_grid, tie_to_checks
 from frameeval.exceptions import InsufficientDataError
@@ -167,9 +167,7 @@ def pair_up(lf: pl.LazyFrame, pairing: Pairing) -> pl.LazyFrame:
     pair values (:func:`pair_rows`), merging the per-group parts (:func:`learner_rows`, the
     gap list) before enforcing the same guards (:func:`rows_guard`, :func:`gap_guard`)."""
     schema, func, keys, roles, learner, a, b, _, checks, _, _ = pairing
-    check_learner_value(schema, func, learner, a, "a")
-    check_learner_value(schema, func, learner, b, "b")
-    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+    check_learners(schema, func, learner, a, b)
     rows = learner_rows(schema, learner, a, b)
     counts = lf.group_by(keys).agg(rows) if keys else lf.select(rows)
     piv = checks.enforce(pair_rows(lf, pairing), keys)

@@ -72,6 +72,14 @@ def check_learner_value(schema: pl.Schema, func: str, learner: str, value: Any, 
         )
 
 
+def check_learners(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
+    """``a=`` and ``b=`` name two different learners of the ``learner`` column's dtype (see
+    :func:`check_learner_value`)."""
+    check_learner_value(schema, func, learner, a, "a")
+    check_learner_value(schema, func, learner, b, "b")
+    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
+
+
 def learner_expr(learner: str, schema: pl.Schema) -> pl.Expr:
     """The learner column as frameeval compares it (categoricals / enums as strings)."""
     if isinstance(schema[learner], pl.Categorical | pl.Enum):

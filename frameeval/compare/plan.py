@@ -11,7 +11,6 @@ import polars as pl
 from frameeval._params import ALPHA, Number
 from frameeval._typing import FrameT
 from frameeval._validate import check_parameter, enforce, failure, group_text
-from frameeval.compare.door import check_learner_value
 from frameeval.exceptions import InsufficientDataError
 
 
@@ -120,14 +119,6 @@ def check_level(value: float, func: str, name: str) -> float:
 
 def check_int(value: Any, func: str, name: str, minimum: int) -> int:
     return int(Number(low=minimum, integer=True)(func, name, value))
-
-
-def check_learners(schema: pl.Schema, func: str, learner: str, a: Any, b: Any) -> None:
-    """``a=`` and ``b=`` name two different learners of the ``learner`` column's dtype (see
-    :func:`~frameeval.compare.door.check_learner_value`)."""
-    check_learner_value(schema, func, learner, a, "a")
-    check_learner_value(schema, func, learner, b, "b")
-    check_parameter(a != b, func, f"a= and b= must be different learners, got {a!r} for both.")
 
 
 def both_present(

@@ -27,15 +27,14 @@ from frameeval._validate import (
     failure,
     group_text,
 )
+from frameeval.compare.door import check_learners, resolve_direction
 from frameeval.compare.door import learner_expr as _learner_expr
-from frameeval.compare.door import resolve_direction
 from frameeval.compare.effect_size import attach_effects, effect_aggs, effect_columns
 from frameeval.compare.guards import value_text as _text
 from frameeval.compare.plan import (
     agg_by_keys,
     at_least,
     both_present,
-    check_learners,
     check_level,
     signed_ratio,
     tie_to_checks,
@@ -55,7 +54,7 @@ SPLITS = Inputs(
     Column("by"),
     Column("metric", "numeric", "finite"),
     Column("learner"),
-    Column("block", "any", "not_null"),
+    Column("block", "any", "not_null", several=True),
     distinct=True,
 )
 

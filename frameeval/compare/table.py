@@ -31,7 +31,7 @@ _FUNC = "results_table"
 #: results_table's inputs: the columns named (before the roles are inferred from the others),
 #: then — the roles and the interval bounds resolved — their dtypes; metric, block and learner
 #: differ from each other
-_GIVEN = Inputs(Column("metric"), Column("interval"))
+_GIVEN = Inputs(Column("metric"), Column("interval", several=True))
 _RESOLVED = Inputs(
     Column("metric", "numeric"),
     Column("block"),

@@ -31,7 +31,7 @@ __all__ = ["Prepared", "check_common", "meta_frame", "output_schema", "prepare",
 
 #: the data frame's columns (any dtype: the learners read them), compiled role by role between
 #: the checks of the splits frame, which must hold instance= too
-_DATA = Inputs(Column("truth"), Column("instance"), Column("features"))
+_DATA = Inputs(Column("truth"), Column("instance"), Column("features", several=True))
 
 
 @dataclass

@@ -32,7 +32,7 @@ FORECASTS = Inputs(
     Column("truth", "numeric", "finite"),
     Column("pred", "numeric", "finite"),
     Column("quantile", "numeric", "finite"),
-    Column("instance"),
+    Column("instance", several=True),
     Column("by"),
     WEIGHT_INPUT,
 )

@@ -40,7 +40,7 @@ CANDIDATES: dict[str, tuple[str, ...]] = {
 #: how the command line spells each role
 FLAGS = {"dataset": "--by"}
 #: the sensitive columns a report is asked for (checked after the roles are inferred)
-SENSITIVE = Inputs(Column("sensitive"))
+SENSITIVE = Inputs(Column("sensitive", several=True))
 
 
 def flag(role: str) -> str:

@@ -31,7 +31,7 @@ _MASK = (1 << 64) - 1
 
 
 #: the columns every subgroup function reads (their dtypes are the measures' business)
-SENSITIVE = Inputs(Column("sensitive", "any", "not_null"))
+SENSITIVE = Inputs(Column("sensitive", "any", "not_null", several=True))
 #: the columns of the subgroup functions (model= and instance= of gaps / compare_gaps are
 #: compiled after the shared door)
 SUBGROUPS = (

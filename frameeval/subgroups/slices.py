@@ -29,7 +29,7 @@ OUTPUTS = (
     "difference", "score", "statistic", "p_value", "p_adjusted",
 )  # fmt: skip
 #: the features: complete (a null is no slice)
-FEATURES = Inputs(Column("features", "any", "not_null"))
+FEATURES = Inputs(Column("features", "any", "not_null", several=True))
 _STATS = ("__size", "__errors", "__max_error", "__squares")
 
 

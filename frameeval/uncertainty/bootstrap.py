@@ -50,7 +50,7 @@ RESAMPLED = Inputs(
     Column("by"),
     Column("instance", "any", "not_null"),
     Column("stratify", "any", "not_null"),
-    Column("measure"),
+    Column("measure", several=True),
     distinct=True,
 )
 

@@ -16,16 +16,10 @@ from frameeval._inputs import Column, Inputs
 from frameeval._roles import resolve as resolve_roles
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import Checks, check_unique, enforce, failure, group_text, label_expr
+from frameeval.compare.door import check_learners
 from frameeval.compare.door import learner_expr as _learner_expr
 from frameeval.compare.guards import value_text as _text
-from frameeval.compare.plan import (
-    agg_by_keys,
-    both_present,
-    check_learners,
-    check_level,
-    over_keys,
-    tie_to_checks,
-)
+from frameeval.compare.plan import agg_by_keys, both_present, check_level, over_keys, tie_to_checks
 from frameeval.compare.results import DELONG_CI, DELONG_TEST
 from frameeval.compare.scipy_step import better_expr, scipy_step
 from frameeval.compare.scipy_step import literal as _learner_literal
