@@ -69,6 +69,7 @@ __all__ = [
     "Inputs",
     "check_clash",
     "check_distinct",
+    "check_names",
     "guarded_numbers",
     "require_positive",
 ]
@@ -98,13 +99,15 @@ Rule = Literal[
 class Column:
     """One input column: the ``role`` (the keyword naming it), its dtype ``kind`` and its row
     ``rules`` (applied in this order). ``several``: the role may name several columns (a list,
-    as ``by=`` always may); otherwise a list or tuple is refused with a typed error."""
+    as ``by=`` always may); otherwise a list or tuple is refused with a typed error.
+    ``required``: None is refused too (else it means "not passed")."""
 
     role: str
     kind: Kind
     rules: tuple[Rule, ...]
     hint: str | None  # the "Hint:" line of a NaN error
     several: bool
+    required: bool
 
     def __init__(
         self,
@@ -113,12 +116,14 @@ class Column:
         *rules: Rule,
         hint: str | None = None,
         several: bool = False,
+        required: bool = False,
     ) -> None:
         object.__setattr__(self, "role", role)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "hint", hint)
         object.__setattr__(self, "several", several or role == "by")
+        object.__setattr__(self, "required", required)
 
 
 #: the ``weight=`` column of a frame function: numeric, complete, finite and >= 0
@@ -204,11 +209,7 @@ class Inputs:
         ``by=`` must not use (one message a name); ``clash``: the same, reported together."""
         roles = {c.role: names.get(c.role) for c in self.columns}
         for c in self.columns:
-            check_parameter(
-                c.several or not isinstance(roles[c.role], list | tuple),
-                func,
-                f"{c.role}= must name one column, got {roles[c.role]!r}.",
-            )
+            check_names(func, c.role, roles[c.role], c.several, c.required)
         require_columns(schema, func, **roles, **({} if "by" in roles else {"by": names.get("by")}))
         given = [(c, _names(names.get(c.role))) for c in self.columns]
         keys = _names(names.get("by"))
@@ -272,6 +273,22 @@ def check_clash(func: str, keys: Sequence[str], outputs: Iterable[str]) -> None:
     """The ``by=`` keys must not use an output column name (one message listing them all)."""
     clash = sorted(set(keys) & set(outputs))
     check_parameter(not clash, func, f"by= must not use output column names, got {clash}.")
+
+
+def check_names(
+    func: str, role: str, value: Any, several: bool = False, required: bool = False
+) -> None:
+    """``value`` names a column — a string — or, when the role takes ``several``, a list or
+    tuple of strings (None: the role is not passed, unless it is ``required``). Anything else
+    is refused before a column is looked up: a number, a list for a one-column role."""
+    if value is None and not required:
+        return
+    many = isinstance(value, list | tuple)
+    check_parameter(several or not many, func, f"{role}= must name one column, got {value!r}.")
+    for name in value if many else [value]:
+        check_parameter(
+            isinstance(name, str), func, f"{role}= must name a column (a string), got {name!r}."
+        )
 
 
 def check_distinct(func: str, keys: Sequence[str], **roles: str | None) -> None:

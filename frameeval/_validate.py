@@ -60,7 +60,7 @@ def require_columns(schema: pl.Schema, func: str, **roles: str | Sequence[str] |
     for role, columns in roles.items():
         if columns is None:
             continue
-        for column in [columns] if isinstance(columns, str) else columns:
+        for column in columns if isinstance(columns, list | tuple) else [columns]:
             if not isinstance(column, str):
                 raise InvalidParameterError(
                     f"{func}(): {role}= must name a column (a string), got {column!r}."

@@ -58,8 +58,8 @@ OUTPUTS = ("actual", "predicted", "count")
 _COSTS = Values(Number(finite=False), ("actual", "predicted"), "cost", "finite and >= 0")
 #: the inputs of every label frame function
 LABELS = Inputs(
-    Column("truth", "label", "label", "int64"),
-    Column("pred", "label", "label", "int64"),
+    Column("truth", "label", "label", "int64", required=True),
+    Column("pred", "label", "label", "int64", required=True),
     Column("by"),
     WEIGHT_INPUT,
     Column("across", several=True),

@@ -6,6 +6,7 @@ face, the expression face and the Dask merge."""
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 
 import polars as pl
@@ -329,3 +330,58 @@ def test_the_comparison_tests_refuse_a_list_for_a_one_column_role() -> None:
         df, "accuracy", a="A", b="B", n_train=90, n_test=10, block=["repeat", "fold"]
     )
     assert several.height == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "several", "required", "text"),
+    [
+        (123, False, False, "block= must name a column (a string), got 123."),
+        (1.5, True, False, "block= must name a column (a string), got 1.5."),
+        (["a", 2], True, False, "block= must name a column (a string), got 2."),
+        (None, False, True, "block= must name a column (a string), got None."),
+        (("a", "b"), False, False, "block= must name one column, got ('a', 'b')."),
+    ],
+)
+def test_a_role_names_columns_by_strings(value, several: bool, required: bool, text: str) -> None:
+    """Column names are strings: a number, a non-string in a list, None for a required role and
+    a list for a one-column role are refused before any column is looked up."""
+    from frameeval._inputs import check_names
+
+    with pytest.raises(InvalidParameterError, match=f"^f\\(\\): {re.escape(text)}$"):
+        check_names("f", "block", value, several, required)
+    check_names("f", "block", None, several)  # not passed
+    check_names("f", "block", ["a", "b"] if several else "a", several, required)
+
+
+def test_public_doors_refuse_a_role_that_is_not_a_column_name() -> None:
+    """The probe that found them: a number, None or a list where a frame function's role
+    names one column gave a TypeError, KeyError or AssertionError from inside; each is now the
+    typed error naming the function and the role."""
+    import frameeval as fe
+
+    df = pl.DataFrame({"y": [1, 0, 1, 0], "p": [1, 0, 0, 0], "s": [0.9, 0.1, 0.8, 0.3]})
+    rows = [(d, k, 0.7 + 0.05 * j + 0.01 * d) for d in range(6) for j, k in enumerate("ABC")]
+    res = pl.DataFrame(rows, schema=["block", "learner", "metric"], orient="row")
+    cases = {
+        "roc_curve(): truth= must name a column": lambda: fe.roc_curve(df, truth=123, score="s"),
+        "pr_curve(): truth= must name a column": lambda: fe.pr_curve(df, truth=None, score="s"),
+        "confusion_matrix(): pred= must name a column": lambda: fe.confusion_matrix(
+            df, truth="y", pred=None
+        ),
+        "calibration_curve(): score= must name a column": lambda: fe.calibration_curve(
+            df, truth="y", score=None
+        ),
+        "delong_ci(): truth= must name a column": lambda: fe.delong_ci(df, truth=1.5, score="s"),
+        "friedman(): metric= must name one column": lambda: fe.friedman(
+            res, ["metric"], block="block", learner="learner"
+        ),
+        "rank_table(): metric= must name one column": lambda: fe.rank_table(
+            res, ["metric"], block="block", learner="learner"
+        ),
+        "effect_size(): metric= must name a column": lambda: fe.effect_size(
+            res, None, block="block", learner="learner", a="A", b="B"
+        ),
+    }
+    for start, run in cases.items():
+        with pytest.raises(InvalidParameterError, match=f"^{re.escape(start)}"):
+            run()

@@ -40,8 +40,8 @@ Strategy = Literal["uniform", "quantile"]
 
 #: the inputs of a binary task: truth labels, a probability (a Decimal read as Float64), weight
 BINARY = Inputs(
-    Column("truth", "label", "label"),
-    Column("score", "numeric_or_decimal", "finite", "unit"),
+    Column("truth", "label", "label", required=True),
+    Column("score", "numeric_or_decimal", "finite", "unit", required=True),
     Column("by"),
     WEIGHT_INPUT,
 )

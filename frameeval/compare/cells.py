@@ -19,8 +19,10 @@ from frameeval.exceptions import InsufficientDataError
 NAN_HINT = "a failed run is a missing cell: make it null (fill_nan(None)) or drop its row."
 #: the metric column (every caller reads it as Float64): complete and finite, or (``CELL``)
 #: finite where not null
-METRIC = Inputs(Column("metric", "numeric_or_decimal", "finite"))
-CELL = Inputs(Column("metric", "numeric_or_decimal", "finite_or_null", hint=NAN_HINT))
+METRIC = Inputs(Column("metric", "numeric_or_decimal", "finite", required=True))
+CELL = Inputs(
+    Column("metric", "numeric_or_decimal", "finite_or_null", hint=NAN_HINT, required=True)
+)
 
 
 def with_roles(metric: Inputs, *roles: str) -> Inputs:

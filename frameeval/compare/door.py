@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from frameeval._frame import as_keys, to_lazy
-from frameeval._inputs import Column, Inputs, check_clash
+from frameeval._inputs import Column, Inputs, check_clash, check_names
 from frameeval._inputs import check_distinct as check_distinct  # the declaration's rule
 from frameeval._params import Flag
 from frameeval._validate import check_not_empty_eager, check_parameter, dtype_family
@@ -37,7 +37,9 @@ def check_outputs(
 
 
 def resolve_direction(func: str, metric: str, higher_is_better: bool | None) -> bool:
-    """``higher_is_better``, or the direction of the registered measure named like ``metric``."""
+    """``higher_is_better``, or the direction of the registered measure named like ``metric``
+    (a column name: checked first, as the declaration would)."""
+    check_names(func, "metric", metric, required=True)
     if higher_is_better is not None:
         return bool(Flag(text="True, False or None")(func, "higher_is_better", higher_is_better))
 

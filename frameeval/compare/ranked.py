@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import polars as pl
 
+from frameeval._inputs import check_names
 from frameeval._typing import IntoFrame, Keys
 from frameeval._validate import enforce, failure, group_text
 from frameeval.compare.cells import Long, cells
@@ -46,6 +47,7 @@ def ranked_cells(
     unless ``round_values=False`` (the rank table shows the values as given)."""
     data, func, metric, block, learner, by, higher_is_better = given
     digits = check_digits(digits, func)
+    check_names(func, "metric", metric, required=True)  # before it is read as an output name
     lf, eager, keys, schema = open_frame(data, func, by)
     check_outputs(func, keys, outputs, block=block, learner=learner)
     hib = resolve_direction(func, metric, higher_is_better)

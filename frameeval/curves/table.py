@@ -48,8 +48,8 @@ ALL = "__fe_all"  # constant key when by= is empty
 #: the inputs of a score task: truth labels, numeric scores (a Decimal read as Float64; one
 #: column or several, as the curves of several scores take), weight
 SCORES = Inputs(
-    Column("truth", "label", "label"),
-    Column("score", "numeric_or_decimal", "finite", several=True),
+    Column("truth", "label", "label", required=True),
+    Column("score", "numeric_or_decimal", "finite", several=True, required=True),
     Column("by"),
     WEIGHT_INPUT,
 )

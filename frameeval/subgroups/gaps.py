@@ -88,6 +88,13 @@ def _open(func: str, arguments: dict[str, Any]) -> _Study:
     check_parameter(
         not both, func, f"sensitive= columns must differ from by= and control=, got {both}."
     )
+    read = sorted({c for c in roles.values() if c is not None} & set(groups))
+    check_parameter(
+        not read,
+        func,
+        f"sensitive= columns must differ from the truth, pred, score and weight columns, "
+        f"got {read}.",
+    )
     outputs = {"measure", "value", "low", "high", "n", "undefined", *GAPS}
     clash = sorted(set(keys + groups) & outputs)
     check_parameter(not clash, func, f"by= and sensitive= must not use output names, got {clash}.")

@@ -34,8 +34,8 @@ __all__ = ["delong_ci", "delong_test"]
 #: the inputs of DeLong's functions: binary labels and scores, the keys and (for the test) the
 #: learner and instance columns, all different columns
 SCORES = Inputs(
-    Column("truth", "label", "label"),
-    Column("score", "numeric", "finite"),
+    Column("truth", "label", "label", required=True),
+    Column("score", "numeric", "finite", required=True),
     Column("by"),
     Column("learner"),
     Column("instance"),

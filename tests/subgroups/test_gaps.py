@@ -359,6 +359,13 @@ def test_bad_input_is_a_typed_error() -> None:
         fe.subgroups.gaps(df, "y", "p", sensitive=[])
     with pytest.raises(InvalidParameterError, match="must differ from by="):
         fe.subgroups.gaps(df, "y", "p", sensitive="age", by="age")
+    for func in (fe.subgroups.gaps, fe.subgroups.by_group):  # was Polars' DuplicateError
+        with pytest.raises(
+            InvalidParameterError,
+            match=r"sensitive= columns must differ from the truth, pred, score and weight "
+            r"columns, got \['y'\]",
+        ):
+            func(df, "y", "p", sensitive=["age", "y"])
     with pytest.raises(InvalidParameterError, match="reads score="):
         fe.subgroups.gaps(df, "y", "p", sensitive="age", measures=["roc_auc"])
     with pytest.raises(InvalidParameterError, match="adjust must be 'holm' or 'bh'"):
