@@ -92,6 +92,20 @@ def _interval(
     return stats.with_columns(step.alias("__fe_ci")).unnest("__fe_ci")
 
 
+#: the columns of a calibration curve besides its keys (``weight``: with weights only)
+COLUMNS = (
+    "bin",
+    "bin_lower",
+    "bin_upper",
+    "mean_score",
+    "fraction_positive",
+    "count",
+    "weight",
+    "ci_low",
+    "ci_high",
+)
+
+
 @frame_function
 def calibration_curve(
     data: IntoFrame,
@@ -216,19 +230,8 @@ def calibration_curve(
         f"ci must be 'wilson', 'clopper_pearson' or None, got {ci!r}.",
     )
     FRACTION(func, "alpha", alpha)
-    outputs: tuple[str, ...] = (
-        "bin",
-        "bin_lower",
-        "bin_upper",
-        "mean_score",
-        "fraction_positive",
-        "count",
-        "ci_low",
-        "ci_high",
-    )
     FLAG(func, "frequency_weights", frequency_weights)
-    if weight is not None:
-        outputs += ("weight",)
+    outputs = (*(c for c in COLUMNS if c != "weight"), *(["weight"] if weight is not None else []))
     inp = binary_input(data, func, truth, score, by, pos_label, outputs, weight)
     weighted = weight is not None
     stats = bin_stats(inp, bins, strategy, weighted=weighted)

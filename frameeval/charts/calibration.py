@@ -7,20 +7,9 @@ from typing import Any
 
 import polars as pl
 
+from frameeval.calibration.curves import COLUMNS as VALUES
 from frameeval.charts import _base as b
 from frameeval.charts import _theme as theme
-
-VALUES = (
-    "bin",
-    "bin_lower",
-    "bin_upper",
-    "mean_score",
-    "fraction_positive",
-    "count",
-    "weight",
-    "ci_low",
-    "ci_high",
-)
 
 
 def calibration(
