@@ -216,10 +216,15 @@ def _door(func: str, schema: pl.Schema, roles: _Roles) -> tuple[list[str], Check
     truth, pred, instance, repeat, label, loss, keys = roles
     check_parameter(loss in _LOSSES, func, f"loss must be one of {list(_LOSSES)}, got {loss!r}.")
     truth_, pred_, label_ = (
-        (Column(r, "numeric", "finite") if loss == "squared" else Column(r, "label", "label"))
+        Column(r, "numeric", "finite", required=r != "label")
+        if loss == "squared"
+        else Column(r, "label", "label", required=r != "label")
         for r in ("truth", "pred", "label")
     )
-    keys_ = (Column("instance", "any", "not_null"), Column("repeat", "any", "not_null"))
+    keys_ = (
+        Column("instance", "any", "not_null", required=True),
+        Column("repeat", "any", "not_null", required=True),
+    )
     checks = Inputs(truth_, pred_, *keys_, label_, Column("by")).compile(
         schema, func, truth=truth, pred=pred, instance=instance, repeat=repeat, label=label, by=keys
     )

@@ -382,6 +382,29 @@ def test_public_doors_refuse_a_role_that_is_not_a_column_name() -> None:
             res, None, block="block", learner="learner", a="A", b="B"
         ),
     }
+    q = fe.datasets.quantile_forecasts()
+    items = pl.DataFrame(
+        {"model": ["A", "B"] * 4, "item": [1, 1, 2, 2, 3, 3, 4, 4], "score": [1.0, 0.0] * 4}
+    )
+    games = pl.DataFrame(
+        {"model_a": ["A", "B"], "model_b": ["B", "C"], "winner": ["model_a", "tie"]}
+    )
+    cases |= {
+        "quantile_scores(): quantile= must name a column": lambda: fe.quantile_scores(
+            q, "y", "f", None
+        ),
+        "weighted_interval_score(): quantile= must name a column": lambda: (
+            fe.weighted_interval_score(q, truth="y", pred="f", quantile=None, instance="id")
+        ),
+        "crps(): truth= must name a column": lambda: fe.crps(
+            q, truth=None, pred="f", instance="id"
+        ),
+        "bradley_terry(): a= must name a column": lambda: fe.ratings.bradley_terry(games, a=None),
+        "power(): score= must name a column": lambda: fe.items.power(items, None),
+        "bias_variance(): instance= must name a column": lambda: fe.bias_variance(
+            q, "y", "f", instance=None, repeat="q"
+        ),
+    }
     for start, run in cases.items():
         with pytest.raises(InvalidParameterError, match=f"^{re.escape(start)}"):
             run()

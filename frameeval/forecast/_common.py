@@ -29,8 +29,8 @@ from frameeval.exceptions import InvalidValueError
 ALL = "__fe_all"  # constant key when by= is empty
 #: the inputs of a forecast: numeric truth, predictions, quantile levels and weight
 FORECASTS = Inputs(
-    Column("truth", "numeric", "finite"),
-    Column("pred", "numeric", "finite"),
+    Column("truth", "numeric", "finite", required=True),
+    Column("pred", "numeric", "finite", required=True),
     Column("quantile", "numeric", "finite"),
     Column("instance", several=True),
     Column("by"),

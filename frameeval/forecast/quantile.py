@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from frameeval._inputs import check_names
 from frameeval._typing import Frame, IntoFrame, Keys, frame_function
 from frameeval._validate import check_parameter
 from frameeval.forecast._common import (
@@ -118,6 +119,7 @@ def quantile_scores(
         "crossing='sort' needs instance= (the rows of one forecast to sort), got instance=None.",
     )
     outputs = ("quantile", "pinball_loss", "coverage")
+    check_names(func, "quantile", quantile, required=True)
     door = open_forecast(data, func, truth, pred, by, instance, outputs, quantile, weight)
     y, x, level = pl.col(TRUTH), pl.col(PRED), pl.col(LEVEL)
     rows = door.lf
@@ -218,6 +220,7 @@ def weighted_interval_score(
     0.6
     """
     func = "weighted_interval_score"
+    check_names(func, "quantile", quantile, required=True)
     crossing = check_either(func, "crossing", crossing, "error", "sort")
     grid = on_grid(pl.col(LEVEL))
     rules = [

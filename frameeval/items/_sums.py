@@ -75,15 +75,17 @@ class Design:
 
 
 _KEYS = (
-    Column("model", "any", "not_null"),
-    Column("item", "any", "not_null"),
+    Column("model", "any", "not_null", required=True),
+    Column("item", "any", "not_null", required=True),
     Column("cluster", "any", "not_null"),
     Column("sample", "any", "not_null"),
 )
 #: the columns of an item table: a finite score per model and item (and cluster, sample)
-ITEMS = Inputs(Column("score", "numeric", "finite"), *_KEYS, distinct=True)
+ITEMS = Inputs(Column("score", "numeric", "finite", required=True), *_KEYS, distinct=True)
 #: the same, the score a proportion in [0, 1] (Wilson's interval)
-PROPORTIONS = Inputs(Column("score", "numeric", "finite", "unit"), *_KEYS, distinct=True)
+PROPORTIONS = Inputs(
+    Column("score", "numeric", "finite", "unit", required=True), *_KEYS, distinct=True
+)
 
 
 @dataclass(frozen=True)

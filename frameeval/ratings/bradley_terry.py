@@ -45,9 +45,9 @@ _FIT_SCHEMA = {
 
 #: the columns of a battles table: two models and the winner, all complete
 BATTLES = Inputs(
-    Column("a", "any", "not_null"),
-    Column("b", "any", "not_null"),
-    Column("winner", "any", "not_null"),
+    Column("a", "any", "not_null", required=True),
+    Column("b", "any", "not_null", required=True),
+    Column("winner", "any", "not_null", required=True),
 )
 #: the columns of an items table: a finite score per model and item
 ITEMS = Inputs(
