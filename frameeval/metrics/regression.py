@@ -16,7 +16,6 @@ is about ε·(ȳ² + s²)/s² (ε = 2.2e-16), so for a truth whose spread s is t
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any
 
 import polars as pl
@@ -47,9 +46,6 @@ AE_MAX = Statistic(lambda y, f: (f - y).abs(), "max")
 #: The squared sums below are the fallback of RMSE and R² when Σ w·e² or Σ w·y² overflows
 #: Float64 (values past ~1e154): still plain sums, so they merge like the others (Dask).
 SCALE = 2.0**-520
-_MAX = sys.float_info.max
-
-
 EE_SCALED = Statistic(lambda y, f: ((f - y) * SCALE) ** 2, unless_finite=EE)  # Σ w·(e·2⁻⁵²⁰)²
 YY_SCALED = Statistic(lambda y, f: (y * SCALE) ** 2, unless_finite=YY)  # Σ w·(y·2⁻⁵²⁰)²
 AE_MEDIAN = Statistic(lambda y, f: (f - y).abs(), "median")
