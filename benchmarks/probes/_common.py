@@ -60,6 +60,19 @@ def grouped(
     return lambda: df.group_by(KEYS).agg(exprs)
 
 
+def faces(
+    df: pl.DataFrame, floor: list[pl.Expr], four: list[pl.Expr], prefix: str = ""
+) -> dict[str, Callable[[], pl.DataFrame]]:
+    """The cases ``<prefix>floor eager``, ``<prefix>four eager``, ``<prefix>floor lazy`` and
+    ``<prefix>four lazy``: ``floor`` and ``four`` aggregated per ``KEYS`` group, by an eager
+    ``df.group_by().agg()`` and by a lazy one collected."""
+    out: dict[str, Callable[[], pl.DataFrame]] = {}
+    for name, exprs in (("floor", floor), ("four", four)):
+        out[f"{prefix}{name} eager"] = lambda e=exprs: df.group_by(KEYS).agg(e)
+        out[f"{prefix}{name} lazy"] = lambda e=exprs: df.lazy().group_by(KEYS).agg(e).collect()
+    return out
+
+
 def clock() -> Callable[[], float]:
     """The clock chosen by the environment: CPU time if ``CPU`` is set, else wall time."""
     return time.process_time if os.environ.get("CPU") else time.perf_counter

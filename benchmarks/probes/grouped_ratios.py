@@ -26,18 +26,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import polars as pl
-
 import frameeval as fe
 from benchmarks.data import regression_frame, result_frame
 from benchmarks.probes._common import (
     KEYS,
     env_int,
+    faces,
     interleaved,
     label_floor,
     label_four,
     rounds_arg,
 )
+from benchmarks.tasks import regression_sums
 
 RATIOS = [
     ("label four eager", "label floor eager"),
@@ -53,32 +53,13 @@ def cases() -> dict[str, Callable[[], Any]]:
     """The label and regression floors and the frameeval expressions, eager and lazy."""
     rows, groups = env_int("ROWS", 1_000_000), env_int("GROUPS", 1000)
     df = result_frame(rows, groups)
-    lfloor, lfour = label_floor(), label_four()
     rf = regression_frame(rows, groups)
-    Y, F = pl.col("y_true"), pl.col("y_pred")
-    e = F - Y
-    rfloor = [
-        pl.len(),
-        (e * e).sum().alias("ee"),
-        e.abs().sum().alias("ae"),
-        Y.sum().alias("y"),
-        (Y * Y).sum().alias("yy"),
-        (e.abs() / Y.abs()).sum().alias("ape"),
-        (Y == 0).sum().alias("zero"),
-        Y.min().alias("lo"),
-        Y.max().alias("hi"),
-    ]
+    plain, extremes = regression_sums()
     names = ["rmse", "mae", "r2", "mape"]
     rfour = [getattr(fe, n)("y_true", "y_pred") for n in names]
     return {
-        "label floor eager": lambda: df.group_by(KEYS).agg(lfloor),
-        "label four eager": lambda: df.group_by(KEYS).agg(lfour),
-        "label floor lazy": lambda: df.lazy().group_by(KEYS).agg(lfloor).collect(),
-        "label four lazy": lambda: df.lazy().group_by(KEYS).agg(lfour).collect(),
-        "reg floor eager": lambda: rf.group_by(KEYS).agg(rfloor),
-        "reg four eager": lambda: rf.group_by(KEYS).agg(rfour),
-        "reg floor lazy": lambda: rf.lazy().group_by(KEYS).agg(rfloor).collect(),
-        "reg four lazy": lambda: rf.lazy().group_by(KEYS).agg(rfour).collect(),
+        **faces(df, label_floor(), label_four(), "label "),
+        **faces(rf, plain + extremes, rfour, "reg "),
         "reg measures lazy": lambda: fe.measures(
             rf.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=names
         ).collect(),

@@ -6,8 +6,8 @@ Backs ``docs/performance.md``, "Session 13", "Eager labels (issue 31 point 1)": 
 separate-process comparison ("main and this branch alternated", where the eager floor alone
 moved between 32 and 43 ms from one process to the next) and the lazy faces' ratios (four
 expressions ÷ the lazy floor, ``fe.measures``). 1M rows × 1,000 groups; prints each case's
-best time (ms) of ``rounds`` interleaved rounds (default 11) and its ratio to ``eager floor``
-(the lazy ratios are ``lazy four`` and ``lazy measures`` ÷ ``lazy floor``, read from the times).
+best time (ms) of ``rounds`` interleaved rounds (default 11) and its ratio to ``floor eager``
+(the lazy ratios are ``four lazy`` and ``lazy measures`` ÷ ``floor lazy``, read from the times).
 
 Run from the repository root::
 
@@ -28,7 +28,7 @@ from typing import Any
 
 import frameeval as fe
 from benchmarks.data import result_frame
-from benchmarks.probes._common import KEYS, env_int, label_floor, label_four, run
+from benchmarks.probes._common import KEYS, env_int, faces, label_floor, label_four, run
 
 NAMES = ["precision", "recall", "f1", "accuracy"]
 
@@ -38,10 +38,7 @@ def cases() -> dict[str, Callable[[], Any]]:
     df = result_frame(env_int("ROWS", 1_000_000), env_int("GROUPS", 1000))
     floor, four = label_floor(), label_four()
     return {
-        "eager floor": lambda: df.group_by(KEYS).agg(floor),
-        "eager four": lambda: df.group_by(KEYS).agg(four),
-        "lazy floor": lambda: df.lazy().group_by(KEYS).agg(floor).collect(),
-        "lazy four": lambda: df.lazy().group_by(KEYS).agg(four).collect(),
+        **faces(df, floor, four),
         "lazy measures": lambda: fe.measures(
             df.lazy(), truth="y_true", pred="y_pred", by=KEYS, measures=NAMES
         ).collect(),
